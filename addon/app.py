@@ -1,0 +1,50 @@
+"""The application factory: builds the aiohttp app and wires every resource, doing no I/O itself.
+
+Resources are ``cleanup_ctx`` generators, opened in the order they are added here and closed in
+reverse, so each may rely on the ones before it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from addon import keys
+from addon.config.settings import Settings
+from addon.health import HealthRegistry
+from addon.store.database import Store
+from addon.store.retention import retention_ctx
+from addon.web.health import health_view
+from addon.web.middleware import error_middleware
+
+_LOGGER = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings) -> web.Application:
+    """Build the application for ``settings``; nothing connects until it starts."""
+    app = web.Application(middlewares=[error_middleware], client_max_size=1024**2)
+    app[keys.SETTINGS] = settings
+    app[keys.HEALTH] = HealthRegistry()
+
+    # The store comes first: everything after it records into it.
+    app.cleanup_ctx.append(store_ctx)
+    # Pruning old conversations needs only the store.
+    app.cleanup_ctx.append(retention_ctx)
+
+    app.router.add_get("/health", health_view, name="health")
+    return app
+
+
+async def store_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Open (and migrate) the SQLite store for the app's lifetime."""
+    settings = app[keys.SETTINGS]
+    store = await Store.open(settings.database_path)
+    app[keys.STORE] = store
+    app[keys.HEALTH].register("store", store.health, critical=True)
+    try:
+        yield
+    finally:
+        app[keys.HEALTH].unregister("store")
+        await store.close()

@@ -1,0 +1,111 @@
+"""The one frozen settings object Home Agent runs with.
+
+Built once at start (:mod:`addon.config.load`) and passed to whoever needs it. Secrets are
+``SecretStr`` so that a stray ``repr`` or log line shows ``**********`` instead of the value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+LogLevel = Literal["trace", "debug", "info", "notice", "warning", "error", "fatal"]
+RunMode = Literal["supervisor", "standalone"]
+
+INGRESS_PROXY_ADDRESS = "172.30.32.2"
+
+
+class Options(BaseModel):
+    """The add-on options a user sets in the Supervisor UI (``/data/options.json``).
+
+    Every field here has an entry in ``config.yaml`` (``options`` and ``schema``), a name and a
+    description in ``translations/en.yaml`` and a paragraph in ``DOCS.md``; a test holds the four
+    together.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    llm_base_url: str = Field(default="", max_length=2048)
+    llm_api_key: SecretStr = SecretStr("")
+    llm_model: str = Field(default="gpt-4o-mini", min_length=1, max_length=200)
+    temperature: float = Field(default=0.5, ge=0.0, le=2.0)
+    max_tool_iterations: int = Field(default=5, ge=1, le=20)
+    request_timeout: int = Field(default=60, ge=5, le=600)
+    history_turns: int = Field(default=10, ge=0, le=100)
+    session_timeout: int = Field(default=300, ge=0, le=86400)
+    local_first: bool = True
+    dry_run: bool = False
+    language: str = Field(default="en", min_length=2, max_length=16)
+    extra_instructions: str = Field(default="", max_length=8000)
+    retention_days: int = Field(default=90, ge=0, le=3650)
+    api_token: SecretStr = SecretStr("")
+    log_level: LogLevel = "info"
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        value = value.strip()
+        if value and not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https:// (or be empty for local-only)")
+        return value.rstrip("/")
+
+    @field_validator("language")
+    @classmethod
+    def _language_code(cls, value: str) -> str:
+        cleaned = value.strip().replace("_", "-")
+        if not all(part.isalnum() for part in cleaned.split("-")):
+            raise ValueError("must be a language code such as 'en' or 'en-GB'")
+        return cleaned
+
+    @field_validator("api_token")
+    @classmethod
+    def _token_length(cls, value: SecretStr) -> SecretStr:
+        secret = value.get_secret_value()
+        if secret and len(secret) < 16:
+            raise ValueError("must be empty or at least 16 characters")
+        return value
+
+
+class Settings(BaseModel):
+    """Everything the process needs: the user's options plus where and how it runs."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: RunMode
+    options: Options
+    data_dir: Path
+    http_host: str = "0.0.0.0"
+    http_port: int = Field(default=8099, ge=0, le=65535)
+    wyoming_host: str = "0.0.0.0"
+    wyoming_port: int = Field(default=10800, ge=0, le=65535)
+    ha_websocket_url: str
+    ha_rest_url: str
+    ha_token: SecretStr
+    supervisor_url: str | None = None
+    supervisor_token: SecretStr | None = None
+    trusted_proxies: tuple[str, ...] = (INGRESS_PROXY_ADDRESS,)
+    webui_dir: Path
+
+    @property
+    def database_path(self) -> Path:
+        """Where the SQLite file lives; under /data so Supervisor backs it up."""
+        return self.data_dir / "home_agent.db"
+
+    @property
+    def llm_configured(self) -> bool:
+        """Whether a model endpoint is set; without one only the local path answers."""
+        return bool(self.options.llm_base_url)
+
+    def masked(self) -> dict[str, object]:
+        """The effective configuration for display, every secret replaced by a mask."""
+        shown: dict[str, object] = {}
+        for name, value in {**self.model_dump(exclude={"options"}), **self.options.model_dump()}.items():
+            if isinstance(value, SecretStr):
+                shown[name] = "********" if value.get_secret_value() else ""
+            elif isinstance(value, Path):
+                shown[name] = str(value)
+            else:
+                shown[name] = value
+        return shown

@@ -1,0 +1,20 @@
+"""Typed keys for everything the application holds, declared in one place.
+
+Handlers read collaborators from ``request.app[KEY]`` instead of module globals; the keys are
+added to this module as the resources they name are wired in by :mod:`addon.app`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from addon.config.settings import Settings
+    from addon.health import HealthRegistry
+    from addon.store.database import Store
+
+SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
+STORE: web.AppKey[Store] = web.AppKey("store")
+HEALTH: web.AppKey[HealthRegistry] = web.AppKey("health")

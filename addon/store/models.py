@@ -1,0 +1,247 @@
+"""The tables Home Agent records into, as SQLAlchemy 2 declarative models.
+
+The agent writes these; the web UI only reads them. Schema changes go through an Alembic revision
+in ``addon/store/migrations/versions`` (``create_all`` is for nothing but tests of the models
+themselves). Times are stored as UTC and come back timezone-aware.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncAttrs
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, for column defaults."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A datetime stored naive in UTC and returned aware; SQLite keeps no zone itself."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Normalise to naive UTC on the way in; a naive value is taken as UTC already."""
+        if value is None:
+            return None
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Attach UTC on the way out."""
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(AsyncAttrs, DeclarativeBase):
+    """Declarative base with the constraint naming convention Alembic batch mode needs."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime, dict[str, Any]: JSON}
+
+
+class Conversation(Base):
+    """A conversation: the turns that share a ``conversation_id``."""
+
+    __tablename__ = "conversations"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    source: Mapped[str] = mapped_column(String(16))  # wyoming, http, openai, ui
+    device_id: Mapped[str | None] = mapped_column(String(128))
+    satellite_id: Mapped[str | None] = mapped_column(String(128))
+    language: Mapped[str] = mapped_column(String(16), default="en")
+    title: Mapped[str] = mapped_column(String(200), default="")
+    turn_count: Mapped[int] = mapped_column(Integer, default=0)
+    error_count: Mapped[int] = mapped_column(Integer, default=0)
+    flagged_count: Mapped[int] = mapped_column(Integer, default=0)
+
+    turns: Mapped[list[Turn]] = relationship(
+        back_populates="conversation", cascade="all, delete-orphan", order_by="Turn.seq"
+    )
+
+    __table_args__ = (
+        Index("ix_conversations_updated_at_id", "updated_at", "id"),
+        Index("ix_conversations_started_at", "started_at"),
+        Index("ix_conversations_device_updated", "device_id", "updated_at"),
+    )
+
+
+class Turn(Base):
+    """One user utterance and the agent's reply, with how it was handled."""
+
+    __tablename__ = "turns"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    conversation_id: Mapped[str] = mapped_column(
+        ForeignKey("conversations.id", ondelete="CASCADE"), index=True
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    user_text: Mapped[str] = mapped_column(Text)
+    reply_text: Mapped[str] = mapped_column(Text, default="")
+    handled_by: Mapped[str] = mapped_column(String(16))  # local, llm, failed
+    language: Mapped[str] = mapped_column(String(16), default="en")
+    dry_run: Mapped[bool] = mapped_column(Boolean, default=False)
+    error: Mapped[str | None] = mapped_column(Text)
+    duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    # The OpenAI-format messages this turn added to the conversation (user, assistant with tool
+    # calls, tool results, final reply): replaying them in order rebuilds history after a restart.
+    messages: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    # Named timings in ms (local_match, prompt_build, llm_total, tools_total, ...).
+    timings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Outcome check: unchecked, confirmed, mismatch, not_applicable; flagged when the reply
+    # claims an action that Home Assistant did not report.
+    outcome: Mapped[str] = mapped_column(String(16), default="unchecked")
+    outcome_detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    flagged: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    conversation: Mapped[Conversation] = relationship(back_populates="turns")
+    llm_calls: Mapped[list[LLMCall]] = relationship(
+        back_populates="turn", cascade="all, delete-orphan", order_by="LLMCall.seq"
+    )
+    tool_calls: Mapped[list[ToolCall]] = relationship(
+        back_populates="turn", cascade="all, delete-orphan", order_by="ToolCall.seq"
+    )
+
+    __table_args__ = (
+        UniqueConstraint("conversation_id", "seq", name="uq_turns_conversation_seq"),
+        Index("ix_turns_created_at_id", "created_at", "id"),
+        Index("ix_turns_handled_by_created", "handled_by", "created_at"),
+    )
+
+
+class LLMCall(Base):
+    """One request to the model endpoint within a turn, with exactly what was sent."""
+
+    __tablename__ = "llm_calls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    turn_id: Mapped[int] = mapped_column(ForeignKey("turns.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    model: Mapped[str] = mapped_column(String(200))
+    streamed: Mapped[bool] = mapped_column(Boolean, default=False)
+    request_messages: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    request_tools: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    response: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    ttft_ms: Mapped[float | None] = mapped_column(Float)
+    duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    finish_reason: Mapped[str | None] = mapped_column(String(32))
+    error: Mapped[str | None] = mapped_column(Text)
+
+    turn: Mapped[Turn] = relationship(back_populates="llm_calls")
+
+
+class ToolCall(Base):
+    """One tool execution, from the model or the local path, with its result."""
+
+    __tablename__ = "tool_calls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    turn_id: Mapped[int] = mapped_column(ForeignKey("turns.id", ondelete="CASCADE"), index=True)
+    llm_call_id: Mapped[int | None] = mapped_column(
+        ForeignKey("llm_calls.id", ondelete="SET NULL"), index=True
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    call_id: Mapped[str] = mapped_column(String(128), default="")
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    name: Mapped[str] = mapped_column(String(128), index=True)
+    arguments: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    executor: Mapped[str] = mapped_column(String(16))  # live, virtual, builtin, custom
+    error: Mapped[str | None] = mapped_column(Text)
+
+    turn: Mapped[Turn] = relationship(back_populates="tool_calls")
+
+
+class Memory(Base):
+    """Something worth remembering across conversations."""
+
+    __tablename__ = "memories"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    content: Mapped[str] = mapped_column(Text)
+    category: Mapped[str] = mapped_column(String(32), default="fact")
+    importance: Mapped[float] = mapped_column(Float, default=0.5)
+    source_conversation_id: Mapped[str | None] = mapped_column(
+        ForeignKey("conversations.id", ondelete="SET NULL")
+    )
+    last_used_at: Mapped[datetime | None] = mapped_column()
+    expires_at: Mapped[datetime | None] = mapped_column()
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+    __table_args__ = (Index("ix_memories_active_updated", "active", "updated_at"),)
+
+
+class CustomTool(Base):
+    """A tool the user defined; its definition lives in versions, newest is current."""
+
+    __tablename__ = "custom_tools"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    current_version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    versions: Mapped[list[CustomToolVersion]] = relationship(
+        back_populates="tool", cascade="all, delete-orphan", order_by="CustomToolVersion.version"
+    )
+
+
+class CustomToolVersion(Base):
+    """One saved definition of a custom tool; edits add a version, never overwrite one."""
+
+    __tablename__ = "custom_tool_versions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tool_id: Mapped[int] = mapped_column(ForeignKey("custom_tools.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    definition: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    note: Mapped[str] = mapped_column(Text, default="")
+
+    tool: Mapped[CustomTool] = relationship(back_populates="versions")
+
+    __table_args__ = (
+        UniqueConstraint("tool_id", "version", name="uq_custom_tool_versions_tool_version"),
+    )
