@@ -14,6 +14,7 @@ from aiohttp import web
 from addon import keys
 from addon.config.settings import Settings
 from addon.health import HealthRegistry
+from addon.llm.lifecycle import llm_ctx
 from addon.store.database import Store
 from addon.store.retention import retention_ctx
 from addon.web.health import health_view
@@ -32,6 +33,8 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(store_ctx)
     # Pruning old conversations needs only the store.
     app.cleanup_ctx.append(retention_ctx)
+    # The model endpoint is independent of Home Assistant; the agent needs both.
+    app.cleanup_ctx.append(llm_ctx)
 
     app.router.add_get("/health", health_view, name="health")
     return app

@@ -54,7 +54,9 @@ class HealthRegistry:
             *(self._run(name) for name in names), return_exceptions=False
         )
         components = dict(zip(names, results, strict=True))
-        healthy = all(components[name].status != "down" for name in self.critical if name in components)
+        healthy = all(
+            components[name].status != "down" for name in self.critical if name in components
+        )
         return healthy, components
 
     async def _run(self, name: str) -> ComponentHealth:

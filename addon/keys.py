@@ -13,8 +13,10 @@ from aiohttp import web
 if TYPE_CHECKING:
     from addon.config.settings import Settings
     from addon.health import HealthRegistry
+    from addon.llm.client import LLMClient
     from addon.store.database import Store
 
 SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
 STORE: web.AppKey[Store] = web.AppKey("store")
 HEALTH: web.AppKey[HealthRegistry] = web.AppKey("health")
+LLM: web.AppKey[LLMClient | None] = web.AppKey("llm")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds (once) the real Home Assistant Core venv the integration tests and `make demo` use.
 # Cached outside the clone, keyed by version, so CI and later runs reuse it.
+# Contract: the venv path on stdout, every message on stderr, exit 1 with a reason on failure.
 set -euo pipefail
 HA_VERSION="${HA_VERSION:-2025.4.4}"
 FRONTEND_VERSION="${HA_FRONTEND_VERSION:-20250411.0}"
@@ -21,9 +22,22 @@ if [ ! -x "$PY313" ]; then
   exit 1
 fi
 
+# Two test sessions (or a test run and `make demo`) may start at once: the second waits for the
+# first build instead of deleting the venv under it. A venv cannot be moved after it is built
+# (its scripts hold absolute paths), so the lock, not a rename, is what makes the build safe.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/ha-$HA_VERSION.lock"
+if ! flock --nonblock 9; then
+  echo "ha-venv: another build of Home Assistant $HA_VERSION is running; waiting for it" >&2
+  flock 9
+fi
+if [ -f "$MARKER" ]; then
+  echo "$VENV"
+  exit 0
+fi
+
 echo "ha-venv: building Home Assistant $HA_VERSION in $VENV (about 2.5 minutes, once)" >&2
 rm -rf "$VENV"
-mkdir -p "$CACHE"
 "$PY313" -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade pip >&2
 "$VENV/bin/pip" install --quiet --disable-pip-version-check \

@@ -1,9 +1,9 @@
 """Build :class:`Settings` from where the add-on runs.
 
-Under Supervisor the options come from ``/data/options.json`` and Home Assistant is reached through
-the Supervisor proxy with ``SUPERVISOR_TOKEN``. Standalone (``make demo``, development) they come from
-an optional JSON file, ``HOME_AGENT_*`` environment variables and command-line flags, in that order
-of precedence, plus a Home Assistant URL and long-lived token.
+Under Supervisor the options come from ``/data/options.json`` and Home Assistant is reached
+through the Supervisor proxy with ``SUPERVISOR_TOKEN``. Standalone (``make demo``, development)
+they come from an optional JSON file, ``HOME_AGENT_*`` environment variables and command-line
+flags, in that order of precedence, plus a Home Assistant URL and long-lived token.
 """
 
 from __future__ import annotations
@@ -111,7 +111,9 @@ def read_options_file(path: Path) -> dict[str, Any]:
     except OSError as err:
         raise ConfigError("options", f"cannot read {path}: {err.strerror}") from None
     except json.JSONDecodeError as err:
-        raise ConfigError("options", f"{path} is not valid JSON ({err.msg}, line {err.lineno})") from None
+        raise ConfigError(
+            "options", f"{path} is not valid JSON ({err.msg}, line {err.lineno})"
+        ) from None
     if not isinstance(loaded, dict):
         raise ConfigError("options", f"{path} must hold a JSON object")
     return loaded

@@ -101,7 +101,10 @@ class Settings(BaseModel):
     def masked(self) -> dict[str, object]:
         """The effective configuration for display, every secret replaced by a mask."""
         shown: dict[str, object] = {}
-        for name, value in {**self.model_dump(exclude={"options"}), **self.options.model_dump()}.items():
+        for name, value in {
+            **self.model_dump(exclude={"options"}),
+            **self.options.model_dump(),
+        }.items():
             if isinstance(value, SecretStr):
                 shown[name] = "********" if value.get_secret_value() else ""
             elif isinstance(value, Path):

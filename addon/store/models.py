@@ -200,8 +200,9 @@ class Memory(Base):
     content: Mapped[str] = mapped_column(Text)
     category: Mapped[str] = mapped_column(String(32), default="fact")
     importance: Mapped[float] = mapped_column(Float, default=0.5)
+    # Indexed because deleting a conversation (retention) looks up the memories that cite it.
     source_conversation_id: Mapped[str | None] = mapped_column(
-        ForeignKey("conversations.id", ondelete="SET NULL")
+        ForeignKey("conversations.id", ondelete="SET NULL"), index=True
     )
     last_used_at: Mapped[datetime | None] = mapped_column()
     expires_at: Mapped[datetime | None] = mapped_column()

@@ -1,0 +1,37 @@
+ARG BUILD_FROM=ghcr.io/home-assistant/amd64-base-python:3.13-alpine3.21
+FROM ${BUILD_FROM}
+
+# Supervisor passes these when it builds the add-on on the device.
+ARG BUILD_ARCH
+ARG BUILD_VERSION
+
+WORKDIR /usr/src/app
+
+# Pinned runtime dependencies first, in their own layer, so a code change does not
+# reinstall them.
+COPY requirements.txt ./
+RUN pip3 install --no-cache-dir --requirement requirements.txt
+
+COPY addon ./addon
+COPY webui ./webui
+# Compiled once here rather than at every start on a slow SD card.
+RUN python3 -m compileall -q addon
+
+# s6-overlay services and scripts.
+COPY rootfs /
+
+# `python3 -m addon` is run by the s6 service and by Supervisor's backup_pre command, neither
+# of which starts in WORKDIR.
+ENV PYTHONPATH=/usr/src/app \
+    PYTHONUNBUFFERED=1
+
+HEALTHCHECK --interval=30s --timeout=10s --start-period=2m --retries=3 \
+    CMD curl --fail --silent --show-error --max-time 5 \
+        --output /dev/null http://127.0.0.1:8099/health || exit 1
+
+LABEL \
+    io.hass.name="Home Agent" \
+    io.hass.description="LLM voice and chat agent for Home Assistant" \
+    io.hass.type="addon" \
+    io.hass.arch="${BUILD_ARCH}" \
+    io.hass.version="${BUILD_VERSION}"

@@ -1,0 +1,113 @@
+"""The tool loop: ask the model, run the tools it asks for, repeat until it answers in words.
+
+Separate from the provider (:mod:`addon.llm.client` only converts formats) as in Home Assistant's
+``conversation/chat_log.py``. Tool calls from one model answer run concurrently; their results go
+back in the order the model asked for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
+from addon.errors import LLMError
+from addon.llm.client import Completion, LLMClient, TextSink, ToolCallRequest
+from addon.tools.base import ToolContext
+from addon.tools.registry import ToolOutcome, ToolRegistry
+
+_LOGGER = logging.getLogger(__name__)
+
+UNREACHABLE_REPLY = "Sorry, I couldn't reach the language model. Please try again in a moment."
+ITERATION_LIMIT_REPLY = "Sorry, I couldn't finish that request; it needed too many steps."
+
+
+@dataclass(slots=True)
+class LoopResult:
+    """The reply and the messages this turn adds to the conversation."""
+
+    reply: str
+    messages: list[dict[str, Any]]
+    error: str | None
+    outcomes: list[ToolOutcome]
+
+
+async def run_tool_loop(
+    *,
+    llm: LLMClient,
+    messages: list[dict[str, Any]],
+    registry: ToolRegistry,
+    context: ToolContext,
+    trace: TurnTrace,
+    max_iterations: int,
+    stream: bool = False,
+    on_text: TextSink | None = None,
+) -> LoopResult:
+    """Run the loop over ``messages`` (system prompt, history, the new user message).
+
+    ``max_iterations`` bounds the number of model calls: a model that keeps calling tools (a loop
+    between two tools is common with small models) must not keep a voice user waiting forever.
+    """
+    tools = registry.specs()
+    added: list[dict[str, Any]] = []
+    outcomes: list[ToolOutcome] = []
+    for _ in range(max_iterations):
+        call_trace = LLMCallTrace(
+            started_at=datetime.now(UTC),
+            model=llm.model,
+            streamed=stream,
+            request_messages=[*messages, *added],
+            request_tools=tools,
+        )
+        trace.llm_calls.append(call_trace)
+        try:
+            completion = await llm.complete(
+                call_trace.request_messages, tools, stream=stream, on_text=on_text
+            )
+        except LLMError as err:
+            call_trace.error = str(err)
+            _LOGGER.warning("Model call failed: %s", err)
+            return LoopResult(UNREACHABLE_REPLY, added, str(err), outcomes)
+        _fill_trace(call_trace, completion)
+        added.append(completion.assistant_message())
+        if not completion.tool_calls:
+            return LoopResult(completion.content.strip(), added, None, outcomes)
+        results = await asyncio.gather(
+            *(_run_call(registry, call, context) for call in completion.tool_calls)
+        )
+        for call, (started_at, outcome) in zip(completion.tool_calls, results, strict=True):
+            trace.tool_calls.append(
+                ToolCallTrace(started_at, call.id, outcome, len(trace.llm_calls) - 1)
+            )
+            outcomes.append(outcome)
+            added.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": json.dumps(outcome.result, ensure_ascii=False, default=str),
+                }
+            )
+    _LOGGER.warning("Stopped a turn after %d model calls", max_iterations)
+    return LoopResult(
+        ITERATION_LIMIT_REPLY, added, f"stopped after {max_iterations} model calls", outcomes
+    )
+
+
+async def _run_call(
+    registry: ToolRegistry, call: ToolCallRequest, context: ToolContext
+) -> tuple[datetime, ToolOutcome]:
+    started_at = datetime.now(UTC)
+    return started_at, await registry.execute(call.name, call.arguments, context)
+
+
+def _fill_trace(trace: LLMCallTrace, completion: Completion) -> None:
+    trace.response = completion.assistant_message()
+    trace.prompt_tokens = completion.prompt_tokens
+    trace.completion_tokens = completion.completion_tokens
+    trace.ttft_ms = completion.ttft_ms
+    trace.duration_ms = completion.duration_ms
+    trace.finish_reason = completion.finish_reason

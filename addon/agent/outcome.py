@@ -1,0 +1,106 @@
+"""The outcome check: whether the home really changed the way the turn said it did.
+
+A few seconds after a turn that acted, the states Home Assistant reported (the live home model,
+kept current by ``subscribe_entities``) are compared with what each successful intent implies.
+A turn is flagged when a claimed target did not reach the expected state, or when the reply
+claims an action although no tool acted — the failure people find hardest to spot by ear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from addon.tools.registry import ToolOutcome
+
+# Accepted states per (intent, domain); transitional states count, since covers and locks take
+# time and the check must not flag a door that is still closing.
+_ON = {"on"}
+EXPECTED_STATES: dict[tuple[str, str], set[str]] = {
+    **{("HassTurnOn", d): _ON for d in ("light", "switch", "fan", "input_boolean", "siren")},
+    **{("HassTurnOff", d): {"off"} for d in ("light", "switch", "fan", "input_boolean", "siren")},
+    ("HassTurnOn", "cover"): {"open", "opening"},
+    ("HassTurnOff", "cover"): {"closed", "closing"},
+    ("HassTurnOn", "valve"): {"open", "opening"},
+    ("HassTurnOff", "valve"): {"closed", "closing"},
+    ("HassTurnOn", "lock"): {"locked", "locking"},
+    ("HassTurnOff", "lock"): {"unlocked", "unlocking", "open", "opening"},
+    ("HassLightSet", "light"): _ON,
+    ("HassMediaPause", "media_player"): {"paused", "idle"},
+    ("HassMediaUnpause", "media_player"): {"playing"},
+    ("HassVacuumStart", "vacuum"): {"cleaning"},
+    ("HassVacuumReturnToBase", "vacuum"): {"returning", "docked", "idle"},
+}
+
+_CLAIM = re.compile(
+    r"\b(turned (on|off)|switched (on|off)"
+    r"|(i'?ve|i have) (locked|unlocked|opened|closed|set|started)"
+    r"|is now (on|off|locked|unlocked|open|closed)|are now (on|off|open|closed))\b",
+    re.IGNORECASE,
+)
+
+StateReader = Callable[[str], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeVerdict:
+    """The check's result as stored on the turn."""
+
+    outcome: str  # confirmed, mismatch, not_applicable
+    flagged: bool
+    detail: dict[str, Any]
+
+
+def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
+    """(intent, entity_id, domain) for every target a successful intent says it acted on."""
+    targets: list[tuple[str, str, str]] = []
+    for outcome in outcomes:
+        if not outcome.ok or outcome.result.get("response_type") != "action_done":
+            continue
+        for target in outcome.result.get("data", {}).get("success", []):
+            entity_id = target.get("id", "")
+            if target.get("type") == "entity" and "." in entity_id:
+                targets.append((outcome.name, entity_id, entity_id.split(".", 1)[0]))
+    return targets
+
+
+def check_outcome(
+    outcomes: list[ToolOutcome], reply: str, read_state: StateReader
+) -> OutcomeVerdict:
+    """Compare what the turn claimed with the states now reported."""
+    targets = acting_targets(outcomes)
+    if not targets:
+        if _CLAIM.search(reply):
+            return OutcomeVerdict(
+                "mismatch",
+                True,
+                {"reason": "the reply claims an action but no tool acted", "reply": reply[:300]},
+            )
+        return OutcomeVerdict("not_applicable", False, {})
+    checked: list[dict[str, Any]] = []
+    mismatched: list[dict[str, Any]] = []
+    for intent, entity_id, domain in targets:
+        expected = EXPECTED_STATES.get((intent, domain))
+        if expected is None:
+            continue
+        actual = read_state(entity_id)
+        entry: dict[str, Any] = {
+            "entity_id": entity_id,
+            "intent": intent,
+            "expected": sorted(expected),
+            "actual": actual,
+        }
+        checked.append(entry)
+        if actual not in expected:
+            mismatched.append(entry)
+    if not checked:
+        return OutcomeVerdict("not_applicable", False, {"targets": len(targets)})
+    if mismatched:
+        return OutcomeVerdict(
+            "mismatch",
+            True,
+            {"reason": "a target did not reach the state the turn claimed", "entities": mismatched},
+        )
+    return OutcomeVerdict("confirmed", False, {"entities": checked})

@@ -1,0 +1,104 @@
+"""The system prompt, in Home Assistant's format, ordered so it caches.
+
+The parts and their wording follow Home Assistant's ``helpers/llm.py`` (Assist API) and the
+reference in ``shared/seeds/003``. The order is ours: everything that is the same for every turn
+and every conversation comes first (instructions, the static overview of exposed entities with no
+states, the user's extra instructions); what depends on the speaking device comes next; the time
+and date come last. Live states are not in the prompt at all but behind the ``GetLiveContext``
+tool, so a light switching on does not change a byte of the prefix a server has cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import yaml
+
+DEFAULT_INSTRUCTIONS_PROMPT = (
+    "You are a voice assistant for Home Assistant.\n"
+    "Answer questions about the world truthfully.\n"
+    "Answer in plain text. Keep it simple and to the point.\n"
+)
+NO_ENTITIES_PROMPT = (
+    "Only if the user wants to control a device, tell them to expose entities "
+    "to their voice assistant in Home Assistant."
+)
+DEVICE_CONTROL_TOOL_USAGE_PROMPT = (
+    "When controlling Home Assistant always call the intent tools. "
+    "Use HassTurnOn to lock and HassTurnOff to unlock a lock. "
+    "When controlling a device, prefer passing just name and domain. "
+    "When controlling an area, prefer passing just area name and domain."
+)
+NO_TIMER_PROMPT = "This device is not able to start timers."
+DYNAMIC_CONTEXT_PROMPT = (
+    "You ARE equipped to answer questions about the current state of\n"
+    "the home using the `GetLiveContext` tool. This is a primary function. "
+    "Do not state you lack the\n"
+    "functionality if the question requires live data.\n"
+    'If the user asks about device existence/type (e.g., "Do I have lights in the bedroom?"): '
+    "Answer\nfrom the static context below.\n"
+    'If the user asks about the CURRENT state, value, or mode (e.g., "Is the lock locked?",\n'
+    '"Is the fan on?", "What mode is the thermostat in?", "What is the temperature outside?"):\n'
+    "    1.  Recognize this requires live data.\n"
+    "    2.  You MUST call `GetLiveContext`. This tool will provide the needed real-time "
+    "information (like temperature from the local weather, lock status, etc.).\n"
+    "    3.  Use the tool's response** to answer the user accurately "
+    '(e.g., "The temperature outside is [value from tool].").\n'
+    "For general knowledge questions not about the home: Answer truthfully from internal "
+    "knowledge.\n"
+)
+STATIC_CONTEXT_HEADER = (
+    "Static Context: An overview of the areas and the devices in this smart home:"
+)
+LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
+AREA_PROMPT = "Your location is {area}."
+UNKNOWN_AREA_PROMPT = (
+    "When a request names a generic device without an area, "
+    "ask the user to specify which area they mean before targeting."
+)
+
+
+def dump_yaml(value: Any) -> str:
+    """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text: str = yaml.dump(
+        value, Dumper=dumper, default_flow_style=False, allow_unicode=True, sort_keys=False
+    )
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class PromptInputs:
+    """The per-turn parts; the static parts come from the cached overview."""
+
+    static_overview: str | None
+    extra_instructions: str
+    area_name: str | None
+    now: datetime
+
+
+def build_system_prompt(inputs: PromptInputs) -> str:
+    """Assemble the prompt; ``static_overview`` is None when nothing is exposed."""
+    parts = [DEFAULT_INSTRUCTIONS_PROMPT.rstrip("\n")]
+    if inputs.static_overview is None:
+        parts.append(NO_ENTITIES_PROMPT)
+    else:
+        parts.extend(
+            [
+                DEVICE_CONTROL_TOOL_USAGE_PROMPT,
+                NO_TIMER_PROMPT,
+                DYNAMIC_CONTEXT_PROMPT,
+                STATIC_CONTEXT_HEADER,
+                inputs.static_overview.rstrip("\n"),
+            ]
+        )
+    if inputs.extra_instructions.strip():
+        parts.append(inputs.extra_instructions.strip())
+    if inputs.area_name:
+        parts.append(AREA_PROMPT.format(area=inputs.area_name))
+    elif inputs.static_overview is not None:
+        parts.append(UNKNOWN_AREA_PROMPT)
+    parts.append(f"Current time is {inputs.now:%H:%M:%S}. Today's date is {inputs.now:%Y-%m-%d}.")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,56 @@
+"""What a turn did, collected in memory while it runs and written to the store once at the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from addon.tools.registry import ToolOutcome
+
+
+@dataclass(slots=True)
+class LLMCallTrace:
+    """One request to the model and its answer."""
+
+    started_at: datetime
+    model: str
+    streamed: bool
+    request_messages: list[dict[str, Any]]
+    request_tools: list[dict[str, Any]]
+    response: dict[str, Any] = field(default_factory=dict)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    ttft_ms: float | None = None
+    duration_ms: float = 0.0
+    finish_reason: str | None = None
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class ToolCallTrace:
+    """One tool execution; ``llm_call`` is the index of the model call that asked for it."""
+
+    started_at: datetime
+    call_id: str
+    outcome: ToolOutcome
+    llm_call: int | None
+
+
+@dataclass(slots=True)
+class TurnTrace:
+    """Everything recorded for one turn."""
+
+    llm_calls: list[LLMCallTrace] = field(default_factory=list)
+    tool_calls: list[ToolCallTrace] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Tokens sent over all model calls of the turn."""
+        return sum(call.prompt_tokens for call in self.llm_calls)
+
+    @property
+    def completion_tokens(self) -> int:
+        """Tokens generated over all model calls of the turn."""
+        return sum(call.completion_tokens for call in self.llm_calls)

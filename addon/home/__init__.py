@@ -1,0 +1,1 @@
+"""The live home: Home Assistant's registries and states, and Assist's target resolution."""

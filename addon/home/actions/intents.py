@@ -1,0 +1,351 @@
+"""The intents we answer, described the way Home Assistant's Assist API describes them to a model.
+
+Each :class:`IntentSpec` carries the intent's name, its description and its slots exactly as
+Home Assistant 2025.4's ``helpers/llm.py`` hands them to a language model: ``IntentTool`` takes
+the handler's ``slot_schema``, drops ``preferred_area_id``/``preferred_floor_id`` and
+``voluptuous_openapi.convert`` turns the rest into JSON schema. :func:`parameters_schema`
+rebuilds that JSON schema from our slot table, and a contract test compares it with the one
+Home Assistant itself produces, so a tool the agent offers is the tool Home Assistant offers.
+
+Two facts that surprise people, both checked against the real 2025.4.4 code:
+
+* ``HassLightSet`` *does* have a ``domain`` slot (any string); it has no ``device_class``.
+* ``HassTurnOn``/``HassTurnOff``/``HassToggle`` list no required slot, but the handler refuses
+  a call with no name, area, floor, domain or device class ("cannot target all devices").
+
+``HassFanSetSpeed`` is newer than 2025.4 (it arrived with ``fan/intent.py`` later); we describe
+it as the later Home Assistant does. ``in_assist_api`` is False for the intents the Assist API
+hides from models (``AssistAPI.IGNORE_INTENTS``): the agent may still offer them on purpose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+ASSISTANT = "conversation"
+"""The assistant whose exposure settings decide what we may act on (as HA's LLM API uses)."""
+
+
+class SlotKind(StrEnum):
+    """How a slot's value is validated and how it appears in JSON schema."""
+
+    TEXT = "text"
+    """A non-empty string; numbers are turned into strings as ``cv.string`` does."""
+
+    TEXT_LIST = "text_list"
+    """A list of strings; a single string is accepted and wrapped, as ``cv.ensure_list`` does."""
+
+    INTEGER = "integer"
+    """``vol.Coerce(int)``: ints, floats and numeric strings like "40"."""
+
+    NUMBER = "number"
+    """``vol.Coerce(float)``."""
+
+    COLOR = "color"
+    """A colour name Home Assistant knows ("red", "warm white" is not one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SlotSpec:
+    """One slot of an intent: its validation and its JSON-schema description."""
+
+    name: str
+    kind: SlotKind
+    required: bool = False
+    description: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+    """Allowed values (for a list: allowed items); None means any."""
+    allow_empty: bool = False
+    """``cv.string`` instead of ``non_empty_string`` (only HassGetState's target slots)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IntentSpec:
+    """An intent as the agent offers it to a model."""
+
+    name: str
+    description: str
+    slots: tuple[SlotSpec, ...]
+    in_assist_api: bool = True
+    platforms: frozenset[str] | None = None
+    """Domains the intent serves; HA offers the tool only if one such entity is exposed."""
+
+    def slot(self, name: str) -> SlotSpec | None:
+        """The slot called ``name``, if the intent has one."""
+        for slot in self.slots:
+            if slot.name == name:
+                return slot
+        return None
+
+
+# Device classes in the enum HA builds from the handler's device class enums. The order is
+# the order of HA's own lists; HA iterates a *set* of enum classes, so the order of the groups
+# in its output varies from run to run while the members stay the same.
+_SWITCH_CLASSES = ("outlet", "switch")
+_MEDIA_PLAYER_CLASSES = ("tv", "speaker", "receiver")
+_COVER_CLASSES = (
+    "awning",
+    "blind",
+    "curtain",
+    "damper",
+    "door",
+    "garage",
+    "gate",
+    "shade",
+    "shutter",
+    "window",
+)
+_VALVE_CLASSES = ("water", "gas")
+ON_OFF_DEVICE_CLASSES = _SWITCH_CLASSES + _MEDIA_PLAYER_CLASSES + _COVER_CLASSES + _VALVE_CLASSES
+POSITION_DEVICE_CLASSES = _COVER_CLASSES + _VALVE_CLASSES
+
+
+def _target_slots(
+    *, domains: tuple[str, ...] | None = None, device_classes: tuple[str, ...] | None = None
+) -> tuple[SlotSpec, ...]:
+    """The name/area/floor/domain(/device_class) slots of a service intent handler."""
+    slots = [
+        SlotSpec("name", SlotKind.TEXT),
+        SlotSpec("area", SlotKind.TEXT),
+        SlotSpec("floor", SlotKind.TEXT),
+        SlotSpec("domain", SlotKind.TEXT_LIST, choices=domains),
+    ]
+    if device_classes is not None:
+        slots.append(SlotSpec("device_class", SlotKind.TEXT_LIST, choices=device_classes))
+    return tuple(slots)
+
+
+_MEDIA = ("media_player",)
+
+_SPECS: tuple[IntentSpec, ...] = (
+    IntentSpec(
+        "HassTurnOn",
+        "Turns on/opens a device or entity",
+        _target_slots(device_classes=ON_OFF_DEVICE_CLASSES),
+    ),
+    IntentSpec(
+        "HassTurnOff",
+        "Turns off/closes a device or entity",
+        _target_slots(device_classes=ON_OFF_DEVICE_CLASSES),
+    ),
+    IntentSpec(
+        "HassToggle",
+        "Toggles a device or entity",
+        _target_slots(device_classes=ON_OFF_DEVICE_CLASSES),
+        in_assist_api=False,
+    ),
+    IntentSpec(
+        "HassLightSet",
+        "Sets the brightness percentage or color of a light",
+        (
+            *_target_slots(),
+            SlotSpec("color", SlotKind.COLOR),
+            SlotSpec("temperature", SlotKind.INTEGER, minimum=0),
+            SlotSpec(
+                "brightness",
+                SlotKind.INTEGER,
+                description=(
+                    "The brightness percentage of the light between 0 and 100, "
+                    "where 0 is off and 100 is fully lit"
+                ),
+                minimum=0,
+                maximum=100,
+            ),
+        ),
+        platforms=frozenset({"light"}),
+    ),
+    IntentSpec(
+        "HassSetPosition",
+        "Sets the position of a device or entity",
+        (
+            *_target_slots(device_classes=POSITION_DEVICE_CLASSES),
+            SlotSpec("position", SlotKind.INTEGER, required=True, minimum=0, maximum=100),
+        ),
+        platforms=frozenset({"cover", "valve"}),
+    ),
+    IntentSpec(
+        "HassGetState",
+        "Gets or checks the state of a device or entity",
+        (
+            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("area", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("domain", SlotKind.TEXT_LIST),
+            SlotSpec("device_class", SlotKind.TEXT_LIST),
+            SlotSpec("state", SlotKind.TEXT_LIST),
+        ),
+        in_assist_api=False,
+    ),
+    IntentSpec(
+        "HassClimateSetTemperature",
+        "Sets the target temperature of a climate device or entity",
+        (
+            SlotSpec("temperature", SlotKind.NUMBER, required=True),
+            SlotSpec("area", SlotKind.TEXT),
+            SlotSpec("name", SlotKind.TEXT),
+            SlotSpec("floor", SlotKind.TEXT),
+        ),
+        platforms=frozenset({"climate"}),
+    ),
+    IntentSpec(
+        "HassClimateGetTemperature",
+        "Gets the current temperature of a climate device or entity",
+        (
+            SlotSpec("area", SlotKind.TEXT),
+            SlotSpec("name", SlotKind.TEXT),
+            SlotSpec("floor", SlotKind.TEXT),
+        ),
+        in_assist_api=False,
+        platforms=frozenset({"climate"}),
+    ),
+    IntentSpec(
+        "HassMediaPause",
+        "Pauses a media player",
+        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassMediaUnpause",
+        "Resumes a media player",
+        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassMediaNext",
+        "Skips a media player to the next item",
+        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassMediaPrevious",
+        "Replays the previous item for a media player",
+        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassSetVolume",
+        "Sets the volume percentage of a media player",
+        (
+            *_target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
+            SlotSpec(
+                "volume_level",
+                SlotKind.INTEGER,
+                required=True,
+                description="The volume percentage of the media player",
+                minimum=0,
+                maximum=100,
+            ),
+        ),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassFanSetSpeed",
+        "Sets a fan's speed by percentage",
+        (
+            *_target_slots(domains=("fan",)),
+            SlotSpec(
+                "percentage",
+                SlotKind.INTEGER,
+                required=True,
+                description="The speed percentage of the fan",
+                minimum=0,
+                maximum=100,
+            ),
+        ),
+        platforms=frozenset({"fan"}),
+    ),
+    IntentSpec(
+        "HassVacuumStart",
+        "Starts a vacuum",
+        _target_slots(domains=("vacuum",)),
+        platforms=frozenset({"vacuum"}),
+    ),
+    IntentSpec(
+        "HassVacuumReturnToBase",
+        "Returns a vacuum to base",
+        _target_slots(domains=("vacuum",)),
+        platforms=frozenset({"vacuum"}),
+    ),
+    IntentSpec(
+        "HassListAddItem",
+        "Add item to a todo list",
+        (
+            SlotSpec("item", SlotKind.TEXT, required=True),
+            SlotSpec("name", SlotKind.TEXT, required=True),
+        ),
+        platforms=frozenset({"todo"}),
+    ),
+    IntentSpec(
+        "HassGetWeather",
+        "Gets the current weather",
+        (SlotSpec("name", SlotKind.TEXT),),
+        in_assist_api=False,
+        platforms=frozenset({"weather"}),
+    ),
+    IntentSpec("HassGetCurrentTime", "Gets the current time", (), in_assist_api=False),
+    IntentSpec("HassGetCurrentDate", "Gets the current date", (), in_assist_api=False),
+    IntentSpec(
+        "HassNevermind", "Cancels the current request and does nothing", (), in_assist_api=False
+    ),
+    IntentSpec(
+        "HassRespond",
+        "Returns the provided response with no action.",
+        (SlotSpec("response", SlotKind.TEXT, allow_empty=True),),
+        in_assist_api=False,
+    ),
+)
+
+INTENTS: dict[str, IntentSpec] = {spec.name: spec for spec in _SPECS}
+"""Every intent we handle, by name. Read-only by convention: build new specs, don't edit."""
+
+# Slots HA accepts from callers other than a model (the LLM API strips them from the schema
+# and fills them from the satellite's area); we accept them the same way.
+PREFERENCE_SLOTS = ("preferred_area_id", "preferred_floor_id")
+
+
+def _slot_schema(slot: SlotSpec) -> dict[str, Any]:
+    """The JSON schema ``voluptuous_openapi`` writes for one slot."""
+    schema: dict[str, Any]
+    if slot.kind is SlotKind.TEXT_LIST:
+        items: dict[str, Any] = {"type": "string"}
+        if slot.choices is not None:
+            items["enum"] = list(slot.choices)
+        schema = {"type": "array", "items": items}
+    elif slot.kind is SlotKind.INTEGER:
+        schema = {"type": "integer"}
+    elif slot.kind is SlotKind.NUMBER:
+        schema = {"type": "number"}
+    else:
+        schema = {"type": "string"}
+    if slot.minimum is not None:
+        schema["minimum"] = slot.minimum
+    if slot.maximum is not None:
+        schema["maximum"] = slot.maximum
+    if slot.description is not None:
+        schema["description"] = slot.description
+    return schema
+
+
+def parameters_schema(spec: IntentSpec) -> dict[str, Any]:
+    """The ``parameters`` JSON schema Home Assistant gives a model for ``spec``."""
+    return {
+        "type": "object",
+        "properties": {slot.name: _slot_schema(slot) for slot in spec.slots},
+        "required": [slot.name for slot in spec.slots if slot.required],
+    }
+
+
+def openai_tool(spec: IntentSpec) -> dict[str, Any]:
+    """``spec`` as an OpenAI chat-completions tool, the form seed 003 documents."""
+    return {
+        "type": "function",
+        "function": {
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": parameters_schema(spec),
+        },
+    }

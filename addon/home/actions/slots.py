@@ -1,0 +1,148 @@
+"""Checking and converting the slots a caller passes with an intent.
+
+Home Assistant validates slots with voluptuous (``cv.string``, ``vol.Coerce(int)``,
+``vol.Range``, ``cv.ensure_list``, ``vol.In``) and we accept and convert the same values the
+same way: "40" is position 40, ``"light"`` is the domain list ``["light"]``, 40.7 is 40. We
+differ on purpose in one respect: Home Assistant silently ignores a slot it does not know,
+which leaves a model believing ``{"colour": "red"}`` worked; we refuse it and say which slots
+exist. Every refusal is a :class:`~addon.errors.ToolError` whose message names the slot, what
+was wrong and what would be right, so the model can correct itself in one step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from addon.errors import ToolError
+from addon.home.actions.color_names import closest_color_names, color_name_to_rgb
+from addon.home.actions.intents import PREFERENCE_SLOTS, IntentSpec, SlotKind, SlotSpec
+
+_N = TypeVar("_N", int, float)
+
+
+def validate_slots(spec: IntentSpec, slots: Mapping[str, Any]) -> dict[str, Any]:
+    """The converted slot values for ``spec``, or a ToolError saying what is wrong."""
+    known = {slot.name for slot in spec.slots}
+    unknown = sorted(key for key in slots if key not in known and key not in PREFERENCE_SLOTS)
+    if unknown:
+        accepted = ", ".join(slot.name for slot in spec.slots) or "none"
+        raise ToolError(
+            f"{spec.name} has no slot {_names(unknown)}; the slots it accepts are: {accepted}"
+        )
+    missing = [slot.name for slot in spec.slots if slot.required and slot.name not in slots]
+    if missing:
+        raise ToolError(f"{spec.name} needs the slot {_names(missing)}")
+    values: dict[str, Any] = {}
+    for slot in spec.slots:
+        if slot.name in slots:
+            values[slot.name] = _convert(spec, slot, slots[slot.name])
+    for key in PREFERENCE_SLOTS:
+        if key in slots:
+            values[key] = _text(spec, key, slots[key], allow_empty=True)
+    return values
+
+
+def _names(names: list[str]) -> str:
+    """'a' or 'a', 'b' for an error message."""
+    return ", ".join(f"'{name}'" for name in names)
+
+
+def _convert(spec: IntentSpec, slot: SlotSpec, value: Any) -> Any:
+    """One slot's value, converted as Home Assistant's validator converts it."""
+    if slot.kind is SlotKind.TEXT:
+        return _choice(spec, slot, _text(spec, slot.name, value, allow_empty=slot.allow_empty))
+    if slot.kind is SlotKind.TEXT_LIST:
+        items = value if isinstance(value, list) else [value]
+        return [
+            _choice(spec, slot, _text(spec, slot.name, item, allow_empty=True)) for item in items
+        ]
+    if slot.kind is SlotKind.INTEGER:
+        return _in_range(spec, slot, _integer(spec, slot.name, value))
+    if slot.kind is SlotKind.NUMBER:
+        return _in_range(spec, slot, _number(spec, slot.name, value))
+    return _color(spec, slot.name, value)
+
+
+def _text(spec: IntentSpec, name: str, value: Any, *, allow_empty: bool) -> str:
+    """``cv.string`` (numbers become strings), plus ``non_empty_string`` unless allowed."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ToolError(
+            f"{spec.name} slot '{name}' must be a string, not {_describe(value)}"
+            + (" (leave the slot out instead)" if value is None else "")
+        )
+    text = value if isinstance(value, str) else str(value)
+    if not allow_empty and not text.strip():
+        raise ToolError(f"{spec.name} slot '{name}' must not be empty (leave the slot out)")
+    return text
+
+
+def _choice(spec: IntentSpec, slot: SlotSpec, text: str) -> str:
+    """``vol.In(choices)`` when the slot has a fixed set of values."""
+    if slot.choices is not None and text not in slot.choices:
+        raise ToolError(
+            f"{spec.name} slot '{slot.name}' does not accept '{text}'; "
+            f"allowed values: {', '.join(slot.choices)}"
+        )
+    return text
+
+
+def _integer(spec: IntentSpec, name: str, value: Any) -> int:
+    """``vol.Coerce(int)``: 40, 40.7 (becomes 40) and "40" are accepted; "forty" is not."""
+    if isinstance(value, bool):
+        raise ToolError(f"{spec.name} slot '{name}' must be a whole number, not a boolean")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ToolError(
+            f"{spec.name} slot '{name}' must be a whole number, not {_describe(value)}"
+        ) from None
+
+
+def _number(spec: IntentSpec, name: str, value: Any) -> float:
+    """``vol.Coerce(float)``: 21, 21.5 and "21.5" are accepted."""
+    if isinstance(value, bool):
+        raise ToolError(f"{spec.name} slot '{name}' must be a number, not a boolean")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ToolError(
+            f"{spec.name} slot '{name}' must be a number, not {_describe(value)}"
+        ) from None
+
+
+def _in_range(spec: IntentSpec, slot: SlotSpec, number: _N) -> _N:
+    """``vol.Range``: the bounds are inclusive."""
+    low, high = slot.minimum, slot.maximum
+    if (low is not None and number < low) or (high is not None and number > high):
+        bounds = (
+            f"between {low} and {high}"
+            if low is not None and high is not None
+            else f"at least {low}"
+            if low is not None
+            else f"at most {high}"
+        )
+        raise ToolError(f"{spec.name} slot '{slot.name}' must be {bounds}, not {number}")
+    return number
+
+
+def _color(spec: IntentSpec, name: str, value: Any) -> tuple[int, int, int]:
+    """A colour name as an RGB triple (what HA passes to ``light.turn_on`` as rgb_color)."""
+    if not isinstance(value, str):
+        raise ToolError(f"{spec.name} slot '{name}' must be a colour name, not {_describe(value)}")
+    rgb = color_name_to_rgb(value)
+    if rgb is None:
+        close = closest_color_names(value)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ToolError(f"{spec.name} slot '{name}': unknown colour '{value}'{hint}")
+    return rgb
+
+
+def _describe(value: Any) -> str:
+    """A short description of a bad value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, list | dict):
+        return f"a {'list' if isinstance(value, list) else 'object'}"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"

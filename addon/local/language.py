@@ -1,0 +1,71 @@
+"""Loading Home Assistant's sentence templates and response templates for one language.
+
+``home-assistant-intents`` ships one JSON file per language with the sentences (``intents``),
+shared ``lists``/``expansion_rules``/``skip_words`` and the ``responses`` Home Assistant speaks.
+We keep only the intents our actions can carry out: a sentence for an intent we cannot handle
+must fall through to the model rather than match here and fail later, and fewer templates also
+make matching faster.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hassil import Intents
+from home_assistant_intents import get_intents, get_languages
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageIntents:
+    """One language's parsed sentence templates and its response templates."""
+
+    language: str
+    """The variant actually loaded ("en" for "en-GB" when only "en" ships)."""
+    intents: Intents
+    responses: Mapping[str, Mapping[str, str]]
+    """Intent name → response key → Jinja template, as Home Assistant renders them."""
+
+
+def language_variants(language: str) -> Iterator[str]:
+    """The codes to try for ``language``, most specific first (``en_US`` → en-US, en).
+
+    The same fallbacks as Home Assistant's ``_get_language_variations``.
+    """
+    yield language
+    parts = re.split(r"([-_])", language)
+    if len(parts) == 3:
+        base, separator, region = parts
+        if separator == "_":
+            yield f"{base}-{region}"
+        yield base
+
+
+def supported_variant(language: str) -> str | None:
+    """The shipped language code that serves ``language``, or None when none does."""
+    shipped = {code.casefold(): code for code in get_languages()}
+    for variant in language_variants(language.strip()):
+        if (code := shipped.get(variant.casefold())) is not None:
+            return code
+    return None
+
+
+def load_language(language: str, intent_names: Collection[str]) -> LanguageIntents | None:
+    """Parse the templates of ``intent_names`` for ``language``; None if the language has none.
+
+    ``Intents.from_dict`` is cheap (about 10 ms); hassil parses each sentence template on first
+    use, so the first recognition after loading costs about 100 ms more than the rest.
+    """
+    variant = supported_variant(language)
+    if variant is None:
+        return None
+    data: dict[str, Any] | None = get_intents(variant)
+    if not data:
+        return None
+    wanted = set(intent_names)
+    kept = {name: body for name, body in data.get("intents", {}).items() if name in wanted}
+    intents = Intents.from_dict({**data, "intents": kept})
+    responses: dict[str, dict[str, str]] = data.get("responses", {}).get("intents", {})
+    return LanguageIntents(variant, intents, {name: responses.get(name, {}) for name in kept})

@@ -1,0 +1,97 @@
+"""Forgetting old conversations, as the ``retention_days`` option asks.
+
+A conversation goes when its last activity (``updated_at``) is older than the limit. The database
+does the rest: foreign keys cascade the delete to its turns and their model and tool calls, the
+FTS triggers drop the turns from the search index, and memories learnt in it stay, only no longer
+pointing at it (``ON DELETE SET NULL``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+from aiohttp import web
+from sqlalchemy import delete, select
+
+from addon import keys
+from addon.store.database import Store
+from addon.store.models import Conversation
+
+_LOGGER = logging.getLogger(__name__)
+
+# Conversations per delete statement. Each carries its turns and calls with it, so a batch is a
+# few thousand rows at most: short enough that the agent, waiting to record a turn, never notices.
+BATCH_SIZE = 200
+# The first run waits for the add-on to finish starting; after that, four runs a day keep the
+# database within a few hours of the limit.
+FIRST_RUN_DELAY_S = 2.0
+INTERVAL_S = 6 * 3600.0
+
+
+async def prune(
+    store: Store,
+    older_than_days: int,
+    *,
+    now: datetime | None = None,
+    batch_size: int = BATCH_SIZE,
+) -> int:
+    """Delete conversations inactive for more than ``older_than_days``; returns how many.
+
+    ``older_than_days`` of 0 (or less) means keep forever and deletes nothing. Each batch is its
+    own transaction, and the selection happens inside the delete statement, so a conversation
+    that becomes active again between batches is never deleted on stale information.
+    """
+    if older_than_days <= 0:
+        return 0
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=older_than_days)
+    oldest = (
+        select(Conversation.id)
+        .where(Conversation.updated_at < cutoff)
+        .order_by(Conversation.updated_at)
+        .limit(batch_size)
+    )
+    statement = delete(Conversation).where(Conversation.id.in_(oldest.scalar_subquery()))
+    total = 0
+    while True:
+        async with store.engine.begin() as connection:
+            result = await connection.execute(statement)
+        deleted = result.rowcount
+        total += deleted
+        if deleted < batch_size:
+            return total
+        # Give the writers queued behind this batch their turn before taking the lock again.
+        await asyncio.sleep(0)
+
+
+async def retention_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Prune in the background while the app runs (not at all when retention_days is 0)."""
+    days = app[keys.SETTINGS].options.retention_days
+    if days <= 0:
+        _LOGGER.info("Keeping conversations forever (retention_days is 0)")
+        yield
+        return
+    task = asyncio.create_task(_prune_periodically(app[keys.STORE], days), name="retention")
+    try:
+        yield
+    finally:
+        task.cancel()
+        # wait() returns once the task has ended without re-raising its CancelledError, while a
+        # cancellation of the shutdown itself still propagates.
+        await asyncio.wait([task])
+
+
+async def _prune_periodically(store: Store, days: int) -> None:
+    """Run :func:`prune` shortly after start and then every few hours, surviving any failure."""
+    await asyncio.sleep(FIRST_RUN_DELAY_S)
+    while True:
+        try:
+            pruned = await prune(store, days)
+        except Exception:  # a boundary: log it, keep the app running, try again next time
+            _LOGGER.exception("Pruning conversations older than %d days failed", days)
+        else:
+            level = logging.INFO if pruned else logging.DEBUG
+            _LOGGER.log(level, "Pruned %d conversations older than %d days", pruned, days)
+        await asyncio.sleep(INTERVAL_S)

@@ -1,0 +1,33 @@
+"""Full-text search over what was said: the FTS5 index ``turns_fts`` on user and reply text.
+
+The text a user types into the search box is never handed to FTS5 as query syntax: each
+whitespace-separated term becomes a quoted string, so ``AND``, ``NEAR(``, ``*`` or a stray quote
+are searched for as words instead of raising a syntax error. Terms are ANDed (every word must
+appear, in either column), as a search box is expected to behave.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+_SEARCH = text(
+    "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit"
+)
+
+
+def fts_query(user_text: str) -> str:
+    """The FTS5 query for ``user_text``: each term quoted (inner quotes doubled), ANDed."""
+    return " ".join('"' + term.replace('"', '""') + '"' for term in user_text.split())
+
+
+async def search_turn_ids(session: AsyncSession, query: str, limit: int) -> list[int]:
+    """Ids of the turns whose user or reply text contains every term of ``query``, best first.
+
+    An empty query or a non-positive limit finds nothing rather than everything.
+    """
+    match = fts_query(query)
+    if not match or limit <= 0:
+        return []
+    result = await session.execute(_SEARCH, {"query": match, "limit": limit})
+    return [int(turn_id) for turn_id in result.scalars()]

@@ -1,0 +1,103 @@
+"""Turning a model's argument text into arguments a tool can trust.
+
+Small local models send JSON with code fences, trailing commas or single quotes, a string where the
+schema wants a list, ``"50"`` for a number. We repair what is unambiguous (``json_repair`` for the
+text, a schema-directed coercion for types) and then validate strictly with ``jsonschema``; anything
+still wrong goes back to the model as an error it can correct.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import json_repair
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from addon.errors import ToolError
+
+
+def parse_arguments(raw: str) -> tuple[dict[str, Any], bool]:
+    """Parse the model's argument text; returns the object and whether it needed repair."""
+    text = raw.strip()
+    if not text:
+        return {}, False
+    try:
+        value = json.loads(text)
+        repaired = False
+    except json.JSONDecodeError:
+        value = json_repair.loads(_strip_fences(text))
+        repaired = True
+    if value in ("", None):
+        raise ToolError(f"arguments are not valid JSON: {raw[:200]!r}")
+    if not isinstance(value, dict):
+        raise ToolError(f"arguments must be a JSON object, got {type(value).__name__}")
+    return value, repaired
+
+
+def _strip_fences(text: str) -> str:
+    if text.startswith("```"):
+        text = text.split("\n", 1)[1] if "\n" in text else text.strip("`")
+        text = text.rsplit("```", 1)[0]
+    return text
+
+
+def coerce(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """Fix types the schema makes unambiguous; drop ``null`` for optional properties."""
+    properties: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    fixed: dict[str, Any] = {}
+    for key, value in arguments.items():
+        spec = properties.get(key)
+        if value is None and key not in required:
+            continue
+        fixed[key] = _coerce_value(value, spec) if spec else value
+    return fixed
+
+
+def _coerce_value(value: Any, spec: dict[str, Any]) -> Any:
+    expected = spec.get("type")
+    if expected == "array" and isinstance(value, str):
+        return [value]
+    if expected == "array" and isinstance(value, list) and "items" in spec:
+        return [_coerce_value(item, spec["items"]) for item in value]
+    if expected == "integer" and isinstance(value, str):
+        number = _number(value)
+        if number is not None and float(number).is_integer():
+            return int(number)
+    if expected == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if expected == "number" and isinstance(value, str):
+        number = _number(value)
+        if number is not None:
+            return number
+    if expected == "boolean" and isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    if expected == "string" and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.strip().rstrip("%").strip())
+    except ValueError:
+        return None
+
+
+def validate(arguments: dict[str, Any], schema: dict[str, Any]) -> None:
+    """Raise ToolError naming the first argument that breaks the schema."""
+    validator = Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise ToolError(_describe(errors[0]))
+
+
+def _describe(error: ValidationError) -> str:
+    where = ".".join(str(part) for part in error.absolute_path)
+    if error.validator == "additionalProperties":
+        return f"unexpected argument: {error.message}"
+    if where:
+        return f"argument '{where}': {error.message}"
+    return error.message

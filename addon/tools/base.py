@@ -1,0 +1,66 @@
+"""The vocabulary every tool shares: what a tool is, what it is given, and what it returns.
+
+Shaped after Home Assistant's ``helpers/llm.py`` (``Tool``, ``ToolInput``, ``LLMContext``): a tool
+has a name, a description, a JSON-schema for its parameters and one async call. Intent tools, the
+built-in ones, exposed scripts and (later) the user's custom tools and memory all plug into the
+same :class:`~addon.tools.registry.ToolRegistry`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from addon.home.actions.executor import Executor
+    from addon.home.model import HomeModel
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """What a tool may use for one call; built fresh for every turn."""
+
+    home: HomeModel | None
+    executor: Executor | None
+    language: str
+    now: datetime
+    device_id: str | None = None
+    area_id: str | None = None
+    floor_id: str | None = None
+    dry_run: bool = False
+
+
+class Tool(Protocol):
+    """One function the model may call."""
+
+    @property
+    def name(self) -> str:
+        """The function name the model sees."""
+
+    @property
+    def description(self) -> str:
+        """What the model reads to decide when to call it."""
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """JSON schema of the arguments (an ``object`` schema)."""
+
+    @property
+    def kind(self) -> str:
+        """Where it runs, for traces: ``intent``, ``builtin``, ``script``, ``custom``..."""
+
+    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+        """Run with validated arguments; raise ToolError for failures the model should see."""
+
+
+def tool_spec(tool: Tool) -> dict[str, Any]:
+    """The OpenAI ``tools`` entry for ``tool`` (the format Home Assistant's agents send)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }

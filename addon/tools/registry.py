@@ -1,0 +1,111 @@
+"""The tools a turn offers the model, and the one place a tool call is executed.
+
+Every failure, from unparseable arguments to an exception inside a tool, comes back as
+``{"error": ..., "error_text": ...}`` for the model to read (as Home Assistant's ``chat_log`` does),
+never as an exception out of the loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from addon.errors import HomeAgentError, ToolError
+from addon.tools.arguments import coerce, parse_arguments, validate
+from addon.tools.base import Tool, ToolContext, tool_spec
+
+_LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """What one tool call did, as the trace records it."""
+
+    name: str
+    arguments: dict[str, Any]
+    raw_arguments: str
+    result: dict[str, Any]
+    error: str | None
+    duration_ms: float
+    executor: str
+    repaired: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Whether the call ran without an error."""
+        return self.error is None
+
+
+class ToolRegistry:
+    """Tools by name, in a stable order so the tool list is a cacheable prefix."""
+
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.add(tool)
+
+    def add(self, tool: Tool) -> None:
+        """Register ``tool``; a second tool with the same name is a programming error."""
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name!r} registered twice")
+        self._tools[tool.name] = tool
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def names(self) -> list[str]:
+        """Tool names in offering order."""
+        return list(self._tools)
+
+    def specs(self) -> list[dict[str, Any]]:
+        """The OpenAI ``tools`` list, in registration order."""
+        return [tool_spec(tool) for tool in self._tools.values()]
+
+    async def execute(self, name: str, raw_arguments: str, context: ToolContext) -> ToolOutcome:
+        """Parse, repair, validate and run one call; never raises."""
+        started = time.perf_counter()
+        arguments: dict[str, Any] = {}
+        repaired = False
+        tool = self._tools.get(name)
+        executor = _executor_label(tool, context)
+        try:
+            if tool is None:
+                known = ", ".join(self._tools) or "none"
+                raise ToolError(f"unknown tool {name!r}; available tools: {known}")
+            parsed, repaired = parse_arguments(raw_arguments)
+            arguments = coerce(parsed, tool.parameters)
+            validate(arguments, tool.parameters)
+            result = await tool.call(arguments, context)
+            error = None
+        except HomeAgentError as err:
+            result = {"error": type(err).__name__, "error_text": str(err)}
+            error = str(err)
+            _LOGGER.info("Tool %s failed: %s", name, err)
+        except Exception as err:  # a tool bug must not end the conversation
+            _LOGGER.exception("Tool %s raised with arguments %s", name, raw_arguments[:500])
+            result = {"error": type(err).__name__, "error_text": str(err) or repr(err)}
+            error = result["error_text"]
+        return ToolOutcome(
+            name=name,
+            arguments=arguments,
+            raw_arguments=raw_arguments,
+            result=result,
+            error=error,
+            duration_ms=(time.perf_counter() - started) * 1000,
+            executor=executor,
+            repaired=repaired,
+        )
+
+
+def _executor_label(tool: Tool | None, context: ToolContext) -> str:
+    if tool is None:
+        return "none"
+    if tool.kind in ("intent", "script"):
+        return "virtual" if context.dry_run else "live"
+    return tool.kind

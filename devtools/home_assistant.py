@@ -1,0 +1,513 @@
+"""A real Home Assistant Core in a subprocess, for the integration tests and ``make demo``.
+
+Starting and stopping are synchronous (``subprocess``, plus a private event loop on a worker thread
+for the HTTP and WebSocket calls made while booting), so a session-scoped pytest fixture can own the
+process whatever event loop each test runs on; ``async with`` works too. The helpers a test calls
+while Home Assistant runs (states, intents, exposure) are coroutines on the caller's loop instead,
+so they never block an add-on app served from that same loop.
+
+A config dir that was onboarded once (``build_template``) holds the owner account, the long-lived
+token and ``.storage``; copies of it (``HomeAssistantProcess.from_template``) boot straight into a
+running, onboarded home in about four seconds, all accepting the same token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+import aiohttp
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+VENV_SCRIPT = REPO_ROOT / "scripts" / "ha-venv.sh"
+CREDENTIALS_FILE = "home-agent-credentials.json"
+LOG_FILE = "hass.log"
+LOG_TAIL_LINES = 40
+BOOT_TIMEOUT_S = 90.0
+STOP_TIMEOUT_S = 30.0
+REQUEST_TIMEOUT_S = 30.0
+TOKEN_LIFESPAN_DAYS = 3650
+DEFAULT_USERNAME = "demo"
+DEFAULT_PASSWORD = "demo-password"  # loopback demo home; printed so people can log in
+# Onboarding's core_config step starts these config flows. met and radio_browser then reach for the
+# internet at every boot, which is slow or noisy offline, so all four are removed again and the home
+# stays the demo home FACTS.md describes: 108 entities, no to-do list unless asked for.
+ONBOARDING_EXTRAS = frozenset({"google_translate", "met", "radio_browser", "shopping_list"})
+# Home Assistant's own variables and ours must not leak into its Python 3.13 venv.
+HIDDEN_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "SUPERVISOR", "SUPERVISOR_TOKEN")
+
+T = TypeVar("T")
+
+
+class HomeAssistantError(RuntimeError):
+    """Home Assistant did not start, answer or accept a request; the message says where to look."""
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """The owner account onboarding created and the long-lived token minted for it."""
+
+    username: str
+    password: str
+    token: str
+
+
+def ensure_venv() -> Path:
+    """Home Assistant's venv, built by ``scripts/ha-venv.sh`` on first use (about 2.5 minutes)."""
+    result = subprocess.run(
+        [str(VENV_SCRIPT)], stdout=subprocess.PIPE, text=True, check=False
+    )  # stderr is inherited so a first build shows its progress
+    if result.returncode != 0 or not result.stdout.strip():
+        raise HomeAssistantError(
+            f"{VENV_SCRIPT} failed (exit {result.returncode}); see its message"
+        )
+    return Path(result.stdout.strip().splitlines()[-1])
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (the OS picks it, so parallel runs do not collide)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    """Whether Home Assistant could listen on ``port`` (it too ignores TIME_WAIT leftovers)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def configuration(port: int, name: str = "Home Agent Demo") -> dict[str, Any]:
+    """``configuration.yaml`` of the demo home: loopback only, no ``default_config`` (fast boot)."""
+    return {
+        "homeassistant": {
+            "name": name,
+            "unit_system": "metric",
+            "time_zone": "Europe/Amsterdam",
+            # Not Home Assistant's own default location, which some integrations treat as unset.
+            "latitude": 52.09,
+            "longitude": 5.12,
+            "elevation": 5,
+            "country": "NL",
+            "currency": "EUR",
+        },
+        "http": {"server_host": "127.0.0.1", "server_port": port},
+        "api": None,
+        "websocket_api": None,
+        "conversation": None,
+        "intent": None,
+        "demo": None,
+    }
+
+
+def load_credentials(config_dir: Path) -> Credentials | None:
+    """The credentials saved when ``config_dir`` was onboarded, or None before that."""
+    try:
+        return Credentials(**json.loads((config_dir / CREDENTIALS_FILE).read_text("utf-8")))
+    except FileNotFoundError:
+        return None
+
+
+async def websocket_command(websocket_url: str, token: str, message: Mapping[str, Any]) -> Any:
+    """Authenticate, send one command, return its result; any refusal is a HomeAssistantError."""
+    # A WebSocket receive has no timeout of its own; this bounds the whole exchange.
+    async with (
+        asyncio.timeout(REQUEST_TIMEOUT_S),
+        aiohttp.ClientSession() as session,
+        session.ws_connect(websocket_url) as ws,
+    ):
+        hello = await ws.receive_json()
+        if hello.get("type") != "auth_required":
+            raise HomeAssistantError(f"unexpected WebSocket greeting: {hello}")
+        await ws.send_json({"type": "auth", "access_token": token})
+        auth = await ws.receive_json()
+        if auth.get("type") != "auth_ok":
+            raise HomeAssistantError(f"token refused: {auth.get('message', auth)}")
+        await ws.send_json({"id": 1, **message})
+        while True:  # events and pongs carry other ids
+            reply = await ws.receive_json()
+            if reply.get("id") == 1 and reply.get("type") == "result":
+                break
+    if not reply.get("success"):
+        raise HomeAssistantError(f"{message.get('type')} failed: {reply.get('error')}")
+    return reply.get("result")
+
+
+async def _request(
+    session: aiohttp.ClientSession, method: str, url: str, token: str | None = None, **kwargs: Any
+) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with session.request(method, url, headers=headers, **kwargs) as response:
+        text = await response.text()
+        if response.status >= 400:
+            raise HomeAssistantError(f"{method} {url} answered {response.status}: {text[:500]}")
+        return json.loads(text) if text else None
+
+
+def _run_blocking(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on a private loop in a worker thread: safe whether or not a loop runs here.
+
+    The pool is not joined on the way out, so Ctrl-C reaches the caller at once; the worker ends by
+    itself once the caller has killed the process it was polling.
+    """
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="home-assistant")
+    try:
+        return pool.submit(asyncio.run, coro).result()
+    finally:
+        pool.shutdown(wait=False)
+
+
+class HomeAssistantProcess:
+    """One Home Assistant Core process on a loopback port, owning ``config_dir``.
+
+    ``start()`` onboards on the first boot (saving the credentials in the config dir) and reuses
+    them afterwards, so ``stop()``/``kill()`` then ``start()`` comes back on the same port with the
+    same token. Stop it with ``stop()`` or by leaving ``with``/``async with``.
+    """
+
+    def __init__(
+        self,
+        config_dir: Path,
+        *,
+        port: int | None = None,
+        shopping_list: bool = False,
+        boot_timeout: float = BOOT_TIMEOUT_S,
+    ) -> None:
+        self.config_dir = config_dir.resolve()
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.websocket_url = f"ws://127.0.0.1:{self.port}/api/websocket"
+        self.log_path = self.config_dir / LOG_FILE
+        self._shopping_list = shopping_list
+        self._boot_timeout = boot_timeout
+        self._process: subprocess.Popen[bytes] | None = None
+        self._credentials = load_credentials(self.config_dir)
+
+    @classmethod
+    def from_template(
+        cls,
+        template: Path,
+        config_dir: Path,
+        *,
+        port: int | None = None,
+        shopping_list: bool = False,
+    ) -> Self:
+        """A fresh home copied from an onboarded template; the template's token works for it too."""
+        shutil.copytree(template, config_dir, ignore=shutil.ignore_patterns("*.log", "*.log.*"))
+        return cls(config_dir, port=port, shopping_list=shopping_list)
+
+    @property
+    def credentials(self) -> Credentials:
+        """Owner login and long-lived token; known once the home has been onboarded."""
+        if self._credentials is None:
+            raise HomeAssistantError(f"{self.config_dir} has not been onboarded; start() it first")
+        return self._credentials
+
+    @property
+    def token(self) -> str:
+        """The long-lived access token (ten years), valid across restarts and template copies."""
+        return self.credentials.token
+
+    @property
+    def is_running(self) -> bool:
+        """Whether the process is alive (it may still be booting)."""
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> None:
+        """Boot, onboard if needed, and return once Home Assistant reports RUNNING."""
+        self._spawn()
+        try:
+            _run_blocking(self._until_ready())
+        except BaseException:
+            self.kill()
+            raise
+
+    async def async_start(self) -> None:
+        """``start()`` for async callers: the waiting happens on their loop."""
+        await asyncio.to_thread(self._spawn)
+        try:
+            await self._until_ready()
+        except BaseException:
+            await asyncio.to_thread(self.kill)
+            raise
+
+    def stop(self, timeout: float = STOP_TIMEOUT_S) -> None:
+        """SIGTERM (Home Assistant saves ``.storage`` on the way out), SIGKILL after ``timeout``."""
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or power cut would: for tests of how the add-on copes."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+
+    def restart(self) -> None:
+        """Graceful stop, then start on the same port with the same token."""
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> Self:
+        await self.async_start()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await asyncio.to_thread(self.stop)
+
+    def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
+        """The end of the process's console log, for error messages."""
+        try:
+            text = self.log_path.read_text("utf-8", errors="replace")
+        except FileNotFoundError:
+            return "(no log yet)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def _spawn(self) -> None:
+        if self.is_running:
+            raise HomeAssistantError(f"Home Assistant already runs on {self.url}")
+        hass = ensure_venv() / "bin" / "hass"
+        if not port_is_free(self.port):
+            raise HomeAssistantError(f"port {self.port} is in use; stop what listens there first")
+        self.config_dir.mkdir(parents=True, exist_ok=True)
+        # Rewritten on every start: a template copy gets its own port this way.
+        (self.config_dir / "configuration.yaml").write_text(
+            yaml.safe_dump(configuration(self.port), sort_keys=False), "utf-8"
+        )
+        environment = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENVIRONMENT}
+        with self.log_path.open("ab") as log:
+            log.write(f"--- home-agent: starting Home Assistant on {self.url}\n".encode())
+            log.flush()
+            self._process = subprocess.Popen(
+                [str(hass), "-c", str(self.config_dir), "--skip-pip", "--log-no-color"],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=environment,
+                # Its own session: Ctrl-C in a terminal reaches only us, and we stop it in order.
+                start_new_session=True,
+            )
+
+    async def _until_ready(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._boot_timeout
+        timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            if self._credentials is None:
+                await self._poll(
+                    deadline, "serve onboarding", lambda: self._onboarding_open(session)
+                )
+                self._credentials = await self._onboard(session)
+            await self._poll(deadline, "finish starting", lambda: self._core_running(session))
+            if self._shopping_list:
+                await self._add_shopping_list(session)
+
+    async def _poll(self, deadline: float, what: str, probe: Callable[[], Awaitable[bool]]) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self.is_running:
+                raise HomeAssistantError(
+                    f"Home Assistant exited before it could {what}; last log lines of"
+                    f" {self.log_path}:\n{self.log_tail()}"
+                )
+            try:
+                if await probe():
+                    return
+            except (aiohttp.ClientError, TimeoutError):
+                pass  # not listening yet
+            if loop.time() > deadline:
+                raise HomeAssistantError(
+                    f"Home Assistant on {self.url} did not {what} in {self._boot_timeout:.0f} s;"
+                    f" last log lines of {self.log_path}:\n{self.log_tail()}"
+                )
+            await asyncio.sleep(0.1)
+
+    async def _onboarding_open(self, session: aiohttp.ClientSession) -> bool:
+        async with session.get(f"{self.url}/api/onboarding") as response:
+            return response.status == 200
+
+    async def _core_running(self, session: aiohttp.ClientSession) -> bool:
+        async with session.get(f"{self.url}/api/config", headers=self._auth_header()) as response:
+            if response.status == 401:
+                raise HomeAssistantError(
+                    f"Home Assistant refused the token in {self.config_dir / CREDENTIALS_FILE};"
+                    " .storage no longer matches it: delete the config dir to onboard again"
+                )
+            return response.status == 200 and (await response.json()).get("state") == "RUNNING"
+
+    async def _onboard(self, session: aiohttp.ClientSession) -> Credentials:
+        """Create the owner, finish every onboarding step, mint a long-lived token, save it all."""
+        client_id = f"{self.url}/"
+        user = await _request(
+            session,
+            "POST",
+            f"{self.url}/api/onboarding/users",
+            json={
+                "client_id": client_id,
+                "name": "Demo",
+                "username": DEFAULT_USERNAME,
+                "password": DEFAULT_PASSWORD,
+                "language": "en",
+            },
+        )
+        grant = {
+            "grant_type": "authorization_code",
+            "code": user["auth_code"],
+            "client_id": client_id,
+        }
+        tokens = await _request(session, "POST", f"{self.url}/auth/token", data=grant)
+        access = tokens["access_token"]
+        steps: dict[str, dict[str, str]] = {
+            "core_config": {},
+            "analytics": {},
+            "integration": {"client_id": client_id, "redirect_uri": f"{self.url}/?auth_callback=1"},
+        }
+        for step, body in steps.items():
+            await _request(session, "POST", f"{self.url}/api/onboarding/{step}", access, json=body)
+        token = await websocket_command(
+            self.websocket_url,
+            access,
+            {
+                "type": "auth/long_lived_access_token",
+                "client_name": "Home Agent",
+                "lifespan": TOKEN_LIFESPAN_DAYS,
+            },
+        )
+        await self._remove_onboarding_extras(session, access)
+        # Home Assistant saves its auth store a second later; a kill() before that would forget
+        # the token, so wait until it is on disk before anyone relies on it.
+        await self._until_on_disk(_refresh_token_id(token))
+        credentials = Credentials(DEFAULT_USERNAME, DEFAULT_PASSWORD, token)
+        path = self.config_dir / CREDENTIALS_FILE
+        path.write_text(json.dumps(asdict(credentials), indent=2), "utf-8")
+        path.chmod(0o600)
+        return credentials
+
+    async def _remove_onboarding_extras(self, session: aiohttp.ClientSession, token: str) -> None:
+        # The flows run as background tasks, and those whose requirements --skip-pip left out fail,
+        # so there is no count to wait for: wait until the entries stop changing for a second.
+        entries_url = f"{self.url}/api/config/config_entries/entry"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        seen: list[dict[str, Any]] = []
+        settled_at = loop.time() + 1
+        while loop.time() < min(settled_at, deadline):
+            entries = await _request(session, "GET", entries_url, token)
+            extras = [entry for entry in entries if entry["domain"] in ONBOARDING_EXTRAS]
+            if extras != seen or not extras:
+                seen, settled_at = extras, loop.time() + 1
+            await asyncio.sleep(0.1)
+        for entry in seen:
+            await _request(session, "DELETE", f"{entries_url}/{entry['entry_id']}", token)
+
+    async def _until_on_disk(self, refresh_token_id: str) -> None:
+        auth_store = self.config_dir / ".storage" / "auth"
+        for _ in range(100):
+            if auth_store.exists() and refresh_token_id in auth_store.read_text("utf-8"):
+                return
+            await asyncio.sleep(0.1)
+        raise HomeAssistantError(f"the long-lived token never reached {auth_store}")
+
+    async def _add_shopping_list(self, session: aiohttp.ClientSession) -> None:
+        """Give HassListAddItem a to-do list (``todo.shopping_list``) through the config flow."""
+        entries_url = f"{self.url}/api/config/config_entries/entry?domain=shopping_list"
+        if await _request(session, "GET", entries_url, self.token):
+            return
+        flows = f"{self.url}/api/config/config_entries/flow"
+        flow = await _request(session, "POST", flows, self.token, json={"handler": "shopping_list"})
+        if flow["type"] == "form":
+            flow = await _request(
+                session, "POST", f"{flows}/{flow['flow_id']}", self.token, json={}
+            )
+        if flow["type"] != "create_entry":
+            raise HomeAssistantError(f"shopping_list config flow ended with {flow}")
+
+    def _auth_header(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    async def request(self, method: str, path: str, payload: Any = None) -> Any:
+        """One authenticated REST call (``path`` like ``/api/states``); returns the decoded JSON."""
+        timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            return await _request(session, method, f"{self.url}{path}", self.token, json=payload)
+
+    async def websocket_command(self, message: Mapping[str, Any]) -> Any:
+        """One WebSocket command (``{"type": ...}``, no ``id``) sent with the long-lived token."""
+        return await websocket_command(self.websocket_url, self.token, message)
+
+    async def states(self) -> list[dict[str, Any]]:
+        """``GET /api/states``: every entity's state object."""
+        states: list[dict[str, Any]] = await self.request("GET", "/api/states")
+        return states
+
+    async def state(self, entity_id: str) -> dict[str, Any]:
+        """``GET /api/states/<entity_id>``: one entity's state object."""
+        state: dict[str, Any] = await self.request("GET", f"/api/states/{entity_id}")
+        return state
+
+    async def handle_intent(self, name: str, data: Mapping[str, Any] | None = None) -> Any:
+        """``POST /api/intent/handle``: run an Assist intent as a voice command would."""
+        return await self.request("POST", "/api/intent/handle", {"name": name, "data": data or {}})
+
+    async def expose_entities(
+        self,
+        entity_ids: Iterable[str],
+        *,
+        should_expose: bool = True,
+        assistants: Iterable[str] = ("conversation",),
+    ) -> None:
+        """Expose entities to Assist (or hide them), as the "Expose" tab in the UI does."""
+        await self.websocket_command(
+            {
+                "type": "homeassistant/expose_entity",
+                "assistants": list(assistants),
+                "entity_ids": list(entity_ids),
+                "should_expose": should_expose,
+            }
+        )
+
+
+def _refresh_token_id(token: str) -> str:
+    """A long-lived token is a JWT whose issuer is the refresh token stored in ``.storage/auth``."""
+    payload = token.split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    return str(claims["iss"])
+
+
+def build_template(config_dir: Path) -> Path:
+    """Boot once, onboard, stop cleanly: a config dir whose copies boot already onboarded."""
+    process = HomeAssistantProcess(config_dir)
+    process.start()
+    process.stop()
+    return process.config_dir

@@ -1,0 +1,147 @@
+"""How the registry parses, repairs, validates and runs tool calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from addon.errors import ToolError
+from addon.tools.base import ToolContext
+from addon.tools.datetime_tool import GetDateTimeTool
+from addon.tools.registry import ToolRegistry
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "domain": {"type": "array", "items": {"type": "string"}},
+        "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+    },
+    "required": ["name"],
+}
+
+
+@dataclass(slots=True)
+class EchoTool:
+    """A real tool that hands back what it was given."""
+
+    name: str = "Echo"
+    description: str = "Returns its arguments."
+    parameters: dict[str, Any] = field(default_factory=lambda: SCHEMA)
+    kind: str = "builtin"
+
+    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+        if arguments.get("name") == "explode":
+            raise ToolError("the echo broke")
+        if arguments.get("name") == "bug":
+            raise RuntimeError("unexpected")
+        return {"success": True, "echo": arguments}
+
+
+@pytest.fixture
+def context() -> ToolContext:
+    return ToolContext(home=None, executor=None, language="en", now=datetime(2026, 3, 1, 12, tzinfo=UTC))
+
+
+@pytest.fixture
+def registry() -> ToolRegistry:
+    return ToolRegistry([EchoTool(), GetDateTimeTool()])
+
+
+async def test_valid_call_runs_the_tool(registry: ToolRegistry, context: ToolContext) -> None:
+    """Well-formed arguments reach the tool unchanged."""
+    outcome = await registry.execute("Echo", '{"name": "Kitchen", "domain": ["light"]}', context)
+    assert outcome.ok
+    assert outcome.result["echo"] == {"name": "Kitchen", "domain": ["light"]}
+    assert not outcome.repaired
+
+
+async def test_malformed_json_is_repaired(registry: ToolRegistry, context: ToolContext) -> None:
+    """Trailing commas, single quotes and code fences from small models are repaired."""
+    raw = "```json\n{'name': 'Kitchen', 'brightness': 50,}\n```"
+    outcome = await registry.execute("Echo", raw, context)
+    assert outcome.ok, outcome.error
+    assert outcome.result["echo"] == {"name": "Kitchen", "brightness": 50}
+    assert outcome.repaired
+
+
+async def test_types_are_coerced_where_unambiguous(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """A string for a list and "50%" for an integer are fixed before validation."""
+    raw = '{"name": "Kitchen", "domain": "light", "brightness": "50%", "extra": null}'
+    outcome = await registry.execute("Echo", raw, context)
+    assert outcome.result["echo"] == {"name": "Kitchen", "domain": ["light"], "brightness": 50}
+
+
+async def test_schema_violation_goes_back_to_the_model(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """An out-of-range value is an error result naming the argument, not an exception."""
+    outcome = await registry.execute("Echo", '{"name": "K", "brightness": 150}', context)
+    assert not outcome.ok
+    assert outcome.result["error"] == "ToolError"
+    assert "brightness" in outcome.result["error_text"]
+
+
+async def test_missing_required_argument_is_reported(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """A missing required argument is named in the error text."""
+    outcome = await registry.execute("Echo", "{}", context)
+    assert "'name' is a required property" in outcome.result["error_text"]
+
+
+async def test_unknown_tool_lists_the_available_ones(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """Calling a tool that does not exist tells the model which ones do."""
+    outcome = await registry.execute("HassExplode", "{}", context)
+    assert not outcome.ok
+    assert "unknown tool 'HassExplode'" in outcome.result["error_text"]
+    assert "GetDateTime" in outcome.result["error_text"]
+
+
+async def test_hopeless_arguments_are_an_error(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """Arguments that are not an object at all are refused with a clear error."""
+    outcome = await registry.execute("Echo", '["a", "b"]', context)
+    assert "must be a JSON object" in outcome.result["error_text"]
+
+
+async def test_tool_error_and_tool_bug_both_become_results(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """Neither a ToolError nor an unexpected exception escapes the registry."""
+    failed = await registry.execute("Echo", '{"name": "explode"}', context)
+    crashed = await registry.execute("Echo", '{"name": "bug"}', context)
+    assert failed.result == {"error": "ToolError", "error_text": "the echo broke"}
+    assert crashed.result == {"error": "RuntimeError", "error_text": "unexpected"}
+
+
+async def test_get_date_time_reports_the_context_clock(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """GetDateTime answers in Home Assistant's shape."""
+    outcome = await registry.execute("GetDateTime", "", context)
+    assert outcome.result["result"]["date"] == "2026-03-01"
+    assert outcome.result["result"]["weekday"] == "Sunday"
+
+
+def test_specs_are_in_openai_function_format(registry: ToolRegistry) -> None:
+    """Tool specs use the function-calling format Home Assistant sends."""
+    spec = registry.specs()[0]
+    assert spec == {
+        "type": "function",
+        "function": {"name": "Echo", "description": "Returns its arguments.", "parameters": SCHEMA},
+    }
+
+
+def test_duplicate_names_are_refused(registry: ToolRegistry) -> None:
+    """Two tools with one name is a wiring bug caught at registration."""
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.add(EchoTool())
