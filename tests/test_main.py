@@ -88,21 +88,21 @@ def test_unwritable_data_directory_exits_with_one_clear_line(tmp_path: Path) -> 
 def test_service_starts_answers_health_and_stops_on_sigterm(tmp_path: Path) -> None:
     """SIGTERM shuts the service down cleanly with exit code 0."""
     port = free_port()
-    process = subprocess.Popen(
+    with subprocess.Popen(
         addon_command(tmp_path / "data", http_port=port),
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-    )
-    try:
-        body = wait_for_health(port, process)
-        assert body["status"] == "ok"
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=20) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    stderr = process.stderr.read() if process.stderr else ""
+    ) as process:
+        try:
+            body = wait_for_health(port, process)
+            assert body["status"] == "ok"
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=20) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        stderr = process.stderr.read() if process.stderr else ""
     assert "secret-ha-token-123" not in stderr
     assert (tmp_path / "data" / "home_agent.db").exists()

@@ -14,7 +14,6 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -25,65 +24,25 @@ from addon.errors import (
     HomeAssistantError,
     HomeAssistantUnavailableError,
 )
+from addon.ha.dispatch import Dispatcher, EventCallback, Subscription
 from addon.ha.protocol import (
-    AUTH_INVALID,
-    AUTH_OK,
-    AUTH_REQUIRED,
     MAX_MESSAGE_BYTES,
     SUPPORTED_FEATURES_MESSAGE,
+    authenticate,
     backoff_delay,
     decode_frame,
-    excerpt,
 )
+from addon.ha.rest import RestApi
 from addon.health import ComponentHealth
 
 _LOGGER = logging.getLogger(__name__)
 
 ConnectListener = Callable[[], Awaitable[None]]
-EventCallback = Callable[[Any], None]
+__all__ = ["ConnectListener", "EventCallback", "HomeAssistantClient", "Subscription"]
 TOKEN_HINT = (
     "check the ha_token option or HA_TOKEN (standalone), or that the add-on has "
     "homeassistant_api enabled (Supervisor)"
 )
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A command waiting for its answer; the type is kept for error and log messages."""
-
-    command_type: str
-    future: asyncio.Future[Any]
-
-
-class Subscription:
-    """A subscription to Home Assistant events; ``await unsubscribe()`` ends it.
-
-    With ``resubscribe`` (the default) the client sends the same subscribe message again on
-    every reconnect, so the callback keeps receiving events across Home Assistant restarts.
-    Without it the subscription ends with the connection it was made on (``active`` turns
-    False); :class:`~addon.ha.home_sync.HomeSync` uses that to take a fresh snapshot each time.
-    """
-
-    __slots__ = ("_client", "active", "callback", "message", "resubscribe", "wire_id")
-
-    def __init__(
-        self,
-        client: HomeAssistantClient,
-        message: dict[str, Any],
-        callback: EventCallback,
-        *,
-        resubscribe: bool,
-    ) -> None:
-        self._client = client
-        self.message = dict(message)
-        self.callback = callback
-        self.resubscribe = resubscribe
-        self.wire_id: int | None = None
-        self.active = True
-
-    async def unsubscribe(self) -> None:
-        """Stop the callback now and tell Home Assistant, if the link is up."""
-        await self._client.unsubscribe(self)
 
 
 class HomeAssistantClient:
@@ -110,7 +69,6 @@ class HomeAssistantClient:
     ) -> None:
         self._session = session
         self._websocket_url = websocket_url
-        self._rest_url = rest_url.rstrip("/")
         self._token = token
         self._command_timeout = command_timeout
         self._heartbeat_interval = heartbeat_interval
@@ -125,9 +83,8 @@ class HomeAssistantClient:
         self._rng = random.Random()
         self._task: asyncio.Task[None] | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
-        self._next_id = 1
-        self._pending: dict[int, _Pending] = {}
-        self._by_wire_id: dict[int, Subscription] = {}
+        self._dispatcher = Dispatcher()
+        self._rest = RestApi(session, rest_url, token, command_timeout)
         self._persistent: list[Subscription] = []
         self._listeners: list[ConnectListener] = []
         self._ready = asyncio.Event()
@@ -282,8 +239,12 @@ class HomeAssistantClient:
         reader: asyncio.Task[None] | None = None
         try:
             async with asyncio.timeout(self._command_timeout):
-                await self._authenticate(ws)
-            self._ws, self._next_id = ws, 1
+                self._ha_version = await authenticate(ws, self._token)
+            if self._auth_failed:
+                _LOGGER.info("Home Assistant accepted the access token again")
+            self._auth_failed = False
+            self._rejected.clear()
+            self._ws, self._dispatcher = ws, Dispatcher()
             reader = asyncio.create_task(self._read(ws), name="home-assistant-reader")
             await self._prepare(ws)
             self._reached_ready = True
@@ -298,35 +259,6 @@ class HomeAssistantClient:
                 reader.cancel()
                 await asyncio.gather(reader, return_exceptions=True)
             await ws.close()
-
-    async def _authenticate(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        """Run ``auth_required``, ``auth``, ``auth_ok``/``auth_invalid``; never logs the token."""
-        first = await self._receive_auth_message(ws)
-        if first.get("type") != AUTH_REQUIRED:
-            raise HomeAssistantUnavailableError(
-                f"expected auth_required, got {first.get('type')!r}"
-            )
-        await ws.send_str(json.dumps({"type": "auth", "access_token": self._token}))
-        reply = await self._receive_auth_message(ws)
-        if reply.get("type") == AUTH_INVALID:
-            raise HomeAssistantAuthError(str(reply.get("message") or "invalid access token"))
-        if reply.get("type") != AUTH_OK:
-            raise HomeAssistantUnavailableError(f"expected auth_ok, got {reply.get('type')!r}")
-        self._ha_version = str(reply.get("ha_version") or "") or None
-        if self._auth_failed:
-            _LOGGER.info("Home Assistant accepted the access token again")
-        self._auth_failed = False
-        self._rejected.clear()
-
-    @staticmethod
-    async def _receive_auth_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
-        msg = await ws.receive()
-        if msg.type is not aiohttp.WSMsgType.TEXT:
-            raise HomeAssistantUnavailableError(f"connection ended during auth ({msg.type.name})")
-        messages = decode_frame(msg.data)
-        if len(messages) != 1:
-            raise HomeAssistantUnavailableError(f"unexpected auth frame: {excerpt(msg.data)}")
-        return messages[0]
 
     def _on_auth_rejected(self, detail: str) -> None:
         """Log a rejected token once at error level; later rejections only at debug."""
@@ -350,7 +282,7 @@ class HomeAssistantClient:
             if not sub.active:
                 continue
             try:
-                await self._establish(sub)
+                await self._request(sub.message, limit=None, subscription=sub)
             except HomeAssistantCommandError as err:
                 _LOGGER.warning(
                     "Could not re-establish subscription %s (%s); will try at the next reconnect",
@@ -391,7 +323,7 @@ class HomeAssistantClient:
                 msg = await ws.receive()
                 if msg.type is aiohttp.WSMsgType.TEXT:
                     for message in decode_frame(msg.data):
-                        self._dispatch(message)
+                        self._dispatcher.dispatch(message)
                 elif msg.type is aiohttp.WSMsgType.BINARY:
                     _LOGGER.warning(
                         "Ignoring a binary frame of %d bytes from Home Assistant", len(msg.data)
@@ -407,70 +339,12 @@ class HomeAssistantClient:
         finally:
             self._drop_link("connection to Home Assistant lost")
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        """Route one message to its waiting command or subscription."""
-        msg_id, msg_type = message.get("id"), message.get("type")
-        if msg_type == "event":
-            sub = self._by_wire_id.get(msg_id) if isinstance(msg_id, int) else None
-            if sub is None:
-                self._log_stray(message, "event for a subscription that is not active")
-                return
-            try:
-                sub.callback(message.get("event"))
-            except Exception:  # boundary: a subscriber's bug must not break the link
-                _LOGGER.exception(
-                    "Callback for subscription %s (id %s) failed", sub.message.get("type"), msg_id
-                )
-        elif msg_type in ("result", "pong"):
-            pending = self._pending.get(msg_id) if isinstance(msg_id, int) else None
-            if pending is None:
-                self._log_stray(message, f"{msg_type} for a command no longer waiting")
-                return
-            if pending.future.done():
-                return
-            if msg_type == "pong" or message.get("success"):
-                pending.future.set_result(message.get("result"))
-            else:
-                error = message.get("error") or {}
-                pending.future.set_exception(
-                    HomeAssistantCommandError(
-                        str(error.get("code", "unknown_error")),
-                        str(error.get("message", "no message")),
-                    )
-                )
-        else:
-            _LOGGER.warning(
-                "Ignoring a message of unexpected type %r from Home Assistant: %s",
-                msg_type,
-                excerpt(json.dumps(message)),
-            )
-
-    def _log_stray(self, message: dict[str, Any], what: str) -> None:
-        """Late answers (timed out, unsubscribed) are expected; ids never issued are not."""
-        msg_id = message.get("id")
-        issued = isinstance(msg_id, int) and 0 < msg_id < self._next_id
-        _LOGGER.log(
-            logging.DEBUG if issued else logging.WARNING,
-            "Ignoring %s (id %r%s): %s",
-            what,
-            msg_id,
-            "" if issued else ", never issued",
-            excerpt(json.dumps(message)),
-        )
-
     def _drop_link(self, reason: str) -> None:
         """Forget the socket; fail waiting commands; end per-connection subscriptions."""
         reason = "shutting down" if self._stopping else reason
         self._ws = None
         self._ready.clear()
-        for pending in self._pending.values():
-            if not pending.future.done():
-                pending.future.set_exception(HomeAssistantUnavailableError(reason))
-        for sub in self._by_wire_id.values():
-            sub.wire_id = None
-            if not sub.resubscribe:
-                sub.active = False
-        self._by_wire_id.clear()
+        self._dispatcher.fail_all(reason)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -502,19 +376,16 @@ class HomeAssistantClient:
                 f"not connected to Home Assistant ({self._last_error or 'not connected yet'}); "
                 f"cannot send '{command_type}'"
             )
-        msg_id = self._next_id
-        self._next_id += 1
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[msg_id] = _Pending(command_type, future)
-        if subscription is not None:
-            # Registered before sending: the first event can arrive in the same frame as the result.
-            subscription.wire_id = msg_id
-            self._by_wire_id[msg_id] = subscription
+        dispatcher = self._dispatcher
+        msg_id, future = dispatcher.open(command_type, subscription)
         limit = self._command_timeout if limit is None else limit
+        answered = False
         try:
             async with asyncio.timeout(limit):
                 await ws.send_str(json.dumps({**message, "id": msg_id}))
-                return await future
+                result = await future
+            answered = True
+            return result
         except TimeoutError:
             raise HomeAssistantUnavailableError(
                 f"Home Assistant did not answer '{command_type}' within {limit:g} s"
@@ -524,9 +395,9 @@ class HomeAssistantClient:
                 f"could not send '{command_type}' to Home Assistant: {err}"
             ) from err
         finally:
-            self._pending.pop(msg_id, None)
-            if future.done() and not future.cancelled():
-                future.exception()  # mark retrieved; the caller already has it if it matters
+            dispatcher.close(msg_id)
+            if subscription is not None and not answered:
+                dispatcher.forget(subscription)
 
     async def subscribe(
         self, message: dict[str, Any], callback: EventCallback, *, resubscribe: bool = True
@@ -536,19 +407,10 @@ class HomeAssistantClient:
         The callback runs on the reader task and must not block; it may schedule work.
         """
         sub = Subscription(self, message, callback, resubscribe=resubscribe)
-        await self._establish(sub)
+        await self._request(sub.message, limit=None, subscription=sub)
         if resubscribe:
             self._persistent.append(sub)
         return sub
-
-    async def _establish(self, sub: Subscription) -> None:
-        try:
-            await self._request(sub.message, limit=None, subscription=sub)
-        except BaseException:
-            if sub.wire_id is not None:
-                self._by_wire_id.pop(sub.wire_id, None)
-                sub.wire_id = None
-            raise
 
     async def unsubscribe(self, sub: Subscription) -> None:
         """End ``sub``; when the link is down Home Assistant has already dropped it."""
@@ -557,10 +419,10 @@ class HomeAssistantClient:
         sub.active = False
         if sub in self._persistent:
             self._persistent.remove(sub)
-        wire_id, sub.wire_id = sub.wire_id, None
+        wire_id = sub.wire_id
+        self._dispatcher.forget(sub)
         if wire_id is None:
             return
-        self._by_wire_id.pop(wire_id, None)
         try:
             await self._request({"type": "unsubscribe_events", "subscription": wire_id}, limit=None)
         except HomeAssistantUnavailableError as err:
@@ -600,7 +462,7 @@ class HomeAssistantClient:
         timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the request
     ) -> Any:
         """GET ``path`` (e.g. ``/config``) under the REST URL; JSON decoded when it is JSON."""
-        return await self._rest("GET", path, None, timeout)
+        return await self._rest.request("GET", path, None, timeout)
 
     async def rest_post(
         self,
@@ -610,33 +472,4 @@ class HomeAssistantClient:
         timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the request
     ) -> Any:
         """POST ``payload`` to ``path`` (e.g. ``/intent/handle``), for REST-only endpoints."""
-        return await self._rest("POST", path, payload, timeout)
-
-    async def _rest(
-        self, method: str, path: str, payload: dict[str, Any] | None, limit: float | None
-    ) -> Any:
-        url = f"{self._rest_url}/{path.lstrip('/')}"
-        limit = self._command_timeout if limit is None else limit
-        try:
-            async with self._session.request(
-                method,
-                url,
-                json=payload,
-                headers={"Authorization": f"Bearer {self._token}"},
-                timeout=aiohttp.ClientTimeout(total=limit),
-            ) as response:
-                body = await response.text()
-                if not 200 <= response.status < 300:
-                    raise HomeAssistantCommandError(
-                        f"http_{response.status}",
-                        f"{method} {path} answered {response.status}: {excerpt(body)}",
-                    )
-                if response.content_type == "application/json" and body:
-                    return json.loads(body)
-                return body or None
-        except TimeoutError:
-            raise HomeAssistantUnavailableError(
-                f"Home Assistant did not answer {method} {path} within {limit:g} s"
-            ) from None
-        except aiohttp.ClientError as err:
-            raise HomeAssistantUnavailableError(f"{method} {path} failed: {err}") from err
+        return await self._rest.request("POST", path, payload, timeout)

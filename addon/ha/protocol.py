@@ -1,7 +1,7 @@
-"""Home Assistant WebSocket protocol details that do not depend on a live connection.
+"""Home Assistant WebSocket protocol details: framing, the auth handshake, back-off.
 
-Kept apart from :mod:`addon.ha.client` so the framing and back-off rules can be read (and
-reasoned about) without the connection state machine around them. The message shapes follow
+Kept apart from :mod:`addon.ha.client` so these rules can be read (and reasoned about) without
+the connection state machine around them. The message shapes follow
 Home Assistant Core's ``websocket_api`` (``http.py``, ``auth.py``, ``commands.py``, 2025.4).
 """
 
@@ -11,6 +11,10 @@ import json
 import logging
 import random
 from typing import Any
+
+import aiohttp
+
+from addon.errors import HomeAssistantAuthError, HomeAssistantUnavailableError
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -72,3 +76,31 @@ def backoff_delay(attempt: int, initial: float, maximum: float, rng: random.Rand
     """
     step = min(maximum, initial * (2.0 ** min(attempt, 32)))
     return step * rng.uniform(0.5, 1.0)
+
+
+async def authenticate(ws: aiohttp.ClientWebSocketResponse, token: str) -> str | None:
+    """Run ``auth_required``, ``auth``, ``auth_ok``; returns Home Assistant's version.
+
+    Raises HomeAssistantAuthError on ``auth_invalid``. The token goes on the wire only, never
+    into a message or log line.
+    """
+    first = await _receive_auth_message(ws)
+    if first.get("type") != AUTH_REQUIRED:
+        raise HomeAssistantUnavailableError(f"expected auth_required, got {first.get('type')!r}")
+    await ws.send_str(json.dumps({"type": "auth", "access_token": token}))
+    reply = await _receive_auth_message(ws)
+    if reply.get("type") == AUTH_INVALID:
+        raise HomeAssistantAuthError(str(reply.get("message") or "invalid access token"))
+    if reply.get("type") != AUTH_OK:
+        raise HomeAssistantUnavailableError(f"expected auth_ok, got {reply.get('type')!r}")
+    return str(reply.get("ha_version") or "") or None
+
+
+async def _receive_auth_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+    msg = await ws.receive()
+    if msg.type is not aiohttp.WSMsgType.TEXT:
+        raise HomeAssistantUnavailableError(f"connection ended during auth ({msg.type.name})")
+    messages = decode_frame(msg.data)
+    if len(messages) != 1:
+        raise HomeAssistantUnavailableError(f"unexpected auth frame: {excerpt(msg.data)}")
+    return messages[0]

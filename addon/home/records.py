@@ -59,8 +59,11 @@ class Floor:
 
 @dataclass(frozen=True, slots=True)
 class Area:
-    """An area from ``config/area_registry/list``; the temperature and humidity entity ids are
-    there because Home Assistant's HassClimateGetTemperature prefers an area's own sensor."""
+    """An area from ``config/area_registry/list``.
+
+    The temperature and humidity entity ids are kept because Home Assistant's
+    HassClimateGetTemperature prefers an area's own sensor.
+    """
 
     area_id: str
     name: str

@@ -17,8 +17,14 @@ _SEARCH = text(
 
 
 def fts_query(user_text: str) -> str:
-    """The FTS5 query for ``user_text``: each term quoted (inner quotes doubled), ANDed."""
-    return " ".join('"' + term.replace('"', '""') + '"' for term in user_text.split())
+    """The FTS5 query for ``user_text``: each term quoted (inner quotes doubled), ANDed.
+
+    Inside a quoted string FTS5 accepts every character but NUL, which ends the query early
+    ("unterminated string"), so NUL separates terms like a space. Lone surrogates (from badly
+    decoded input) cannot be encoded for SQLite at all and become "?".
+    """
+    cleaned = user_text.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
+    return " ".join('"' + term.replace('"', '""') + '"' for term in cleaned.split())
 
 
 async def search_turn_ids(session: AsyncSession, query: str, limit: int) -> list[int]:

@@ -9,6 +9,7 @@ for. The real Home Assistant is used for everything it does on its own (``test_r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.test_utils import TestServer
 
 HA_VERSION = "2025.4.4"
+WAIT_S = 5.0
 Handler = Callable[["FakeConnection", dict[str, Any]], Awaitable[None]]
 
 
@@ -87,19 +89,18 @@ class FakeHomeAssistant:
         }
         self.new_connection = asyncio.Event()
         self._server: TestServer | None = None
+        self._base = ""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def ws_url(self) -> str:
-        """The WebSocket endpoint, ``/api/websocket`` as on the real one."""
-        assert self._server is not None
-        return str(self._server.make_url("/api/websocket")).replace("http://", "ws://")
+        """The WebSocket endpoint, ``/api/websocket`` as on the real one; kept after close."""
+        return self._base.replace("http://", "ws://") + "/api/websocket"
 
     @property
     def rest_url(self) -> str:
         """The REST base, ``/api`` as on the real one."""
-        assert self._server is not None
-        return str(self._server.make_url("/api"))
+        return self._base + "/api"
 
     @property
     def latest(self) -> FakeConnection:
@@ -113,6 +114,7 @@ class FakeHomeAssistant:
         app.router.add_route("*", "/api/{path:.*}", self._rest)
         self._server = TestServer(app, host="127.0.0.1")
         await self._server.start_server()
+        self._base = str(self._server.make_url("")).rstrip("/")
 
     async def close(self) -> None:
         """Close every socket and stop listening."""
@@ -129,19 +131,19 @@ class FakeHomeAssistant:
             if not connection.ws.closed:
                 await connection.ws.close()
 
-    async def wait_for_connection(self, count: int, timeout: float = 5.0) -> FakeConnection:
-        """Wait until ``count`` connections have authenticated; returns the newest."""
-        async with asyncio.timeout(timeout):
+    async def wait_for_connection(self, count: int) -> FakeConnection:
+        """Wait (up to 5 s) until ``count`` connections have authenticated; returns the newest."""
+        async with asyncio.timeout(WAIT_S):
             while len(self.connections) < count:
                 self.new_connection.clear()
                 await self.new_connection.wait()
         return self.latest
 
     async def wait_for_message(
-        self, connection: FakeConnection, command_type: str, timeout: float = 5.0
+        self, connection: FakeConnection, command_type: str
     ) -> dict[str, Any]:
-        """Wait until ``connection`` has sent a command of ``command_type``; returns it."""
-        async with asyncio.timeout(timeout):
+        """Wait (up to 5 s) until ``connection`` has sent ``command_type``; returns it."""
+        async with asyncio.timeout(WAIT_S):
             while True:
                 for message in connection.received:
                     if message.get("type") == command_type:
@@ -155,8 +157,13 @@ class FakeHomeAssistant:
         await ws.send_json({"type": "auth_required", "ha_version": HA_VERSION})
         auth = await ws.receive()
         self.auth_attempts += 1
-        if auth.type is not WSMsgType.TEXT or json.loads(auth.data).get("access_token") != self.token:
-            await ws.send_json({"type": "auth_invalid", "message": "Invalid access token or password"})
+        if (
+            auth.type is not WSMsgType.TEXT
+            or json.loads(auth.data).get("access_token") != self.token
+        ):
+            await ws.send_json(
+                {"type": "auth_invalid", "message": "Invalid access token or password"}
+            )
             await ws.close()
             return ws
         await ws.send_json({"type": "auth_ok", "ha_version": HA_VERSION})
@@ -190,16 +197,13 @@ class FakeHomeAssistant:
         handler: Handler, connection: FakeConnection, message: dict[str, Any]
     ) -> None:
         """Run one handler; a client that went away meanwhile is not the server's failure."""
-        try:
+        # The client may close the socket before the answer; nobody is left to tell then.
+        with contextlib.suppress(ConnectionResetError):
             await handler(connection, message)
-        except ConnectionResetError:
-            pass  # the client closed the socket before the answer; nobody is left to tell
 
     async def _rest(self, request: web.Request) -> web.Response:
         body = await request.json() if request.can_read_body else None
-        self.rest_requests.append(
-            (request.method, request.path, dict(request.headers), body)
-        )
+        self.rest_requests.append((request.method, request.path, dict(request.headers), body))
         status, payload = self.rest_answer
         if isinstance(payload, str):
             return web.Response(status=status, text=payload)

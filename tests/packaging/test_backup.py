@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sqlite3
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.supervisor import REPO, config
+from addon.config.load import load_settings
+from tests.packaging.supervisor import REPO, RUN_SCRIPT, config, exec_arguments
 
 BACKUP_TIMEOUT_S = 60
 
@@ -28,7 +30,7 @@ def backup_pre_command(database: Path) -> list[str]:
 
 @pytest.fixture
 def live_database(tmp_path: Path) -> Iterator[tuple[Path, sqlite3.Connection]]:
-    """A WAL-mode database with committed rows still in the -wal file, held open as the add-on would."""
+    """A WAL database whose committed rows are still only in its -wal file, held open."""
     path = tmp_path / "home_agent.db"
     with closing(sqlite3.connect(path)) as connection:
         connection.execute("PRAGMA journal_mode=WAL")
@@ -39,9 +41,14 @@ def live_database(tmp_path: Path) -> Iterator[tuple[Path, sqlite3.Connection]]:
         yield path, connection
 
 
-def test_backup_pre_names_the_database_the_addon_uses() -> None:
-    """The command checkpoints /data/home_agent.db, the file Settings.database_path points at."""
-    assert shlex.split(config()["backup_pre"])[-1] == "/data/home_agent.db"
+def test_backup_pre_names_the_database_the_addon_uses(tmp_path: Path) -> None:
+    """backup_pre checkpoints the file the run script's flags make Python open."""
+    options = tmp_path / "options.json"
+    options.write_text(json.dumps(config()["options"]), encoding="utf-8")
+    arguments = exec_arguments(RUN_SCRIPT)
+    arguments[arguments.index("--options") + 1] = str(options)
+    settings = load_settings(arguments, {"SUPERVISOR_TOKEN": "supervisor-token"})
+    assert Path(shlex.split(config()["backup_pre"])[-1]) == settings.database_path
 
 
 def test_backup_pre_leaves_every_committed_row_in_the_database_file(

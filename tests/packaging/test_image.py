@@ -71,9 +71,7 @@ def test_runtime_requirements_are_pinned() -> None:
     assert all(re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[A-Za-z0-9_.]+", r) for r in requirements)
 
 
-@pytest.mark.parametrize(
-    "copy", ["COPY addon ./addon", "COPY webui ./webui", "COPY rootfs /"]
-)
+@pytest.mark.parametrize("copy", ["COPY addon ./addon", "COPY webui ./webui", "COPY rootfs /"])
 def test_dockerfile_copies_what_the_addon_runs(copy: str) -> None:
     """The package, the web UI and the s6 services all reach the image."""
     assert copy in instructions()

@@ -22,10 +22,10 @@ from tests.packaging.supervisor import (
     BACKUP_MODES,
     CONFIG_SUFFIXES,
     DISCOVERY_SCRIPT,
-    REPO,
     RE_DOCKER_PORT,
     RE_SLUG_FIELD,
     RE_WATCHDOG,
+    REPO,
     REQUIRED_CONFIG_KEYS,
     RUN_SCRIPT,
     STARTUP_VALUES,
@@ -39,7 +39,13 @@ from tests.packaging.supervisor import (
 
 OPTION_NAMES = list(Options.model_fields)
 # What each pydantic annotation must look like in the schema.
-SCHEMA_KIND = {bool: "bool", int: "int", float: "float", str: "str", SecretStr: "password"}
+SCHEMA_KIND: dict[object, str] = {
+    bool: "bool",
+    int: "int",
+    float: "float",
+    str: "str",
+    SecretStr: "password",
+}
 
 
 def pydantic_default(name: str) -> Any:
@@ -48,11 +54,11 @@ def pydantic_default(name: str) -> Any:
     return default.get_secret_value() if isinstance(default, SecretStr) else default
 
 
-def pydantic_bounds(name: str) -> tuple[float | None, float | None]:
-    """The ``ge``/``le`` range pydantic enforces on one option."""
+def pydantic_bounds(name: str) -> tuple[object, object]:
+    """The ``ge``/``le`` range pydantic enforces on one option (None where unbounded)."""
     metadata = Options.model_fields[name].metadata
-    low = next((float(m.ge) for m in metadata if isinstance(m, Ge)), None)
-    high = next((float(m.le) for m in metadata if isinstance(m, Le)), None)
+    low = next((m.ge for m in metadata if isinstance(m, Ge)), None)
+    high = next((m.le for m in metadata if isinstance(m, Le)), None)
     return low, high
 
 
@@ -101,7 +107,7 @@ def test_addon_is_built_locally_with_s6_init() -> None:
 
 
 def test_startup_value_is_one_supervisor_knows() -> None:
-    """startup is a Supervisor AddonStartup value."""
+    """The startup stage is a Supervisor AddonStartup value."""
     assert config()["startup"] in STARTUP_VALUES
 
 
@@ -146,7 +152,7 @@ def test_default_passes_supervisor_validation(name: str) -> None:
 def test_schema_kind_matches_the_pydantic_type(name: str) -> None:
     """Strings are str, secrets password, Literals list(…), numbers and bools their own kind."""
     annotation = Options.model_fields[name].annotation
-    expected = "list" if get_origin(annotation) is Literal else SCHEMA_KIND[annotation]  # type: ignore[index]
+    expected = "list" if get_origin(annotation) is Literal else SCHEMA_KIND[annotation]
     assert schema_types()[name].kind == expected
 
 
@@ -165,7 +171,8 @@ def test_only_empty_default_strings_are_optional(name: str) -> None:
 
 def test_list_choices_equal_the_literal_values() -> None:
     """log_level offers the same levels, in the same order, as the pydantic Literal."""
-    assert schema_types()["log_level"].choices == get_args(Options.model_fields["log_level"].annotation)
+    levels = get_args(Options.model_fields["log_level"].annotation)
+    assert schema_types()["log_level"].choices == levels
 
 
 def test_python_accepts_the_defaults_supervisor_writes() -> None:
@@ -290,8 +297,9 @@ def test_every_option_is_translated() -> None:
     translations = load_yaml("translations/en.yaml")["configuration"]
     assert list(translations) == OPTION_NAMES
     for name, text in translations.items():
-        assert isinstance(text["name"], str) and text["name"], name
-        assert isinstance(text["description"], str) and text["description"], name
+        for key in ("name", "description"):
+            assert isinstance(text[key], str), (name, key)
+            assert text[key].strip(), (name, key)
 
 
 def test_every_port_is_translated() -> None:

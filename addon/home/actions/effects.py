@@ -1,0 +1,370 @@
+"""What a service call does to an entity's state, for the virtual executor.
+
+The rules mimic Home Assistant 2025.4's entity services and its ``demo`` platforms, which is
+what the contract tests compare against: a cover with a position goes to 100 when opened, a
+lock ends ``locked``, a media player's ``volume_set`` sets ``volume_level``, a fan turned on
+without a speed runs at 67 % (the demo's default), ``vacuum.return_to_base`` leaves it
+``returning``. Devices that move (covers, valves, locks) are shown where they *end*, not in
+their ``opening``/``locking`` passage, because a dry run answers "what will the home look
+like". Home Assistant's checks are kept too: a service that does not exist, or an entity that
+lacks the feature a service needs, is an error (``service_not_supported``), while
+``homeassistant.toggle`` on a domain without ``toggle`` silently does nothing, as there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from addon.errors import ToolError
+from addon.home.actions import light_effects
+from addon.home.actions.light_effects import LightMemory
+
+_ON_OFF = frozenset({"turn_on", "turn_off", "toggle"})
+
+SERVICES: dict[str, frozenset[str]] = {
+    "homeassistant": _ON_OFF,
+    "light": _ON_OFF,
+    "switch": _ON_OFF,
+    "input_boolean": _ON_OFF,
+    "automation": _ON_OFF,
+    "siren": _ON_OFF,
+    "humidifier": _ON_OFF | {"set_humidity", "set_mode"},
+    "fan": _ON_OFF | {"set_percentage", "set_preset_mode", "oscillate", "set_direction"},
+    "media_player": _ON_OFF
+    | {
+        "media_play",
+        "media_pause",
+        "media_play_pause",
+        "media_stop",
+        "media_next_track",
+        "media_previous_track",
+        "volume_set",
+        "volume_mute",
+    },
+    "climate": _ON_OFF | {"set_temperature", "set_hvac_mode"},
+    "cover": frozenset({"open_cover", "close_cover", "set_cover_position", "stop_cover", "toggle"}),
+    "valve": frozenset({"open_valve", "close_valve", "set_valve_position", "stop_valve", "toggle"}),
+    "lock": frozenset({"lock", "unlock", "open"}),
+    "vacuum": frozenset({"start", "pause", "stop", "return_to_base"}),
+    "scene": frozenset({"turn_on"}),
+    "script": _ON_OFF,
+    "todo": frozenset({"add_item"}),
+    "water_heater": frozenset({"turn_on", "turn_off", "set_temperature"}),
+}
+"""The services the virtual home offers (Home Assistant's names, a subset of its list)."""
+
+# (domain, service) -> the supported_features bit Home Assistant requires for it.
+REQUIRED_FEATURES: dict[tuple[str, str], int] = {
+    ("cover", "open_cover"): 1,
+    ("cover", "close_cover"): 2,
+    ("cover", "set_cover_position"): 4,
+    ("cover", "stop_cover"): 8,
+    ("valve", "open_valve"): 1,
+    ("valve", "close_valve"): 2,
+    ("valve", "set_valve_position"): 4,
+    ("valve", "stop_valve"): 8,
+    ("lock", "open"): 1,
+    ("media_player", "media_pause"): 1,
+    ("media_player", "volume_set"): 4,
+    ("media_player", "volume_mute"): 8,
+    ("media_player", "media_previous_track"): 16,
+    ("media_player", "media_next_track"): 32,
+    ("media_player", "turn_on"): 128,
+    ("media_player", "turn_off"): 256,
+    ("media_player", "media_stop"): 4096,
+    ("media_player", "media_play"): 16384,
+    ("fan", "set_percentage"): 1,
+    ("fan", "oscillate"): 2,
+    ("fan", "set_direction"): 4,
+    ("fan", "set_preset_mode"): 8,
+    ("fan", "turn_off"): 16,
+    ("fan", "turn_on"): 32,
+    ("climate", "set_temperature"): 1 | 2,
+    ("climate", "turn_off"): 128,
+    ("climate", "turn_on"): 256,
+    ("vacuum", "pause"): 4,
+    ("vacuum", "stop"): 8,
+    ("vacuum", "return_to_base"): 16,
+    ("vacuum", "start"): 8192,
+}
+
+FAN_DEFAULT_PERCENTAGE = 67
+"""What the demo fans (and many real ones) run at when turned on without a speed."""
+
+Outcome = tuple[str, dict[str, Any]]
+
+
+def has_service(domain: str, service: str) -> bool:
+    """True when the virtual home offers ``domain.service``."""
+    return service in SERVICES.get(domain, frozenset())
+
+
+def check_service(domain: str, service: str, entity_id: str, attributes: Mapping[str, Any]) -> None:
+    """Raise ToolError where Home Assistant would refuse the call for this entity."""
+    if not has_service(domain, service):
+        raise ToolError(f"Action {domain}.{service} not found")
+    needed = REQUIRED_FEATURES.get((domain, service))
+    if needed is None or domain != entity_id.partition(".")[0]:
+        return
+    features = int(attributes.get("supported_features") or 0)
+    if not features & needed:
+        raise ToolError(
+            f"Validation error: Entity {entity_id} does not support action {domain}.{service}"
+        )
+
+
+def apply(
+    domain: str,
+    service: str,
+    entity_id: str,
+    state: str,
+    attributes: Mapping[str, Any],
+    data: Mapping[str, Any],
+    *,
+    memory: LightMemory,
+    now: datetime,
+) -> Outcome | None:
+    """The entity's new state and attributes, or None when the call leaves it unchanged.
+
+    A call whose domain is not the entity's does nothing (Home Assistant ignores entity ids
+    its domain's services do not own); ``homeassistant.*`` goes to the entity's own domain.
+    """
+    entity_domain = entity_id.partition(".")[0]
+    if domain == "homeassistant":
+        if not has_service(entity_domain, service):
+            return None
+        check_service(entity_domain, service, entity_id, attributes)
+        domain = entity_domain
+    if domain != entity_domain:
+        return None
+    attrs = dict(attributes)
+    if domain == "light":
+        return _light(service, entity_id, state, attrs, data, memory)
+    handler = _HANDLERS.get(domain)
+    if handler is None:
+        return _on_off(service, state, attrs)
+    return handler(service, state, attrs, data, now)
+
+
+def _flip(service: str, state: str, on_states: tuple[str, ...] = ("on",)) -> str:
+    """``toggle`` resolved to ``turn_on`` or ``turn_off`` from the current state."""
+    if service != "toggle":
+        return service
+    return "turn_off" if state in on_states else "turn_on"
+
+
+def _on_off(service: str, state: str, attrs: dict[str, Any]) -> Outcome | None:
+    """Switches and other plain on/off entities."""
+    if service not in _ON_OFF:
+        return None
+    return ("on" if _flip(service, state) == "turn_on" else "off"), attrs
+
+
+def _light(
+    service: str,
+    entity_id: str,
+    state: str,
+    attrs: dict[str, Any],
+    data: Mapping[str, Any],
+    memory: LightMemory,
+) -> Outcome | None:
+    service = _flip(service, state)
+    if service == "turn_on":
+        return light_effects.turn_on(entity_id, state, attrs, data, memory)
+    if service == "turn_off":
+        return light_effects.turn_off(entity_id, attrs, memory)
+    return None
+
+
+def _cover(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    if service == "toggle":
+        service = "open_cover" if state == "closed" else "close_cover"
+    has_position = attrs.get("current_position") is not None
+    if service == "open_cover":
+        position: int | None = 100 if has_position else None
+    elif service == "close_cover":
+        position = 0 if has_position else None
+    elif service == "set_cover_position":
+        position = int(data["position"])
+    else:
+        return None
+    if position is None:
+        return ("open" if service == "open_cover" else "closed"), attrs
+    attrs["current_position"] = position
+    return ("open" if position > 0 else "closed"), attrs
+
+
+def _valve(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    if service == "toggle":
+        service = "open_valve" if state == "closed" else "close_valve"
+    if service == "set_valve_position":
+        position = int(data["position"])
+        if "current_position" in attrs:
+            attrs["current_position"] = position
+        return ("open" if position > 0 else "closed"), attrs
+    if service in ("open_valve", "close_valve"):
+        opened = service == "open_valve"
+        if attrs.get("current_position") is not None:
+            attrs["current_position"] = 100 if opened else 0
+        return ("open" if opened else "closed"), attrs
+    return None
+
+
+def _lock(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    ends = {"lock": "locked", "unlock": "unlocked", "open": "open"}
+    return (ends[service], attrs) if service in ends else None
+
+
+def _climate(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    modes = [str(mode) for mode in attrs.get("hvac_modes") or ()]
+    if service == "toggle":
+        service = "turn_on" if state == "off" else "turn_off"
+    if service == "turn_off":
+        return ("off" if "off" in modes else state), attrs
+    if service == "turn_on":
+        return _climate_on(state, modes), attrs
+    if service == "set_hvac_mode":
+        return str(data["hvac_mode"]), attrs
+    if service != "set_temperature":
+        return None
+    if "temperature" in data:
+        temperature = float(data["temperature"])
+        low, high = attrs.get("min_temp"), attrs.get("max_temp")
+        if low is not None and high is not None and not low <= temperature <= high:
+            raise ToolError(
+                f"Validation error: Provided temperature {temperature} is not valid. "
+                f"Accepted range is {low:g} to {high:g}"
+            )
+        attrs["temperature"] = round(temperature, 1)
+    return str(data.get("hvac_mode", state)), attrs
+
+
+def _climate_on(state: str, modes: list[str]) -> str:
+    """``ClimateEntity.async_turn_on``: the only other mode, else heat_cool, heat or cool."""
+    if len(modes) == 2 and "off" in modes:
+        return next(mode for mode in modes if mode != "off")
+    for mode in ("heat_cool", "heat", "cool"):
+        if mode in modes:
+            return mode
+    return state
+
+
+def _media_player(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    if service == "toggle":
+        service = "turn_on" if state in ("off", "standby") else "turn_off"
+    if service == "media_play_pause":
+        service = "media_pause" if state == "playing" else "media_play"
+    simple = {
+        "turn_on": "playing",
+        "turn_off": "off",
+        "media_play": "playing",
+        "media_pause": "paused",
+        "media_stop": "off",
+    }
+    if service in simple:
+        return simple[service], attrs
+    if service == "volume_set":
+        attrs["volume_level"] = float(data["volume_level"])
+    elif service == "volume_mute":
+        attrs["is_volume_muted"] = bool(data["is_volume_muted"])
+    elif service in ("media_next_track", "media_previous_track"):
+        _step_track(attrs, 1 if service == "media_next_track" else -1)
+    else:
+        return None
+    return state, attrs
+
+
+def _step_track(attrs: dict[str, Any], step: int) -> None:
+    """Move the track (or episode) number; the new title is unknown, so it is not invented."""
+    if isinstance(attrs.get("media_track"), int):
+        attrs["media_track"] = max(1, attrs["media_track"] + step)
+    elif isinstance(attrs.get("media_episode"), str) and attrs["media_episode"].isdigit():
+        attrs["media_episode"] = str(max(1, int(attrs["media_episode"]) + step))
+
+
+def _fan(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    service = _flip(service, state)
+    if service == "turn_on" and "preset_mode" in data:
+        attrs["preset_mode"] = data["preset_mode"]
+        attrs["percentage"] = None
+        return "on", attrs
+    if service == "turn_on":
+        percentage = int(data.get("percentage", FAN_DEFAULT_PERCENTAGE))
+    elif service == "set_percentage":
+        percentage = int(data["percentage"])
+    elif service == "turn_off":
+        percentage = 0
+    elif service == "set_preset_mode":
+        attrs["preset_mode"] = data["preset_mode"]
+        attrs["percentage"] = None
+        return "on", attrs
+    else:
+        return None
+    if "percentage" in attrs or percentage:
+        attrs["percentage"] = percentage
+    if "preset_mode" in attrs:
+        attrs["preset_mode"] = None
+    return ("on" if percentage > 0 else "off"), attrs
+
+
+def _vacuum(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    ends = {"start": "cleaning", "pause": "paused", "stop": "idle", "return_to_base": "returning"}
+    if service == "pause" and state != "cleaning":
+        return None
+    return (ends[service], attrs) if service in ends else None
+
+
+def _scene(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    # A scene's state is when it was last activated.
+    return (now.isoformat(), attrs) if service == "turn_on" else None
+
+
+def _script(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    # A script runs and ends; what stays visible is when it last ran.
+    if _flip(service, state) != "turn_on":
+        return "off", attrs
+    attrs["last_triggered"] = now.isoformat()
+    return "off", attrs
+
+
+def _todo(
+    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
+) -> Outcome | None:
+    # A to-do list's state is how many items still need doing.
+    if service != "add_item":
+        return None
+    return str(int(state) + 1 if state.isdigit() else 1), attrs
+
+
+_HANDLERS = {
+    "cover": _cover,
+    "valve": _valve,
+    "lock": _lock,
+    "climate": _climate,
+    "media_player": _media_player,
+    "fan": _fan,
+    "vacuum": _vacuum,
+    "scene": _scene,
+    "script": _script,
+    "todo": _todo,
+}

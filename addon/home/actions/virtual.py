@@ -1,0 +1,106 @@
+"""The virtual executor: service calls applied to an in-memory copy of the home.
+
+Dry runs, the demo and evaluation need to know what an action *would* do without touching the
+real home. :class:`VirtualExecutor` takes a :class:`~addon.home.model.HomeModel` (give it a
+``copy()``; it changes the model it holds) and applies each call with the rules in
+:mod:`addon.home.actions.effects`, which mimic Home Assistant's entity services and demo
+platforms. Because intents resolve targets against the same model, a sequence of intents on a
+virtual executor sees its own earlier effects, as a live home would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from addon.home.actions import effects
+from addon.home.actions.executor import ExecutorName, ReadState, ServiceCall
+from addon.home.actions.light_effects import LightMemory
+from addon.home.model import HomeModel
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class VirtualExecutor:
+    """Carries out service calls on a model instead of a Home Assistant."""
+
+    __slots__ = ("_calls", "_clock", "_lights", "_model", "_todo")
+
+    def __init__(self, model: HomeModel, *, clock: Callable[[], datetime] = _utc_now) -> None:
+        self._model = model
+        self._clock = clock
+        self._lights = LightMemory()
+        self._todo: dict[str, list[str]] = {}
+        self._calls: list[ServiceCall] = []
+
+    @property
+    def name(self) -> ExecutorName:
+        """Always ``"virtual"``."""
+        return "virtual"
+
+    @property
+    def model(self) -> HomeModel:
+        """The home as the calls so far have left it."""
+        return self._model
+
+    @property
+    def calls(self) -> tuple[ServiceCall, ...]:
+        """Every call that took effect, in order (what a dry run reports)."""
+        return tuple(self._calls)
+
+    def todo_items(self, entity_id: str) -> tuple[str, ...]:
+        """Items added to a to-do list by this executor."""
+        return tuple(self._todo.get(entity_id, ()))
+
+    async def call_service(
+        self,
+        domain: str,
+        service: str,
+        entity_ids: Sequence[str],
+        data: Mapping[str, Any],
+        *,
+        wait: float | None = None,
+    ) -> None:
+        """Apply the call to each entity; raise ToolError where Home Assistant would refuse.
+
+        Entities the model has no state for are skipped, as Home Assistant skips (and only
+        logs) entity ids it cannot find. ``wait`` is irrelevant here: nothing runs long.
+        """
+        if not effects.has_service(domain, service):
+            effects.check_service(domain, service, "", {})
+        now = self._clock()
+        for entity_id in entity_ids:
+            current = self._model.state(entity_id)
+            if current is None:
+                continue
+            effects.check_service(domain, service, entity_id, current.attributes)
+            outcome = effects.apply(
+                domain,
+                service,
+                entity_id,
+                current.state,
+                current.attributes,
+                data,
+                memory=self._lights,
+                now=now,
+            )
+            if domain == "todo" and service == "add_item":
+                self._todo.setdefault(entity_id, []).append(str(data["item"]))
+            if outcome is not None:
+                state, attributes = outcome
+                self._model.set_state(entity_id, state, attributes, when=now.timestamp())
+        self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
+
+    async def has_service(self, domain: str, service: str) -> bool:
+        """True when the virtual home offers ``domain.service``."""
+        return effects.has_service(domain, service)
+
+    async def state(self, entity_id: str) -> ReadState | None:
+        """The entity's state in the virtual home."""
+        current = self._model.state(entity_id)
+        if current is None:
+            return None
+        return ReadState(current.entity_id, current.state, dict(current.attributes))

@@ -1,0 +1,396 @@
+"""The live model of one Home Assistant home, fed by the WebSocket API.
+
+:meth:`HomeModel.build` takes exactly what Home Assistant 2025.4's commands return
+(``get_config``, the area/floor/device/entity registry lists, ``get_entries``,
+``expose_entity/list`` and the first ``subscribe_entities`` event) and
+:meth:`HomeModel.apply_entity_diff` applies each later ``subscribe_entities`` event in place,
+touching only the entities it names. Registry changes are rare and arrive as whole lists, so the
+caller rebuilds for those (a 1,000-entity home builds in a few milliseconds).
+
+A model is mutable (states change under it) but never shared across an ``await`` with a writer
+other than its sync task; :meth:`copy` gives a virtual executor its own model to change.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from addon.home.entities import Entity, make_entity
+from addon.home.exposure import CONVERSATION, DEFAULT_EXPOSE_NEW, KNOWN_ASSISTANTS, should_expose
+from addon.home.index import HomeIndex
+from addon.home.names import normalize_name
+from addon.home.records import (
+    Area,
+    Device,
+    EntityState,
+    Floor,
+    RegistryEntry,
+    frozen_mapping,
+    merge_context,
+)
+from addon.home.suggest import FuzzyIndex
+
+_LOGGER = logging.getLogger(__name__)
+
+_P = TypeVar("_P", Area, Floor)
+
+_DERIVED_ATTRIBUTES = frozenset({"friendly_name", "device_class"})
+"""State attributes an :class:`Entity` is derived from; a diff touching them re-derives it."""
+
+
+class HomeModel:
+    """Registries, exposure and states of one home, indexed for Assist's target matching."""
+
+    __slots__ = (
+        "_area_keys",
+        "_areas",
+        "_config",
+        "_devices",
+        "_entities",
+        "_entries",
+        "_expose_new",
+        "_exposure",
+        "_floor_keys",
+        "_floors",
+        "_places",
+        "_states",
+        "index",
+    )
+
+    def __init__(self) -> None:
+        """An empty home; use :meth:`build`."""
+        self._config: Mapping[str, Any] = MappingProxyType({})
+        self._areas: Mapping[str, Area] = MappingProxyType({})
+        self._floors: Mapping[str, Floor] = MappingProxyType({})
+        self._devices: Mapping[str, Device] = MappingProxyType({})
+        self._entries: Mapping[str, RegistryEntry] = MappingProxyType({})
+        self._exposure: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+        self._expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW
+        self._area_keys: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+        self._floor_keys: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+        self._places: FuzzyIndex = FuzzyIndex.build(())
+        self._states: dict[str, EntityState] = {}
+        self._entities: dict[str, Entity] = {}
+        self.index: HomeIndex = HomeIndex.build(())
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        config: Mapping[str, Any],
+        areas: Iterable[Mapping[str, Any]],
+        floors: Iterable[Mapping[str, Any]],
+        devices: Iterable[Mapping[str, Any]],
+        entities: Iterable[Mapping[str, Any]],
+        entity_details: Mapping[str, Mapping[str, Any] | None],
+        exposure: Mapping[str, Mapping[str, Any]],
+        states: Mapping[str, Mapping[str, Any]],
+        expose_new: Mapping[str, bool] | None = None,
+    ) -> HomeModel:
+        """Build from Home Assistant's WebSocket results (see the module docstring).
+
+        ``exposure`` is ``expose_entity/list``'s ``exposed_entities``; ``states`` is the ``a``
+        map of the first ``subscribe_entities`` event. ``expose_new`` is what
+        ``expose_new_entities/get`` says per assistant (by default only Assist exposes new
+        entities, as in a fresh Home Assistant).
+        """
+        model = cls()
+        model._config = frozen_mapping(config)
+        floor_list = [Floor.from_ha(raw) for raw in floors]
+        area_list = [Area.from_ha(raw) for raw in areas]
+        model._floors = MappingProxyType({floor.floor_id: floor for floor in floor_list})
+        model._areas = MappingProxyType({area.area_id: area for area in area_list})
+        model._devices = MappingProxyType(
+            {device.device_id: device for device in (Device.from_ha(raw) for raw in devices)}
+        )
+        model._entries = MappingProxyType(
+            {
+                entry.entity_id: entry
+                for entry in (
+                    RegistryEntry.from_ha(raw, entity_details.get(str(raw["entity_id"])))
+                    for raw in entities
+                )
+            }
+        )
+        model._exposure = MappingProxyType(dict(exposure))
+        model._expose_new = MappingProxyType(
+            dict(DEFAULT_EXPOSE_NEW if expose_new is None else expose_new)
+        )
+        model._area_keys = _name_keys((a.area_id, a.name, a.aliases) for a in area_list)
+        model._floor_keys = _name_keys((f.floor_id, f.name, f.aliases) for f in floor_list)
+        model._places = FuzzyIndex.build(
+            [(f"area:{a.area_id}", name) for a in area_list for name in (a.name, *a.aliases)]
+            + [(f"floor:{f.floor_id}", n) for f in floor_list for n in (f.name, *f.aliases)]
+        )
+        model._states = {
+            entity_id: EntityState.from_compressed(entity_id, raw)
+            for entity_id, raw in states.items()
+        }
+        for entity_id in model._states:
+            model._entities[entity_id] = model._derive(entity_id)
+        for entity_id in model._entries:
+            if entity_id not in model._entities:
+                model._entities[entity_id] = model._derive(entity_id)
+        model.index = HomeIndex.build(model._entities[entity_id] for entity_id in model._states)
+        return model
+
+    def copy(self) -> HomeModel:
+        """An independent model: changing its states never touches this one.
+
+        Registries and records are immutable and shared; the state and entity tables and the
+        indexes are copied (their values are immutable too), so this is cheap.
+        """
+        clone = HomeModel.__new__(HomeModel)
+        clone._config = self._config
+        clone._areas = self._areas
+        clone._floors = self._floors
+        clone._devices = self._devices
+        clone._entries = self._entries
+        clone._exposure = self._exposure
+        clone._expose_new = self._expose_new
+        clone._area_keys = self._area_keys
+        clone._floor_keys = self._floor_keys
+        clone._places = self._places
+        clone._states = dict(self._states)
+        clone._entities = dict(self._entities)
+        clone.index = self.index.copy()
+        return clone
+
+    # Lookups ------------------------------------------------------------------------------
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """``get_config``'s result (location name, language, unit system, time zone, …)."""
+        return self._config
+
+    @property
+    def areas(self) -> Mapping[str, Area]:
+        """Areas by id, in registry order."""
+        return self._areas
+
+    @property
+    def floors(self) -> Mapping[str, Floor]:
+        """Floors by id, in registry order."""
+        return self._floors
+
+    @property
+    def devices(self) -> Mapping[str, Device]:
+        """Devices by id."""
+        return self._devices
+
+    def entity(self, entity_id: str) -> Entity | None:
+        """Any known entity, exposed or not: check :meth:`Entity.is_exposed` before acting."""
+        return self._entities.get(entity_id)
+
+    def state(self, entity_id: str) -> EntityState | None:
+        """The entity's current state, or None when Home Assistant has none."""
+        return self._states.get(entity_id)
+
+    def entity_ids(self) -> list[str]:
+        """Every entity with a state, in Home Assistant's state machine order."""
+        return list(self.index.order)
+
+    def exposed_entities(self, assistant: str = CONVERSATION) -> list[Entity]:
+        """Entities with a state that ``assistant`` may see, in state machine order.
+
+        This is the set Home Assistant's LLM API lists in its prompt (``_get_exposed_entities``).
+        """
+        candidates = (self._entities[entity_id] for entity_id in self.index.order)
+        return [entity for entity in candidates if self.is_exposed(entity, assistant)]
+
+    def is_exposed(self, entity: Entity | str, assistant: str = CONVERSATION) -> bool:
+        """Whether ``assistant`` may see the entity (False for an unknown entity id)."""
+        if isinstance(entity, str):
+            found = self._entities.get(entity)
+            if found is None:
+                return False
+            entity = found
+        if assistant in KNOWN_ASSISTANTS:
+            return entity.is_exposed(assistant)
+        return should_expose(
+            assistant,
+            entity.entity_id,
+            entry=entity.entry,
+            state=self._states.get(entity.entity_id),
+            listed=self._exposure.get(entity.entity_id),
+            expose_new=self._expose_new,
+        )
+
+    def find_areas(self, name: str) -> list[Area]:
+        """Home Assistant's ``find_areas``: areas whose id, name or alias is ``name``."""
+        return self._find(name, self._areas, self._area_keys)
+
+    def find_floors(self, name: str) -> list[Floor]:
+        """Home Assistant's ``find_floors``: floors whose id, name or alias is ``name``."""
+        return self._find(name, self._floors, self._floor_keys)
+
+    def closest_places(self, name: str, kind: str, *, limit: int = 5) -> list[str]:
+        """Names of the areas (``kind="area"``) or floors (``"floor"``) nearest ``name``."""
+        prefix = f"{kind}:"
+        found = self._places.closest(name, lambda item: item.startswith(prefix), limit=limit)
+        names: list[str] = []
+        for item, _loose in found:
+            place_id = item.removeprefix(prefix)
+            place = self._areas.get(place_id) if kind == "area" else self._floors.get(place_id)
+            if place is not None and place.name not in names:
+                names.append(place.name)
+        return names
+
+    # Changes ------------------------------------------------------------------------------
+
+    def apply_entity_diff(self, event: Mapping[str, Any]) -> list[str]:
+        """Apply one ``subscribe_entities`` event; return the entity ids it changed.
+
+        ``a`` adds (or replaces) compressed states, ``c`` changes them (``+`` sets ``s``,
+        ``lc``/``lu``, ``c`` and merges ``a``; ``-`` removes attribute keys), ``r`` removes.
+        A change for an entity we hold no state for is skipped: Home Assistant always sends the
+        add first, so it can only be a stale event from before a resubscribe.
+        """
+        changed: list[str] = []
+        for entity_id, raw in (event.get("a") or {}).items():
+            self._put_state(EntityState.from_compressed(entity_id, raw), rederive=True)
+            changed.append(entity_id)
+        for entity_id, diff in (event.get("c") or {}).items():
+            old = self._states.get(entity_id)
+            if old is None:
+                _LOGGER.debug("state change for unknown entity %s skipped", entity_id)
+                continue
+            new, touched = _apply_change(old, diff)
+            self._put_state(new, rederive=bool(touched & _DERIVED_ATTRIBUTES))
+            changed.append(entity_id)
+        for entity_id in event.get("r") or ():
+            if self._remove_state(entity_id):
+                changed.append(entity_id)
+        return changed
+
+    def set_state(
+        self,
+        entity_id: str,
+        state: str,
+        attributes: Mapping[str, Any] | None = None,
+        *,
+        when: float | None = None,
+    ) -> EntityState:
+        """Set a state as Home Assistant's ``async_set`` would; for virtual executors.
+
+        ``attributes`` None keeps the current ones. ``last_changed`` moves only when the state
+        changes, ``last_updated`` when the state or attributes change.
+        """
+        now = time.time() if when is None else when
+        old = self._states.get(entity_id)
+        new_attributes = frozen_mapping(
+            attributes if attributes is not None else (old.attributes if old else None)
+        )
+        if old is None:
+            new = EntityState(entity_id, state, new_attributes, now, now, merge_context({}, None))
+            self._put_state(new, rederive=True)
+            return new
+        state_changed = old.state != state
+        attributes_changed = dict(old.attributes) != dict(new_attributes)
+        new = replace(
+            old,
+            state=state,
+            attributes=new_attributes,
+            last_changed=now if state_changed else old.last_changed,
+            last_updated=now if state_changed or attributes_changed else old.last_updated,
+        )
+        rederive = any(
+            old.attributes.get(key) != new_attributes.get(key) for key in _DERIVED_ATTRIBUTES
+        )
+        self._put_state(new, rederive=rederive)
+        return new
+
+    # Internals ----------------------------------------------------------------------------
+
+    def _derive(self, entity_id: str) -> Entity:
+        return make_entity(
+            entity_id,
+            entry=self._entries.get(entity_id),
+            state=self._states.get(entity_id),
+            devices=self._devices,
+            areas=self._areas,
+            listed=self._exposure.get(entity_id),
+            expose_new=self._expose_new,
+        )
+
+    def _put_state(self, new: EntityState, *, rederive: bool) -> None:
+        entity_id = new.entity_id
+        is_new = entity_id not in self._states
+        self._states[entity_id] = new
+        if not (is_new or rederive):
+            return
+        old_entity = self._entities.get(entity_id)
+        if old_entity is not None and old_entity.has_state:
+            self.index.remove(old_entity, state_removed=False)
+        entity = self._derive(entity_id)
+        self._entities[entity_id] = entity
+        self.index.add(entity, new_state=is_new)
+
+    def _remove_state(self, entity_id: str) -> bool:
+        if self._states.pop(entity_id, None) is None:
+            return False
+        old_entity = self._entities.get(entity_id)
+        if old_entity is not None:
+            self.index.remove(old_entity, state_removed=True)
+        if entity_id in self._entries:
+            self._entities[entity_id] = self._derive(entity_id)
+        else:
+            self._entities.pop(entity_id, None)
+        return True
+
+    @staticmethod
+    def _find(name: str, items: Mapping[str, _P], keys: Mapping[str, tuple[str, ...]]) -> list[_P]:
+        wanted = set(keys.get(normalize_name(name), ()))
+        if name in items:
+            wanted.add(name)
+        return [item for item_id, item in items.items() if item_id in wanted]
+
+
+def _name_keys(
+    places: Iterable[tuple[str, str, tuple[str, ...]]],
+) -> Mapping[str, tuple[str, ...]]:
+    """Normalized name or alias → ids of the places that have it."""
+    keys: dict[str, list[str]] = {}
+    for place_id, name, aliases in places:
+        for key in {normalize_name(text) for text in (name, *aliases)}:
+            keys.setdefault(key, []).append(place_id)
+    return MappingProxyType({key: tuple(ids) for key, ids in keys.items()})
+
+
+def _apply_change(old: EntityState, diff: Mapping[str, Any]) -> tuple[EntityState, set[str]]:
+    """Apply one ``c`` entry; also return the attribute keys it added, changed or removed."""
+    plus: Mapping[str, Any] = diff.get("+") or {}
+    minus: Mapping[str, Any] = diff.get("-") or {}
+    touched: set[str] = set()
+    attributes = old.attributes
+    added = plus.get("a")
+    removed = minus.get("a")
+    if added or removed:
+        merged = dict(attributes)
+        if added:
+            merged.update(added)
+            touched.update(added)
+        for key in removed or ():
+            merged.pop(key, None)
+            touched.add(key)
+        attributes = frozen_mapping(merged)
+    last_changed, last_updated = old.last_changed, old.last_updated
+    if "lc" in plus:
+        # A new last_changed implies the same last_updated (messages.py _state_diff_event).
+        last_changed = last_updated = float(plus["lc"])
+    elif "lu" in plus:
+        last_updated = float(plus["lu"])
+    new = replace(
+        old,
+        state=str(plus["s"]) if "s" in plus else old.state,
+        attributes=attributes,
+        last_changed=last_changed,
+        last_updated=last_updated,
+        context=merge_context(old.context, plus["c"]) if "c" in plus else old.context,
+    )
+    return new, touched

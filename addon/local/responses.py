@@ -1,0 +1,171 @@
+"""What to say after a locally handled command: Home Assistant's own response templates.
+
+``home-assistant-intents`` ships a Jinja template per intent and response key ("Turned on the
+light", "Brightness set", "{{ slots.name | capitalize }} is {{ state.state_with_unit }}").
+Home Assistant's ``DefaultAgent._build_speech`` renders the template named by the recognised
+sentence's ``response`` key with three variables, and we give them the same meaning:
+
+* ``slots``: each recognised slot's spoken text (else its value), overlaid with the handler's
+  ``speech_slots``;
+* ``state``: the first matched state, else the first unmatched one;
+* ``query``: ``matched`` and ``unmatched`` states.
+
+It does so only when the handler set no speech of its own, and collapses whitespace afterwards.
+Templates are trusted package data, but they run in Jinja's immutable sandbox anyway, so a
+template can never change the states it is shown. When a template is missing or fails on our
+data, a short English sentence is built from the result instead: an answer is always spoken.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from addon.home.actions.response import IntentResult, StateReport
+
+if TYPE_CHECKING:
+    from addon.local.matcher import LocalMatch
+
+_LOGGER = logging.getLogger(__name__)
+
+_VERBS = {"HassTurnOn": "Turned on", "HassTurnOff": "Turned off", "HassToggle": "Toggled"}
+"""Fallback wording for the intents whose success list says it all."""
+
+
+class TemplateState:
+    """A state as a response template reads it: HA's ``TemplateState`` attributes we have."""
+
+    __slots__ = ("attributes", "entity_id", "name", "state")
+
+    def __init__(self, report: StateReport) -> None:
+        self.entity_id = report.entity_id
+        self.name = report.name
+        self.state = report.state
+        self.attributes = dict(report.attributes)
+
+    @property
+    def domain(self) -> str:
+        """The part of the entity id before the dot (``state.domain`` in templates)."""
+        return self.entity_id.partition(".")[0]
+
+    @property
+    def object_id(self) -> str:
+        """The part of the entity id after the dot."""
+        return self.entity_id.partition(".")[2]
+
+    @property
+    def state_with_unit(self) -> str:
+        """The state followed by its unit, as HA's ``TemplateState.state_with_unit``."""
+        unit = self.attributes.get("unit_of_measurement")
+        return f"{self.state} {unit}" if unit else self.state
+
+    def __str__(self) -> str:
+        return self.state
+
+
+class ResponseTemplates:
+    """One language's response templates, each compiled on first use and then kept."""
+
+    def __init__(self, responses: Mapping[str, Mapping[str, str]]) -> None:
+        self._responses = responses
+        self._environment = ImmutableSandboxedEnvironment(autoescape=False)
+        self._compiled: dict[tuple[str, str], jinja2.Template | None] = {}
+
+    def has(self, intent: str, key: str) -> bool:
+        """Whether the language ships a template for ``intent`` and response ``key``."""
+        return key in self._responses.get(intent, {})
+
+    def render(
+        self, intent: str, key: str, variables: Mapping[str, Any]
+    ) -> str | None:
+        """The rendered, whitespace-collapsed speech; None when missing, empty or failing."""
+        template = self._template(intent, key)
+        if template is None:
+            return None
+        try:
+            text = template.render(variables)
+        except (jinja2.TemplateError, TypeError, ValueError, AttributeError, LookupError):
+            # A template that needs something our result lacks (an attribute HA would have)
+            # must not cost the user an answer: the caller falls back to plain words.
+            _LOGGER.debug("Response template %s/%s failed", intent, key, exc_info=True)
+            return None
+        return " ".join(text.split()) or None
+
+    def _template(self, intent: str, key: str) -> jinja2.Template | None:
+        """The compiled template, compiling it the first time it is asked for."""
+        cache_key = (intent, key)
+        if cache_key not in self._compiled:
+            source = self._responses.get(intent, {}).get(key)
+            compiled: jinja2.Template | None = None
+            if source is not None:
+                try:
+                    compiled = self._environment.from_string(source)
+                except jinja2.TemplateSyntaxError:
+                    _LOGGER.warning("Response template %s/%s does not compile", intent, key)
+            self._compiled[cache_key] = compiled
+        return self._compiled[cache_key]
+
+
+def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any]:
+    """``slots``, ``state``, ``query`` and ``state_attr`` as ``_build_speech`` provides them."""
+    matched = [TemplateState(report) for report in result.matched_states]
+    unmatched = [TemplateState(report) for report in result.unmatched_states]
+    by_id = {state.entity_id: state for state in (*matched, *unmatched)}
+
+    def state_attr(entity_id: str, attribute: str) -> Any:
+        state = by_id.get(entity_id)
+        return None if state is None else state.attributes.get(attribute)
+
+    first = matched[0] if matched else unmatched[0] if unmatched else None
+    return {
+        "slots": {**match.speech_slots, **result.speech_slots},
+        "state": first,
+        "query": {"matched": matched, "unmatched": unmatched},
+        "state_attr": state_attr,
+    }
+
+
+def render_speech(match: LocalMatch, result: IntentResult) -> str:
+    """What to say for ``result``: the handler's speech, HA's template, or plain words."""
+    if result.speech:
+        return result.speech
+    if not result.is_error and match.response_key is not None and match.templates is not None:
+        text = match.templates.render(
+            match.intent, match.response_key, template_variables(match, result)
+        )
+        if text is not None:
+            return text
+    return fallback_speech(result)
+
+
+def fallback_speech(result: IntentResult) -> str:
+    """A short English sentence from the result alone, for when no template applies."""
+    if result.is_error:
+        return result.message or "Sorry, I couldn't do that."
+    if result.matched_states and not result.success:
+        return "; ".join(_describe(report) for report in result.matched_states[:3])
+    names = [target.name for target in result.success if target.name]
+    verb = _VERBS.get(result.intent)
+    if verb and names:
+        return f"{verb} {_join(names)}"
+    return "Done"
+
+
+def _describe(report: StateReport) -> str:
+    """'Kitchen Lights is on', with the unit when the state has one."""
+    unit = report.attributes.get("unit_of_measurement")
+    value = f"{report.state} {unit}" if unit else report.state
+    return f"{report.name} is {value}"
+
+
+def _join(names: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'; longer lists are cut to three and a count."""
+    if len(names) > 4:
+        return f"{', '.join(names[:3])} and {len(names) - 3} more"
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]}"

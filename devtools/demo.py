@@ -1,0 +1,141 @@
+"""``make demo``: the real demo Home Assistant plus the add-on on loopback, until Ctrl-C.
+
+Home Assistant lives in ``.demo/homeassistant`` and is onboarded on the first run only, so the
+login printed below keeps working and the add-on's data in ``./data`` keeps pointing at the same
+home. The add-on inherits the environment, so ``HOME_AGENT_LLM_BASE_URL``,
+``HOME_AGENT_LLM_API_KEY`` and ``HOME_AGENT_LLM_MODEL`` (any ``HOME_AGENT_*``) reach it unchanged.
+``--check`` starts both, prints ``/health`` and stops again: proof that ``make demo`` works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import FrameType
+
+from devtools.home_assistant import REPO_ROOT, HomeAssistantError, HomeAssistantProcess
+
+HEALTH_TIMEOUT_S = 60.0
+ADDON_STOP_TIMEOUT_S = 15.0
+
+
+class DemoError(RuntimeError):
+    """The add-on did not come up; the message says why."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Flags with the defaults ``make demo`` relies on."""
+    parser = argparse.ArgumentParser(prog="python -m devtools.demo", description=__doc__)
+    parser.add_argument("--check", action="store_true", help="start, print /health, stop, exit")
+    parser.add_argument("--ha-dir", type=Path, default=REPO_ROOT / ".demo" / "homeassistant")
+    parser.add_argument("--ha-port", type=int, default=8123)
+    parser.add_argument("--data-dir", type=Path, default=REPO_ROOT / "data")
+    parser.add_argument("--http-port", type=int, default=8099)
+    parser.add_argument("--wyoming-port", type=int, default=10800)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the demo; returns the exit code (0 after Ctrl-C, or after a healthy ``--check``)."""
+    args = build_parser().parse_args(argv)
+    # SIGTERM (CI, systemd, `kill`) takes the same orderly way out as Ctrl-C.
+    signal.signal(signal.SIGTERM, _interrupt)
+    home = HomeAssistantProcess(args.ha_dir, port=args.ha_port)
+    try:
+        _say(f"Starting Home Assistant in {home.config_dir} (log: {home.log_path}) ...")
+        home.start()
+        login = home.credentials
+        _say(f"Home Assistant: {home.url}  (log in as {login.username} / {login.password})")
+        return _run_addon(home, args)
+    except (HomeAssistantError, DemoError) as err:
+        sys.stderr.write(f"demo: {err}\n")
+        return 1
+    except KeyboardInterrupt:
+        _say("Stopping ...")
+        return 0
+    finally:
+        home.stop()
+
+
+def _run_addon(home: HomeAssistantProcess, args: argparse.Namespace) -> int:
+    command = [
+        sys.executable,
+        "-m",
+        "addon",
+        "--ha-url",
+        home.url,
+        "--data-dir",
+        str(args.data_dir),
+        "--http-host",
+        "127.0.0.1",
+        "--http-port",
+        str(args.http_port),
+        "--wyoming-host",
+        "127.0.0.1",
+        "--wyoming-port",
+        str(args.wyoming_port),
+    ]
+    # The token goes through HA_TOKEN, which the add-on reads too, so `ps` does not show it.
+    environment = {**os.environ, "HA_TOKEN": home.token}
+    # Its own session: Ctrl-C reaches only this script, which stops the add-on, then Home Assistant.
+    addon = subprocess.Popen(command, cwd=REPO_ROOT, env=environment, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{args.http_port}"
+        status, body = _wait_for_health(addon, f"{base}/health")
+        _say(f"Add-on /health ({status}): {body}")
+        if args.check:
+            return 0 if status == 200 else 1
+        _say(f"Web UI: {base}/   Wyoming: tcp://127.0.0.1:{args.wyoming_port}   Ctrl-C stops both.")
+        return addon.wait()
+    finally:
+        _stop(addon)
+
+
+def _wait_for_health(addon: subprocess.Popen[bytes], url: str) -> tuple[int, str]:
+    """Poll ``/health`` until it answers (200, or 503 with the failing resource in its JSON)."""
+    deadline = time.monotonic() + HEALTH_TIMEOUT_S
+    while True:
+        if addon.poll() is not None:
+            raise DemoError(f"the add-on exited with code {addon.returncode}; its log is above")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.status, json.dumps(json.load(response))
+        except urllib.error.HTTPError as err:
+            with err:
+                return err.code, err.read().decode("utf-8", errors="replace")
+        except OSError:
+            pass  # not listening yet
+        if time.monotonic() > deadline:
+            raise DemoError(f"{url} did not answer within {HEALTH_TIMEOUT_S:.0f} s")
+        time.sleep(0.2)
+
+
+def _stop(addon: subprocess.Popen[bytes]) -> None:
+    if addon.poll() is None:
+        addon.send_signal(signal.SIGTERM)
+        try:
+            addon.wait(ADDON_STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            addon.kill()
+            addon.wait()
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

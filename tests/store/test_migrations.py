@@ -1,0 +1,96 @@
+"""The Alembic migrations against real SQLite files: up, down, and in step with the models."""
+
+from __future__ import annotations
+
+import io
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection
+
+from addon.store.database import Store
+from addon.store.migrate import MIGRATIONS_DIR, alembic_config, database_url, include_name
+from addon.store.models import Base
+
+
+def _schema(path: Path) -> set[tuple[str, str, str | None]]:
+    """Every table, index and trigger in the file, with the SQL that made it."""
+    with closing(sqlite3.connect(path)) as connection:
+        rows = connection.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name != 'alembic_version'"
+        ).fetchall()
+    return set(rows)
+
+
+def _revisions_oldest_first() -> list[str]:
+    script = ScriptDirectory.from_config(alembic_config())
+    return [revision.revision for revision in reversed(list(script.walk_revisions()))]
+
+
+async def test_open_upgrades_an_empty_file_to_head(tmp_path: Path) -> None:
+    """Opening a new file creates every model table and the search index, stamped at head."""
+    store = await Store.open(tmp_path / "home_agent.db")
+    await store.close()
+    names = {name for _kind, name, _sql in _schema(tmp_path / "home_agent.db")}
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    with closing(sqlite3.connect(tmp_path / "home_agent.db")) as connection:
+        stamped = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+    assert set(Base.metadata.tables) | {"turns_fts"} <= names
+    assert stamped == [(head,)]
+
+
+def test_every_revision_downgrades_and_upgrades_again(tmp_path: Path) -> None:
+    """Each revision's downgrade undoes exactly what its upgrade did."""
+    path = tmp_path / "home_agent.db"
+    config = alembic_config(database_url(path))
+    for revision in _revisions_oldest_first():
+        command.upgrade(config, revision)
+        upgraded = _schema(path)
+        command.downgrade(config, "-1")
+        command.upgrade(config, revision)
+        assert _schema(path) == upgraded, revision
+
+
+def test_downgrade_to_base_removes_everything(tmp_path: Path) -> None:
+    """Downgrading to base leaves no table, index, trigger or search index behind."""
+    path = tmp_path / "home_agent.db"
+    config = alembic_config(database_url(path))
+    command.upgrade(config, "head")
+    command.downgrade(config, "base")
+    assert _schema(path) == set()
+
+
+async def test_models_match_the_migrations(store: Store) -> None:
+    """Autogenerate finds nothing to add: the migrations build exactly what models.py declares."""
+
+    def diff(connection: Connection) -> list[object]:
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "include_name": include_name}
+        )
+        return list(compare_metadata(context, Base.metadata))
+
+    async with store.engine.connect() as connection:
+        assert await connection.run_sync(diff) == []
+
+
+def test_offline_mode_renders_the_sql(tmp_path: Path) -> None:
+    """``--sql`` mode writes the whole schema as a script without opening a database."""
+    output = io.StringIO()
+    config = alembic_config(database_url(tmp_path / "never.db"), output_buffer=output)
+    command.upgrade(config, "head", sql=True)
+    assert "CREATE TABLE conversations" in output.getvalue()
+    assert "CREATE VIRTUAL TABLE turns_fts" in output.getvalue()
+    assert not (tmp_path / "never.db").exists()
+
+
+def test_revision_files_are_date_prefixed() -> None:
+    """Every revision file name starts with its date, so the directory lists in writing order."""
+    names = [path.name for path in (MIGRATIONS_DIR / "versions").glob("*.py")]
+    assert names
+    assert all(re.fullmatch(r"\d{4}_\d{2}_\d{2}_\d{4}_\w+\.py", name) for name in names)
