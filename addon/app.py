@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from addon import keys
+from addon.agent.lifecycle import agent_ctx
 from addon.config.settings import Settings
+from addon.ha.lifecycle import ha_link_ctx
 from addon.health import HealthRegistry
 from addon.llm.lifecycle import llm_ctx
 from addon.store.database import Store
@@ -33,8 +35,13 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(store_ctx)
     # Pruning old conversations needs only the store.
     app.cleanup_ctx.append(retention_ctx)
+    # The Home Assistant link connects in the background, so the app starts (and /health
+    # answers) even while Home Assistant is down; what acts in the home comes after it.
+    app.cleanup_ctx.append(ha_link_ctx)
     # The model endpoint is independent of Home Assistant; the agent needs both.
     app.cleanup_ctx.append(llm_ctx)
+    # The agent uses all of the above.
+    app.cleanup_ctx.append(agent_ctx)
 
     app.router.add_get("/health", health_view, name="health")
     return app

@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 if TYPE_CHECKING:
+    from addon.agent.service import Agent
     from addon.config.settings import Settings
+    from addon.ha.client import HomeAssistantClient
+    from addon.ha.home_sync import HomeSync
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
     from addon.store.database import Store
@@ -20,3 +23,6 @@ SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
 STORE: web.AppKey[Store] = web.AppKey("store")
 HEALTH: web.AppKey[HealthRegistry] = web.AppKey("health")
 LLM: web.AppKey[LLMClient | None] = web.AppKey("llm")
+HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
+HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
+AGENT: web.AppKey[Agent] = web.AppKey("agent")

@@ -46,8 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the demo; returns the exit code (0 after Ctrl-C, or after a healthy ``--check``)."""
     args = build_parser().parse_args(argv)
-    # SIGTERM (CI, systemd, `kill`) takes the same orderly way out as Ctrl-C.
+    # SIGTERM (CI, `kill`) takes the same orderly way out as Ctrl-C; SIGINT is set explicitly
+    # because a shell that starts us in the background hands it down ignored.
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     home = HomeAssistantProcess(args.ha_dir, port=args.ha_port)
     try:
         _say(f"Starting Home Assistant in {home.config_dir} (log: {home.log_path}) ...")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -250,15 +251,19 @@ class HomeAssistantProcess:
 
     def stop(self, timeout: float = STOP_TIMEOUT_S) -> None:
         """SIGTERM (Home Assistant saves ``.storage`` on the way out), SIGKILL after ``timeout``."""
-        process, self._process = self._process, None
-        if process is None or process.poll() is not None:
+        process = self._process
+        if process is None:
             return
-        process.send_signal(signal.SIGTERM)
         try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout)
+        finally:  # after the timeout, or when a second Ctrl-C cut the wait short
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            self._process = None
 
     def kill(self) -> None:
         """SIGKILL, as a crash or power cut would: for tests of how the add-on copes."""
@@ -300,6 +305,11 @@ class HomeAssistantProcess:
         hass = ensure_venv() / "bin" / "hass"
         if not port_is_free(self.port):
             raise HomeAssistantError(f"port {self.port} is in use; stop what listens there first")
+        if self._credentials is None and (self.config_dir / ".storage" / "onboarding").exists():
+            raise HomeAssistantError(
+                f"{self.config_dir} was onboarded but {CREDENTIALS_FILE} is missing (an interrupted"
+                " first run?); delete the directory to start over"
+            )
         self.config_dir.mkdir(parents=True, exist_ok=True)
         # Rewritten on every start: a template copy gets its own port this way.
         (self.config_dir / "configuration.yaml").write_text(

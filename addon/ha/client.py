@@ -188,6 +188,8 @@ class HomeAssistantClient:
                 if current is not None and current.cancelling():
                     raise
         self._drop_link("shutting down")
+        for sub in self._persistent:
+            sub.active = False
         self._persistent.clear()
 
     async def _run(self) -> None:

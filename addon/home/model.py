@@ -18,12 +18,12 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from addon.home.entities import Entity, make_entity
 from addon.home.exposure import CONVERSATION, DEFAULT_EXPOSE_NEW, KNOWN_ASSISTANTS, should_expose
 from addon.home.index import HomeIndex
-from addon.home.names import normalize_name
+from addon.home.places import Places
 from addon.home.records import (
     Area,
     Device,
@@ -33,11 +33,8 @@ from addon.home.records import (
     frozen_mapping,
     merge_context,
 )
-from addon.home.suggest import FuzzyIndex
 
 _LOGGER = logging.getLogger(__name__)
-
-_P = TypeVar("_P", Area, Floor)
 
 _DERIVED_ATTRIBUTES = frozenset({"friendly_name", "device_class"})
 """State attributes an :class:`Entity` is derived from; a diff touching them re-derives it."""
@@ -47,36 +44,28 @@ class HomeModel:
     """Registries, exposure and states of one home, indexed for Assist's target matching."""
 
     __slots__ = (
-        "_area_keys",
-        "_areas",
         "_config",
         "_devices",
         "_entities",
         "_entries",
         "_expose_new",
         "_exposure",
-        "_floor_keys",
-        "_floors",
-        "_places",
         "_states",
         "index",
+        "places",
     )
 
     def __init__(self) -> None:
         """An empty home; use :meth:`build`."""
         self._config: Mapping[str, Any] = MappingProxyType({})
-        self._areas: Mapping[str, Area] = MappingProxyType({})
-        self._floors: Mapping[str, Floor] = MappingProxyType({})
         self._devices: Mapping[str, Device] = MappingProxyType({})
         self._entries: Mapping[str, RegistryEntry] = MappingProxyType({})
         self._exposure: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
         self._expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW
-        self._area_keys: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-        self._floor_keys: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-        self._places: FuzzyIndex = FuzzyIndex.build(())
         self._states: dict[str, EntityState] = {}
         self._entities: dict[str, Entity] = {}
         self.index: HomeIndex = HomeIndex.build(())
+        self.places: Places = Places.build((), ())
 
     @classmethod
     def build(
@@ -101,10 +90,9 @@ class HomeModel:
         """
         model = cls()
         model._config = frozen_mapping(config)
-        floor_list = [Floor.from_ha(raw) for raw in floors]
-        area_list = [Area.from_ha(raw) for raw in areas]
-        model._floors = MappingProxyType({floor.floor_id: floor for floor in floor_list})
-        model._areas = MappingProxyType({area.area_id: area for area in area_list})
+        model.places = Places.build(
+            (Area.from_ha(raw) for raw in areas), (Floor.from_ha(raw) for raw in floors)
+        )
         model._devices = MappingProxyType(
             {device.device_id: device for device in (Device.from_ha(raw) for raw in devices)}
         )
@@ -120,12 +108,6 @@ class HomeModel:
         model._exposure = MappingProxyType(dict(exposure))
         model._expose_new = MappingProxyType(
             dict(DEFAULT_EXPOSE_NEW if expose_new is None else expose_new)
-        )
-        model._area_keys = _name_keys((a.area_id, a.name, a.aliases) for a in area_list)
-        model._floor_keys = _name_keys((f.floor_id, f.name, f.aliases) for f in floor_list)
-        model._places = FuzzyIndex.build(
-            [(f"area:{a.area_id}", name) for a in area_list for name in (a.name, *a.aliases)]
-            + [(f"floor:{f.floor_id}", n) for f in floor_list for n in (f.name, *f.aliases)]
         )
         model._states = {
             entity_id: EntityState.from_compressed(entity_id, raw)
@@ -147,15 +129,11 @@ class HomeModel:
         """
         clone = HomeModel.__new__(HomeModel)
         clone._config = self._config
-        clone._areas = self._areas
-        clone._floors = self._floors
         clone._devices = self._devices
         clone._entries = self._entries
         clone._exposure = self._exposure
         clone._expose_new = self._expose_new
-        clone._area_keys = self._area_keys
-        clone._floor_keys = self._floor_keys
-        clone._places = self._places
+        clone.places = self.places
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
@@ -171,12 +149,12 @@ class HomeModel:
     @property
     def areas(self) -> Mapping[str, Area]:
         """Areas by id, in registry order."""
-        return self._areas
+        return self.places.areas
 
     @property
     def floors(self) -> Mapping[str, Floor]:
         """Floors by id, in registry order."""
-        return self._floors
+        return self.places.floors
 
     @property
     def devices(self) -> Mapping[str, Device]:
@@ -223,23 +201,11 @@ class HomeModel:
 
     def find_areas(self, name: str) -> list[Area]:
         """Home Assistant's ``find_areas``: areas whose id, name or alias is ``name``."""
-        return self._find(name, self._areas, self._area_keys)
+        return self.places.find_areas(name)
 
     def find_floors(self, name: str) -> list[Floor]:
         """Home Assistant's ``find_floors``: floors whose id, name or alias is ``name``."""
-        return self._find(name, self._floors, self._floor_keys)
-
-    def closest_places(self, name: str, kind: str, *, limit: int = 5) -> list[str]:
-        """Names of the areas (``kind="area"``) or floors (``"floor"``) nearest ``name``."""
-        prefix = f"{kind}:"
-        found = self._places.closest(name, lambda item: item.startswith(prefix), limit=limit)
-        names: list[str] = []
-        for item, _loose in found:
-            place_id = item.removeprefix(prefix)
-            place = self._areas.get(place_id) if kind == "area" else self._floors.get(place_id)
-            if place is not None and place.name not in names:
-                names.append(place.name)
-        return names
+        return self.places.find_floors(name)
 
     # Changes ------------------------------------------------------------------------------
 
@@ -313,7 +279,7 @@ class HomeModel:
             entry=self._entries.get(entity_id),
             state=self._states.get(entity_id),
             devices=self._devices,
-            areas=self._areas,
+            areas=self.places.areas,
             listed=self._exposure.get(entity_id),
             expose_new=self._expose_new,
         )
@@ -342,24 +308,6 @@ class HomeModel:
         else:
             self._entities.pop(entity_id, None)
         return True
-
-    @staticmethod
-    def _find(name: str, items: Mapping[str, _P], keys: Mapping[str, tuple[str, ...]]) -> list[_P]:
-        wanted = set(keys.get(normalize_name(name), ()))
-        if name in items:
-            wanted.add(name)
-        return [item for item_id, item in items.items() if item_id in wanted]
-
-
-def _name_keys(
-    places: Iterable[tuple[str, str, tuple[str, ...]]],
-) -> Mapping[str, tuple[str, ...]]:
-    """Normalized name or alias → ids of the places that have it."""
-    keys: dict[str, list[str]] = {}
-    for place_id, name, aliases in places:
-        for key in {normalize_name(text) for text in (name, *aliases)}:
-            keys.setdefault(key, []).append(place_id)
-    return MappingProxyType({key: tuple(ids) for key, ids in keys.items()})
 
 
 def _apply_change(old: EntityState, diff: Mapping[str, Any]) -> tuple[EntityState, set[str]]:

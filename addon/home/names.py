@@ -28,3 +28,9 @@ def trigrams(loose: str) -> frozenset[str]:
     """Character trigrams of a loose name padded with spaces, so short words still count."""
     padded = f" {loose} "
     return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
+
+
+def dice(left: frozenset[str], right: frozenset[str]) -> float:
+    """Dice similarity of two trigram sets: 1.0 for the same loose name, 0.0 for nothing shared."""
+    total = len(left) + len(right)
+    return 2.0 * len(left & right) / total if total else 0.0

@@ -11,7 +11,7 @@ agent from starting; it is strict about the keys that identify a record.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -182,7 +182,7 @@ class EntityState:
     attributes: Mapping[str, Any]
     last_changed: float
     last_updated: float
-    context: Mapping[str, Any] = _EMPTY
+    context: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 
     @property
     def domain(self) -> str:

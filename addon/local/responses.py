@@ -18,6 +18,8 @@ data, a short English sentence is built from the result instead: an answer is al
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from addon.home.actions.response import IntentResult, StateReport
+from addon.home.actions.response import IntentResult, ResponseType, StateReport, TargetType
 
 if TYPE_CHECKING:
     from addon.local.matcher import LocalMatch
@@ -72,16 +74,18 @@ class ResponseTemplates:
 
     def __init__(self, responses: Mapping[str, Mapping[str, str]]) -> None:
         self._responses = responses
-        self._environment = ImmutableSandboxedEnvironment(autoescape=False)
+        # StrictUndefined: a variable our result lacks fails the render (and we fall back)
+        # instead of leaving a hole in the sentence ("Turned on None", "Added ").
+        self._environment = ImmutableSandboxedEnvironment(
+            autoescape=False, undefined=jinja2.StrictUndefined
+        )
         self._compiled: dict[tuple[str, str], jinja2.Template | None] = {}
 
     def has(self, intent: str, key: str) -> bool:
         """Whether the language ships a template for ``intent`` and response ``key``."""
         return key in self._responses.get(intent, {})
 
-    def render(
-        self, intent: str, key: str, variables: Mapping[str, Any]
-    ) -> str | None:
+    def render(self, intent: str, key: str, variables: Mapping[str, Any]) -> str | None:
         """The rendered, whitespace-collapsed speech; None when missing, empty or failing."""
         template = self._template(intent, key)
         if template is None:
@@ -111,8 +115,21 @@ class ResponseTemplates:
 
 
 def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any]:
-    """``slots``, ``state``, ``query`` and ``state_attr`` as ``_build_speech`` provides them."""
-    matched = [TemplateState(report) for report in result.matched_states]
+    """``slots``, ``state``, ``query`` and ``state_attr`` as ``_build_speech`` provides them.
+
+    Home Assistant's service intents report the entities they acted on as matched states;
+    where our result only lists them as success targets, those stand in (with an unknown
+    state), which is all templates like "Turned on {{ … state.domain }}" need.
+    """
+    matched_reports = result.matched_states
+    acted = result.response_type is not ResponseType.QUERY_ANSWER
+    if acted and not matched_reports and not result.unmatched_states:
+        matched_reports = tuple(
+            StateReport(target.id, target.name, "")
+            for target in result.success
+            if target.type is TargetType.ENTITY and target.id is not None
+        )
+    matched = [TemplateState(report) for report in matched_reports]
     unmatched = [TemplateState(report) for report in result.unmatched_states]
     by_id = {state.entity_id: state for state in (*matched, *unmatched)}
 
@@ -122,11 +139,25 @@ def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any
 
     first = matched[0] if matched else unmatched[0] if unmatched else None
     return {
-        "slots": {**match.speech_slots, **result.speech_slots},
+        "slots": {**match.speech_slots, **_revived(result.speech_slots)},
         "state": first,
         "query": {"matched": matched, "unmatched": unmatched},
         "state_attr": state_attr,
     }
+
+
+def _revived(speech_slots: Mapping[str, Any]) -> dict[str, Any]:
+    """Speech slots with ISO ``time``/``date`` strings turned back into the objects HA passes.
+
+    Our results keep them as strings so they stay JSON; the templates read ``slots.time.hour``.
+    """
+    slots = dict(speech_slots)
+    for key, kind in (("time", dt.time), ("date", dt.date)):
+        value = slots.get(key)
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                slots[key] = kind.fromisoformat(value)
+    return slots
 
 
 def render_speech(match: LocalMatch, result: IntentResult) -> str:

@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from urllib.parse import quote
 
 DEFAULT_TIMEOUT_S = 10.0
+RETRY_INTERVAL_S = 0.05
 
 
 class CheckpointError(Exception):
@@ -27,27 +29,41 @@ class CheckpointError(Exception):
 def checkpoint(path: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
     """Checkpoint the database at ``path``; False when there is no database file at all.
 
-    Waits up to ``timeout_s`` for the add-on's writer and readers. The connection is opened
-    read-write but never creates a file, so a wrong path cannot leave an empty database behind.
+    Waits up to ``timeout_s`` in all for the add-on's writer and readers. SQLite does not wait
+    for a checkpoint the add-on itself is running (its automatic one, every ~1000 pages) but
+    reports busy at once, so a busy result is retried until the time is up. The connection is
+    opened read-write but never creates a file, so a wrong path cannot leave an empty database
+    behind.
     """
     if not path.exists():
         return False
+    deadline = time.monotonic() + timeout_s
     uri = f"file:{quote(str(path.resolve()))}?mode=rw"
     try:
         connection = sqlite3.connect(uri, uri=True, timeout=timeout_s)
         try:
-            busy, _wal_pages, _checkpointed = connection.execute(
-                "PRAGMA wal_checkpoint(TRUNCATE)"
-            ).fetchone()
+            while _busy(connection):
+                remaining_s = deadline - time.monotonic()
+                if remaining_s <= 0:
+                    raise CheckpointError(
+                        f"the database stayed busy for {timeout_s:g} s, "
+                        "the checkpoint did not complete"
+                    )
+                time.sleep(min(RETRY_INTERVAL_S, remaining_s))
+                connection.execute(f"PRAGMA busy_timeout = {max(1, round(remaining_s * 1000))}")
         finally:
             connection.close()
     except sqlite3.Error as err:
         raise CheckpointError(str(err)) from err
-    if busy:
-        raise CheckpointError(
-            f"the database stayed busy for {timeout_s:g} s, the checkpoint did not complete"
-        )
     return True
+
+
+def _busy(connection: sqlite3.Connection) -> bool:
+    """One ``TRUNCATE`` checkpoint attempt; True if something kept it from completing."""
+    busy, _wal_pages, _checkpointed = connection.execute(
+        "PRAGMA wal_checkpoint(TRUNCATE)"
+    ).fetchone()
+    return bool(busy)
 
 
 def main(argv: list[str] | None = None) -> int:

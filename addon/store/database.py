@@ -39,6 +39,7 @@ _LOGGER = logging.getLogger(__name__)
 # locked". Writes are short (a turn, a batch of pruning), so a few seconds means "really stuck".
 BUSY_TIMEOUT_S = 5.0
 SQLITE_HEADER = b"SQLite format 3\x00"
+CHECKPOINT_RETRY_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class Store:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     path: Path
+    busy_timeout_s: float = BUSY_TIMEOUT_S
 
     @classmethod
     async def open(cls, path: Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Store:
@@ -69,7 +71,7 @@ class Store:
                 raise StoreError(f"migrating {path} failed: {err}") from err
             raise
         _LOGGER.info("Opened the store at %s (schema %s)", path, revision)
-        return cls(engine, async_sessionmaker(engine, expire_on_commit=False), path)
+        return cls(engine, async_sessionmaker(engine, expire_on_commit=False), path, busy_timeout_s)
 
     async def close(self) -> None:
         """Close every pooled connection; the last one to close folds the WAL into the file."""
@@ -91,16 +93,25 @@ class Store:
     async def checkpoint(self) -> None:
         """Fold the WAL into the database file and truncate it to zero bytes.
 
-        Raises :class:`StoreLockedError` when readers or a writer kept it from completing within
-        the busy timeout; the WAL is then still valid, only not empty.
+        A checkpoint already running elsewhere (SQLite's automatic one) makes SQLite answer busy
+        at once instead of waiting, so busy answers are retried for up to the busy timeout.
+        Raises :class:`StoreLockedError` if it still did not complete; the WAL is then still
+        valid, only not empty.
         """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_timeout_s
         async with self.engine.connect() as connection:
-            result = await connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-            row = result.one()
-        if row[0]:
-            raise StoreLockedError(
-                f"checkpoint of {self.path} did not complete: other connections kept it busy"
-            )
+            while True:
+                result = await connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                if not result.one()[0]:
+                    return
+                if loop.time() >= deadline:
+                    break
+                await asyncio.sleep(CHECKPOINT_RETRY_S)
+        raise StoreLockedError(
+            f"checkpoint of {self.path} did not complete: other connections kept it busy "
+            f"for {self.busy_timeout_s:g} s"
+        )
 
 
 def _prepare_directory(directory: Path) -> None:

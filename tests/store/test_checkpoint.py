@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sqlite3
+import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -18,19 +19,16 @@ from tests.store.data import add_conversation
 CLI_TIMEOUT_S = 30.0
 
 
-async def _run_cli(*args: str) -> tuple[int, str]:
+def _run_cli(*args: str) -> tuple[int, str]:
     """Run ``python -m addon.store.checkpoint`` as the hook does; returns exit status and stderr."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "addon.store.checkpoint",
-        *args,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
+    result = subprocess.run(
+        [sys.executable, "-m", "addon.store.checkpoint", *args],
+        capture_output=True,
+        text=True,
+        timeout=CLI_TIMEOUT_S,
+        check=False,
     )
-    _, stderr = await asyncio.wait_for(process.communicate(), CLI_TIMEOUT_S)
-    assert process.returncode is not None
-    return process.returncode, stderr.decode()
+    return result.returncode, result.stderr
 
 
 def _wal(path: Path) -> Path:
@@ -41,7 +39,7 @@ async def test_cli_folds_the_wal_into_the_database(store: Store) -> None:
     """With the add-on's store open, the CLI exits 0 and leaves the WAL empty."""
     await add_conversation(store, "c1")
     assert _wal(store.path).stat().st_size > 0
-    status, stderr = await _run_cli(str(store.path))
+    status, stderr = await asyncio.to_thread(_run_cli, str(store.path))
     assert (status, stderr) == (0, "")
     assert _wal(store.path).stat().st_size == 0
 
@@ -53,26 +51,26 @@ async def test_cli_fails_clearly_while_a_reader_holds_an_old_snapshot(store: Sto
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM conversations").fetchall()
         await add_conversation(store, "c2")
-        status, stderr = await _run_cli(str(store.path), "--timeout", "0.2")
+        status, stderr = await asyncio.to_thread(_run_cli, str(store.path), "--timeout", "0.2")
         reader.execute("ROLLBACK")
     assert status == 1
     assert stderr.count("\n") == 1
     assert "did not complete" in stderr
 
 
-async def test_cli_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+def test_cli_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     """A file that is not SQLite gives one line naming it and a non-zero status."""
     path = tmp_path / "home_agent.db"
     path.write_bytes(b"not a database\n" * 100)
-    status, stderr = await _run_cli(str(path))
+    status, stderr = _run_cli(str(path))
     assert status == 1
     assert stderr.count("\n") == 1
     assert str(path) in stderr
 
 
-async def test_cli_without_a_database_succeeds_and_creates_nothing(tmp_path: Path) -> None:
+def test_cli_without_a_database_succeeds_and_creates_nothing(tmp_path: Path) -> None:
     """Before the first start there is nothing to checkpoint: exit 0, and no file appears."""
-    status, _stderr = await _run_cli(str(tmp_path / "home_agent.db"))
+    status, _stderr = _run_cli(str(tmp_path / "home_agent.db"))
     assert status == 0
     assert list(tmp_path.iterdir()) == []
 
@@ -88,6 +86,7 @@ def _copy_like_supervisor(database: Path, backup_dir: Path) -> None:
 async def test_backup_taken_during_writes_restores_intact(store: Store, tmp_path: Path) -> None:
     """Checkpoint then file copy while turns are being written gives a complete, sound database."""
     committed = 0
+    progress = asyncio.Condition()
     stop = asyncio.Event()
 
     async def write_turns() -> None:
@@ -95,24 +94,30 @@ async def test_backup_taken_during_writes_restores_intact(store: Store, tmp_path
         while not stop.is_set():
             text_ = f"turn number {committed} " + "padding " * 40
             await add_conversation(store, f"c{committed}", turns=((text_, "Done."),))
-            committed += 1
+            async with progress:
+                committed += 1
+                progress.notify_all()
+
+    async def committed_at_least(count: int) -> None:
+        async with progress:
+            await progress.wait_for(lambda: committed >= count)
 
     writer = asyncio.create_task(write_turns())
     try:
-        while committed < 50:
-            await asyncio.sleep(0.01)
-        status, stderr = await _run_cli(str(store.path))
+        await asyncio.wait_for(committed_at_least(50), CLI_TIMEOUT_S)
+        status, stderr = await asyncio.to_thread(_run_cli, str(store.path))
         assert (status, stderr) == (0, "")
-        committed_at_checkpoint = committed
+        # Supervisor copies a moment later; the add-on has written more by then, into the WAL.
+        await asyncio.wait_for(committed_at_least(committed + 20), CLI_TIMEOUT_S)
+        committed_before_copy = committed
         backup_dir = tmp_path / "backup"
         backup_dir.mkdir()
         await asyncio.to_thread(_copy_like_supervisor, store.path, backup_dir)
-        # The writer kept going throughout; the copy must still be consistent.
-        assert committed > committed_at_checkpoint
     finally:
         stop.set()
         await writer
 
+    assert (backup_dir / _wal(store.path).name).stat().st_size > 0
     restored = await Store.open(backup_dir / store.path.name)
     try:
         async with restored.engine.connect() as connection:
@@ -125,4 +130,4 @@ async def test_backup_taken_during_writes_restores_intact(store: Store, tmp_path
         await restored.close()
     assert integrity == "ok"
     assert rows is not None
-    assert rows >= committed_at_checkpoint
+    assert rows >= committed_before_copy

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import sqlite3
@@ -21,6 +22,8 @@ from addon.store.migrate import database_url, upgrade_to_head
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
 from tests.store.data import add_conversation
 
+UNKNOWN_REVISION = "ffffffffffff"
+
 
 def _files(directory: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(directory.iterdir())}
@@ -33,6 +36,14 @@ def closed_database(migrated_database: Path, tmp_path: Path) -> Path:
     path.parent.mkdir()
     shutil.copyfile(migrated_database, path)
     return path
+
+
+@pytest.fixture
+def newer_database(closed_database: Path) -> Path:
+    """A closed database stamped with a revision only a newer Home Agent would know."""
+    with closing(sqlite3.connect(closed_database)) as connection, connection:
+        connection.execute("UPDATE alembic_version SET version_num = ?", (UNKNOWN_REVISION,))
+    return closed_database
 
 
 @pytest.fixture
@@ -100,6 +111,22 @@ async def test_checkpoint_empties_the_wal(store: Store) -> None:
     assert wal.stat().st_size == 0
 
 
+async def test_checkpoint_held_up_by_a_reader_raises_store_locked(closed_database: Path) -> None:
+    """A reader on an old snapshot past the busy timeout makes checkpoint raise StoreLockedError."""
+    store = await Store.open(closed_database, busy_timeout_s=0.2)
+    try:
+        await add_conversation(store, "c1")
+        with closing(sqlite3.connect(closed_database, isolation_level=None)) as reader:
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM conversations").fetchall()
+            await add_conversation(store, "c2")
+            with pytest.raises(StoreLockedError, match="did not complete"):
+                await store.checkpoint()
+            reader.execute("ROLLBACK")
+    finally:
+        await store.close()
+
+
 async def test_open_creates_the_data_directory(tmp_path: Path) -> None:
     """The data directory and its parents are created on first start."""
     store = await Store.open(tmp_path / "a" / "b" / "home_agent.db")
@@ -107,32 +134,24 @@ async def test_open_creates_the_data_directory(tmp_path: Path) -> None:
     assert (tmp_path / "a" / "b" / "home_agent.db").is_file()
 
 
-async def test_newer_schema_is_refused_untouched(closed_database: Path) -> None:
+async def test_newer_schema_is_refused_untouched(newer_database: Path) -> None:
     """A database stamped by a newer Home Agent raises SchemaTooNewError and keeps its bytes."""
-    with closing(sqlite3.connect(closed_database)) as connection, connection:
-        connection.execute("UPDATE alembic_version SET version_num = 'ffffffffffff'")
-    before = closed_database.read_bytes()
-    with pytest.raises(SchemaTooNewError, match="ffffffffffff"):
-        await Store.open(closed_database)
-    assert closed_database.read_bytes() == before
+    before = await asyncio.to_thread(newer_database.read_bytes)
+    with pytest.raises(SchemaTooNewError, match=UNKNOWN_REVISION):
+        await Store.open(newer_database)
+    assert await asyncio.to_thread(newer_database.read_bytes) == before
 
 
 async def test_upgrade_refuses_a_newer_schema_inside_its_transaction(
-    closed_database: Path,
+    newer_database: Path,
 ) -> None:
     """The upgrade itself re-checks the revision, in case a newer version stamped it meanwhile."""
-    with closing(sqlite3.connect(closed_database)) as connection, connection:
-        connection.execute("UPDATE alembic_version SET version_num = 'ffffffffffff'")
-    engine = create_async_engine(database_url(closed_database))
+    engine = create_async_engine(database_url(newer_database))
     try:
-        with pytest.raises(SchemaTooNewError, match="ffffffffffff"):
+        with pytest.raises(SchemaTooNewError, match=UNKNOWN_REVISION):
             await upgrade_to_head(engine)
     finally:
         await engine.dispose()
-    with closing(sqlite3.connect(closed_database)) as connection:
-        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("ffffffffffff",)
-        ]
 
 
 async def test_locked_database_raises_store_locked(closed_database: Path) -> None:
@@ -158,11 +177,15 @@ async def test_data_directory_that_cannot_be_created_is_refused(tmp_path: Path) 
     """A data directory under a regular file raises a StoreError that names the directory."""
     (tmp_path / "afile").write_text("")
     directory = tmp_path / "afile" / "data"
-    with pytest.raises(StoreError, match=re.escape(f"cannot create the data directory {directory}")):
+    with pytest.raises(
+        StoreError, match=re.escape(f"cannot create the data directory {directory}")
+    ):
         await Store.open(directory / "home_agent.db")
 
 
 async def test_data_directory_that_is_not_writable_is_refused(immutable_directory: Path) -> None:
     """An existing directory nobody can write to raises a StoreError that names it."""
-    with pytest.raises(StoreError, match=re.escape(f"data directory {immutable_directory} is not writable")):
+    with pytest.raises(
+        StoreError, match=re.escape(f"data directory {immutable_directory} is not writable")
+    ):
         await Store.open(immutable_directory / "home_agent.db")

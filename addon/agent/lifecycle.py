@@ -1,0 +1,43 @@
+"""The agent as an app resource, wired from the store, the Home Assistant link and the model."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from addon import keys
+from addon.agent.service import Agent
+from addon.home.actions.live import LiveExecutor
+from addon.local.matcher import LocalMatcher
+
+_LOGGER = logging.getLogger(__name__)
+
+
+async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Build the agent; compile the local sentence templates off the start-up path."""
+    options = app[keys.SETTINGS].options
+    client = app[keys.HA_CLIENT]
+    local = LocalMatcher(options.language) if options.local_first else None
+    agent = Agent(
+        options=options,
+        store=app[keys.STORE],
+        home=app[keys.HOME_SYNC],
+        live_executor=LiveExecutor(client),
+        llm=app[keys.LLM],
+        local=local,
+        events=client,
+    )
+    app[keys.AGENT] = agent
+    warm_up: asyncio.Task[bool] | None = None
+    if local is not None:
+        # About 100 ms of template compilation that would otherwise land on the first command.
+        warm_up = asyncio.create_task(asyncio.to_thread(local.prepare))
+    try:
+        yield
+    finally:
+        if warm_up is not None and not warm_up.done():
+            warm_up.cancel()
+        await agent.drain()

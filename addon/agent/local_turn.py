@@ -1,0 +1,106 @@
+"""The local path: Home Assistant's sentence matcher, our resolver and executor, no model.
+
+A locally handled turn enters history in the same shape as a model's tool call (an assistant
+message calling the intent, the tool result, the spoken reply), so a later model turn can resolve
+"turn it off again" from it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from addon.agent.trace import ToolCallTrace, TurnTrace
+from addon.home.actions.handlers import handle_intent
+from addon.home.targets import MatchTargetsPreferences
+from addon.local.matcher import LocalMatcher, answered_locally
+from addon.local.responses import render_speech
+from addon.tools.base import ToolContext
+from addon.tools.registry import ToolOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class LocalTurn:
+    """What the local path answered."""
+
+    reply: str
+    messages: list[dict[str, Any]]
+    outcome: ToolOutcome
+    error: str | None
+
+
+async def run_local_turn(
+    matcher: LocalMatcher,
+    text: str,
+    context: ToolContext,
+    trace: TurnTrace,
+    *,
+    fall_through: bool = True,
+) -> LocalTurn | None:
+    """Answer ``text`` locally, or None to hand it to the model.
+
+    With ``fall_through`` (a model is configured) a matching failure such as an unknown device
+    name goes to the model, which may know what was meant, as Home Assistant's own LLM agents
+    do; without a model the failure is spoken as it is.
+    """
+    model, executor = context.home, context.executor
+    if model is None or executor is None:
+        return None
+    started = time.perf_counter()
+    match = matcher.recognize(text, model, preferred_area_id=context.area_id)
+    trace.timings["local_match"] = (time.perf_counter() - started) * 1000
+    if match is None:
+        return None
+    started_at = datetime.now(UTC)
+    acted = time.perf_counter()
+    result = await handle_intent(
+        match.intent,
+        match.slots,
+        model=model,
+        executor=executor,
+        preferences=MatchTargetsPreferences(area_id=context.area_id, floor_id=context.floor_id),
+        language=context.language,
+        now=context.now,
+    )
+    if fall_through and not answered_locally(result):
+        trace.timings["local_miss"] = (time.perf_counter() - acted) * 1000
+        return None
+    reply = render_speech(match, result)
+    call_id = "local_" + uuid.uuid4().hex[:12]
+    raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
+    tool_result = result.for_model()
+    outcome = ToolOutcome(
+        name=match.intent,
+        arguments=dict(match.slots),
+        raw_arguments=raw_arguments,
+        result=tool_result,
+        error=result.message if result.is_error else None,
+        duration_ms=(time.perf_counter() - acted) * 1000,
+        executor=executor.name,
+    )
+    trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
+    trace.timings["local_action"] = outcome.duration_ms
+    messages: list[dict[str, Any]] = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": match.intent, "arguments": raw_arguments},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": call_id,
+            "content": json.dumps(tool_result, ensure_ascii=False, default=str),
+        },
+        {"role": "assistant", "content": reply},
+    ]
+    return LocalTurn(reply, messages, outcome, outcome.error)

@@ -1,0 +1,99 @@
+"""The entity overview Home Assistant's LLM API builds, static (for the prompt) and live.
+
+Mirrors ``_get_exposed_entities`` in Home Assistant's ``helpers/llm.py``: exposed entities sorted
+by name, each with ``names`` (name and aliases), ``domain`` and ``areas`` (area name and aliases);
+the live form adds ``state`` and the few attributes Home Assistant considers interesting. Scripts
+are left out of the overview because they are offered as tools.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from addon.agent.prompt import dump_yaml
+from addon.home.entities import Entity
+from addon.home.model import HomeModel
+
+INTERESTING_ATTRIBUTES = frozenset(
+    {
+        "temperature",
+        "current_temperature",
+        "temperature_unit",
+        "brightness",
+        "humidity",
+        "unit_of_measurement",
+        "device_class",
+        "current_position",
+        "percentage",
+        "volume_level",
+        "media_title",
+        "media_artist",
+        "media_album_name",
+    }
+)
+SEPARATE_DOMAINS = frozenset({"script", "calendar"})
+
+
+def overview_entities(model: HomeModel) -> list[Entity]:
+    """Exposed entities in Home Assistant's prompt order (by name), scripts and calendars apart."""
+    entities = [e for e in model.exposed_entities() if e.domain not in SEPARATE_DOMAINS]
+    return sorted(entities, key=lambda entity: entity.name)
+
+
+def entity_info(model: HomeModel, entity: Entity, *, include_state: bool) -> dict[str, Any]:
+    """One entry of the overview, with the keys in Home Assistant's order."""
+    info: dict[str, Any] = {"names": ", ".join(entity.names), "domain": entity.domain}
+    state = model.state(entity.entity_id) if include_state else None
+    if state is not None:
+        info["state"] = state.state
+    area = model.areas.get(entity.area_id) if entity.area_id else None
+    if area is not None:
+        info["areas"] = ", ".join((area.name, *area.aliases))
+    if state is not None:
+        attributes = {
+            key: str(value)
+            if isinstance(value, Enum | Decimal | int) and not isinstance(value, bool)
+            else value
+            for key, value in state.attributes.items()
+            if key in INTERESTING_ATTRIBUTES
+        }
+        if attributes:
+            info["attributes"] = attributes
+    return info
+
+
+def static_overview(model: HomeModel) -> str | None:
+    """The prompt's overview (no states); None when nothing is exposed."""
+    entities = overview_entities(model)
+    if not entities:
+        return None
+    return dump_yaml([entity_info(model, entity, include_state=False) for entity in entities])
+
+
+def live_overview(model: HomeModel, entities: list[Entity]) -> str:
+    """The live overview of ``entities`` (states included), as ``GetLiveContext`` returns it."""
+    return dump_yaml([entity_info(model, entity, include_state=True) for entity in entities])
+
+
+class OverviewCache:
+    """The static overview per home model object.
+
+    The home sync swaps in a new model whenever names, areas or exposure change, and state
+    changes happen in place without touching what the overview shows, so the model object's
+    identity is the right cache key. Rendering 10,000 entities as YAML takes long enough that
+    doing it every turn would show in the agent's overhead.
+    """
+
+    def __init__(self) -> None:
+        self._model_id: int | None = None
+        self._model: HomeModel | None = None
+        self._text: str | None = None
+
+    def get(self, model: HomeModel) -> str | None:
+        """The overview for ``model``, rendered once per model object."""
+        if self._model is not model:
+            self._text = static_overview(model)
+            self._model = model
+        return self._text

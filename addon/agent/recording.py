@@ -1,0 +1,73 @@
+"""Turning a finished turn's trace into the store's records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from addon.agent.conversation import ConversationRequest, HandledBy
+from addon.agent.trace import TurnTrace
+from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
+
+
+def turn_record(
+    *,
+    request: ConversationRequest,
+    conversation_id: str,
+    language: str,
+    created_at: datetime,
+    reply: str,
+    handled_by: HandledBy,
+    dry_run: bool,
+    error: str | None,
+    messages: list[dict[str, Any]],
+    trace: TurnTrace,
+) -> TurnRecord:
+    """Everything the store keeps about one turn."""
+    return TurnRecord(
+        conversation_id=conversation_id,
+        source=request.source,
+        device_id=request.device_id,
+        satellite_id=request.satellite_id,
+        language=language,
+        created_at=created_at,
+        user_text=request.text,
+        reply_text=reply,
+        handled_by=handled_by,
+        dry_run=dry_run,
+        error=error,
+        duration_ms=trace.timings.get("total", 0.0),
+        messages=messages,
+        timings={key: round(value, 3) for key, value in trace.timings.items()},
+        llm_calls=[
+            LLMCallRecord(
+                started_at=call.started_at,
+                model=call.model,
+                streamed=call.streamed,
+                request_messages=call.request_messages,
+                request_tools=call.request_tools,
+                response=call.response,
+                prompt_tokens=call.prompt_tokens,
+                completion_tokens=call.completion_tokens,
+                ttft_ms=call.ttft_ms,
+                duration_ms=call.duration_ms,
+                finish_reason=call.finish_reason,
+                error=call.error,
+            )
+            for call in trace.llm_calls
+        ],
+        tool_calls=[
+            ToolCallRecord(
+                started_at=call.started_at,
+                call_id=call.call_id,
+                name=call.outcome.name,
+                arguments=call.outcome.arguments,
+                result=call.outcome.result,
+                duration_ms=call.outcome.duration_ms,
+                executor=call.outcome.executor,
+                error=call.outcome.error,
+                llm_call=call.llm_call,
+            )
+            for call in trace.tool_calls
+        ],
+    )

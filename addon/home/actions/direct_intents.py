@@ -1,0 +1,120 @@
+"""Intents that act on exactly one matched entity and wait for the result.
+
+Ports of Home Assistant 2025.4's ``SetTemperatureIntent`` (``components/climate/intent.py``)
+and ``ListAddItemIntent`` (``components/todo/intent.py``), plus the two intents that do
+nothing (HassNevermind, HassRespond). Unlike the service intents these wait for the call to
+finish, as Home Assistant does, so a refused temperature ("accepted range is 7 to 35") comes
+back as the answer rather than a success.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from addon.errors import ToolError
+from addon.home.actions.executor import Executor, ServiceCall
+from addon.home.actions.failure import describe_failure
+from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.response import (
+    ErrorCode,
+    IntentResult,
+    IntentTarget,
+    ResponseType,
+    TargetType,
+    error_result,
+)
+from addon.home.matching import match_targets
+from addon.home.model import HomeModel
+from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+
+_TARGET_TEMPERATURE = 1
+"""``ClimateEntityFeature.TARGET_TEMPERATURE``."""
+
+
+async def set_temperature(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassClimateSetTemperature: one climate entity that has a target temperature."""
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains={"climate"},
+        features=_TARGET_TEMPERATURE,
+        assistant=ASSISTANT,
+        single_target=True,
+    )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        message = describe_failure(
+            result, constraints, model, requirement="able to set a target temperature"
+        )
+        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+    climate = result.states[0]
+    call = ServiceCall(
+        "climate", "set_temperature", (climate.entity_id,), {"temperature": slots["temperature"]}
+    )
+    try:
+        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+    except ToolError as err:
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
+        calls=(call,),
+    )
+
+
+async def add_list_item(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    language: str,
+) -> IntentResult:
+    """HassListAddItem: add the item to the first to-do list with that name."""
+    list_name = str(slots["name"])
+    constraints = MatchTargetsConstraints(name=list_name, domains={"todo"}, assistant=ASSISTANT)
+    result = match_targets(model, constraints)
+    if not result.is_match:
+        message = describe_failure(result, constraints, model)
+        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+    todo = result.states[0]
+    call = ServiceCall("todo", "add_item", (todo.entity_id,), {"item": str(slots["item"]).strip()})
+    try:
+        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+    except ToolError as err:
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        # Home Assistant names the target with the list name the caller said.
+        success=(IntentTarget(list_name, TargetType.ENTITY, todo.entity_id),),
+        calls=(call,),
+    )
+
+
+def nevermind(intent: str, language: str) -> IntentResult:
+    """HassNevermind: an empty answer."""
+    return IntentResult(intent=intent, response_type=ResponseType.ACTION_DONE, language=language)
+
+
+def respond(intent: str, slots: Mapping[str, Any], language: str) -> IntentResult:
+    """HassRespond: speak the given response, do nothing."""
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        speech=slots.get("response"),
+    )

@@ -1,0 +1,191 @@
+"""Intents that answer instead of act: state, temperature, weather, time and date.
+
+Ports of Home Assistant 2025.4's ``GetStateIntentHandler``, ``GetTemperatureIntent`` and
+``GetCurrentTime/DateIntentHandler`` (``components/intent``) and ``GetWeatherIntent``
+(``components/weather/intent.py``). Home Assistant puts the answer in the response's matched
+states, which its LLM API then drops; we keep them (``matched_states``) so the model sees the
+values it asked for. HassGetState's quirk is kept: a name, area or domain that matches nothing
+is not an error but an empty answer (only an unknown area or floor, or an ambiguous name, is),
+and we add a note saying why it is empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from datetime import datetime
+from typing import Any
+
+from addon.home.actions.failure import describe_failure
+from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.response import (
+    ErrorCode,
+    IntentResult,
+    IntentTarget,
+    ResponseType,
+    StateReport,
+    TargetType,
+    error_result,
+)
+from addon.home.matching import match_targets
+from addon.home.model import HomeModel
+from addon.home.records import EntityState
+from addon.home.targets import (
+    MatchTargetsCandidate,
+    MatchTargetsConstraints,
+    MatchTargetsPreferences,
+)
+
+
+def report(state: EntityState) -> StateReport:
+    """A matched state as a query reports it."""
+    return StateReport(state.entity_id, state.name, state.state, dict(state.attributes))
+
+
+def get_state(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassGetState: the matched entities, split by the optional ``state`` slot."""
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains=set(slots["domain"]) if "domain" in slots else None,
+        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
+        assistant=ASSISTANT,
+    )
+    result = match_targets(model, constraints, preferences)
+    reason = result.no_match_reason
+    if not result.is_match and reason is not None and not reason.is_no_entities_reason():
+        message = describe_failure(result, constraints, model)
+        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+    success = [IntentTarget(a.name, TargetType.AREA, a.area_id) for a in result.areas]
+    success.extend(IntentTarget(f.name, TargetType.FLOOR, f.floor_id) for f in result.floors)
+    wanted = set(slots.get("state") or ())
+    matched: list[StateReport] = []
+    unmatched: list[StateReport] = []
+    for state in result.states:
+        success.append(IntentTarget(state.name, TargetType.ENTITY, state.entity_id))
+        (matched if not wanted or state.state in wanted else unmatched).append(report(state))
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.QUERY_ANSWER,
+        language=language,
+        success=tuple(success),
+        matched_states=tuple(matched),
+        unmatched_states=tuple(unmatched),
+        message=None if result.is_match else describe_failure(result, constraints, model),
+    )
+
+
+def get_temperature(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassClimateGetTemperature: an area's own temperature sensor first, else one climate."""
+    name = slots.get("name")
+    area = slots.get("area")
+    floor = slots.get("floor")
+    if not name and (area or preferences.area_id):
+        sensor = _area_temperature_sensor(model, area, floor, preferences)
+        if sensor is not None:
+            return _answer(intent, (sensor,), language)
+    constraints = MatchTargetsConstraints(
+        name=name,
+        area_name=area,
+        floor_name=floor,
+        domains={"climate"},
+        assistant=ASSISTANT,
+        single_target=True,
+    )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        message = describe_failure(result, constraints, model)
+        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+    return _answer(intent, result.states, language)
+
+
+def _area_temperature_sensor(
+    model: HomeModel,
+    area: str | None,
+    floor: str | None,
+    preferences: MatchTargetsPreferences,
+) -> EntityState | None:
+    """The exposed temperature sensor Home Assistant would pick for the area, if any."""
+
+    def is_area_sensor(candidate: MatchTargetsCandidate, possible: Collection[str]) -> bool:
+        for area_id in possible:
+            entry = model.areas.get(area_id)
+            if entry is not None and entry.temperature_entity_id == candidate.entity_id:
+                return True
+        return False
+
+    constraints = MatchTargetsConstraints(
+        area_name=area,
+        floor_name=floor,
+        domains={"sensor"},
+        device_classes={"temperature"},
+        assistant=ASSISTANT,
+        single_target=True,
+    )
+    result = match_targets(model, constraints, preferences, area_candidate_filter=is_area_sensor)
+    return result.states[0] if result.is_match else None
+
+
+def get_weather(
+    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
+) -> IntentResult:
+    """HassGetWeather: the first exposed weather entity (with the name, if given)."""
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"), domains={"weather"}, assistant=ASSISTANT
+    )
+    result = match_targets(model, constraints)
+    if not result.is_match:
+        message = describe_failure(result, constraints, model)
+        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+    weather = result.states[0]
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.QUERY_ANSWER,
+        language=language,
+        success=(IntentTarget(weather.name, TargetType.ENTITY, weather.entity_id),),
+        matched_states=(report(weather),),
+    )
+
+
+def current_time(intent: str, now: datetime, language: str) -> IntentResult:
+    """HassGetCurrentTime: the time as a speech slot (ISO, to the second)."""
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        speech_slots={"time": now.time().replace(microsecond=0).isoformat()},
+    )
+
+
+def current_date(intent: str, now: datetime, language: str) -> IntentResult:
+    """HassGetCurrentDate: the date as a speech slot (ISO)."""
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        speech_slots={"date": now.date().isoformat()},
+    )
+
+
+def _answer(intent: str, states: tuple[EntityState, ...], language: str) -> IntentResult:
+    """A query answer carrying ``states`` (HA sets no success targets for temperatures)."""
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.QUERY_ANSWER,
+        language=language,
+        matched_states=tuple(report(state) for state in states),
+    )

@@ -1,0 +1,285 @@
+"""Intents that call one service per matched entity: Home Assistant's service intent handlers.
+
+A port of ``DynamicServiceIntentHandler`` (``helpers/intent.py``), its ``OnOffIntentHandler``
+(``components/intent``) and the handlers built on it in the light, cover/valve, media player,
+fan and vacuum integrations, Home Assistant 2025.4:
+
+* targets come from ``match_targets`` with the handler's own required domains, features and
+  states (HassMediaNext only sees playing players that can skip) and the caller's name, area,
+  floor, domain and device class; ``name: "all"`` means no name; no constraint at all is
+  refused ("cannot target all devices");
+* every matched entity gets its own call, all in parallel, each waited for 0.2 s (then it
+  finishes in the background), and each lands in ``success`` or ``failed``; the targeted areas
+  or floors come first in ``success``. Only when nothing succeeded is the answer an error;
+* HassTurnOn/HassTurnOff open/close covers and valves, lock/unlock locks, and otherwise use
+  ``homeassistant.turn_on``/``turn_off`` when the entity's domain has that service (a sensor
+  does not: that entity fails). HassToggle has no such rules (``homeassistant.toggle``).
+
+What we do not port: HassMediaUnpause's memory of which players were paused by voice (it
+resumes every matched paused player) and the speech templates of the default agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from addon.errors import ToolError
+from addon.home.actions.executor import Executor, ServiceCall
+from addon.home.actions.failure import describe_failure
+from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.response import (
+    ErrorCode,
+    IntentResult,
+    IntentTarget,
+    ResponseType,
+    TargetType,
+    error_result,
+)
+from addon.home.matching import match_targets
+from addon.home.model import HomeModel
+from addon.home.records import EntityState
+from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+
+_LOGGER = logging.getLogger(__name__)
+
+SERVICE_TIMEOUT = 0.2
+"""``DynamicServiceIntentHandler.service_timeout``: catch validation errors, not slow motors."""
+
+# OnOffIntentHandler: the entity's own service for turn_on/turn_off, by domain.
+_ON_OFF_DOMAINS: dict[str, dict[str, str]] = {
+    "cover": {"turn_on": "open_cover", "turn_off": "close_cover"},
+    "lock": {"turn_on": "lock", "turn_off": "unlock"},
+    "valve": {"turn_on": "open_valve", "turn_off": "close_valve"},
+}
+_POSITION_SERVICES = {"cover": "set_cover_position", "valve": "set_valve_position"}
+
+
+class IntentHandleError(ToolError):
+    """Home Assistant's ``IntentHandleError``: the intent matched but cannot be carried out."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceRule:
+    """How one service intent is handled (the arguments of HA's ``ServiceIntentHandler``)."""
+
+    domain: str
+    service: str
+    required_domains: frozenset[str] | None = None
+    required_features: int | None = None
+    required_states: frozenset[str] | None = None
+    slot_data: tuple[tuple[str, str], ...] = ()
+    """(slot, service data key) pairs copied into the call when the slot was given."""
+    on_off: bool = False
+    """OnOffIntentHandler's domain rules (HassTurnOn/HassTurnOff)."""
+    by_domain: Mapping[str, str] | None = None
+    """Service per entity domain (HassSetPosition); other domains are refused."""
+    speech: str | None = None
+    requirement: str | None = None
+    """The required states/features in words, for a failure message."""
+
+
+_MEDIA = frozenset({"media_player"})
+
+SERVICE_RULES: dict[str, ServiceRule] = {
+    "HassTurnOn": ServiceRule("homeassistant", "turn_on", on_off=True),
+    "HassTurnOff": ServiceRule("homeassistant", "turn_off", on_off=True),
+    "HassToggle": ServiceRule("homeassistant", "toggle"),
+    "HassLightSet": ServiceRule(
+        "light",
+        "turn_on",
+        slot_data=(
+            ("color", "rgb_color"),
+            ("temperature", "color_temp_kelvin"),
+            ("brightness", "brightness_pct"),
+        ),
+    ),
+    "HassSetPosition": ServiceRule(
+        "cover",
+        "set_cover_position",
+        slot_data=(("position", "position"),),
+        by_domain=_POSITION_SERVICES,
+    ),
+    "HassMediaPause": ServiceRule(
+        "media_player",
+        "media_pause",
+        required_domains=_MEDIA,
+        required_features=1,
+        required_states=frozenset({"playing"}),
+        requirement="playing and able to pause",
+    ),
+    "HassMediaUnpause": ServiceRule(
+        "media_player",
+        "media_play",
+        required_domains=_MEDIA,
+        required_states=frozenset({"paused"}),
+        requirement="paused",
+    ),
+    "HassMediaNext": ServiceRule(
+        "media_player",
+        "media_next_track",
+        required_domains=_MEDIA,
+        required_features=32,
+        required_states=frozenset({"playing"}),
+        requirement="playing and able to skip to the next item",
+    ),
+    "HassMediaPrevious": ServiceRule(
+        "media_player",
+        "media_previous_track",
+        required_domains=_MEDIA,
+        required_features=16,
+        required_states=frozenset({"playing"}),
+        requirement="playing and able to go back to the previous item",
+    ),
+    "HassSetVolume": ServiceRule(
+        "media_player",
+        "volume_set",
+        required_domains=_MEDIA,
+        required_features=4,
+        required_states=frozenset({"playing"}),
+        slot_data=(("volume_level", "volume_level"),),
+        requirement="playing and able to set its volume",
+    ),
+    "HassFanSetSpeed": ServiceRule(
+        "fan",
+        "turn_on",
+        required_domains=frozenset({"fan"}),
+        slot_data=(("percentage", "percentage"),),
+    ),
+    "HassVacuumStart": ServiceRule("vacuum", "start", required_domains=frozenset({"vacuum"})),
+    "HassVacuumReturnToBase": ServiceRule(
+        "vacuum", "return_to_base", required_domains=frozenset({"vacuum"})
+    ),
+}
+
+
+async def handle_service_intent(
+    intent: str,
+    rule: ServiceRule,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """Match targets with the rule's constraints, then call the service on each of them."""
+    name = slots.get("name")
+    if name == "all":
+        name = None
+    constraints = MatchTargetsConstraints(
+        name=name,
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains=set(slots["domain"]) if "domain" in slots else rule.required_domains,
+        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
+        features=rule.required_features,
+        states=rule.required_states,
+        assistant=ASSISTANT,
+    )
+    if not constraints.has_constraints:
+        return error_result(
+            intent,
+            ErrorCode.FAILED_TO_HANDLE,
+            "Service handler cannot target all devices: give a name, area, floor, domain "
+            "or device class.",
+            language=language,
+        )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        message = describe_failure(result, constraints, model, requirement=rule.requirement)
+        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+
+    success: list[IntentTarget] = []
+    if result.floors:
+        success.extend(IntentTarget(f.name, TargetType.FLOOR, f.floor_id) for f in result.floors)
+        speech_name = result.floors[0].name
+    elif result.areas:
+        success.extend(IntentTarget(a.name, TargetType.AREA, a.area_id) for a in result.areas)
+        speech_name = result.areas[0].name
+    else:
+        speech_name = result.states[0].name
+
+    data = _service_data(rule, slots)
+    try:
+        planned = [_plan(rule, state) for state in result.states]
+    except IntentHandleError as err:
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+    outcomes = await asyncio.gather(
+        *(
+            _call(plan, state, rule, data, executor)
+            for plan, state in zip(planned, result.states, strict=True)
+        ),
+        return_exceptions=True,
+    )
+    failed: list[IntentTarget] = []
+    calls: list[ServiceCall] = []
+    problems: list[str] = []
+    for state, outcome in zip(result.states, outcomes, strict=True):
+        target = IntentTarget(state.name, TargetType.ENTITY, state.entity_id)
+        if isinstance(outcome, ServiceCall):
+            success.append(target)
+            calls.append(outcome)
+        else:
+            failed.append(target)
+            problems.append(f"{state.entity_id}: {outcome}")
+            if not isinstance(outcome, ToolError):
+                _LOGGER.warning("Service call failed for %s: %r", state.entity_id, outcome)
+    if not success:
+        service = planned[-1][1] if planned else rule.service
+        message = f"Failed to call {service} for: {[t.id for t in failed]} ({'; '.join(problems)})"
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        speech=rule.speech.format(speech_name) if rule.speech is not None else None,
+        success=tuple(success),
+        failed=tuple(failed),
+        message="; ".join(problems) if problems else None,
+        calls=tuple(calls),
+    )
+
+
+def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> dict[str, Any]:
+    """The slot values the rule copies into the service call."""
+    data: dict[str, Any] = {}
+    for slot, key in rule.slot_data:
+        if slot in slots:
+            value = slots[slot]
+            # HassSetVolume's schema divides the percentage by 100 before the call.
+            data[key] = value / 100 if slot == "volume_level" else value
+    return data
+
+
+def _plan(rule: ServiceRule, state: EntityState) -> tuple[str, str]:
+    """``get_domain_and_service``: the domain and service the intent names for this entity."""
+    if rule.by_domain is not None:
+        service = rule.by_domain.get(state.domain)
+        if service is None:
+            raise IntentHandleError(f"Domain not supported: {state.domain}")
+        return state.domain, service
+    return rule.domain, rule.service
+
+
+async def _call(
+    plan: tuple[str, str],
+    state: EntityState,
+    rule: ServiceRule,
+    data: Mapping[str, Any],
+    executor: Executor,
+) -> ServiceCall:
+    """One entity's call with OnOffIntentHandler's rules; returns the call made."""
+    domain, service = plan
+    call_data: Mapping[str, Any] = data
+    if rule.on_off:
+        special = _ON_OFF_DOMAINS.get(state.domain)
+        if special is not None:
+            domain, service, call_data = state.domain, special[service], {}
+        elif not await executor.has_service(state.domain, service):
+            raise IntentHandleError(f"Service {service} does not support entity {state.entity_id}")
+    await executor.call_service(domain, service, [state.entity_id], call_data, wait=SERVICE_TIMEOUT)
+    return ServiceCall(domain, service, (state.entity_id,), dict(call_data))

@@ -1,0 +1,192 @@
+"""Turning a failed match into something a model can act on.
+
+Home Assistant's ``MatchFailedError`` carries the result, the constraints and the preferences;
+ours does too, and its message says which constraint failed and what would work instead: the
+closest exposed names (never an unexposed one), the same name in other areas, the areas that
+exist, or the tied candidates with their areas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from addon.errors import TargetMatchError
+from addon.home.model import HomeModel
+from addon.home.names import dice, loose_name, normalize_name, trigrams
+from addon.home.records import Area, Floor
+from addon.home.targets import (
+    MatchFailedReason,
+    MatchTargetsConstraints,
+    MatchTargetsPreferences,
+    MatchTargetsResult,
+    Suggestion,
+)
+
+MAX_SUGGESTIONS = 5
+CUTOFF = 0.35
+"""Least trigram similarity worth suggesting: "bedroom lamp" → "Lamp" scores 0.5."""
+
+
+def suggest_entity(model: HomeModel, entity_id: str) -> Suggestion | None:
+    """An entity as a suggestion: its name, id and area name."""
+    entity = model.entity(entity_id)
+    if entity is None:
+        return None
+    area = model.areas.get(entity.area_id) if entity.area_id else None
+    return Suggestion(entity.name, entity_id, area.name if area is not None else None)
+
+
+def closest_entities(
+    model: HomeModel, name: str, accept: Callable[[str], bool]
+) -> tuple[Suggestion, ...]:
+    """The acceptable entities whose names or aliases are nearest ``name``, best first.
+
+    A name that starts with an area ("bedroom lamp") is also tried as the rest of the name
+    within that area, because that is how people (and models) guess at "Lamp" in the Bedroom.
+    """
+    best: dict[str, float] = {}
+    found = model.index.fuzzy.closest(name, accept, limit=MAX_SUGGESTIONS, cutoff=CUTOFF)
+    for area_id, rest in model.places.split_area(name):
+        # An area holds a handful of entities: score them directly.
+        wanted = trigrams(loose_name(rest))
+        for entity_id in model.index.by_area.get(area_id, ()):
+            entity = model.entity(entity_id)
+            if entity is None or not accept(entity_id):
+                continue
+            score = max(dice(wanted, trigrams(loose_name(text))) for text in entity.names)
+            if score >= CUTOFF:
+                found.append((score, entity_id))
+    for score, entity_id in found:
+        best[entity_id] = max(score, best.get(entity_id, 0.0))
+    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:MAX_SUGGESTIONS]
+    return tuple(s for entity_id, _ in ranked if (s := suggest_entity(model, entity_id)))
+
+
+def entities_named(
+    model: HomeModel, name: str, accept: Callable[[str], bool]
+) -> tuple[Suggestion, ...]:
+    """Acceptable entities that do have ``name`` (when the area or floor was wrong)."""
+    matching = set(model.index.by_name.get(normalize_name(name), ()))
+    if name in model.index.order:
+        matching.add(name)
+    found = [
+        suggestion
+        for entity_id in model.index.ordered(e for e in matching if accept(e))
+        if (suggestion := suggest_entity(model, entity_id)) is not None
+    ]
+    return tuple(found[:MAX_SUGGESTIONS])
+
+
+def place_suggestions(model: HomeModel, name: str, kind: str) -> tuple[Suggestion, ...]:
+    """The areas or floors (``kind``) whose names are nearest ``name``."""
+    return tuple(Suggestion(place) for place in model.places.closest(name, kind))
+
+
+def failure_result(
+    model: HomeModel,
+    constraints: MatchTargetsConstraints,
+    reason: MatchFailedReason,
+    floors: tuple[Floor, ...],
+    areas: tuple[Area, ...],
+    accept: Callable[[str], bool],
+) -> MatchTargetsResult:
+    """The result Home Assistant gives for ``reason``, plus suggestions among ``accept``ed."""
+    if reason is MatchFailedReason.INVALID_FLOOR:
+        return MatchTargetsResult(
+            False,
+            reason,
+            no_match_name=constraints.floor_name,
+            suggestions=place_suggestions(model, constraints.floor_name or "", "floor"),
+        )
+    if reason is MatchFailedReason.INVALID_AREA:
+        return MatchTargetsResult(
+            False,
+            reason,
+            no_match_name=constraints.area_name,
+            suggestions=place_suggestions(model, constraints.area_name or "", "area"),
+        )
+    name = constraints.name
+    suggestions: tuple[Suggestion, ...] = ()
+    if name and reason in (MatchFailedReason.NAME, MatchFailedReason.ASSISTANT):
+        suggestions = closest_entities(model, name, accept)
+    elif name and reason in (MatchFailedReason.AREA, MatchFailedReason.FLOOR):
+        # The name exists but elsewhere: say where.
+        suggestions = entities_named(model, name, accept) or closest_entities(model, name, accept)
+    return MatchTargetsResult(
+        False,
+        reason,
+        areas=areas if reason is MatchFailedReason.AREA else (),
+        floors=floors if reason is MatchFailedReason.FLOOR else (),
+        suggestions=suggestions,
+    )
+
+
+def describe_failure(result: MatchTargetsResult, constraints: MatchTargetsConstraints) -> str:
+    """One sentence for the model: what failed, and what to try instead."""
+    reason = result.no_match_reason
+    what = _what(constraints)
+    if reason is MatchFailedReason.INVALID_AREA:
+        text = f"there is no area called '{result.no_match_name}'"
+    elif reason is MatchFailedReason.INVALID_FLOOR:
+        text = f"there is no floor called '{result.no_match_name}'"
+    elif reason is MatchFailedReason.DUPLICATE_NAME:
+        text = f"more than one exposed entity is called '{result.no_match_name}'"
+    elif reason is MatchFailedReason.MULTIPLE_TARGETS:
+        text = f"this needs exactly one entity but {len(result.candidates)} match {what}"
+    elif reason is MatchFailedReason.ASSISTANT:
+        text = f"no entity exposed to the assistant matches {what}"
+    elif reason is MatchFailedReason.FEATURE:
+        text = f"no entity matching {what} supports this action"
+    elif reason is MatchFailedReason.STATE:
+        text = f"no entity matching {what} is in a state this action applies to"
+    else:
+        text = f"no entity matches {what}"
+    if result.candidates:
+        listed = "; ".join(
+            _place_of(c.name, c.entity_id, c.area.name if c.area else None)
+            for c in result.candidates
+        )
+        text += f". Candidates: {listed}. Name an area or use the entity id"
+    elif result.suggestions:
+        listed = "; ".join(_place_of(s.name, s.entity_id, s.area) for s in result.suggestions)
+        text += f". Closest: {listed}"
+    return text
+
+
+def _what(constraints: MatchTargetsConstraints) -> str:
+    parts: list[str] = []
+    if constraints.name:
+        parts.append(f"name '{constraints.name}'")
+    if constraints.area_name:
+        parts.append(f"area '{constraints.area_name}'")
+    if constraints.floor_name:
+        parts.append(f"floor '{constraints.floor_name}'")
+    if constraints.domains is not None:
+        parts.append(f"domain {', '.join(sorted(constraints.domains)) or '(none)'}")
+    if constraints.device_classes:
+        parts.append(f"device class {', '.join(sorted(constraints.device_classes))}")
+    return " and ".join(parts) or "the request"
+
+
+def _place_of(name: str, entity_id: str | None, area: str | None) -> str:
+    text = f"'{name}'"
+    if entity_id:
+        text += f" ({entity_id})"
+    if area:
+        text += f" in {area}"
+    return text
+
+
+class MatchFailedError(TargetMatchError):
+    """No exposed entity, or more than one, matched; carries what Home Assistant's does."""
+
+    def __init__(
+        self,
+        result: MatchTargetsResult,
+        constraints: MatchTargetsConstraints,
+        preferences: MatchTargetsPreferences | None = None,
+    ) -> None:
+        super().__init__(describe_failure(result, constraints))
+        self.result = result
+        self.constraints = constraints
+        self.preferences = preferences

@@ -1,0 +1,214 @@
+"""Local first: Home Assistant's sentence matcher before the language model.
+
+A command Home Assistant's own templates recognise ("turn on the kitchen lights", "what is the
+temperature in the office") is answered in a few milliseconds without a model: the match
+becomes an intent call and the language's response template says what was done. Anything else
+(a question, chit-chat, a name the home does not have, a sentence carried by free text, a name
+several devices share) returns None and goes to the model.
+
+Recognition follows Home Assistant 2025.4's ``DefaultAgent._recognize_strict``: exposed
+entities only, ``recognize_best`` preferring a match with an entity name (``best_slot_name``)
+over one with only an area, and the satellite's area as ``intent_context`` so "turn on the
+lights" means the lights where it was said. Home Assistant's later stages (unexposed names,
+fuzzy matching with unmatched entities) only produce error messages, which the model gives
+better, so they are left out.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from hassil.intents import SlotList, TextSlotList
+from hassil.recognize import recognize_best
+
+from addon.home.actions.intents import INTENTS
+from addon.home.actions.response import ErrorCode, IntentResult
+from addon.home.model import HomeModel
+from addon.local.language import LanguageIntents, load_language
+from addon.local.responses import ResponseTemplates
+from addon.local.slots import (
+    HomeSlotLists,
+    intent_slots,
+    shared_name,
+    speech_slots,
+    wildcard_heavy,
+)
+
+_LOGGER = logging.getLogger(__name__)
+
+METADATA_CUSTOM_SENTENCE = "hass_custom_sentence"
+"""Home Assistant's metadata key that makes a custom sentence win over a built-in one."""
+
+LEFT_TO_MODEL = frozenset({"HassGetState"})
+"""Intents Home Assistant's pipeline leaves to an LLM agent even with "prefer local intents".
+
+``assist_pipeline``'s ``_async_local_fallback_intent_filter`` (2025.x): a state question is
+answered better by a model that sees the states ("No, on" is what the template says).
+"""
+
+LOCAL_INTENTS = frozenset(INTENTS) - LEFT_TO_MODEL
+"""What the matcher answers by default: every intent we handle, less :data:`LEFT_TO_MODEL`."""
+
+_MODEL_ERRORS = frozenset(
+    {
+        ErrorCode.NO_INTENT_MATCH,
+        ErrorCode.NO_VALID_TARGETS,
+        ErrorCode.INVALID_SLOTS,
+        ErrorCode.UNKNOWN_INTENT,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LocalMatch:
+    """A sentence Home Assistant's templates recognised, ready for ``handle_intent``."""
+
+    intent: str
+    slots: dict[str, Any]
+    """Slot values as ``handle_intent`` takes them (``{"name": "Kitchen Lights"}``)."""
+    response_key: str | None
+    """Which of the intent's response templates the matched sentence asks for."""
+    text: str
+    ms: float
+    """How long recognition took, slot list building included."""
+    language: str = "en"
+    """The intents language that matched (the variant loaded, e.g. "en" for "en-GB")."""
+    speech_slots: dict[str, Any] = field(default_factory=dict)
+    """Each slot's spoken text, for response templates ("50" rather than 50)."""
+    templates: ResponseTemplates | None = field(default=None, repr=False, compare=False)
+
+
+def answered_locally(result: IntentResult) -> bool:
+    """Whether to speak ``result`` or hand the sentence to the model after all.
+
+    Home Assistant's ``async_handle_intents`` (the local-first path of LLM agents) drops a
+    result whose error is about matching (no such device, nothing in that area) so the model
+    can try; a failure while acting (``failed_to_handle``, ``unknown``) is spoken as it is.
+    """
+    return not (result.is_error and result.error_code in _MODEL_ERRORS)
+
+
+class LocalMatcher:
+    """Recognises the sentences of one language against a home's names.
+
+    The templates are parsed once, on first use (about 10 ms, then about 100 ms more inside the
+    first recognition while hassil compiles them; :meth:`prepare` pays that up front). Slot
+    lists are built once per :class:`HomeModel` object: the home's sync swaps in a new model
+    when a registry changes, while state changes happen in place and leave names alone.
+    Recognition is synchronous and CPU-bound (a few milliseconds); it may run in a worker
+    thread, so loading is guarded by a lock.
+    """
+
+    def __init__(self, language: str, *, intents: Collection[str] | None = None) -> None:
+        """``intents`` limits matching to those intents (default: :data:`LOCAL_INTENTS`)."""
+        self._language = language
+        self._intent_names = frozenset(LOCAL_INTENTS if intents is None else intents)
+        self._lock = threading.Lock()
+        self._loaded = False
+        self._intents: LanguageIntents | None = None
+        self._templates: ResponseTemplates | None = None
+        self._model: HomeModel | None = None
+        self._slot_lists: HomeSlotLists | None = None
+
+    @property
+    def language(self) -> str:
+        """The language asked for."""
+        return self._language
+
+    def prepare(self) -> bool:
+        """Load and compile the templates now; False when the language has none."""
+        intents = self._load()
+        if intents is None:
+            return False
+        empty: dict[str, SlotList] = {
+            name: TextSlotList(name=name, values=[]) for name in ("name", "area", "floor")
+        }
+        recognize_best("turn on", intents.intents, slot_lists=empty, language=intents.language)
+        return True
+
+    def recognize(
+        self, text: str, model: HomeModel, *, preferred_area_id: str | None = None
+    ) -> LocalMatch | None:
+        """The intent call for ``text`` if Home Assistant's templates handle it, else None.
+
+        ``preferred_area_id`` is the area of the satellite that heard it: it fills an omitted
+        area ("turn on the lights") and is passed on to break ties between same-named devices.
+        """
+        start = time.perf_counter()
+        intents = self._load()
+        if intents is None or not text.strip():
+            return None
+        slot_lists = self._slot_lists_for(model)
+        area = model.areas.get(preferred_area_id) if preferred_area_id is not None else None
+        context = None if area is None else {"area": {"value": area.name, "text": area.name}}
+        result = recognize_best(
+            text,
+            intents.intents,
+            slot_lists=slot_lists.for_text(text),
+            intent_context=context,
+            language=intents.language,
+            best_metadata_key=METADATA_CUSTOM_SENTENCE,
+            best_slot_name="name",
+        )
+        if result is None:
+            _LOGGER.debug("No local match for %r", text)
+            return None
+        name = result.intent.name
+        spec = INTENTS.get(name)
+        if spec is None or name not in self._intent_names:
+            return None
+        if wildcard_heavy(result, text):
+            _LOGGER.debug(
+                "Local match %s for %r is mostly free text; left to the model", name, text
+            )
+            return None
+        slots = intent_slots(result, spec, preferred_area_id=preferred_area_id)
+        if slots is None:
+            _LOGGER.debug("Local match %s for %r has a slot we do not take", name, text)
+            return None
+        if shared_name(model, slots):
+            _LOGGER.debug("Local match %s for %r names several devices", name, text)
+            return None
+        return LocalMatch(
+            intent=name,
+            slots=slots,
+            response_key=result.response,
+            text=text,
+            ms=(time.perf_counter() - start) * 1000.0,
+            language=intents.language,
+            speech_slots=speech_slots(result),
+            templates=self._templates,
+        )
+
+    def _load(self) -> LanguageIntents | None:
+        """The parsed templates, loading them on first call; None (warned once) if none ship."""
+        if self._loaded:
+            return self._intents
+        with self._lock:
+            if not self._loaded:
+                intents = load_language(self._language, self._intent_names)
+                if intents is None:
+                    _LOGGER.warning(
+                        "No Home Assistant sentences for language %r; every request goes to "
+                        "the model",
+                        self._language,
+                    )
+                else:
+                    self._templates = ResponseTemplates(intents.responses)
+                self._intents = intents
+                self._loaded = True
+        return self._intents
+
+    def _slot_lists_for(self, model: HomeModel) -> HomeSlotLists:
+        """The slot lists of ``model``, rebuilt only when a different model object arrives."""
+        with self._lock:
+            if self._model is not model or self._slot_lists is None:
+                self._slot_lists = HomeSlotLists.build(model)
+                self._model = model
+                _LOGGER.debug("Built slot lists: %d names", self._slot_lists.name_count)
+            return self._slot_lists

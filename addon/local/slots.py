@@ -1,0 +1,162 @@
+"""From a home to hassil's slot lists, and from hassil's match to our intent slots.
+
+Slot lists follow Home Assistant 2025.4's ``DefaultAgent._make_slot_lists``:
+
+* ``name``: every exposed entity with a state, by its aliases and its name, each with itself as
+  the value (Home Assistant does not use entity ids because two entities may share a name; the
+  intent handler resolves the name) and ``{"domain": …, "device_class": …}`` as context, which
+  sentences test with ``requires_context``;
+* ``area``: every area by name and by alias, the alias itself as the value;
+* ``floor``: every floor by name and by alias, the floor's name as the value.
+
+Per recognition, the ``name`` list is cut to the names that occur in the text (Home Assistant's
+trie filter): hassil then tries a handful of names instead of the whole home.
+
+Slots are then shaped as our ``handle_intent`` (and Home Assistant's intent handlers after
+voluptuous) take them: ``{"name": "Kitchen Lights", "domain": ["light"], "brightness": 50}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hassil.intents import SlotList, TextSlotList, TextSlotValue
+from hassil.recognize import RecognizeResult
+from hassil.trie import Trie
+
+from addon.home.actions.intents import IntentSpec, SlotKind
+from addon.home.model import HomeModel
+from addon.home.names import normalize_name
+
+
+@dataclass(frozen=True, slots=True)
+class HomeSlotLists:
+    """The slot lists of one home; built once per :class:`HomeModel` object."""
+
+    names: Trie
+    """Lower-cased name or alias → its :class:`TextSlotValue` (several for a shared name)."""
+    area: TextSlotList
+    floor: TextSlotList
+    name_count: int
+
+    @classmethod
+    def build(cls, model: HomeModel) -> HomeSlotLists:
+        """Read the exposed entities, areas and floors of ``model``."""
+        names = Trie()
+        count = 0
+        for entity in model.exposed_entities():
+            # DEFAULT_EXPOSED_ATTRIBUTES is just device_class, read from the state.
+            context: dict[str, Any] = {"domain": entity.domain}
+            if entity.device_class is not None:
+                context["device_class"] = entity.device_class
+            for text in (*entity.aliases, entity.name):
+                text = text.strip()
+                if not text:
+                    continue
+                value = TextSlotValue.from_tuple((text, text, context), allow_template=False)
+                names.insert(text.lower(), value)
+                count += 1
+        area_names = [
+            (text, text)
+            for area in model.areas.values()
+            for text in _texts(area.name, area.aliases)
+        ]
+        floor_names = [
+            (text, floor.name)
+            for floor in model.floors.values()
+            for text in _texts(floor.name, floor.aliases)
+        ]
+        return cls(
+            names=names,
+            area=TextSlotList.from_tuples(area_names, allow_template=False, name="area"),
+            floor=TextSlotList.from_tuples(floor_names, allow_template=False, name="floor"),
+            name_count=count,
+        )
+
+    def for_text(self, text: str) -> dict[str, SlotList]:
+        """Slot lists for recognising ``text``: only the names that occur in it."""
+        found = [value for _end, _text, value in self.names.find(text.strip().lower())]
+        return {
+            "area": self.area,
+            "floor": self.floor,
+            "name": TextSlotList(name="name", values=found),
+        }
+
+
+def _texts(name: str, aliases: tuple[str, ...]) -> list[str]:
+    """The name then each non-blank alias, stripped."""
+    return [text for text in (name.strip(), *(alias.strip() for alias in aliases)) if text]
+
+
+def speech_slots(result: RecognizeResult) -> dict[str, Any]:
+    """Each slot's spoken text, else its value: the ``slots`` a response template reads."""
+    return {entity.name: entity.text or entity.value for entity in result.entities_list}
+
+
+def intent_slots(
+    result: RecognizeResult, spec: IntentSpec, *, preferred_area_id: str | None = None
+) -> dict[str, Any] | None:
+    """The recognised slots shaped for ``handle_intent``; None if one is not ``spec``'s.
+
+    Home Assistant passes ``{"value", "text"}`` per slot and its handlers' voluptuous schemas
+    convert the values; we convert here instead: lists for list slots ("light" → ["light"]),
+    whole numbers as ints (hassil's ranges give 50.0), wildcard text stripped.
+    """
+    slots: dict[str, Any] = {}
+    for entity in result.entities_list:
+        slot = spec.slot(entity.name)
+        if slot is None:
+            return None
+        value = entity.value
+        if isinstance(value, str):
+            value = value.strip()
+        elif isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if slot.kind is SlotKind.TEXT_LIST and not isinstance(value, list):
+            value = [value]
+        slots[entity.name] = value
+    if preferred_area_id is not None:
+        slots["preferred_area_id"] = preferred_area_id
+    return slots
+
+
+def wildcard_heavy(result: RecognizeResult, text: str) -> bool:
+    """True when free text (a wildcard slot) carries the sentence rather than the template.
+
+    A sentence whose only slots are wildcards, or whose wildcards hold more than half of its
+    words, matched a catch-all template ("add {item} to …") more than it matched a command;
+    the model reads such sentences better than a template does.
+    """
+    spoken = [entity for entity in result.entities_list if entity.text]
+    wildcards = [entity for entity in spoken if entity.is_wildcard]
+    if not wildcards:
+        return False
+    if len(wildcards) == len(spoken):
+        return True
+    wildcard_words = sum(len(str(entity.text).split()) for entity in wildcards)
+    return wildcard_words * 2 > len(text.split())
+
+
+def shared_name(model: HomeModel, slots: Mapping[str, Any]) -> bool:
+    """True when the ``name`` slot names several exposed entities and nothing narrows it.
+
+    Home Assistant would answer "there are multiple devices called …" or guess by the
+    satellite's area; the model can ask which one was meant, so the sentence goes to it.
+    """
+    name = slots.get("name")
+    if not isinstance(name, str) or any(key in slots for key in ("area", "floor")):
+        return False
+    ids = [
+        entity_id
+        for entity_id in model.index.by_name.get(normalize_name(name), ())
+        if model.is_exposed(entity_id)
+    ]
+    if len(ids) < 2:
+        return False
+    area_id = slots.get("preferred_area_id")
+    if area_id is None:
+        return True
+    in_area = [entity_id for entity_id in ids if entity_id in model.index.by_area.get(area_id, ())]
+    return len(in_area) != 1

@@ -1,0 +1,226 @@
+"""Tools that act on or read the home: Assist intents, live context, exposed scripts.
+
+Intent tools are Home Assistant's Assist API tools (same names, descriptions and parameter
+schemas); each call runs our resolver and the turn's executor, live or virtual. Everything here
+only ever sees entities exposed to Assist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from addon.agent.overview import live_overview, overview_entities
+from addon.errors import ToolError
+from addon.home.actions.handlers import handle_intent
+from addon.home.actions.intents import INTENTS, IntentSpec, parameters_schema
+from addon.home.matching import match_targets
+from addon.home.model import HomeModel
+from addon.home.targets import MatchFailedReason, MatchTargetsConstraints, MatchTargetsPreferences
+from addon.tools.base import Tool, ToolContext
+from addon.tools.datetime_tool import GetDateTimeTool
+from addon.tools.registry import ToolRegistry
+
+LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
+NOT_CONNECTED = "Home Assistant is not connected right now; try again in a moment"
+
+
+def _home(context: ToolContext) -> HomeModel:
+    if context.home is None or context.executor is None:
+        raise ToolError(NOT_CONNECTED)
+    return context.home
+
+
+@dataclass(frozen=True, slots=True)
+class IntentTool:
+    """An Assist intent as a tool."""
+
+    spec: IntentSpec
+
+    @property
+    def name(self) -> str:
+        """The intent name, as Home Assistant offers it."""
+        return self.spec.name
+
+    @property
+    def description(self) -> str:
+        """Home Assistant's description of the intent."""
+        return self.spec.description
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The slot schema Home Assistant's Assist API sends."""
+        return parameters_schema(self.spec)
+
+    @property
+    def kind(self) -> str:
+        """Intents act through the turn's executor."""
+        return "intent"
+
+    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+        """Resolve targets and act; the result is Home Assistant's intent response."""
+        model = _home(context)
+        assert context.executor is not None
+        result = await handle_intent(
+            self.spec.name,
+            arguments,
+            model=model,
+            executor=context.executor,
+            preferences=MatchTargetsPreferences(area_id=context.area_id, floor_id=context.floor_id),
+            language=context.language,
+            now=context.now,
+        )
+        return result.for_model()
+
+
+@dataclass(frozen=True, slots=True)
+class GetLiveContextTool:
+    """Current states of exposed entities, filterable; Home Assistant's tool of that name."""
+
+    name: str = "GetLiveContext"
+    description: str = (
+        "Provides real-time information about the CURRENT state, value, or mode of devices, "
+        "sensors, entities, or areas. Use this tool for: 1. Answering questions about current "
+        "conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions "
+        "(e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather "
+        "first). You may filter for devices by name, domain, and area, including combining "
+        "those filters. Prefer filtering by domain when searching for multiple devices of the "
+        "same type."
+    )
+    kind: str = "builtin"
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """Optional name, domain (one or a list), area and floor filters."""
+        return {
+            "type": "object",
+            "properties": {
+                "name": {
+                    "type": "string",
+                    "description": "Filter entities by name or alias (case-insensitive).",
+                },
+                "domain": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Filter entities by domain (e.g. 'light', 'sensor').",
+                },
+                "area": {
+                    "type": "string",
+                    "description": "Filter entities by area name or alias (case-insensitive).",
+                },
+                "floor": {
+                    "type": "string",
+                    "description": "Filter entities by floor name or alias (case-insensitive).",
+                },
+            },
+        }
+
+    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+        """The live overview of the matching exposed entities."""
+        model = context.home
+        if model is None:
+            raise ToolError(NOT_CONNECTED)
+        entities = overview_entities(model)
+        if not entities:
+            return {"success": False, "error": "No entities are exposed to Assist."}
+        domains = [d.strip().lower() for d in arguments.get("domain", []) if d.strip()]
+        name, area, floor = arguments.get("name"), arguments.get("area"), arguments.get("floor")
+        if name or area or floor or domains:
+            result = match_targets(
+                model,
+                MatchTargetsConstraints(
+                    name=name, area_name=area, floor_name=floor, domains=domains or None
+                ),
+            )
+            if not result.is_match:
+                return {"success": False, "error": _match_error(result.no_match_reason, arguments)}
+            matched = set(result.entity_ids)
+            entities = [entity for entity in entities if entity.entity_id in matched]
+        return {
+            "success": True,
+            "result": LIVE_CONTEXT_HEADER + "\n" + live_overview(model, entities),
+        }
+
+
+def _match_error(reason: MatchFailedReason | None, arguments: dict[str, Any]) -> str:
+    if reason is MatchFailedReason.INVALID_AREA:
+        return f"Area '{arguments.get('area')}' does not exist"
+    if reason is MatchFailedReason.INVALID_FLOOR:
+        return f"Floor '{arguments.get('floor')}' does not exist"
+    if reason is MatchFailedReason.NAME:
+        return f"No exposed entities matched name '{arguments.get('name')}'"
+    if reason is MatchFailedReason.AREA:
+        return f"No exposed entities found in area '{arguments.get('area')}'"
+    if reason is MatchFailedReason.DOMAIN:
+        return f"No exposed entities found in domain(s): {', '.join(arguments.get('domain', []))}"
+    return "No entities matched the provided filter"
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptTool:
+    """An exposed script as a tool, as Home Assistant's Assist API offers it."""
+
+    entity_id: str
+    script_name: str
+    label: str
+
+    @property
+    def name(self) -> str:
+        """The script's object id (prefixed when it starts with a digit, as HA does)."""
+        object_id = self.entity_id.partition(".")[2]
+        return "_" + object_id if object_id[:1].isdigit() else object_id
+
+    @property
+    def description(self) -> str:
+        """The script's name; aliases make it findable by what people call it."""
+        return self.label
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """Scripts are run without fields from the model."""
+        return {"type": "object", "properties": {}}
+
+    @property
+    def kind(self) -> str:
+        """Scripts run through the turn's executor."""
+        return "script"
+
+    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+        """Run the script (``script.turn_on`` on it) through the executor."""
+        model = _home(context)
+        if not model.is_exposed(self.entity_id):
+            raise ToolError(f"{self.script_name} is not exposed to Assist")
+        assert context.executor is not None
+        await context.executor.call_service("script", "turn_on", [self.entity_id], {})
+        return {"success": True, "result": f"Started {self.script_name}"}
+
+
+def home_tools(model: HomeModel | None) -> list[Tool]:
+    """The home's tools for one turn, in a stable order (intents, live context, scripts)."""
+    if model is None:
+        return []
+    exposed = model.exposed_entities()
+    domains = {entity.domain for entity in exposed}
+    tools: list[Tool] = [
+        IntentTool(spec)
+        for spec in INTENTS.values()
+        if spec.in_assist_api and (spec.platforms is None or spec.platforms & domains)
+    ]
+    if domains:
+        tools.append(GetLiveContextTool())
+    for entity in exposed:
+        if entity.domain == "script":
+            label = entity.name
+            if entity.aliases:
+                label += ". Aliases: " + str(list(entity.aliases))
+            tools.append(ScriptTool(entity.entity_id, entity.name, label))
+    return tools
+
+
+def build_registry(model: HomeModel | None, extra: list[Tool]) -> ToolRegistry:
+    """The registry for one turn: the home's tools, GetDateTime, then ``extra`` (custom, memory)."""
+    registry = ToolRegistry(home_tools(model))
+    registry.add(GetDateTimeTool())
+    for tool in extra:
+        registry.add(tool)
+    return registry

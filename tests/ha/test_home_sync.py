@@ -1,0 +1,233 @@
+"""HomeSync against the scripted server: snapshot, live diffs, debounced registry refresh."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from addon.ha.client import HomeAssistantClient
+from addon.ha.home_sync import HomeSync
+from addon.home.model import HomeModel
+from tests.ha.conftest import MakeClient
+from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
+from tests.ha.waiting import until
+
+KITCHEN_AREA = {"area_id": "kitchen", "name": "Kitchen", "aliases": [], "floor_id": None}
+KITCHEN_LIGHT = {"entity_id": "light.kitchen", "area_id": "kitchen", "platform": "demo"}
+KITCHEN_STATE = {"s": "on", "a": {"friendly_name": "Kitchen Light"}, "c": "ctx1", "lc": 1.0}
+
+
+class ScriptedHome:
+    """Answers HomeSync's commands on the fake server with a one-light home in HA's shapes."""
+
+    def __init__(self, fake_ha: FakeHomeAssistant) -> None:
+        self.area_name = "Kitchen"
+        self.state = dict(KITCHEN_STATE)
+        self.hold_details = asyncio.Event()
+        self.hold_details.set()
+        self.entity_subscriptions: list[tuple[FakeConnection, int]] = []
+        self.fail_next: set[str] = set()
+        answers = {
+            "get_config": lambda: {"location_name": "Scripted", "language": "en"},
+            "config/area_registry/list": lambda: [{**KITCHEN_AREA, "name": self.area_name}],
+            "config/floor_registry/list": list,
+            "config/device_registry/list": list,
+            "config/entity_registry/list": lambda: [KITCHEN_LIGHT],
+            "homeassistant/expose_entity/list": lambda: {
+                "exposed_entities": {"light.kitchen": {"conversation": True}}
+            },
+            "homeassistant/expose_new_entities/get": lambda: {"expose_new": True},
+        }
+        for command_type, answer in answers.items():
+            fake_ha.handlers[command_type] = self._answer_with(command_type, answer)
+        fake_ha.handlers["config/entity_registry/get_entries"] = self._details
+        fake_ha.handlers["subscribe_entities"] = self._subscribe_entities
+
+    def _answer_with(self, command_type: str, answer: Any) -> Any:
+        async def handle(connection: FakeConnection, message: dict[str, Any]) -> None:
+            if command_type in self.fail_next:
+                self.fail_next.discard(command_type)
+                await connection.error(message["id"], "unknown_command", "Unknown command.")
+            else:
+                await connection.result(message["id"], answer())
+
+        return handle
+
+    async def _details(self, connection: FakeConnection, message: dict[str, Any]) -> None:
+        await self.hold_details.wait()
+        options = {"conversation": {"should_expose": True}}
+        details = {"light.kitchen": {**KITCHEN_LIGHT, "aliases": [], "options": options}}
+        await connection.result(message["id"], details)
+
+    async def _subscribe_entities(
+        self, connection: FakeConnection, message: dict[str, Any]
+    ) -> None:
+        connection.subscriptions[message["id"]] = message
+        self.entity_subscriptions.append((connection, message["id"]))
+        await connection.send(
+            [
+                {"id": message["id"], "type": "result", "success": True, "result": None},
+                {
+                    "id": message["id"],
+                    "type": "event",
+                    "event": {"a": {"light.kitchen": self.state}},
+                },
+            ]
+        )
+
+    async def send_diff(self, event: dict[str, Any]) -> None:
+        """Send a subscribe_entities event on the newest entity subscription."""
+        connection, sub_id = self.entity_subscriptions[-1]
+        await connection.event(sub_id, event)
+
+    async def fire_registry_event(self, connection: FakeConnection, event_type: str) -> None:
+        """Send a registry event to the subscription for ``event_type``."""
+        for sub_id, message in connection.subscriptions.items():
+            if message.get("event_type") == event_type:
+                await connection.event(sub_id, {"event_type": event_type, "data": {}})
+
+
+@pytest.fixture
+def home(fake_ha: FakeHomeAssistant) -> ScriptedHome:
+    """The one-light home on the scripted server."""
+    return ScriptedHome(fake_ha)
+
+
+@pytest.fixture
+async def linked(make_client: MakeClient, home: ScriptedHome) -> HomeAssistantClient:
+    """A client not yet started, with the scripted home in place."""
+    return await make_client(start=False)
+
+
+@pytest.fixture
+async def sync(linked: HomeAssistantClient) -> AsyncIterator[HomeSync]:
+    """A HomeSync whose client has connected and whose first model is built."""
+    home_sync = HomeSync(linked, debounce=0.1, retry_interval=0.2)
+    await home_sync.start()
+    await linked.start()
+    await linked.wait_connected(5.0)
+    yield home_sync
+    await home_sync.stop()
+
+
+def _entity_subscriptions(connection: FakeConnection) -> int:
+    return sum(m["type"] == "subscribe_entities" for m in connection.subscriptions.values())
+
+
+def _current(sync: HomeSync) -> HomeModel:
+    assert sync.model is not None
+    return sync.model
+
+
+async def test_model_is_built_before_connected(sync: HomeSync) -> None:
+    """Once the client is connected the model holds the snapshot's states and areas."""
+    model = _current(sync)
+    state = model.state("light.kitchen")
+    assert state is not None
+    assert (state.state, model.areas["kitchen"].name, sync.live) == ("on", "Kitchen", True)
+
+
+async def test_diff_updates_model_and_tells_listeners(sync: HomeSync, home: ScriptedHome) -> None:
+    """A state change event changes the model in place and reaches change listeners."""
+    heard: list[list[str]] = []
+    sync.add_change_listener(lambda ids, _model: heard.append(ids))
+    await home.send_diff({"c": {"light.kitchen": {"+": {"s": "off", "lc": 2.0}}}})
+    await until(lambda: bool(heard))
+    state = _current(sync).state("light.kitchen")
+    assert (heard, state and state.state) == ([["light.kitchen"]], "off")
+
+
+async def test_diffs_during_build_are_applied(
+    linked: HomeAssistantClient, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """A change that arrives while the registries are still loading is not lost."""
+    home.hold_details.clear()
+    home_sync = HomeSync(linked)
+    await home_sync.start()
+    await linked.start()
+    await until(lambda: bool(home.entity_subscriptions))
+    await home.send_diff({"c": {"light.kitchen": {"+": {"s": "off", "lc": 2.0}}}})
+    home.hold_details.set()
+    await home_sync.wait_ready(5.0)
+    state = _current(home_sync).state("light.kitchen")
+    assert state is not None
+    assert state.state == "off"
+    await home_sync.stop()
+
+
+async def test_registry_events_are_debounced_into_one_refresh(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """A burst of registry events leads to a single new snapshot with the new names."""
+    home.area_name = "Cookhouse"
+    for event_type in ("area_registry_updated", "entity_registry_updated") * 3:
+        await home.fire_registry_event(fake_ha.latest, event_type)
+    await until(lambda: _current(sync).areas["kitchen"].name == "Cookhouse")
+    await asyncio.sleep(0.3)
+    assert sync.refreshes == 2
+
+
+async def test_old_snapshot_subscription_is_ended(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """After a refresh only one subscribe_entities stays open on the server."""
+    await home.fire_registry_event(fake_ha.latest, "area_registry_updated")
+    await until(lambda: sync.refreshes == 2)
+    await until(lambda: _entity_subscriptions(fake_ha.latest) == 1)
+
+
+async def test_failed_snapshot_is_retried(linked: HomeAssistantClient, home: ScriptedHome) -> None:
+    """When a command fails (Home Assistant still starting) the snapshot is tried again."""
+    home.fail_next.add("homeassistant/expose_entity/list")
+    home_sync = HomeSync(linked, retry_interval=0.1)
+    await home_sync.start()
+    await linked.start()
+    await home_sync.wait_ready(5.0)
+    assert home_sync.refreshes == 1
+    await home_sync.stop()
+
+
+async def test_reconnect_takes_new_snapshot(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant, linked: HomeAssistantClient
+) -> None:
+    """After the link drops and returns the model is rebuilt from a new snapshot."""
+    home.state = {**KITCHEN_STATE, "s": "off"}
+    await fake_ha.drop_all()
+    await fake_ha.wait_for_connection(2)
+    await linked.wait_connected(5.0)
+    state = _current(sync).state("light.kitchen")
+    assert (sync.refreshes, state and state.state, sync.live) == (2, "off", True)
+
+
+async def test_endless_registry_events_still_refresh(
+    linked: HomeAssistantClient, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """Events closer together than the debounce do not postpone the refresh past its cap."""
+    home_sync = HomeSync(linked, debounce=0.2, debounce_max=0.5)
+    await home_sync.start()
+    await linked.start()
+    await home_sync.wait_ready(5.0)
+    home.area_name = "Cookhouse"
+    for _ in range(15):  # 1.5 s of events, 0.1 s apart
+        await home.fire_registry_event(fake_ha.latest, "area_registry_updated")
+        await asyncio.sleep(0.1)
+        if _current(home_sync).areas["kitchen"].name == "Cookhouse":
+            break
+    assert _current(home_sync).areas["kitchen"].name == "Cookhouse"
+    await home_sync.stop()
+
+
+async def test_reconnect_tells_listeners_what_changed_meanwhile(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant, linked: HomeAssistantClient
+) -> None:
+    """Entities whose state differs in the new snapshot are passed to change listeners."""
+    heard: list[list[str]] = []
+    sync.add_change_listener(lambda ids, _model: heard.append(ids))
+    home.state = {**KITCHEN_STATE, "s": "off"}
+    await fake_ha.drop_all()
+    await fake_ha.wait_for_connection(2)
+    await linked.wait_connected(5.0)
+    assert heard == [["light.kitchen"]]

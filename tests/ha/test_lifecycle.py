@@ -1,0 +1,45 @@
+"""The Home Assistant link inside the whole app: started with it, reported on /health."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from addon import keys
+from addon.app import create_app
+from devtools.home_assistant import HomeAssistantProcess
+from tests.fixtures.app import MakeSettings
+
+
+async def test_app_serves_health_while_home_assistant_is_unreachable(
+    app_client: TestClient[Any, Any],
+) -> None:
+    """With nothing at the Home Assistant URL the app still starts and says why on /health."""
+    response = await app_client.get("/health")
+    body = await response.json()
+    assert response.status == 200
+    assert body["components"]["home_assistant"]["status"] == "degraded"
+    assert body["components"]["home_assistant"]["detail"].startswith("not connected")
+
+
+async def test_app_exposes_client_and_sync(app_client: TestClient[Any, Any]) -> None:
+    """The client and the home sync are reachable under their app keys."""
+    app = app_client.server.app
+    assert (app[keys.HA_CLIENT].connected, app[keys.HOME_SYNC].model) == (False, None)
+
+
+@pytest.mark.homeassistant
+async def test_app_connects_and_builds_model(
+    aiohttp_client: Callable[..., Any],
+    make_settings: MakeSettings,
+    home_assistant: HomeAssistantProcess,
+) -> None:
+    """Against the real Home Assistant the app's link connects and the model gets built."""
+    settings = make_settings(ha_url=home_assistant.url, ha_token=home_assistant.token)
+    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+    await client.server.app[keys.HOME_SYNC].wait_ready(15.0)
+    body = await (await client.get("/health")).json()
+    assert body["components"]["home_assistant"]["status"] == "ok"

@@ -1,0 +1,87 @@
+"""The intent specs: the tool schemas Home Assistant's Assist API gives a model."""
+
+from __future__ import annotations
+
+from addon.home.actions.intents import INTENTS, ON_OFF_DEVICE_CLASSES, openai_tool, parameters_schema
+
+REQUIRED_INTENTS = {
+    "HassTurnOn",
+    "HassTurnOff",
+    "HassToggle",
+    "HassLightSet",
+    "HassSetPosition",
+    "HassGetState",
+    "HassClimateSetTemperature",
+    "HassClimateGetTemperature",
+    "HassMediaPause",
+    "HassMediaUnpause",
+    "HassMediaNext",
+    "HassMediaPrevious",
+    "HassSetVolume",
+    "HassFanSetSpeed",
+    "HassVacuumStart",
+    "HassVacuumReturnToBase",
+    "HassListAddItem",
+    "HassGetWeather",
+    "HassGetCurrentTime",
+    "HassGetCurrentDate",
+}
+
+
+def test_every_required_intent_has_a_spec() -> None:
+    """All twenty intents the agent must offer are specified."""
+    assert REQUIRED_INTENTS <= set(INTENTS)
+
+
+def test_turn_on_takes_domain_and_device_class_as_arrays() -> None:
+    """HassTurnOn's domain and device_class are string arrays, nothing is required."""
+    schema = parameters_schema(INTENTS["HassTurnOn"])
+    assert schema["properties"]["domain"] == {"type": "array", "items": {"type": "string"}}
+    assert schema["properties"]["device_class"] == {
+        "type": "array",
+        "items": {"type": "string", "enum": list(ON_OFF_DEVICE_CLASSES)},
+    }
+    assert schema["required"] == []
+
+
+def test_light_set_has_a_domain_slot_but_no_device_class() -> None:
+    """HassLightSet keeps HA 2025.4's plain domain slot and has no device_class."""
+    properties = parameters_schema(INTENTS["HassLightSet"])["properties"]
+    assert properties["domain"] == {"type": "array", "items": {"type": "string"}}
+    assert "device_class" not in properties
+    assert properties["brightness"]["maximum"] == 100
+
+
+def test_set_position_requires_position() -> None:
+    """HassSetPosition lists position (0-100) as required."""
+    schema = parameters_schema(INTENTS["HassSetPosition"])
+    assert schema["required"] == ["position"]
+    assert schema["properties"]["position"] == {"type": "integer", "minimum": 0, "maximum": 100}
+
+
+def test_media_intents_limit_domain_to_media_player() -> None:
+    """Media intents only accept the media_player domain, as their handlers require it."""
+    domain = parameters_schema(INTENTS["HassMediaPause"])["properties"]["domain"]
+    assert domain["items"]["enum"] == ["media_player"]
+
+
+def test_climate_set_temperature_requires_a_number() -> None:
+    """HassClimateSetTemperature's temperature is a required number."""
+    schema = parameters_schema(INTENTS["HassClimateSetTemperature"])
+    assert schema["required"] == ["temperature"]
+    assert schema["properties"]["temperature"] == {"type": "number"}
+
+
+def test_openai_tool_wraps_name_description_and_parameters() -> None:
+    """The OpenAI form nests the schema under function.parameters."""
+    tool = openai_tool(INTENTS["HassTurnOff"])
+    assert tool["type"] == "function"
+    assert tool["function"]["name"] == "HassTurnOff"
+    assert tool["function"]["description"] == "Turns off/closes a device or entity"
+
+
+def test_assist_api_hides_the_query_intents() -> None:
+    """HassGetState, HassToggle and the time intents are not in HA's default tool set."""
+    hidden = {name for name, spec in INTENTS.items() if not spec.in_assist_api}
+    assert {"HassGetState", "HassToggle", "HassGetCurrentTime", "HassGetWeather"} <= hidden
+    assert INTENTS["HassTurnOn"].in_assist_api
