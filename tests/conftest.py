@@ -5,4 +5,5 @@ pytest_plugins = [
     "tests.fixtures.app",
     "tests.fixtures.llm",
     "tests.fixtures.homeassistant",
+    "tests.fixtures.agent",
 ]

@@ -64,7 +64,7 @@ class HomeAssistantClient:
         command_timeout: float = 10.0,
         heartbeat_interval: float = 20.0,
         backoff_initial: float = 0.5,
-        backoff_max: float = 30.0,
+        backoff_max: float = 10.0,
         auth_retry_interval: float = 300.0,
     ) -> None:
         self._session = session

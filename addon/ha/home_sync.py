@@ -299,8 +299,11 @@ class HomeSync:
             async with asyncio.timeout(self._snapshot_timeout):
                 snapshot = await feed.snapshot
         except TimeoutError:
-            raise HomeAssistantUnavailableError(
-                f"no subscribe_entities snapshot within {self._snapshot_timeout:g} s"
+            # The link answers commands but the snapshot never came: worth retrying, unlike a
+            # dropped link (which reconnecting fixes), so not an "unavailable" error.
+            raise HomeAssistantCommandError(
+                "snapshot_timeout",
+                f"no subscribe_entities snapshot within {self._snapshot_timeout:g} s",
             ) from None
         return HomeModel.build(
             config=config,

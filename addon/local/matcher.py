@@ -96,8 +96,10 @@ def answered_locally(result: IntentResult) -> bool:
 class LocalMatcher:
     """Recognises the sentences of one language against a home's names.
 
-    The templates are parsed once, on first use (about 10 ms, then about 100 ms more inside the
-    first recognition while hassil compiles them; :meth:`prepare` pays that up front). Slot
+    The templates are loaded once, on first use, and hassil parses each sentence template the
+    first time it tries it: the first recognition costs about 100 ms, which :meth:`prepare`
+    pays up front (number ranges such as brightness still compile on first use, about 10 ms
+    each). Slot
     lists are built once per :class:`HomeModel` object: the home's sync swaps in a new model
     when a registry changes, while state changes happen in place and leave names alone.
     Recognition is synchronous and CPU-bound (a few milliseconds); it may run in a worker
@@ -125,6 +127,10 @@ class LocalMatcher:
         intents = self._load()
         if intents is None:
             return False
+        # hassil parses each block's sentence templates on first use; parse them all now.
+        for intent in intents.intents.intents.values():
+            for data in intent.data:
+                _ = data.sentences
         empty: dict[str, SlotList] = {
             name: TextSlotList(name=name, values=[]) for name in ("name", "area", "floor")
         }

@@ -3,7 +3,8 @@
 ``home-assistant-intents`` ships a Jinja template per intent and response key ("Turned on the
 light", "Brightness set", "{{ slots.name | capitalize }} is {{ state.state_with_unit }}").
 Home Assistant's ``DefaultAgent._build_speech`` renders the template named by the recognised
-sentence's ``response`` key with three variables, and we give them the same meaning:
+sentence's ``response`` key with three variables (plus its ``state_attr`` function), and we
+give them the same meaning:
 
 * ``slots``: each recognised slot's spoken text (else its value), overlaid with the handler's
   ``speech_slots``;
@@ -81,12 +82,11 @@ class ResponseTemplates:
         )
         self._compiled: dict[tuple[str, str], jinja2.Template | None] = {}
 
-    def has(self, intent: str, key: str) -> bool:
-        """Whether the language ships a template for ``intent`` and response ``key``."""
-        return key in self._responses.get(intent, {})
-
     def render(self, intent: str, key: str, variables: Mapping[str, Any]) -> str | None:
-        """The rendered, whitespace-collapsed speech; None when missing, empty or failing."""
+        """The rendered, whitespace-collapsed speech; None when missing or failing.
+
+        An empty rendering is kept: HassNevermind's template is "" on purpose (say nothing).
+        """
         template = self._template(intent, key)
         if template is None:
             return None
@@ -97,7 +97,7 @@ class ResponseTemplates:
             # must not cost the user an answer: the caller falls back to plain words.
             _LOGGER.debug("Response template %s/%s failed", intent, key, exc_info=True)
             return None
-        return " ".join(text.split()) or None
+        return " ".join(text.split())
 
     def _template(self, intent: str, key: str) -> jinja2.Template | None:
         """The compiled template, compiling it the first time it is asked for."""

@@ -154,6 +154,12 @@ def _inspect_existing(path: Path, busy_timeout_s: float) -> None:
     try:
         heads = _read_revisions(path, busy_timeout_s)
     except sqlite3.Error as err:
+        if str(getattr(err, "sqlite_errorname", "")).startswith("SQLITE_READONLY"):
+            # A hot journal left by a crash can only be rolled back by a writer. Rolling back
+            # restores the last committed state, it changes nothing a newer version wrote, and
+            # the upgrade checks the revision again before it writes anything itself.
+            _LOGGER.warning("%s needs crash recovery before it can be inspected", path)
+            return
         raise _translate(err, path, busy_timeout_s) from err
     unknown = sorted(set(heads) - known_revisions(alembic_config()))
     if unknown:

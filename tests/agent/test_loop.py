@@ -40,7 +40,9 @@ class SlowTool:
 
 @pytest.fixture
 def context() -> ToolContext:
-    return ToolContext(home=None, executor=None, language="en", now=datetime(2026, 3, 1, tzinfo=UTC))
+    return ToolContext(
+        home=None, executor=None, language="en", now=datetime(2026, 3, 1, tzinfo=UTC)
+    )
 
 
 @pytest.fixture

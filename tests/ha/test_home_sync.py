@@ -30,6 +30,7 @@ class ScriptedHome:
         self.hold_details.set()
         self.entity_subscriptions: list[tuple[FakeConnection, int]] = []
         self.fail_next: set[str] = set()
+        self.withhold_snapshots = 0
         answers = {
             "get_config": lambda: {"location_name": "Scripted", "language": "en"},
             "config/area_registry/list": lambda: [{**KITCHEN_AREA, "name": self.area_name}],
@@ -67,6 +68,10 @@ class ScriptedHome:
     ) -> None:
         connection.subscriptions[message["id"]] = message
         self.entity_subscriptions.append((connection, message["id"]))
+        if self.withhold_snapshots:
+            self.withhold_snapshots -= 1
+            await connection.result(message["id"])
+            return
         await connection.send(
             [
                 {"id": message["id"], "type": "result", "success": True, "result": None},
@@ -231,3 +236,14 @@ async def test_reconnect_tells_listeners_what_changed_meanwhile(
     await fake_ha.wait_for_connection(2)
     await linked.wait_connected(5.0)
     assert heard == [["light.kitchen"]]
+
+
+async def test_missing_snapshot_is_retried(linked: HomeAssistantClient, home: ScriptedHome) -> None:
+    """A subscribe_entities that never sends its snapshot times out and is tried again."""
+    home.withhold_snapshots = 1
+    home_sync = HomeSync(linked, snapshot_timeout=0.2, retry_interval=0.1)
+    await home_sync.start()
+    await linked.start()
+    await home_sync.wait_ready(5.0)
+    assert len(home.entity_subscriptions) == 2
+    await home_sync.stop()

@@ -219,7 +219,9 @@ def demo_home() -> HomeData:
         aliases=("Hidden Light",),
         expose=False,
     )
-    home.entity("light.hidden_lamp", friendly_name="Hidden Lamp", area_id="office", hidden_by="user")
+    home.entity(
+        "light.hidden_lamp", friendly_name="Hidden Lamp", area_id="office", hidden_by="user"
+    )
     home.entity("light.porch", friendly_name="Porch Light", registry=False, listed=True)
     home.entity("light.yaml_shed", friendly_name="Shed Light", registry=False)
     home.entity(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from addon.home.exposure import is_default_exposed
 from addon.home.model import HomeModel
 from addon.home.records import EntityState, RegistryEntry
 from tests.home.homes import HomeData
@@ -116,8 +117,6 @@ def test_other_assistants_do_not_expose_new_entities_by_default(demo: HomeModel)
 
 def test_state_device_class_decides_before_the_registry() -> None:
     """The default rule reads the device class from the state first, like get_device_class."""
-    from addon.home.exposure import is_default_exposed
-
     entry = RegistryEntry("sensor.x", original_device_class="power")
     state = EntityState("sensor.x", "20", {"device_class": "temperature"}, 0.0, 0.0)
     assert is_default_exposed("sensor.x", entry, state)

@@ -51,6 +51,7 @@ async def _say(
         ("what is the temperature in the office", "21.5 degrees"),
         ("set the office thermostat to 20 degrees", "Temperature set to 20 degrees"),
         ("add milk to the shopping list", "Added milk"),
+        ("hello", "Hello from Home Assistant."),
     ],
 )
 async def test_template_speech(
@@ -58,6 +59,11 @@ async def test_template_speech(
 ) -> None:
     """Each command is answered with the sentence Home Assistant's template gives."""
     assert await _say(matcher, home, text) == speech
+
+
+async def test_nevermind_says_nothing(matcher: LocalMatcher, home: HomeModel) -> None:
+    """HassNevermind's empty template is kept, not replaced by a fallback sentence."""
+    assert await _say(matcher, home, "nevermind") == ""
 
 
 async def test_time_template_reads_the_handler_time(matcher: LocalMatcher, home: HomeModel) -> None:

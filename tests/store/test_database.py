@@ -47,6 +47,32 @@ def newer_database(closed_database: Path) -> Path:
 
 
 @pytest.fixture
+def crashed_database(closed_database: Path, tmp_path: Path) -> Path:
+    """A copy taken mid-transaction of a rollback-journal database: the state a crash leaves."""
+    crashed = tmp_path / "crashed" / "home_agent.db"
+    crashed.parent.mkdir()
+    with closing(sqlite3.connect(closed_database, isolation_level=None)) as connection:
+        connection.execute("PRAGMA journal_mode = DELETE")
+        connection.execute(
+            "INSERT INTO conversations (id, started_at, updated_at, source, language, title,"
+            " turn_count, error_count, flagged_count)"
+            " VALUES ('committed', '2026-11-22', '2026-11-22', 'http', 'en', '', 0, 0, 0)"
+        )
+        connection.execute("PRAGMA cache_size = 1")  # spill pages to the file before commit
+        connection.execute("BEGIN")
+        connection.executemany(
+            "INSERT INTO conversations (id, started_at, updated_at, source, language, title,"
+            " turn_count, error_count, flagged_count)"
+            " VALUES (?, '2026-11-22', '2026-11-22', 'http', 'en', ?, 0, 0, 0)",
+            [(f"uncommitted-{n}", "x" * 190) for n in range(500)],
+        )
+        for name in (crashed.name, crashed.name + "-journal"):
+            shutil.copyfile(closed_database.with_name(name), crashed.with_name(name))
+        connection.execute("ROLLBACK")
+    return crashed
+
+
+@pytest.fixture
 def immutable_directory(tmp_path: Path) -> Iterator[Path]:
     """An existing directory that even root cannot create files in (``chattr +i``)."""
     directory = tmp_path / "frozen"
@@ -152,6 +178,19 @@ async def test_upgrade_refuses_a_newer_schema_inside_its_transaction(
             await upgrade_to_head(engine)
     finally:
         await engine.dispose()
+
+
+async def test_database_left_mid_transaction_by_a_crash_is_recovered(
+    crashed_database: Path,
+) -> None:
+    """A hot rollback journal is rolled back on open: the committed row stays, the rest goes."""
+    store = await Store.open(crashed_database)
+    try:
+        async with store.sessionmaker() as session:
+            ids = set(await session.scalars(select(Conversation.id)))
+    finally:
+        await store.close()
+    assert ids == {"committed"}
 
 
 async def test_locked_database_raises_store_locked(closed_database: Path) -> None:

@@ -21,20 +21,31 @@ from addon.home.actions.response import IntentResult
 from devtools.home_assistant import HomeAssistantProcess
 
 COMPARED_DOMAINS = frozenset(
-    {"light", "switch", "cover", "valve", "lock", "climate", "media_player", "fan", "vacuum", "todo"}
+    {
+        "light",
+        "switch",
+        "cover",
+        "valve",
+        "lock",
+        "climate",
+        "media_player",
+        "fan",
+        "vacuum",
+        "todo",
+    }
 )
 VOLATILE_ATTRIBUTES = frozenset({"media_position", "media_position_updated_at", "entity_picture"})
 MOVING_STATES = frozenset({"opening", "closing", "locking", "unlocking"})
 
 FLOORS = (("Ground Floor", 0), ("Upstairs", 1))
 AREA_FLOORS = {"kitchen": "ground_floor", "living_room": "ground_floor", "bedroom": "upstairs"}
+# Only entities with a registry entry can have an area: the demo's locks, valves, vacuums and
+# media players have none (no unique id), so they are reached by name, domain or device class.
 ENTITY_AREAS = {
     "kitchen": (
         "light.kitchen_lights",
         "light.entrance_color_white_lights",
         "cover.kitchen_window",
-        "media_player.kitchen",
-        "lock.kitchen_door",
         "switch.ac",
         "fan.ceiling_fan",
     ),
@@ -42,20 +53,15 @@ ENTITY_AREAS = {
         "light.living_room_rgbww_lights",
         "light.ceiling_lights",
         "cover.living_room_window",
-        "media_player.living_room",
-        "media_player.lounge_room",
         "fan.living_room_fan",
         "climate.hvac",
         "switch.decorative_lights",
-        "valve.front_garden",
     ),
     "bedroom": (
         "light.bed_light",
         "light.office_rgbw_lights",
-        "media_player.bedroom",
-        "media_player.walkman",
         "climate.heatpump",
-        "vacuum.1_first_floor",
+        "sensor.outside_humidity",
     ),
 }
 AREA_TEMPERATURE_SENSORS = {"kitchen": "sensor.outside_temperature"}
@@ -88,7 +94,11 @@ async def arrange_home(process: HomeAssistantProcess) -> None:
     for area_id, entity_ids in ENTITY_AREAS.items():
         for entity_id in entity_ids:
             await process.websocket_command(
-                {"type": "config/entity_registry/update", "entity_id": entity_id, "area_id": area_id}
+                {
+                    "type": "config/entity_registry/update",
+                    "entity_id": entity_id,
+                    "area_id": area_id,
+                }
             )
     await process.expose_entities(EXPOSED)
 
@@ -116,7 +126,9 @@ async def settled(process: HomeAssistantProcess, timeout: float = 15.0) -> Snaps
             await asyncio.sleep(0.2)
 
 
-def differences(left: Snapshot, right: Snapshot, entity_ids: Iterable[str] | None = None) -> list[str]:
+def differences(
+    left: Snapshot, right: Snapshot, entity_ids: Iterable[str] | None = None
+) -> list[str]:
     """Human-readable differences between two snapshots (over ``entity_ids`` if given)."""
     keys = sorted(set(left) | set(right)) if entity_ids is None else sorted(entity_ids)
     found = []
@@ -135,6 +147,24 @@ class Outcome:
     """``error``, ``action_done`` or ``query_answer``."""
     success: tuple[tuple[str, str, str | None], ...] = ()
     failed: tuple[tuple[str, str, str | None], ...] = ()
+
+
+def loosely(outcome: Outcome) -> tuple[str, tuple[tuple[str, str, str | None], ...], int]:
+    """Kind, every target, and how many failed: for answers whose failures HA misattributes."""
+    return outcome.kind, tuple(sorted(outcome.success + outcome.failed)), len(outcome.failed)
+
+
+def with_failures(outcome: Outcome, entity_ids: Iterable[str]) -> Outcome:
+    """HA's outcome with the calls it wrongly counted as successes moved to ``failed``.
+
+    With nothing left in ``success`` the answer is an error, as HA's handler makes it.
+    """
+    ids = set(entity_ids)
+    success = tuple(t for t in outcome.success if t[2] not in ids)
+    moved = tuple(t for t in outcome.success if t[2] in ids)
+    if not success:
+        return Outcome("error")
+    return Outcome(outcome.kind, success, tuple(sorted(outcome.failed + moved)))
 
 
 def _targets(raw: Iterable[Mapping[str, Any]]) -> tuple[tuple[str, str, str | None], ...]:

@@ -110,7 +110,12 @@ async def test_area_only_reports_what_failed(run: Run) -> None:
     assert result.response_type is ResponseType.ACTION_DONE
     assert [t.id for t in result.failed] == ["sensor.kitchen_temperature"]
     succeeded = {t.id for t in result.success}
-    assert {"kitchen", "light.counter", "switch.kettle", "media_player.kitchen_speaker"} <= succeeded
+    assert {
+        "kitchen",
+        "light.counter",
+        "switch.kettle",
+        "media_player.kitchen_speaker",
+    } <= succeeded
     assert "lock.back_door" not in succeeded
 
 
@@ -124,7 +129,7 @@ async def test_no_constraint_cannot_target_all_devices(run: Run) -> None:
 async def test_name_all_means_every_entity_of_the_domain(
     run: Run, virtual: VirtualExecutor
 ) -> None:
-    """name 'all' is dropped, leaving the domain constraint."""
+    """The name 'all' is dropped, leaving the domain constraint."""
     await run("HassTurnOff", {"name": "all", "domain": ["light"]})
     assert state_of(virtual, "light.office_strip") == "off"
     assert state_of(virtual, "light.kitchen_ceiling") == "off"
@@ -139,9 +144,7 @@ async def test_duplicate_name_lists_the_candidates(run: Run) -> None:
     assert "light.bedroom_lamp, area Bedroom" in message
 
 
-async def test_duplicate_name_settled_by_preferred_area(
-    run: Run, virtual: VirtualExecutor
-) -> None:
+async def test_duplicate_name_settled_by_preferred_area(run: Run, virtual: VirtualExecutor) -> None:
     """The satellite's area picks the bedroom's Reading Lamp."""
     result = await run("HassTurnOn", {"name": "Reading Lamp", "preferred_area_id": "bedroom"})
     assert [t.id for t in result.success] == ["light.bedroom_lamp"]

@@ -39,7 +39,7 @@ def test_colour_name_becomes_rgb() -> None:
 
 def test_unknown_slot_is_refused_with_the_accepted_ones() -> None:
     """A slot the intent lacks names the slots it does accept."""
-    with pytest.raises(ToolError, match="no slot 'colour'.*name, area, floor, domain"):
+    with pytest.raises(ToolError, match=r"no slot 'colour'.*name, area, floor, domain"):
         check("HassLightSet", {"name": "Lamp", "colour": "red"})
 
 
@@ -87,7 +87,7 @@ def test_list_for_a_name_is_refused() -> None:
 
 def test_unknown_device_class_lists_the_allowed_ones() -> None:
     """HassTurnOn only takes the device classes of its enum."""
-    with pytest.raises(ToolError, match="does not accept 'temperature'.*outlet"):
+    with pytest.raises(ToolError, match=r"does not accept 'temperature'.*outlet"):
         check("HassTurnOn", {"device_class": ["temperature"]})
 
 

@@ -23,8 +23,8 @@ async def test_a_missing_action_is_refused(virtual: VirtualExecutor) -> None:
 
 
 async def test_a_missing_feature_is_refused(virtual: VirtualExecutor) -> None:
-    """lock.open on a lock without the OPEN feature is refused with HA's words."""
-    with pytest.raises(ToolError, match="does not support action lock.open"):
+    """A lock.open on a lock without the OPEN feature is refused with HA's words."""
+    with pytest.raises(ToolError, match=r"does not support action lock\.open"):
         await virtual.call_service("lock", "open", ["lock.front_door"], {})
 
 

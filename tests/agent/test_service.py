@@ -1,0 +1,334 @@
+"""The agent's turns over the real demo home, the store, and the scripted model."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select
+
+from addon.agent.conversation import ConversationRequest
+from addon.agent.loop import UNREACHABLE_REPLY
+from addon.agent.service import NO_MODEL_REPLY
+from addon.home.actions.virtual import VirtualExecutor
+from addon.home.model import HomeModel
+from addon.store.database import Store
+from addon.store.models import Conversation, LLMCall, ToolCall, Turn
+from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.agent import MakeAgent, RecordedEvents
+
+
+def ask(text: str, **kwargs: Any) -> ConversationRequest:
+    return ConversationRequest(text=text, source="http", **kwargs)
+
+
+async def stored_turn(store: Store, turn_id: int) -> Turn:
+    async with store.sessionmaker() as session:
+        turn = await session.get(Turn, turn_id)
+        assert turn is not None
+        return turn
+
+
+async def test_local_command_acts_without_the_model(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
+) -> None:
+    """A sentence Home Assistant's matcher knows is handled locally; the model is not called."""
+    agent = make_agent(llm=scripted_llm)
+    await VirtualExecutor(demo_model).call_service(
+        "light", "turn_off", ["light.kitchen_lights"], {}
+    )
+    result = await agent.process(ask("turn on the kitchen lights"))
+    assert result.handled_by == "local"
+    assert demo_model.state("light.kitchen_lights").state == "on"  # type: ignore[union-attr]
+    assert scripted_llm.chat_requests == []
+    assert result.actions[0].tool == "HassTurnOn"
+    assert result.actions[0].targets == ["light.kitchen_lights"]
+    turn = await stored_turn(store, result.turn_id)
+    assert turn.handled_by == "local"
+    assert "local_match" in turn.timings
+
+
+async def test_unrecognised_sentence_goes_to_the_model(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """Anything the local matcher does not recognise is answered by the model."""
+    scripted_llm.reply("Paris.")
+    result = await make_agent(llm=scripted_llm).process(ask("what is the capital of France"))
+    assert result.reply == "Paris."
+    assert result.handled_by == "llm"
+
+
+async def test_without_a_model_local_commands_still_work(
+    make_agent: MakeAgent, demo_model: HomeModel
+) -> None:
+    """With no model configured the local path answers and the rest is refused plainly."""
+    agent = make_agent(llm=None)
+    done = await agent.process(ask("turn off the kitchen lights"))
+    refused = await agent.process(ask("write me a poem about lamps"))
+    assert done.handled_by == "local"
+    assert demo_model.state("light.kitchen_lights").state == "off"  # type: ignore[union-attr]
+    assert refused.reply == NO_MODEL_REPLY
+    assert refused.handled_by == "failed"
+
+
+async def test_local_first_can_be_turned_off(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """With local_first off even a simple command goes to the model."""
+    scripted_llm.tool_calls(("HassTurnOn", {"name": "Kitchen Lights"})).reply("Done.")
+    result = await make_agent(llm=scripted_llm, local_first=False).process(
+        ask("turn on the kitchen lights")
+    )
+    assert result.handled_by == "llm"
+    assert len(scripted_llm.chat_requests) == 2
+
+
+async def test_model_tool_call_acts_on_the_home(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
+) -> None:
+    """The model's intent call runs through the resolver and executor, and is traced."""
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights", "domain": ["light"]})).reply(
+        "The kitchen lights are off."
+    )
+    result = await make_agent(llm=scripted_llm).process(ask("kitchen, lights, off please"))
+    assert demo_model.state("light.kitchen_lights").state == "off"  # type: ignore[union-attr]
+    async with store.sessionmaker() as session:
+        calls = (await session.execute(select(LLMCall).order_by(LLMCall.seq))).scalars().all()
+        tools = (await session.execute(select(ToolCall))).scalars().all()
+    assert [c.finish_reason for c in calls] == ["tool_calls", "stop"]
+    assert tools[0].name == "HassTurnOff"
+    assert tools[0].executor == "live"
+    assert tools[0].llm_call_id == calls[0].id
+    assert tools[0].result["data"]["success"][0]["id"] == "light.kitchen_lights"
+    assert result.actions[0].success
+
+
+async def test_follow_up_sees_the_previous_turn(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel
+) -> None:
+    """A locally handled turn is in the history the model gets, so "it" can be resolved."""
+    agent = make_agent(llm=scripted_llm)
+    first = await agent.process(ask("turn on the kitchen lights"))
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Off again.")
+    second = await agent.process(
+        ask("and now turn it off again", conversation_id=first.conversation_id)
+    )
+    sent = scripted_llm.chat_requests[0].messages
+    calls = [m for m in sent if m["role"] == "assistant" and m.get("tool_calls")]
+    assert calls[0]["tool_calls"][0]["function"]["name"] == "HassTurnOn"
+    assert sent[-1] == {"role": "user", "content": "and now turn it off again"}
+    assert second.reply == "Off again."
+    assert demo_model.state("light.kitchen_lights").state == "off"  # type: ignore[union-attr]
+
+
+async def test_history_survives_a_restart(make_agent: MakeAgent, scripted_llm: ScriptedLLM) -> None:
+    """A new agent over the same store continues a conversation from the stored turns."""
+    scripted_llm.reply("Your name is Ada.")
+    first = await make_agent(llm=scripted_llm).process(ask("my name is Ada"))
+    scripted_llm.reply("Ada.")
+    restarted = make_agent(llm=scripted_llm)
+    await restarted.process(ask("what is my name?", conversation_id=first.conversation_id))
+    contents = [m.get("content") for m in scripted_llm.chat_requests[1].messages]
+    assert "my name is Ada" in contents
+    assert "Your name is Ada." in contents
+
+
+async def test_history_is_bounded_by_turns(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """Only the configured number of earlier turns is sent."""
+    agent = make_agent(llm=scripted_llm, history_turns=1)
+    conversation = None
+    for word in ("one", "two", "three"):
+        scripted_llm.reply(f"ok {word}")
+        result = await agent.process(ask(f"say {word}", conversation_id=conversation))
+        conversation = result.conversation_id
+    contents = [m.get("content") for m in scripted_llm.chat_requests[2].messages]
+    assert "say two" in contents
+    assert "say one" not in contents
+
+
+async def test_system_prompt_prefix_is_stable_while_states_change(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel
+) -> None:
+    """Only the time line at the end differs between turns, whatever the home does."""
+    agent = make_agent(llm=scripted_llm, local_first=False)
+    scripted_llm.reply("one")
+    await agent.process(ask("hello"))
+    await VirtualExecutor(demo_model).call_service("light", "turn_off", ["light.bed_light"], {})
+    scripted_llm.reply("two")
+    await agent.process(ask("hello again"))
+    first, second = (r.messages[0]["content"] for r in scripted_llm.chat_requests)
+    assert first.rsplit("Current time is", 1)[0] == second.rsplit("Current time is", 1)[0]
+    assert "Static Context: An overview of the areas and the devices" in first
+    assert "names: Kitchen Lights" in first
+    assert "state:" not in first
+
+
+async def test_tools_follow_home_assistants_assist_api(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """The model is offered HA's intent tools for exposed domains, GetLiveContext and GetDateTime."""
+    scripted_llm.reply("hi")
+    await make_agent(llm=scripted_llm, local_first=False).process(ask("hi"))
+    names = [tool["function"]["name"] for tool in scripted_llm.chat_requests[0].tools]
+    assert {"HassTurnOn", "HassTurnOff", "HassLightSet", "GetLiveContext", "GetDateTime"} <= set(
+        names
+    )
+    assert "HassGetState" not in names  # Home Assistant's Assist API leaves it out
+    turn_on = next(
+        t for t in scripted_llm.chat_requests[0].tools if t["function"]["name"] == "HassTurnOn"
+    )
+    assert turn_on["function"]["parameters"]["properties"]["domain"]["type"] == "array"
+
+
+async def test_live_context_reports_current_states(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """GetLiveContext gives the model states in Home Assistant's live-context format."""
+    scripted_llm.tool_calls(("GetLiveContext", {"domain": ["light"]})).reply("Some are on.")
+    await make_agent(llm=scripted_llm).process(ask("which lights are on right now"))
+    tool_message = scripted_llm.chat_requests[1].messages[-1]
+    result = json.loads(tool_message["content"])
+    assert result["success"] is True
+    assert result["result"].startswith("Live Context: An overview")
+    assert "names: Kitchen Lights" in result["result"]
+    assert "domain: switch" not in result["result"]
+
+
+async def test_dry_run_acts_on_a_virtual_copy(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
+) -> None:
+    """A dry-run request leaves the home untouched and records the virtual executor."""
+    before = demo_model.state("light.kitchen_lights").state  # type: ignore[union-attr]
+    command = "turn off the kitchen lights" if before == "on" else "turn on the kitchen lights"
+    result = await make_agent(llm=scripted_llm).process(ask(command, dry_run=True))
+    assert result.actions[0].success
+    assert demo_model.state("light.kitchen_lights").state == before  # type: ignore[union-attr]
+    async with store.sessionmaker() as session:
+        tool = (await session.execute(select(ToolCall))).scalar_one()
+    assert tool.executor == "virtual"
+    assert (await stored_turn(store, result.turn_id)).dry_run
+
+
+async def test_device_without_conversation_id_continues_its_conversation(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """A satellite that sends no id continues its recent conversation; another device does not."""
+    agent = make_agent(llm=scripted_llm)
+    scripted_llm.reply("a").reply("b").reply("c")
+    first = await agent.process(ask("hello", device_id="satellite-1"))
+    again = await agent.process(ask("hello again", device_id="satellite-1"))
+    other = await agent.process(ask("hello", device_id="satellite-2"))
+    assert again.conversation_id == first.conversation_id
+    assert other.conversation_id != first.conversation_id
+
+
+async def test_session_timeout_starts_a_new_conversation(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """After the session timeout the same device starts afresh."""
+    agent = make_agent(llm=scripted_llm, session_timeout=60)
+    scripted_llm.reply("a").reply("b")
+    first = await agent.process(ask("hello", device_id="satellite-1"))
+    async with store.sessionmaker.begin() as session:
+        conversation = await session.get(Conversation, first.conversation_id)
+        assert conversation is not None
+        conversation.updated_at = conversation.updated_at.replace(year=2020)
+    later = await agent.process(ask("hello", device_id="satellite-1"))
+    assert later.conversation_id != first.conversation_id
+
+
+async def test_model_failure_is_spoken_and_recorded(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """An endpoint error gives the apology, handled_by failed, and the error in the store."""
+    scripted_llm.error(503)
+    result = await make_agent(llm=scripted_llm).process(ask("tell me a joke"))
+    assert result.reply == UNREACHABLE_REPLY
+    assert result.handled_by == "failed"
+    turn = await stored_turn(store, result.turn_id)
+    assert turn.error is not None and "503" in turn.error
+
+
+async def test_claimed_action_without_a_tool_is_flagged(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """A reply that says it turned something on without calling a tool is flagged."""
+    scripted_llm.reply("I've turned on the porch light for you.")
+    agent = make_agent(llm=scripted_llm)
+    result = await agent.process(ask("porch light on, thanks"))
+    await agent.drain()
+    turn = await stored_turn(store, result.turn_id)
+    assert turn.flagged
+    assert turn.outcome == "mismatch"
+
+
+async def test_action_that_home_assistant_did_not_report_is_flagged(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
+) -> None:
+    """A tool that claims success while the reported state never changed is flagged."""
+    await VirtualExecutor(demo_model).call_service("light", "turn_on", ["light.kitchen_lights"], {})
+    detached = VirtualExecutor(demo_model.copy())  # acts, but the home never hears of it
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Done.")
+    agent = make_agent(llm=scripted_llm, executor=detached, local_first=False)
+    result = await agent.process(ask("kitchen lights off"))
+    await agent.drain()
+    turn = await stored_turn(store, result.turn_id)
+    assert turn.flagged
+    assert turn.outcome_detail["entities"][0]["entity_id"] == "light.kitchen_lights"
+
+
+async def test_confirmed_action_is_not_flagged(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """When the home reports the change the turn is confirmed."""
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Done.")
+    agent = make_agent(llm=scripted_llm, local_first=False)
+    result = await agent.process(ask("kitchen lights off"))
+    await agent.drain()
+    turn = await stored_turn(store, result.turn_id)
+    assert (turn.outcome, turn.flagged) == ("confirmed", False)
+
+
+async def test_events_are_fired_for_automations(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """Each turn fires conversation_finished and one tool_executed per tool call."""
+    events = RecordedEvents()
+    agent = make_agent(llm=scripted_llm, events=events)
+    result = await agent.process(ask("turn on the kitchen lights"))
+    await agent.drain()
+    kinds = [kind for kind, _ in events.fired]
+    assert kinds == ["home_agent_tool_executed", "home_agent_conversation_finished"]
+    finished = events.fired[-1][1]
+    assert finished["reply"] == result.reply
+    assert finished["handled_by"] == "local"
+    assert finished["text"] == "turn on the kitchen lights"
+
+
+async def test_streaming_reply_reaches_the_caller_in_chunks(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """With a text sink the model streams and the chunks add up to the reply."""
+    scripted_llm.reply("It is a lovely day outside today.")
+    chunks: list[str] = []
+
+    async def sink(text: str) -> None:
+        chunks.append(text)
+
+    result = await make_agent(llm=scripted_llm).process(ask("how is the day"), on_text=sink)
+    assert len(chunks) > 1
+    assert "".join(chunks) == result.reply
+    assert scripted_llm.chat_requests[0].body["stream"] is True
+
+
+async def test_without_home_assistant_the_model_still_answers(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """Before the first home snapshot the agent answers without home tools."""
+    scripted_llm.reply("Hello!")
+    result = await make_agent(llm=scripted_llm, home=None).process(ask("hello"))
+    assert result.reply == "Hello!"
+    names = [tool["function"]["name"] for tool in scripted_llm.chat_requests[0].tools]
+    assert names == ["GetDateTime"]
