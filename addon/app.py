@@ -21,6 +21,7 @@ from addon.store.database import Store
 from addon.store.retention import retention_ctx
 from addon.web.health import health_view
 from addon.web.middleware import error_middleware
+from addon.wyoming.lifecycle import wyoming_ctx
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(llm_ctx)
     # The agent uses all of the above.
     app.cleanup_ctx.append(agent_ctx)
+    # The Wyoming server hands transcripts to the agent, so it listens only once that exists.
+    app.cleanup_ctx.append(wyoming_ctx)
 
     app.router.add_get("/health", health_view, name="health")
     return app

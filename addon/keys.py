@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
     from addon.store.database import Store
+    from addon.wyoming.server import WyomingServer
 
 SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
 STORE: web.AppKey[Store] = web.AppKey("store")
@@ -26,3 +27,4 @@ LLM: web.AppKey[LLMClient | None] = web.AppKey("llm")
 HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
 HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
 AGENT: web.AppKey[Agent] = web.AppKey("agent")
+WYOMING: web.AppKey[WyomingServer] = web.AppKey("wyoming")

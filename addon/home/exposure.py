@@ -27,6 +27,7 @@ the WebSocket API returns, and we choose the answer that never exposes what the 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from addon.home.records import EntityState, RegistryEntry
@@ -72,7 +73,7 @@ DEFAULT_EXPOSED_SENSOR_DEVICE_CLASSES = frozenset(
     }
 )
 
-DEFAULT_EXPOSE_NEW: Mapping[str, bool] = {CONVERSATION: True}
+DEFAULT_EXPOSE_NEW: Mapping[str, bool] = MappingProxyType({CONVERSATION: True})
 """``DEFAULT_EXPOSED_ASSISTANT``: only Assist exposes new entities unless the user changes it."""
 
 

@@ -14,8 +14,9 @@ Everything derives from ``random.Random(seed)``, so a size and seed always give 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from addon.home.exposure import CONVERSATION, is_default_exposed
@@ -53,7 +54,7 @@ def _onoff(rng: random.Random) -> str:
     return rng.choice(("on", "off"))
 
 
-_KINDS: dict[str, _Kind] = {
+_KINDS: Mapping[str, _Kind] = MappingProxyType({
     "light": _Kind("light", ("Ceiling Light", "Lamp", "Floor Lamp", "Desk Lamp", "Pendant",
                              "Spotlights", "Strip Light", "Wall Light"),
                    lambda r: (_onoff(r), {"brightness": r.randint(1, 255), "color_mode": "hs",
@@ -108,10 +109,12 @@ _KINDS: dict[str, _Kind] = {
     "window": _Kind("binary_sensor", ("Window",), lambda r: (_onoff(r), {}), "window"),
     "moisture": _Kind("binary_sensor", ("Leak",), lambda r: ("off", {}), "moisture"),
     "identify": _Kind("button", ("Identify",), lambda r: ("unknown", {}), "identify", "config"),
-}  # fmt: skip
+})  # fmt: skip
 
+_SENSOR_DEVICES = ("Multisensor", "Climate Sensor", "Air Monitor", "Contact Sensor")
 _DEVICES: tuple[tuple[int, str, tuple[str, ...]], ...] = (
-    # (weight, main kind, extra kinds on the same device)
+    # (weight, main kind, extra kinds on the same device); sensor devices are named from
+    # _SENSOR_DEVICES and their main entity gets the kind's name, as integrations do.
     (26, "light", ("signal",)),
     (8, "switch", ("power",)),
     (6, "cover", ("battery",)),
@@ -122,14 +125,18 @@ _DEVICES: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (4, "media_player", ()),
     (1, "vacuum", ("battery",)),
     (1, "valve", ()),
-    (9, "temperature", ("humidity", "co2", "illuminance", "battery")),
-    (6, "motion", ("illuminance", "battery")),
+    (7, "temperature", ("humidity", "co2", "battery")),
+    (5, "motion", ("illuminance", "battery")),
     (5, "door", ("battery",)),
     (4, "window", ("battery",)),
     (2, "moisture", ("battery", "identify")),
 )
-_ALIASES = {"Ceiling Light": "Big Light", "TV": "Telly", "Lamp": "Reading Light",
-            "Thermostat": "Heating", "Robot Vacuum": "Roomba", "Blinds": "Shutters"}  # fmt: skip
+_ALIASES: Mapping[str, str] = MappingProxyType(
+    {"Ceiling Light": "Big Light", "TV": "Telly", "Lamp": "Reading Light",
+     "Thermostat": "Heating", "Robot Vacuum": "Roomba", "Blinds": "Shutters",
+     "Floor Lamp": "Standing Lamp", "Pendant": "Hanging Light", "Speaker": "Music",
+     "Coffee Maker": "Coffee", "Curtains": "Drapes", "Front Door Lock": "Front Lock"}
+)  # fmt: skip
 _HOME_WIDE = (
     ("scene", "2026-01-01T08:00:00+00:00", ("Movie Time", "Relax", "Bright", "Dinner")),
     ("script", "off", ("Good Night", "Morning Routine", "Leave Home")),
@@ -253,9 +260,9 @@ class _Builder:
         renamed = rng.random() < 0.05
         hidden = rng.random() < 0.03
         disabled = kind.category is not None and rng.random() < 0.3
-        name = f"{friendly} Renamed" if renamed else None
+        name = f"{rng.choice(('Main', 'Old', 'New', 'Big'))} {friendly}" if renamed else None
         base = original_name or (device["name"] if device else friendly)
-        aliases = [_ALIASES[base]] if base in _ALIASES and rng.random() < 0.3 else []
+        aliases = [_ALIASES[base]] if base in _ALIASES and rng.random() < 0.4 else []
         listed: dict[str, Any] = {
             "area_id": area_id, "categories": {}, "config_entry_id": self.uid(),
             "config_subentry_id": None, "created_at": self.now, "modified_at": self.now,
@@ -312,14 +319,17 @@ def synthetic_home(entity_count: int, *, seed: int = 0) -> SyntheticHome:
         _weight, main, extras = rng.choices(_DEVICES, weights)[0]
         area = rng.choice(home.areas)
         kind = _KINDS[main]
-        base = rng.choice(kind.names)
+        sensor = kind.domain in ("sensor", "binary_sensor")
+        base = rng.choice(_SENSOR_DEVICES if sensor else kind.names)
         device_name = f"{area['name']} {base}" if rng.random() < 0.55 else base
         device = home.device(area, device_name, kind)
         shown = device["name_by_user"] or device_name
         own_area = rng.choice(home.areas)["area_id"] if rng.random() < 0.05 else None
-        home.entity(kind, device=device, original_name=None, friendly=shown, area_id=own_area)
+        label = kind.names[0] if sensor else None
+        friendly = f"{shown} {label}" if label else shown
+        home.entity(kind, device=device, original_name=label, friendly=friendly, area_id=own_area)
         for extra in extras:
-            if rng.random() < 0.7:
+            if rng.random() < 0.5:
                 extra_kind = _KINDS[extra]
                 label = extra_kind.names[0]
                 home.entity(extra_kind, device=device, original_name=label,

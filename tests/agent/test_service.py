@@ -168,7 +168,7 @@ async def test_system_prompt_prefix_is_stable_while_states_change(
 async def test_tools_follow_home_assistants_assist_api(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
-    """The model is offered HA's intent tools for exposed domains, GetLiveContext and GetDateTime."""
+    """The model gets HA's intent tools for exposed domains, GetLiveContext and GetDateTime."""
     scripted_llm.reply("hi")
     await make_agent(llm=scripted_llm, local_first=False).process(ask("hi"))
     names = [tool["function"]["name"] for tool in scripted_llm.chat_requests[0].tools]
@@ -248,7 +248,8 @@ async def test_model_failure_is_spoken_and_recorded(
     assert result.reply == UNREACHABLE_REPLY
     assert result.handled_by == "failed"
     turn = await stored_turn(store, result.turn_id)
-    assert turn.error is not None and "503" in turn.error
+    assert turn.error is not None
+    assert "503" in turn.error
 
 
 async def test_claimed_action_without_a_tool_is_flagged(

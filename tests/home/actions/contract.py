@@ -116,13 +116,28 @@ async def snapshot(process: HomeAssistantProcess) -> Snapshot:
     }
 
 
-async def settled(process: HomeAssistantProcess, timeout: float = 15.0) -> Snapshot:  # noqa: ASYNC109
-    """The snapshot once nothing is opening, closing, locking or unlocking."""
+async def settled(
+    process: HomeAssistantProcess,
+    *,
+    steady: float = 0.0,
+    timeout: float = 15.0,  # noqa: ASYNC109
+) -> Snapshot:
+    """The snapshot once nothing is opening, closing, locking or unlocking.
+
+    ``steady`` > 0 also waits until two snapshots that far apart agree: a demo cover moving to
+    a set position stays ``open`` while its position changes once a second.
+    """
     async with asyncio.timeout(timeout):
+        previous: Snapshot | None = None
         while True:
             current = await snapshot(process)
             if not any(state in MOVING_STATES for state, _ in current.values()):
-                return current
+                if not steady or current == previous:
+                    return current
+                previous = current
+                await asyncio.sleep(steady)
+                continue
+            previous = None
             await asyncio.sleep(0.2)
 
 
@@ -160,6 +175,8 @@ def with_failures(outcome: Outcome, entity_ids: Iterable[str]) -> Outcome:
     With nothing left in ``success`` the answer is an error, as HA's handler makes it.
     """
     ids = set(entity_ids)
+    if not ids:
+        return outcome
     success = tuple(t for t in outcome.success if t[2] not in ids)
     moved = tuple(t for t in outcome.success if t[2] in ids)
     if not success:

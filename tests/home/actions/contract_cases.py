@@ -7,8 +7,9 @@ the brief asks for: name, area, area + name, area + domain, floor + domain, devi
 domain, plus errors Home Assistant and we must both refuse.
 
 ``virtual`` says how much of the live result the virtual executor must reproduce: ``full``
-(state and the attributes it models), ``state`` (a light coming back on from off: Home Assistant
-does not show what brightness an off light will return with, so a dry run cannot know it).
+(state and the attributes it models), ``state`` (a light or media player coming back on from
+off: Home Assistant does not show what brightness or volume an off device will return with,
+so a dry run cannot know it).
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ CASES: tuple[Case, ...] = (
     Case("rgbw-light-colour", "HassLightSet", {"name": "Office RGBW Lights", "color": "green"}),
     Case("light-kelvin", "HassLightSet", {"name": "Ceiling Lights", "temperature": 4000}),
     Case(
+        "light-on-by-name",
+        "HassTurnOn",
+        {"name": "Entrance Color + White Lights"},
+        virtual="state",
+    ),
+    Case(
         "hs-light-kelvin",
         "HassLightSet",
         {"name": "Entrance Color + White Lights", "temperature": 3000},
@@ -134,7 +141,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case("next-episode", "HassMediaNext", {"device_class": ["tv"], "domain": ["media_player"]}),
     Case("media-player-off", "HassTurnOff", {"name": "Bedroom"}),
-    Case("media-player-on", "HassTurnOn", {"name": "Bedroom"}),
+    Case("media-player-on", "HassTurnOn", {"name": "Bedroom"}, virtual="state"),
     Case(
         "fan-speed-by-name",
         "HassFanSetSpeed",

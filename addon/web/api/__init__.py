@@ -1,0 +1,1 @@
+"""The HTTP conversation API (``/api``) and the OpenAI-compatible façade (``/v1``)."""

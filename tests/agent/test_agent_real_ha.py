@@ -1,0 +1,144 @@
+"""The agent inside the app against the real Home Assistant 2025.4.4: real states, real events."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient
+
+from addon import keys
+from addon.agent.conversation import ConversationRequest
+from addon.app import create_app
+from addon.store.models import Turn
+from devtools.home_assistant import HomeAssistantProcess
+from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.app import MakeSettings
+from tests.ha.waiting import until
+
+pytestmark = pytest.mark.homeassistant
+
+FreshHomeAssistant = Callable[..., HomeAssistantProcess]
+
+
+@contextlib.asynccontextmanager
+async def home_events(
+    home: HomeAssistantProcess, event_type: str
+) -> AsyncIterator[list[dict[str, Any]]]:
+    """Collect events of one type from Home Assistant's own bus while the block runs."""
+    seen: list[dict[str, Any]] = []
+    async with aiohttp.ClientSession() as session, session.ws_connect(home.websocket_url) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "auth", "access_token": home.token})
+        await ws.receive_json()
+        await ws.send_json({"id": 1, "type": "subscribe_events", "event_type": event_type})
+        await ws.receive_json()
+
+        async def pump() -> None:
+            async for message in ws:
+                data = message.json()
+                if data.get("type") == "event":
+                    seen.append(data["event"])
+
+        task = asyncio.create_task(pump())
+        try:
+            yield seen
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def started_app(aiohttp_client: Callable[..., Any], settings: Any) -> TestClient[Any, Any]:
+    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+    await client.server.app[keys.HOME_SYNC].wait_ready(20.0)
+    return client
+
+
+async def wait_for_state(home: HomeAssistantProcess, entity_id: str, state: str) -> None:
+    async with asyncio.timeout(10):
+        while (await home.state(entity_id))["state"] != state:  # noqa: ASYNC110 - polls HA
+            await asyncio.sleep(0.1)
+
+
+async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
+    aiohttp_client: Callable[..., Any],
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """HassTurnOff from the model turns the demo light off; the outcome check confirms it."""
+    home = fresh_home_assistant()
+    settings = make_settings(
+        ha_url=home.url,
+        ha_token=home.token,
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        local_first=False,
+    )
+    client = await started_app(aiohttp_client, settings)
+    agent = client.server.app[keys.AGENT]
+    agent.outcome_delay = 0.5
+    assert (await home.state("light.kitchen_lights"))["state"] == "on"
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights", "domain": ["light"]}))
+    scripted_llm.reply("The kitchen lights are off.")
+    async with home_events(home, "home_agent_conversation_finished") as finished:
+        result = await agent.process(ConversationRequest("kitchen lights off", source="http"))
+        await agent.drain()
+        await until(lambda: bool(finished))
+    await wait_for_state(home, "light.kitchen_lights", "off")
+    assert result.reply == "The kitchen lights are off."
+    assert finished[0]["data"]["turn_id"] == result.turn_id
+    assert finished[0]["data"]["handled_by"] == "llm"
+    async with client.server.app[keys.STORE].sessionmaker() as session:
+        turn = await session.get(Turn, result.turn_id)
+    assert turn is not None
+    assert (turn.outcome, turn.flagged) == ("confirmed", False)
+
+
+async def test_local_command_acts_on_the_real_home(
+    aiohttp_client: Callable[..., Any],
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """With no model at all, Home Assistant's sentences still control the real home."""
+    home = fresh_home_assistant()
+    client = await started_app(aiohttp_client, make_settings(ha_url=home.url, ha_token=home.token))
+    agent = client.server.app[keys.AGENT]
+    result = await agent.process(ConversationRequest("turn off the ceiling lights", source="http"))
+    assert result.handled_by == "local"
+    await wait_for_state(home, "light.ceiling_lights", "off")
+
+
+async def test_unexposed_entity_is_never_acted_on(
+    aiohttp_client: Callable[..., Any],
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """A model naming an unexposed entity by name or id gets an error; the entity is untouched."""
+    home = fresh_home_assistant()
+    await home.expose_entities(["light.bed_light"], should_expose=False)
+    settings = make_settings(
+        ha_url=home.url,
+        ha_token=home.token,
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        local_first=False,
+    )
+    client = await started_app(aiohttp_client, settings)
+    agent = client.server.app[keys.AGENT]
+    before = (await home.state("light.bed_light"))["state"]
+    scripted_llm.tool_calls(
+        ("HassToggle", {"name": "Bed Light"}),
+        ("HassTurnOff", {"name": "Bed Light"}),
+        ("HassTurnOff", {"name": "light.bed_light"}),
+    ).reply("I can't reach that light.")
+    result = await agent.process(ConversationRequest("bed light off", source="http"))
+    await asyncio.sleep(0.5)
+    assert (await home.state("light.bed_light"))["state"] == before
+    assert not any(action.success for action in result.actions)
