@@ -1,0 +1,1 @@
+"""Read-side queries for the web UI: lists, details and aggregates, never writes."""

@@ -1,0 +1,52 @@
+"""One conversation with everything each turn did, loaded in a fixed number of queries.
+
+``selectinload`` fetches the turns, then all their model calls and all their tool calls, in one
+``IN`` query each: four queries whatever the length of the conversation, where lazy loading would
+cost two per turn (and is impossible under asyncio anyway). ``raiseload`` makes any other
+relationship a loud error instead of a hidden query from a template.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import raiseload, selectinload
+
+from addon.errors import NotFoundError
+from addon.store.models import Conversation, Turn
+
+
+async def conversation_detail(session: AsyncSession, conversation_id: str) -> Conversation:
+    """The conversation with its turns (in order) and their model and tool calls.
+
+    Raises :class:`NotFoundError` for an unknown id.
+    """
+    turns = selectinload(Conversation.turns)
+    query = (
+        select(Conversation)
+        .where(Conversation.id == conversation_id)
+        .options(
+            turns.selectinload(Turn.llm_calls),
+            turns.selectinload(Turn.tool_calls),
+            turns.raiseload("*"),
+            raiseload("*"),
+        )
+    )
+    conversation = (await session.execute(query)).scalar_one_or_none()
+    if conversation is None:
+        raise NotFoundError(f"no conversation with id {conversation_id!r}")
+    return conversation
+
+
+async def conversation_turns(session: AsyncSession, conversation_id: str) -> list[Turn]:
+    """The turns of a conversation without their calls, for the chat page's transcript.
+
+    An unknown id has no turns (the chat then starts that conversation afresh).
+    """
+    query = (
+        select(Turn)
+        .where(Turn.conversation_id == conversation_id)
+        .order_by(Turn.seq)
+        .options(raiseload("*"))
+    )
+    return list((await session.execute(query)).scalars())
