@@ -19,6 +19,8 @@ from addon.health import HealthRegistry
 from addon.llm.lifecycle import llm_ctx
 from addon.store.database import Store
 from addon.store.retention import retention_ctx
+from addon.web.access import access_middleware
+from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
 from addon.web.middleware import error_middleware
 from addon.wyoming.lifecycle import wyoming_ctx
@@ -28,7 +30,10 @@ _LOGGER = logging.getLogger(__name__)
 
 def create_app(settings: Settings) -> web.Application:
     """Build the application for ``settings``; nothing connects until it starts."""
-    app = web.Application(middlewares=[error_middleware], client_max_size=1024**2)
+    # Errors outermost, so a failure while checking access is still answered in JSON.
+    app = web.Application(
+        middlewares=[error_middleware, access_middleware], client_max_size=1024**2
+    )
     app[keys.SETTINGS] = settings
     app[keys.HEALTH] = HealthRegistry()
 
@@ -47,6 +52,7 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(wyoming_ctx)
 
     app.router.add_get("/health", health_view, name="health")
+    add_api_routes(app)
     return app
 
 

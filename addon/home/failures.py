@@ -23,8 +23,11 @@ from addon.home.targets import (
 )
 
 MAX_SUGGESTIONS = 5
-CUTOFF = 0.35
-"""Least trigram similarity worth suggesting: "bedroom lamp" → "Lamp" scores 0.5."""
+CUTOFF = 0.3
+"""Least trigram similarity worth suggesting: "bedroom lamp" → "Lamp" scores 0.5, "Chroes" →
+"Chores" 0.33, unrelated names of similar length under 0.2."""
+SAME_NAME_FIRST = 2
+"""Entities sharing one name ("Thermostat" in six rooms) that may come before other names."""
 
 
 def suggest_entity(model: HomeModel, entity_id: str) -> Suggestion | None:
@@ -45,7 +48,7 @@ def closest_entities(
     within that area, because that is how people (and models) guess at "Lamp" in the Bedroom.
     """
     best: dict[str, float] = {}
-    found = model.index.fuzzy.closest(name, accept, limit=MAX_SUGGESTIONS, cutoff=CUTOFF)
+    found = model.index.fuzzy.closest(name, accept, limit=MAX_SUGGESTIONS * 3, cutoff=CUTOFF)
     for area_id, rest in model.places.split_area(name):
         # An area holds a handful of entities: score them directly.
         wanted = trigrams(loose_name(rest))
@@ -58,8 +61,20 @@ def closest_entities(
                 found.append((score, entity_id))
     for score, entity_id in found:
         best[entity_id] = max(score, best.get(entity_id, 0.0))
-    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:MAX_SUGGESTIONS]
-    return tuple(s for entity_id, _ in ranked if (s := suggest_entity(model, entity_id)))
+    ranked = [
+        suggestion
+        for entity_id, _score in sorted(best.items(), key=lambda item: (-item[1], item[0]))
+        if (suggestion := suggest_entity(model, entity_id)) is not None
+    ]
+    # Keep room for other names: five "Thermostat"s would hide "Porch Thermostat".
+    seen: dict[str, int] = {}
+    head: list[Suggestion] = []
+    tail: list[Suggestion] = []
+    for suggestion in ranked:
+        key = suggestion.name.casefold()
+        seen[key] = seen.get(key, 0) + 1
+        (head if seen[key] <= SAME_NAME_FIRST else tail).append(suggestion)
+    return tuple((head + tail)[:MAX_SUGGESTIONS])
 
 
 def entities_named(

@@ -30,7 +30,7 @@ _LOGGER = logging.getLogger(__name__)
 Access = Literal["ingress", "token"]
 
 # How this request was let in; set on every request except /health.
-ACCESS: web.RequestKey[Access] = web.RequestKey("access", str)
+ACCESS: web.RequestKey[Access] = web.RequestKey("access")
 # The URL prefix Home Assistant serves the UI under ("/api/hassio_ingress/<token>"), or "" on the
 # direct port; every link the UI builds starts with it.
 INGRESS_PATH: web.RequestKey[str] = web.RequestKey("ingress_path", str)
@@ -74,7 +74,7 @@ async def access_middleware(request: web.Request, handler: Handler) -> web.Strea
             ),
         )
     # Constant-time, so the answer's timing does not reveal how much of a guess was right.
-    if not hmac.compare_digest(presented.encode(), token.encode()):
+    if not hmac.compare_digest(presented.encode(errors="surrogatepass"), token.encode()):
         return _refuse(
             request,
             RequestProblem(
@@ -121,7 +121,10 @@ def _ingress_path(request: web.Request) -> str:
     value = request.headers.get("X-Ingress-Path", "").rstrip("/")
     if value and not _INGRESS_PATH.match(value):
         _LOGGER.warning(
-            "Ignoring malformed X-Ingress-Path %r from %s on %s", value, request.remote, request.path
+            "Ignoring malformed X-Ingress-Path %r from %s on %s",
+            value,
+            request.remote,
+            request.path,
         )
         return ""
     return value

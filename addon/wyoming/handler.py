@@ -158,11 +158,12 @@ class AgentEventHandler(AsyncEventHandler):
                 except HomeAgentError as err:
                     _LOGGER.warning("Closing Wyoming connection from %s: %s", self._peer, err)
                     break
-                except Exception:  # a header the library cannot read; only this client suffers
+                except Exception as err:  # a header the library cannot read; only this client
                     _LOGGER.warning(
-                        "Closing Wyoming connection from %s: malformed event header",
+                        "Closing Wyoming connection from %s: malformed event header (%s: %s)",
                         self._peer,
-                        exc_info=True,
+                        type(err).__name__,
+                        err,
                     )
                     break
                 if event is None:

@@ -6,6 +6,7 @@ from addon.home.failures import MatchFailedError
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints
+from tests.home.homes import HomeData
 
 
 def reason(model: HomeModel, **constraints: object) -> MatchFailedReason | None:
@@ -134,3 +135,22 @@ def test_error_message_names_the_failure_and_the_closest(demo: HomeModel) -> Non
     assert str(error).startswith("no entity matches name 'Kitchen Celing'")
     assert "'Kitchen Ceiling' (light.kitchen_ceiling) in Kitchen" in str(error)
     assert error.result.no_match_reason is MatchFailedReason.NAME
+
+
+def test_error_message_for_an_unknown_area_lists_similar_areas(demo: HomeModel) -> None:
+    """An unknown area's message names it and the areas with similar names."""
+    constraints = MatchTargetsConstraints(area_name="Kitchn", domains=["light"])
+    error = MatchFailedError(match_targets(demo, constraints), constraints)
+    assert str(error) == "there is no area called 'Kitchn'. Closest: 'Kitchen'"
+
+
+def test_many_same_named_entities_do_not_crowd_out_a_closer_name() -> None:
+    """Six rooms' "Thermostat" leave room for "Porch Thermostat" when "Pocrh Thermostat" misses."""
+    home = HomeData()
+    for room in ("a", "b", "c", "d", "e", "f"):
+        home.area(room, room.upper())
+        home.entity(f"climate.{room}", state="heat", friendly_name="Thermostat", area_id=room)
+    home.entity("climate.porch", state="heat", friendly_name="Porch Thermostat")
+    result = match_targets(home.build(), MatchTargetsConstraints(name="Pocrh Thermostat"))
+    assert "climate.porch" in [s.entity_id for s in result.suggestions]
+    assert len(result.suggestions) == 5

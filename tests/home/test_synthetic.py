@@ -15,7 +15,7 @@ def test_same_seed_gives_the_same_home() -> None:
 def test_size_is_close_to_the_request() -> None:
     """The home has about as many entities as asked for."""
     home = synthetic_home(1000, seed=1)
-    assert 900 <= len(home.entities) + len(home.states) - len(home.entity_details) <= 1100
+    assert 950 <= len(set(home.entity_details) | set(home.states)) <= 1050
 
 
 def test_home_covers_the_domains(synthetic: SyntheticHome) -> None:

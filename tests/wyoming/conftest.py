@@ -1,4 +1,4 @@
-"""The whole app on loopback with its Wyoming server, and the real ``wyoming`` client to talk to it."""
+"""The whole app on loopback with its Wyoming server, and the real wyoming client to talk to it."""
 
 from __future__ import annotations
 

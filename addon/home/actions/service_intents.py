@@ -15,8 +15,16 @@ fan and vacuum integrations, Home Assistant 2025.4:
   ``homeassistant.turn_on``/``turn_off`` when the entity's domain has that service (a sensor
   does not: that entity fails). HassToggle has no such rules (``homeassistant.toggle``).
 
-What we do not port: HassMediaUnpause's memory of which players were paused by voice (it
-resumes every matched paused player) and the speech templates of the default agent.
+Where we differ on purpose (the contract tests pin each difference down):
+
+* a call Home Assistant refuses within the 0.2 s (an entity lacking the feature, a value out of
+  range) is reported under ``failed``. Home Assistant 2025.4 lists it under ``success``: its
+  ``_run_then_background`` waits with ``asyncio.wait``, which never re-raises, so a model would
+  be told "done" for a valve that never moved;
+* failures are attributed to the entity that failed. Home Assistant pairs the states with
+  ``asyncio.as_completed`` results, so it names whichever entities finished first;
+* HassMediaUnpause does not remember which players were paused by voice (it resumes every
+  matched paused player), and the default agent's speech templates are not ported.
 """
 
 from __future__ import annotations

@@ -25,9 +25,7 @@ class ConversationIn(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    text: str = Field(
-        min_length=1, max_length=MAX_TEXT, description="What the user said or typed."
-    )
+    text: str = Field(min_length=1, max_length=MAX_TEXT, description="What the user said or typed.")
     conversation_id: str | None = Field(
         default=None,
         max_length=MAX_ID,

@@ -132,3 +132,21 @@ async def test_respond_speaks_the_response(run: Run) -> None:
     """HassRespond speaks what it is given and does nothing."""
     result = await run("HassRespond", {"response": "Hello"})
     assert result.as_dict()["speech"] == {"plain": {"speech": "Hello", "extra_data": None}}
+
+
+async def test_nevermind_does_nothing(run: Run, virtual: VirtualExecutor) -> None:
+    """HassNevermind answers with an empty action and calls nothing."""
+    result = await run("HassNevermind")
+    assert (result.response_type, result.calls, virtual.calls) == (ResponseType.ACTION_DONE, (), ())
+
+
+async def test_a_crashing_call_is_a_failed_target_not_an_exception(
+    run: Run, virtual: VirtualExecutor
+) -> None:
+    """An unexpected error inside a call becomes a failed target and an error answer."""
+    virtual.model.set_state(
+        "media_player.tv", "playing", {"friendly_name": "TV", "supported_features": "bogus"}
+    )
+    result = await run("HassTurnOn", {"name": "TV"})
+    assert result.error_code is ErrorCode.FAILED_TO_HANDLE
+    assert "media_player.tv" in (result.message or "")

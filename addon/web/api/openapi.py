@@ -1,0 +1,201 @@
+"""``GET /api/openapi.json``: the API described from the same pydantic models that validate it.
+
+Generated on each request rather than written by hand, so the description cannot drift from what
+the handlers accept; it costs a few milliseconds, and only when someone asks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from addon import __version__
+from addon.web.access import INGRESS_PATH
+from addon.web.api.openai_schemas import (
+    ChatCompletionChunk,
+    ChatCompletionIn,
+    ChatCompletionOut,
+    ModelList,
+    ModelOut,
+)
+from addon.web.api.schemas import ConversationIn, ConversationOut, DeltaEvent, ErrorOut
+
+_REF = "#/components/schemas/{model}"
+_MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+    (ConversationIn, "validation"),
+    (ConversationOut, "serialization"),
+    (DeltaEvent, "serialization"),
+    (ErrorOut, "serialization"),
+    (ChatCompletionIn, "validation"),
+    (ChatCompletionOut, "serialization"),
+    (ChatCompletionChunk, "serialization"),
+    (ModelList, "serialization"),
+    (ModelOut, "serialization"),
+]
+_DESCRIPTION = """\
+Talk to the home agent over HTTP.
+
+**Access.** Through Home Assistant ingress no credentials are needed (Home Assistant has
+authenticated the user). On the add-on's own port, send the `api_token` option as
+`Authorization: Bearer <token>`; with no token set, that port answers 403 to everything but
+`/health`.
+
+**Errors** under `/api` are `{"error": code, "message": text, "field": name}`; under `/v1` they
+follow OpenAI's `{"error": {"message", "type", "param", "code"}}`.
+"""
+_STREAM_DESCRIPTION = """\
+Server-sent events, in order:
+
+- `delta` (any number): `DeltaEvent`, the next piece of the reply as the model writes it;
+- then exactly one of `result` (`ConversationOut`, the same body as `/api/conversation`) or
+  `error` (`ErrorOut`) if the turn failed after the stream began.
+
+The deltas always end with the reply; `result.reply` is authoritative.
+"""
+
+
+async def openapi_view(request: web.Request) -> web.Response:
+    """The OpenAPI 3.1 document, with the ingress prefix as server URL when behind ingress."""
+    return web.json_response(openapi_document(request.get(INGRESS_PATH) or "/"))
+
+
+def openapi_document(server_url: str) -> dict[str, Any]:
+    """The whole document; ``server_url`` is where the paths below are mounted."""
+    _, definitions = models_json_schema(_MODELS, ref_template=_REF)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Home Agent", "version": __version__, "description": _DESCRIPTION},
+        "servers": [{"url": server_url}],
+        "security": [{"bearerAuth": []}],
+        "paths": {
+            "/api/conversation": {"post": _conversation()},
+            "/api/conversation/stream": {"post": _conversation_stream()},
+            "/api/openapi.json": {"get": _openapi()},
+            "/v1/chat/completions": {"post": _chat_completions()},
+            "/v1/models": {"get": _models()},
+            "/health": {"get": _health()},
+        },
+        "components": {
+            "schemas": definitions.get("$defs", {}),
+            "securitySchemes": {
+                "bearerAuth": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The add-on's api_token option; not needed through ingress.",
+                }
+            },
+            "responses": {
+                "Refused": _error("Missing or wrong bearer token (401), or direct port off (403)."),
+                "Invalid": _error("The body is not JSON, too large, or a field is invalid."),
+            },
+        },
+    }
+
+
+def _conversation() -> dict[str, Any]:
+    return {
+        "operationId": "converse",
+        "summary": "Send one utterance; get the reply when the turn is done.",
+        "requestBody": _json_body("ConversationIn"),
+        "responses": {
+            "200": {"description": "The turn's reply.", "content": _json("ConversationOut")},
+            **_refusals(),
+        },
+    }
+
+
+def _conversation_stream() -> dict[str, Any]:
+    return {
+        "operationId": "converseStreaming",
+        "summary": "Send one utterance; stream the reply as it is written.",
+        "description": _STREAM_DESCRIPTION,
+        "requestBody": _json_body("ConversationIn"),
+        "responses": {
+            "200": {
+                "description": "An event stream of `delta`, then `result` or `error`.",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            },
+            **_refusals(),
+        },
+    }
+
+
+def _openapi() -> dict[str, Any]:
+    return {
+        "operationId": "openapi",
+        "summary": "This document.",
+        "responses": {"200": {"description": "OpenAPI 3.1.", "content": {"application/json": {}}}},
+    }
+
+
+def _chat_completions() -> dict[str, Any]:
+    return {
+        "operationId": "createChatCompletion",
+        "summary": "OpenAI-compatible chat completion answered by the home agent.",
+        "description": (
+            "The last user message is the utterance; `user` continues a conversation; client "
+            "`tools` are ignored. With `stream: true`, OpenAI's `chat.completion.chunk` events "
+            "end with `data: [DONE]`."
+        ),
+        "requestBody": _json_body("ChatCompletionIn"),
+        "responses": {
+            "200": {
+                "description": "The completion, or its chunks when streaming.",
+                "content": {
+                    **_json("ChatCompletionOut"),
+                    "text/event-stream": {
+                        "schema": {"$ref": _REF.format(model="ChatCompletionChunk")}
+                    },
+                },
+            },
+            "4XX": {"description": "OpenAI's error body.", "content": {"application/json": {}}},
+        },
+    }
+
+
+def _models() -> dict[str, Any]:
+    return {
+        "operationId": "listModels",
+        "summary": "The one model, `home-agent`.",
+        "responses": {"200": {"description": "The model list.", "content": _json("ModelList")}},
+    }
+
+
+def _health() -> dict[str, Any]:
+    return {
+        "operationId": "health",
+        "summary": "Liveness for Supervisor's watchdog; open without credentials.",
+        "security": [],
+        "responses": {
+            "200": {"description": "Critical components are up."},
+            "503": {"description": "A critical component (the store) is down."},
+        },
+    }
+
+
+def _refusals() -> dict[str, Any]:
+    refused = {"$ref": "#/components/responses/Refused"}
+    invalid = {"$ref": "#/components/responses/Invalid"}
+    return {
+        "400": invalid,
+        "401": refused,
+        "403": refused,
+        "413": invalid,
+        "415": invalid,
+        "422": invalid,
+    }
+
+
+def _json(model: str) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": _REF.format(model=model)}}}
+
+
+def _json_body(model: str) -> dict[str, Any]:
+    return {"required": True, "content": _json(model)}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": _json("ErrorOut")}

@@ -1,0 +1,252 @@
+"""Server time of the web UI's heaviest pages over a large history.
+
+Seeds 100,000 conversations with 1,000,000 turns and their traces (a model call on about every
+third turn, a tool call on about every fourth) into a SQLite file migrated by the store's own
+migrations, with raw ``executemany`` inserts. The file is cached under the temp directory, keyed
+by a hash of the migrations and of this seeder, so later runs skip the seeding.
+
+It then starts the real application (``create_app``) in-process on a loopback port and times
+requests through its handlers, ingress prefix included:
+
+* list: the first page, and a page reached by a cursor deep in the history;
+* search: a few queries, from a rare word to common phrases;
+* detail: conversation pages picked at random.
+
+Targets: p95 ≤ 100 ms each. The last line printed is one JSON object for tooling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from aiohttp.test_utils import TestClient, TestServer
+from pydantic import SecretStr
+
+from addon.app import create_app
+from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
+from addon.config.settings import Options, Settings
+from addon.store.database import Store
+from addon.store.migrate import MIGRATIONS_DIR
+
+CONVERSATIONS = 100_000
+TURNS = 1_000_000
+SEED = 7
+SPAN_DAYS = 60
+TARGET_MS = 100.0
+PREFIX = "/api/hassio_ingress/benchtoken"
+SAMPLES = 40
+SEARCHES = ("jazz", "garage door", "kitchen light", "turn on the bedroom lamp", "temperature")
+
+AREAS = (
+    "kitchen", "bedroom", "living room", "office", "garage", "hallway", "bathroom", "garden",
+    "basement", "attic", "porch", "nursery", "study", "dining room", "laundry",
+)  # fmt: skip
+DEVICES = (
+    "light", "lamp", "ceiling light", "fan", "heater", "blinds", "door", "window", "speaker",
+    "tv", "thermostat", "switch", "plug", "lock", "vacuum",
+)  # fmt: skip
+ASKS = (
+    ("turn on the {area} {device}", "Turned on the {area} {device}.", "HassTurnOn"),
+    ("turn off the {area} {device}", "Turned off the {area} {device}.", "HassTurnOff"),
+    ("is the {area} {device} on", "The {area} {device} is off.", "HassGetState"),
+    ("what's the temperature in the {area}", "It is 21 degrees in the {area}.", "HassGetState"),
+    ("set the {area} {device} to 40 percent", "Set the {area} {device} to 40%.", "HassLightSet"),
+    ("play some {genre} in the {area}", "Playing {genre} on the {area} speaker.", "HassMediaPlay"),
+    ("close the {area} {device}", "Closed the {area} {device}.", "HassTurnOff"),
+    ("how long until sunset", "Sunset is in 2 hours and 12 minutes.", "GetDateTime"),
+)
+GENRES = ("jazz", "rock", "classical", "podcasts", "news", "ambient", "folk", "blues")
+
+
+def schema_hash() -> str:
+    """Changes when a migration or this seeder changes, so a stale cache is never reused."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(MIGRATIONS_DIR.rglob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def stamp(moment: datetime) -> str:
+    """SQLAlchemy's SQLite DateTime storage format (naive UTC)."""
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def utterance(rng: random.Random) -> tuple[str, str, str, str, str]:
+    user, reply, intent = rng.choice(ASKS)
+    area, device, genre = rng.choice(AREAS), rng.choice(DEVICES), rng.choice(GENRES)
+    fill = {"area": area, "device": device, "genre": genre}
+    entity = f"light.{area.replace(' ', '_')}_{device.replace(' ', '_')}"
+    return user.format(**fill), reply.format(**fill), intent, entity, area
+
+
+def rows(rng: random.Random, now: datetime) -> Iterator[tuple[str, list[Any]]]:
+    """(table, row) in insertion order; ids are assigned here so children can refer to them."""
+    start = now - timedelta(days=SPAN_DAYS)
+    step = (SPAN_DAYS * 86400.0) / CONVERSATIONS
+    turn_id = llm_id = tool_id = 0
+    remaining = TURNS
+    for number in range(CONVERSATIONS):
+        left = CONVERSATIONS - number
+        count = remaining // left if left > 1 else remaining
+        count = max(1, min(remaining - (left - 1), count + rng.randint(-3, 3)))
+        remaining -= count
+        conversation_id = f"{number:08d}{rng.getrandbits(64):016x}"
+        began = start + timedelta(seconds=number * step + rng.random() * step / 4)
+        source = rng.choice(("wyoming", "wyoming", "wyoming", "http", "ui", "openai"))
+        device = f"satellite-{rng.randint(1, 12)}" if source == "wyoming" else None
+        texts: list[tuple[str, ...]] = []
+        errors = flags = 0
+        moment = began
+        turn_rows: list[tuple[str, list[Any]]] = []
+        for seq in range(1, count + 1):
+            turn_id += 1
+            moment += timedelta(seconds=rng.uniform(2, 20))
+            user, reply, intent, entity, _area = utterance(rng)
+            texts.append((user,))
+            with_llm = turn_id % 3 == 0
+            with_tool = turn_id % 4 == 0
+            failed = rng.random() < 0.01
+            flagged = rng.random() < 0.005
+            handled_by = "failed" if failed else ("llm" if with_llm else "local")
+            error = "model endpoint timed out" if failed else None
+            errors += failed
+            flags += flagged
+            duration = rng.lognormvariate(6.5 if with_llm else 3.0, 0.5)
+            prompt_tokens = rng.randint(900, 2400) if with_llm else 0
+            completion_tokens = rng.randint(8, 60) if with_llm else 0
+            messages = [{"role": "user", "content": user}, {"role": "assistant", "content": reply}]
+            turn_rows.append(
+                (
+                    "turns",
+                    [
+                        turn_id, conversation_id, seq, stamp(moment), user, reply, handled_by,
+                        "en", 0, error, duration, prompt_tokens, completion_tokens,
+                        json.dumps(messages), json.dumps({"total": duration}),
+                        "mismatch" if flagged else "confirmed", json.dumps({}), int(flagged),
+                    ],
+                )
+            )  # fmt: skip
+            current_llm: int | None = None
+            if with_llm:
+                llm_id += 1
+                current_llm = llm_id
+                request = [
+                    {"role": "system", "content": "You are a voice assistant for a home. " * 8},
+                    {"role": "user", "content": user},
+                ]
+                response = {"role": "assistant", "content": reply}
+                turn_rows.append(
+                    (
+                        "llm_calls",
+                        [
+                            llm_id, turn_id, 1, stamp(moment), "gpt-4o-mini", 1,
+                            json.dumps(request), json.dumps([]), json.dumps(response),
+                            prompt_tokens, completion_tokens, duration * 0.3, duration * 0.8,
+                            "stop", None,
+                        ],
+                    )
+                )  # fmt: skip
+            if with_tool:
+                tool_id += 1
+                result = {
+                    "response_type": "action_done",
+                    "data": {"success": [{"name": user, "type": "entity", "id": entity}]},
+                }
+                turn_rows.append(
+                    (
+                        "tool_calls",
+                        [
+                            tool_id, turn_id, current_llm, 1, f"call_{tool_id}", stamp(moment),
+                            intent, json.dumps({"name": entity}), json.dumps(result),
+                            rng.uniform(5, 80), "live", None,
+                        ],
+                    )
+                )  # fmt: skip
+        yield (
+            "conversations",
+            [
+                conversation_id, stamp(began), stamp(moment), source, device, None, "en",
+                texts[0][0][:120], count, errors, flags,
+            ],
+        )  # fmt: skip
+        yield from turn_rows
+
+
+INSERTS = {
+    "conversations": "INSERT INTO conversations (id, started_at, updated_at, source, device_id, "
+    "satellite_id, language, title, turn_count, error_count, flagged_count) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+    "turns": "INSERT INTO turns (id, conversation_id, seq, created_at, user_text, reply_text, "
+    "handled_by, language, dry_run, error, duration_ms, prompt_tokens, completion_tokens, "
+    "messages, timings, outcome, outcome_detail, flagged) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "llm_calls": "INSERT INTO llm_calls (id, turn_id, seq, started_at, model, streamed, "
+    "request_messages, request_tools, response, prompt_tokens, completion_tokens, ttft_ms, "
+    "duration_ms, finish_reason, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "tool_calls": "INSERT INTO tool_calls (id, turn_id, llm_call_id, seq, call_id, started_at, "
+    "name, arguments, result, duration_ms, executor, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+}
+
+
+def seed(path: Path, now: datetime) -> None:
+    """Fill a migrated database; the FTS index is rebuilt once at the end, not row by row."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA synchronous = OFF")
+        connection.execute("PRAGMA foreign_keys = OFF")
+        triggers = connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'turns'"
+        ).fetchall()
+        for name, _sql in triggers:
+            connection.execute(f"DROP TRIGGER {name}")
+        batches: dict[str, list[list[Any]]] = {table: [] for table in INSERTS}
+        for table, row in rows(random.Random(SEED), now):
+            batch = batches[table]
+            batch.append(row)
+            if len(batch) >= 20_000:
+                connection.executemany(INSERTS[table], batch)
+                batch.clear()
+        for table, batch in batches.items():
+            connection.executemany(INSERTS[table], batch)
+        connection.execute("INSERT INTO turns_fts(turns_fts) VALUES ('rebuild')")
+        for _name, sql in triggers:
+            connection.execute(sql)
+        connection.commit()
+        connection.execute("ANALYZE")
+        connection.commit()
+    finally:
+        connection.close()
+
+
+async def seeded_database() -> tuple[Path, datetime]:
+    """The cached database (seeding it on first use) and the 'now' it was seeded at."""
+    cache = Path(tempfile.gettempdir()) / f"home_agent_bench_ui_{schema_hash()}"
+    path = cache / "home_agent.db"
+    marker = cache / "seeded_at"
+    if marker.exists():
+        return path, datetime.fromisoformat(marker.read_text().strip())
+    cache.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    store = await Store.open(path)
+    await store.close()
+    now = datetime.now(UTC).replace(microsecond=0)
+    started = time.perf_counter()
+    seed(path, now)
+    print(f"seeded {CONVERSATIONS:,} conversations, {TURNS:,} turns in "
+          f"{time.perf_counter() - started:.1f} s ({path})")  # fmt: skip
+    marker.write_text(now.isoformat())
+    return path, now

@@ -1,0 +1,89 @@
+"""``POST /api/conversation/stream``: server-sent deltas while the model writes, then the result."""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import text
+
+from addon import keys
+from devtools.scripted_llm import ScriptedLLM
+from tests.web.api.conftest import AppClient
+from tests.web.api.events import read_events
+
+REPLY = "The hallway light is now on, and the door is locked."
+
+
+async def test_deltas_reassemble_to_the_reply(api: AppClient, scripted_llm: ScriptedLLM) -> None:
+    """The delta texts joined are the reply, and a single result event ends the stream."""
+    scripted_llm.reply(REPLY)
+    response = await api.post("/api/conversation/stream", json={"text": "Hallway?"})
+    assert response.status == 200
+    assert response.content_type == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-cache"
+    events = await read_events(response)
+    names = [e.name for e in events]
+    assert names[-1] == "result"
+    assert set(names[:-1]) == {"delta"}
+    assert len(names) > 3  # streamed in pieces, not as one block
+    assert "".join(e.json()["text"] for e in events[:-1]) == REPLY
+    result = events[-1].json()
+    assert result["reply"] == REPLY
+    assert result["handled_by"] == "llm"
+    assert set(result) == {
+        "reply",
+        "conversation_id",
+        "turn_id",
+        "handled_by",
+        "actions",
+        "continue_conversation",
+    }
+
+
+async def test_deltas_arrive_while_the_model_writes(
+    api: AppClient, scripted_llm: ScriptedLLM
+) -> None:
+    """The first delta reaches the client long before the model has finished (no buffering)."""
+    scripted_llm.reply(REPLY, chunk_delay=0.15)  # about a dozen pieces: ~1.8 s in all
+    started = time.monotonic()
+    events = await read_events(await api.post("/api/conversation/stream", json={"text": "Hi"}))
+    first_delta = events[0].at - started
+    result = events[-1].at - started
+    assert first_delta < 0.5 < 1.2 < result
+
+
+async def test_apology_is_streamed_when_the_model_fails(
+    api: AppClient, scripted_llm: ScriptedLLM
+) -> None:
+    """A reply the model never streamed (the agent's apology) still arrives as delta text."""
+    scripted_llm.error(400, "model not loaded")
+    events = await read_events(await api.post("/api/conversation/stream", json={"text": "Hi"}))
+    result = events[-1].json()
+    assert result["handled_by"] == "failed"
+    assert "".join(e.json()["text"] for e in events[:-1]) == result["reply"]
+
+
+async def test_failure_after_the_stream_opened_is_an_error_event(
+    api: AppClient, scripted_llm: ScriptedLLM
+) -> None:
+    """When the turn cannot be stored, the stream ends with an error event, not a result."""
+    async with api.app[keys.STORE].engine.begin() as connection:
+        await connection.execute(text("DROP TABLE llm_calls"))
+    scripted_llm.reply("This will not be kept.")
+    response = await api.post("/api/conversation/stream", json={"text": "Hi"})
+    assert response.status == 200
+    events = await read_events(response)
+    assert events[-1].name == "error"
+    assert events[-1].json() == {
+        "error": "internal",
+        "message": "Internal error; the add-on log has the details.",
+    }
+    assert "result" not in [e.name for e in events]
+
+
+async def test_invalid_body_is_refused_before_streaming(api: AppClient) -> None:
+    """Validation errors are plain JSON 4xx answers, not an event stream."""
+    response = await api.post("/api/conversation/stream", json={"text": ""})
+    assert response.status == 422
+    assert response.content_type == "application/json"
+    assert (await response.json())["field"] == "text"

@@ -1,0 +1,97 @@
+"""Home Agent over Wyoming against the real Home Assistant 2025.4.4, up to its own integration.
+
+Commands act on the real home, and Home Assistant's ``wyoming`` integration, set up through its
+config flow, uses Home Agent as a conversation agent end to end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from addon import keys
+from devtools.home_assistant import HomeAssistantProcess
+from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.homeassistant import FreshHomeAssistant
+from tests.wyoming.conftest import StartApp, converse, final, wyoming_port
+
+pytestmark = pytest.mark.homeassistant
+TIMEOUT_S = 30.0
+
+
+async def start_for(
+    start_app: StartApp, home: HomeAssistantProcess, **options: Any
+) -> TestClient[Any, Any]:
+    """The app linked to ``home``, once it has the home's model (so commands can resolve)."""
+    client = await start_app(ha_url=home.url, ha_token=home.token, **options)
+    await client.server.app[keys.HOME_SYNC].wait_ready(TIMEOUT_S)
+    return client
+
+
+async def until_state(home: HomeAssistantProcess, entity_id: str, wanted: str) -> None:
+    """Return once ``entity_id`` is ``wanted``; TimeoutError if it never gets there."""
+    async with asyncio.timeout(TIMEOUT_S):
+        while (await home.state(entity_id))["state"] != wanted:  # noqa: ASYNC110 - polled REST
+            await asyncio.sleep(0.1)
+
+
+async def add_wyoming_integration(home: HomeAssistantProcess, port: int) -> str:
+    """Add Home Assistant's Wyoming integration for our server; the conversation entity's id."""
+    flows = "/api/config/config_entries/flow"
+    flow = await home.request("POST", flows, {"handler": "wyoming"})
+    entry = await home.request(
+        "POST", f"{flows}/{flow['flow_id']}", {"host": "127.0.0.1", "port": port}
+    )
+    assert entry["type"] == "create_entry", entry
+    async with asyncio.timeout(TIMEOUT_S):
+        while True:
+            agents = [
+                state["entity_id"]
+                for state in await home.states()
+                if state["entity_id"].startswith("conversation.")
+                and state["attributes"].get("friendly_name") == "Home Agent"
+            ]
+            if agents:
+                return agents[0]
+            await asyncio.sleep(0.1)
+
+
+async def test_local_command_acts_on_the_real_home(
+    fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """A sentence Home Assistant's matcher knows is carried out locally, without the model."""
+    home = fresh_home_assistant()
+    await home.handle_intent("HassTurnOff", {"name": "Kitchen Lights"})
+    client = await start_for(start_app, home)
+    events = await converse(wyoming_port(client), "turn on the kitchen lights")
+    assert final(events).data["text"] == "Turned on the light"
+    await until_state(home, "light.kitchen_lights", "on")
+    assert scripted_llm.chat_requests == []
+
+
+async def test_home_assistant_uses_home_agent_as_its_conversation_agent(
+    fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """Through HA's own Wyoming integration, the model's HassTurnOff switches the light off."""
+    home = fresh_home_assistant()
+    await home.handle_intent("HassTurnOn", {"name": "Kitchen Lights"})
+    # local_first off: the sentence must reach the model, whose tool call is what we follow.
+    client = await start_for(start_app, home, local_first=False)
+    agent_id = await add_wyoming_integration(home, wyoming_port(client))
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply(
+        "The kitchen lights are off now."
+    )
+    answer = await home.request(
+        "POST",
+        "/api/conversation/process",
+        {"text": "turn off the kitchen lights please, thanks", "agent_id": agent_id},
+    )
+    assert answer["response"]["speech"]["plain"]["speech"] == "The kitchen lights are off now."
+    assert answer["response"]["response_type"] == "action_done"
+    await until_state(home, "light.kitchen_lights", "off")
+    assert scripted_llm.chat_requests[0].messages[-1]["content"] == (
+        "turn off the kitchen lights please, thanks"
+    )

@@ -1,0 +1,154 @@
+"""The Wyoming conversation protocol, spoken by the real ``wyoming`` client to the running app."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import select
+from wyoming.asr import Transcript
+from wyoming.client import AsyncTcpClient
+from wyoming.info import Describe, Info
+
+from addon import __version__, keys
+from addon.agent.loop import UNREACHABLE_REPLY
+from addon.store.models import Conversation
+from addon.wyoming.handler import AGENT_ERROR_REPLY, INVALID_REPLY
+from devtools.scripted_llm import ScriptedLLM
+from tests.wyoming.conftest import (
+    TIMEOUT_S,
+    StartApp,
+    converse,
+    final,
+    read_answer,
+    types,
+    wyoming_port,
+)
+
+
+async def test_describe_answers_with_a_handle_program(start_app: StartApp) -> None:
+    """``describe`` gets an ``info`` naming one installed, streaming, home-controlling program."""
+    port = wyoming_port(await start_app(language="de"))
+    async with asyncio.timeout(TIMEOUT_S), AsyncTcpClient("127.0.0.1", port) as client:
+        await client.write_event(Describe().event())
+        event = await client.read_event()
+    assert event is not None
+    info = Info.from_event(event)
+    (program,) = info.handle
+    assert (program.name, program.installed, program.version) == ("Home Agent", True, __version__)
+    assert program.supports_handled_streaming
+    assert program.supports_home_control
+    assert {"de", "en", "fr"} <= set(program.models[0].languages)
+    assert (info.asr, info.tts, info.intent) == ([], [], [])
+
+
+async def test_transcript_is_answered_with_the_model_reply(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """A sentence for the model comes back as ``handled`` with the model's words."""
+    scripted_llm.reply("Paris is the capital of France.")
+    port = wyoming_port(await start_app())
+    events = await converse(port, "what is the capital of France")
+    reply = final(events)
+    assert reply.type == "handled"
+    assert reply.data["text"] == "Paris is the capital of France."
+    assert scripted_llm.chat_requests[0].messages[-1] == {
+        "role": "user",
+        "content": "what is the capital of France",
+    }
+
+
+async def test_reply_streams_in_order_around_the_final_handled(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """A streamed reply arrives as handled-start, chunks, handled, handled-stop."""
+    scripted_llm.reply("It is sunny and warm in the garden this afternoon.", chunk_delay=0.01)
+    port = wyoming_port(await start_app())
+    events = await converse(port, "what is the weather like")
+    chunks = [e.data["text"] for e in events if e.type == "handled-chunk"]
+    assert types(events) == ["handled-start", "handled-chunk", "handled", "handled-stop"]
+    assert len(chunks) > 1
+    assert "".join(chunks) == final(events).data["text"]
+
+
+async def test_follow_up_with_the_returned_id_continues_the_conversation(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """The id in ``handled``'s context brings the first turn into the second model request."""
+    scripted_llm.reply("Paris.").reply("About two million people.")
+    port = wyoming_port(await start_app())
+    first = final(await converse(port, "what is the capital of France"))
+    conversation_id = first.data["context"]["conversation_id"]
+    second = final(
+        await converse(
+            port, "how many people live there", context={"conversation_id": conversation_id}
+        )
+    )
+    sent = scripted_llm.chat_requests[1].messages
+    assert {"role": "user", "content": "what is the capital of France"} in sent
+    assert {"role": "assistant", "content": "Paris."} in sent
+    assert second.data["context"]["conversation_id"] == conversation_id
+
+
+async def test_context_fields_reach_the_conversation(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """conversation_id, device_id, satellite_id and language from the transcript are recorded."""
+    scripted_llm.reply("Hallo!")
+    client = await start_app()
+    context = {"conversation_id": "ha-01J0", "device_id": "dev-1", "satellite_id": "sat-1"}
+    events = await converse(wyoming_port(client), "hallo", context=context, language="de")
+    async with client.server.app[keys.STORE].sessionmaker() as session:
+        stored = (await session.execute(select(Conversation))).scalar_one()
+    assert final(events).data["context"]["conversation_id"] == "ha-01J0"
+    assert (stored.id, stored.device_id, stored.satellite_id, stored.language, stored.source) == (
+        "ha-01J0",
+        "dev-1",
+        "sat-1",
+        "de",
+        "wyoming",
+    )
+
+
+async def test_model_failure_is_not_handled_with_the_apology(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """When the model endpoint fails the client gets ``not-handled`` with a spoken apology."""
+    scripted_llm.error(400, "bad request")
+    port = wyoming_port(await start_app())
+    events = await converse(port, "what is the capital of France")
+    assert types(events) == ["not-handled"]
+    assert events[0].data["text"] == UNREACHABLE_REPLY
+
+
+async def test_agent_failure_sends_an_error_event(start_app: StartApp) -> None:
+    """An agent that raises (here: a broken database) answers ``error`` then ``not-handled``."""
+    client = await start_app()
+    async with client.server.app[keys.STORE].engine.begin() as connection:
+        await connection.exec_driver_sql("DROP TABLE turns")
+    events = await converse(wyoming_port(client), "what is the capital of France")
+    assert types(events) == ["error", "not-handled"]
+    assert events[0].data["code"] == "agent-error"
+    assert events[1].data["text"] == AGENT_ERROR_REPLY
+
+
+async def test_transcript_without_text_is_refused(start_app: StartApp) -> None:
+    """A blank transcript gets an ``invalid-transcript`` error and never reaches the model."""
+    port = wyoming_port(await start_app())
+    events = await converse(port, "   ")
+    assert types(events) == ["error", "not-handled"]
+    assert events[0].data["code"] == "invalid-transcript"
+    assert events[1].data["text"] == INVALID_REPLY
+
+
+async def test_connection_serves_several_transcripts(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """A client may keep its connection and send the next transcript on it."""
+    scripted_llm.reply("One.").reply("Two.")
+    port = wyoming_port(await start_app())
+    async with asyncio.timeout(TIMEOUT_S), AsyncTcpClient("127.0.0.1", port) as client:
+        replies = []
+        for text in ("say one", "say two"):
+            await client.write_event(Transcript(text=text).event())
+            replies.append(final(await read_answer(client)).data["text"])
+    assert replies == ["One.", "Two."]
