@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,8 @@ from addon.store.models import LLMCall, Turn
 from devtools.scripted_llm import Completion, ScriptedLLM, ToolCall
 
 SIZES = (100, 1_000, 10_000)
-TURNS = {100: 300, 1_000: 300, 10_000: 100}
+ROUNDS = 300
+EVERY = {100: 1, 1_000: 1, 10_000: 3}  # the 10,000-entity home takes every third round
 WARMUP = 15
 LIGHTS = 20
 TARGET_P50_MS = 3.0
@@ -133,78 +135,97 @@ async def model_ms(store: Store, turn_id: int) -> tuple[float, dict[str, float]]
     return total, dict(timings or {})
 
 
-async def run_size(size: int, matcher: LocalMatcher, work: Path) -> Figures:
+@dataclass(slots=True)
+class Bench:
+    """One home with its agent, store and scripted model, and the figures of its turns."""
+
+    size: int
+    agent: Agent
+    llm: ScriptedLLM
+    sentences: list[str]
+    figures: Figures = field(default_factory=Figures)
+    turns: int = 0
+
+    async def turn(self, *, measured: bool) -> None:
+        """Run one turn; record its figures when ``measured``."""
+        n = self.turns
+        self.turns += 1
+        text = self.sentences[n % len(self.sentences)]
+        request = ConversationRequest(text, source="http", conversation_id=f"b{self.size}-{n}")
+        start = time.perf_counter()
+        result = await self.agent.process(request)
+        wall = (time.perf_counter() - start) * 1000.0
+        start = time.perf_counter()
+        await self.agent.drain()
+        background = (time.perf_counter() - start) * 1000.0
+        if result.handled_by != "llm" or result.reply != REPLY or not result.actions:
+            raise SystemExit(f"unexpected turn for {text!r}: {result}")
+        if not result.actions[0].success:
+            raise SystemExit(f"HassTurnOn failed for {text!r}: {result.actions[0]}")
+        if self.llm.problems:
+            raise SystemExit(f"scripted model problems: {self.llm.problems}")
+        if n == 0:
+            self.figures.first_request = self.llm.requests[0].body
+        self.llm.requests.clear()
+        if not measured:
+            return
+        in_model, timings = await model_ms(self.agent.store, result.turn_id)
+        figures = self.figures
+        figures.wall.append(wall)
+        figures.model.append(in_model)
+        figures.overhead.append(wall - in_model)
+        figures.background.append(background)
+        local = timings.get("local_match", 0.0)
+        prompt = timings.get("prompt", 0.0)
+        loop = timings.get("loop", 0.0) - in_model
+        total = timings.get("total", wall)
+        for key, value in (
+            ("local miss", local),
+            ("prompt+registry", prompt),
+            ("loop-model", loop),
+            ("history, setup", total - in_model - local - prompt - loop),
+            ("store write", wall - total),
+        ):
+            figures.parts.setdefault(key, []).append(value)
+
+
+async def open_bench(size: int, work: Path, stack: AsyncExitStack) -> Bench:
+    """Build the home, the store, the scripted model and the agent for one size.
+
+    Each agent gets its own matcher: a matcher keeps the slot lists of one home model, and
+    sharing one between homes that take turns would rebuild them every turn.
+    """
     model = synthetic_home(size, seed=0).build()
+    matcher = LocalMatcher("en")
+    matcher.prepare()
     names = light_names(model)
     sentences = [SENTENCE.format(name=name) for name in names]
     for text in sentences:
         if matcher.recognize(text, model) is not None:
             raise SystemExit(f"the local matcher recognises {text!r}; pick another sentence")
     store = await Store.open(work / f"bench_{size}.db")
-    figures = Figures()
-    async with ScriptedLLM(default=responder(dict(zip(sentences, names, strict=True)))) as llm:
-        client = LLMClient(
-            base_url=llm.base_url,
-            api_key="bench",
-            model="scripted-model",
-            temperature=0.0,
-            timeout=30.0,
-            max_retries=0,
-        )
-        agent = Agent(
-            options=Options.model_validate({"local_first": True}),
-            store=store,
-            home=StaticHome(model),
-            live_executor=VirtualExecutor(model),
-            llm=client,
-            local=matcher,
-            outcome_delay=0.0,
-        )
-        try:
-            for n in range(WARMUP + TURNS[size]):
-                text = sentences[n % len(sentences)]
-                request = ConversationRequest(text, source="http", conversation_id=f"b{size}-{n}")
-                if n == WARMUP:
-                    gc.collect()
-                start = time.perf_counter()
-                result = await agent.process(request)
-                wall = (time.perf_counter() - start) * 1000.0
-                start = time.perf_counter()
-                await agent.drain()
-                background = (time.perf_counter() - start) * 1000.0
-                if result.handled_by != "llm" or result.reply != REPLY or not result.actions:
-                    raise SystemExit(f"unexpected turn for {text!r}: {result}")
-                if not result.actions[0].success:
-                    raise SystemExit(f"HassTurnOn failed for {text!r}: {result.actions[0]}")
-                if llm.problems:
-                    raise SystemExit(f"scripted model problems: {llm.problems}")
-                if n == 0:
-                    figures.first_request = llm.requests[0].body
-                llm.requests.clear()
-                if n < WARMUP:
-                    continue
-                in_model, timings = await model_ms(store, result.turn_id)
-                figures.wall.append(wall)
-                figures.model.append(in_model)
-                figures.overhead.append(wall - in_model)
-                figures.background.append(background)
-                local = timings.get("local_match", 0.0)
-                prompt = timings.get("prompt", 0.0)
-                loop = timings.get("loop", 0.0) - in_model
-                total = timings.get("total", wall)
-                for key, value in (
-                    ("local miss", local),
-                    ("prompt+registry", prompt),
-                    ("loop-model", loop),
-                    ("history, setup", total - in_model - local - prompt - loop),
-                    ("store write", wall - total),
-                ):
-                    figures.parts.setdefault(key, []).append(value)
-        finally:
-            await client.close()
-            await store.close()
-    figures.sdk_transform = await sdk_transform_ms(figures.first_request)
-    return figures
+    stack.push_async_callback(store.close)
+    targets = dict(zip(sentences, names, strict=True))
+    llm = await stack.enter_async_context(ScriptedLLM(default=responder(targets)))
+    client = LLMClient(
+        base_url=llm.base_url,
+        api_key="bench",
+        model="scripted-model",
+        temperature=0.0,
+        timeout=30.0,
+        max_retries=0,
+    )
+    stack.push_async_callback(client.close)
+    agent = Agent(
+        options=Options.model_validate({"local_first": True}),
+        store=store,
+        home=StaticHome(model),
+        live_executor=VirtualExecutor(model),
+        llm=client,
+        local=matcher,
+        outcome_delay=0.0,
+    )
+    return Bench(size, agent, llm, sentences)
 
 
 async def sdk_transform_ms(body: dict[str, Any], rounds: int = 30) -> list[float]:
@@ -258,12 +279,21 @@ async def main() -> None:
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
         f"({os.cpu_count()} cores)"
     )
-    matcher = LocalMatcher("en")
-    matcher.prepare()
-    results: dict[int, Figures] = {}
     with tempfile.TemporaryDirectory(prefix="agent_overhead_") as work:
-        for size in SIZES:
-            results[size] = await run_size(size, matcher, Path(work))
+        async with AsyncExitStack() as stack:
+            benches = [await open_bench(size, Path(work), stack) for size in SIZES]
+            for _ in range(WARMUP):
+                for bench in benches:
+                    await bench.turn(measured=False)
+            gc.collect()
+            # Sizes take turns, so a change in machine load touches all of them alike.
+            for round_no in range(ROUNDS):
+                for bench in benches:
+                    if round_no % EVERY[bench.size] == 0:
+                        await bench.turn(measured=True)
+    results = {bench.size: bench.figures for bench in benches}
+    for figures in results.values():
+        figures.sdk_transform = await sdk_transform_ms(figures.first_request)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     report(results)
     p50 = percentile(results[1_000].overhead, 50)

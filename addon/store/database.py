@@ -5,6 +5,12 @@ Opening looks before it touches. The directory must be writable (SQLite needs to
 read-only connection, so a file that is not a database, or one written by a newer Home Agent, is
 refused without a single byte of it changing. Only then does the engine connect (switching the
 file to WAL) and Alembic upgrade it.
+
+The store runs the WAL checkpoints itself, not SQLite: SQLite's automatic checkpoint would write
+the database file at any commit, including while Supervisor copies it for a backup, and the
+store's own skip while the backup flag is up (:mod:`addon.store.checkpoint` says why that makes
+backups sound). A background task checkpoints every :data:`CHECKPOINT_INTERVAL_S`, or sooner
+once the WAL passes :data:`WAL_LIMIT_BYTES`; closing the store folds the WAL in one last time.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
+from addon.store.backup_guard import BackupGuard, Permit
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
 
 _LOGGER = logging.getLogger(__name__)
@@ -40,6 +47,11 @@ _LOGGER = logging.getLogger(__name__)
 BUSY_TIMEOUT_S = 5.0
 SQLITE_HEADER = b"SQLite format 3\x00"
 CHECKPOINT_RETRY_S = 0.05
+# The store's checkpoints: PASSIVE ones at this interval, or at the next look at the WAL's size
+# once it passes the limit. 4 MiB is about where SQLite's own (every 1000 pages) would run.
+CHECKPOINT_INTERVAL_S = 30.0
+WAL_CHECK_S = 5.0
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +61,18 @@ class Store:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     path: Path
+    checkpointer: Checkpointer
     busy_timeout_s: float = BUSY_TIMEOUT_S
 
     @classmethod
-    async def open(cls, path: Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Store:
-        """Create or open the database at ``path`` and migrate it to this version's schema.
+    async def open(
+        cls,
+        path: Path,
+        *,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+        checkpoint_interval_s: float = CHECKPOINT_INTERVAL_S,
+    ) -> Store:
+        """Create or open the database at ``path``, migrate it, and start its checkpoints.
 
         Raises :class:`StoreError` (the directory is unusable, the file is not a database or the
         migration failed), :class:`SchemaTooNewError` or :class:`StoreLockedError`.
@@ -71,11 +90,35 @@ class Store:
                 raise StoreError(f"migrating {path} failed: {err}") from err
             raise
         _LOGGER.info("Opened the store at %s (schema %s)", path, revision)
-        return cls(engine, async_sessionmaker(engine, expire_on_commit=False), path, busy_timeout_s)
+        checkpointer = Checkpointer(engine, path, interval_s=checkpoint_interval_s)
+        checkpointer.start()
+        return cls(
+            engine=engine,
+            sessionmaker=async_sessionmaker(engine, expire_on_commit=False),
+            path=path,
+            checkpointer=checkpointer,
+            busy_timeout_s=busy_timeout_s,
+        )
 
     async def close(self) -> None:
-        """Close every pooled connection; the last one to close folds the WAL into the file."""
-        await self.engine.dispose()
+        """Stop the checkpoints, fold the WAL in unless a backup is copying, close every connection.
+
+        Waits up to the busy timeout for a backup that is starting at this moment, so that it
+        either finds the WAL folded in and the pool closed, or finds nothing closing at all.
+        """
+        await self.checkpointer.stop()
+        permit = await self.checkpointer.permit(wait_s=self.busy_timeout_s)
+        if permit is None:
+            _LOGGER.info("A backup is in progress: closing %s without a checkpoint", self.path)
+            await self._dispose_without_checkpoint()
+            return
+        with permit:
+            try:
+                await self.checkpointer.truncate(self.busy_timeout_s)
+            except (StoreLockedError, SQLAlchemyError) as err:
+                # The WAL stays valid, only not empty; the next start reads it.
+                _LOGGER.warning("Closing %s without a final checkpoint: %s", self.path, err)
+            await self.engine.dispose()
 
     async def health(self) -> ComponentHealth:
         """Whether the database answers a query, and at which schema revision.
@@ -90,17 +133,97 @@ class Store:
             return ComponentHealth("down", f"database error: {getattr(err, 'orig', None) or err}")
         return ComponentHealth("ok", f"schema {revision}")
 
-    async def checkpoint(self) -> None:
-        """Fold the WAL into the database file and truncate it to zero bytes.
+    async def checkpoint(self) -> bool:
+        """Fold the WAL into the database file and truncate it; False if a backup is copying.
 
-        A checkpoint already running elsewhere (SQLite's automatic one) makes SQLite answer busy
-        at once instead of waiting, so busy answers are retried for up to the busy timeout.
-        Raises :class:`StoreLockedError` if it still did not complete; the WAL is then still
-        valid, only not empty.
+        Raises :class:`StoreLockedError` if other connections kept the checkpoint from
+        completing for the busy timeout; the WAL is then still valid, only not empty.
+        """
+        permit = await self.checkpointer.permit(wait_s=self.busy_timeout_s)
+        if permit is None:
+            return False
+        with permit:
+            await self.checkpointer.truncate(self.busy_timeout_s)
+        return True
+
+    async def _dispose_without_checkpoint(self) -> None:
+        """Close the pool without the checkpoint SQLite runs as a database's last connection closes.
+
+        SQLite runs it only if it can lock the database file exclusively. A read-only connection
+        opened first and closed last holds a shared lock while the pool closes, and cannot take
+        the exclusive lock itself, so the database file stays as the backup is copying it and
+        the WAL stays for the next start to read.
+        """
+        try:
+            pin = await asyncio.to_thread(_open_read_only, self.path, self.busy_timeout_s)
+        except sqlite3.Error as err:
+            _LOGGER.warning("Cannot hold %s open while closing: %s", self.path, err)
+            await self.engine.dispose()
+            return
+        try:
+            await self.engine.dispose()
+        finally:
+            await asyncio.to_thread(pin.close)
+
+
+class Checkpointer:
+    """The store's WAL checkpoints, which a backup in progress pauses.
+
+    Periodic checkpoints are ``PASSIVE``: they neither wait for nor block the store's readers
+    and writers, and fold in what they can; the next one continues.
+    """
+
+    def __init__(self, engine: AsyncEngine, path: Path, *, interval_s: float) -> None:
+        self._engine = engine
+        self._path = path
+        self._wal = path.with_name(path.name + "-wal")
+        self._interval_s = interval_s
+        self.guard = BackupGuard(path)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the periodic checkpoints."""
+        self._task = asyncio.create_task(self._run(), name=f"checkpoints of {self._path}")
+
+    async def stop(self) -> None:
+        """Stop the periodic checkpoints, waiting for one that is running to end."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.wait({task})
+
+    async def permit(self, *, wait_s: float = 0.0) -> Permit | None:
+        """A permit to checkpoint now, or None while a backup is in progress or beginning.
+
+        The lock is taken in a thread, which cancelling the caller cannot stop; a permit that
+        arrives after the caller was cancelled is released at once, or no backup could begin.
+        """
+        taking = asyncio.ensure_future(asyncio.to_thread(self.guard.permit, wait_s))
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(_release_unclaimed)
+            raise
+
+    async def passive(self) -> bool:
+        """One ``PASSIVE`` checkpoint unless a backup is in progress; False if skipped."""
+        permit = await self.permit()
+        if permit is None:
+            return False
+        with permit:
+            async with self._engine.connect() as connection:
+                await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        return True
+
+    async def truncate(self, busy_timeout_s: float) -> None:
+        """Fold the whole WAL in and truncate it; the caller holds a permit.
+
+        A checkpoint already running on another connection makes SQLite answer busy at once
+        instead of waiting, so busy answers are retried for up to ``busy_timeout_s``.
         """
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.busy_timeout_s
-        async with self.engine.connect() as connection:
+        deadline = loop.time() + busy_timeout_s
+        async with self._engine.connect() as connection:
             while True:
                 result = await connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
                 if not result.one()[0]:
@@ -109,9 +232,35 @@ class Store:
                     break
                 await asyncio.sleep(CHECKPOINT_RETRY_S)
         raise StoreLockedError(
-            f"checkpoint of {self.path} did not complete: other connections kept it busy "
-            f"for {self.busy_timeout_s:g} s"
+            f"checkpoint of {self._path} did not complete: other connections kept it busy "
+            f"for {busy_timeout_s:g} s"
         )
+
+    async def _run(self) -> None:
+        """Checkpoint when the interval has passed or the WAL has grown past the limit.
+
+        A failed checkpoint is logged and tried again at the next interval; a skipped one (a
+        backup is copying) at the next look.
+        """
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            await asyncio.sleep(min(WAL_CHECK_S, self._interval_s))
+            try:
+                due = loop.time() - last >= self._interval_s
+                if not due:
+                    due = await asyncio.to_thread(self._wal_size) > WAL_LIMIT_BYTES
+                if due and await self.passive():
+                    last = loop.time()
+            except (SQLAlchemyError, OSError) as err:
+                last = loop.time()
+                _LOGGER.warning("Checkpoint of %s failed: %s", self._path, err)
+
+    def _wal_size(self) -> int:
+        try:
+            return self._wal.stat().st_size
+        except FileNotFoundError:
+            return 0
 
 
 def _prepare_directory(directory: Path) -> None:
@@ -185,6 +334,27 @@ def _read_revisions(path: Path, busy_timeout_s: float) -> list[str]:
         connection.close()
 
 
+def _release_unclaimed(taking: asyncio.Future[Permit | None]) -> None:
+    """Release a permit nobody is left to use (reading the exception marks it as seen)."""
+    if taking.cancelled() or taking.exception() is not None:
+        return
+    permit = taking.result()
+    if permit is not None:
+        permit.release()
+
+
+def _open_read_only(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
+    """A read-only connection that has read the database, so it holds its shared lock."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    connection = sqlite3.connect(uri, uri=True, timeout=busy_timeout_s, check_same_thread=False)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:
     """The engine, with the pragmas every new connection gets before anyone uses it."""
     engine = create_async_engine(database_url(path), connect_args={"timeout": busy_timeout_s})
@@ -193,7 +363,10 @@ def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:
     def set_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         # WAL lets the web UI read while the agent writes; NORMAL sync is safe with WAL (a power
         # cut can lose the last commits, never corrupt the file); foreign keys are off by default
-        # in SQLite and every ON DELETE rule in the schema depends on them.
+        # in SQLite and every ON DELETE rule in the schema depends on them. No automatic
+        # checkpoints: the store runs its own, and none while a backup copies the file. The size
+        # limit trims the WAL back when it restarts after a checkpoint, so its size on disk
+        # tells the store how much it holds.
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
@@ -207,6 +380,8 @@ def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:
                 )
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA wal_autocheckpoint = 0")
+            cursor.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES:d}")
         finally:
             cursor.close()
 

@@ -44,6 +44,8 @@ _LOGGER = logging.getLogger(__name__)
 
 AGENT_ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
 INVALID_REPLY = "Sorry, I could not read that request."
+# A spoken or typed sentence; the same bound as the HTTP API's, so no endpoint sends the model more.
+MAX_TEXT = 4000
 # Bounds of the store's columns (addon/store/models.py): refuse, rather than truncate, ids.
 _CONTEXT_LIMITS = {"conversation_id": 64, "device_id": 128, "satellite_id": 128, "language": 16}
 
@@ -60,6 +62,8 @@ def transcript_request(event: Event) -> ConversationRequest:
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the transcript has no text")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"the transcript is longer than {MAX_TEXT} characters")
     context = data.get("context") or {}
     if not isinstance(context, dict):
         raise ValueError("the transcript's context is not an object")

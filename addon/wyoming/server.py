@@ -59,6 +59,7 @@ class WyomingServer(AsyncTcpServer):
         super().__init__(host, port)
         self.max_event_bytes = max_event_bytes
         self._listener: asyncio.Server | None = None
+        self._bound_port: int | None = None
 
     async def start(self, handler_factory: HandlerFactory) -> None:
         """Listen, as ``AsyncTcpServer.start`` does, with a bounded reader per connection.
@@ -75,13 +76,14 @@ class WyomingServer(AsyncTcpServer):
 
         self._listener = await loop.create_server(protocol, self.host, self.port)
         self._server = self._listener
+        self._bound_port = int(self._listener.sockets[0].getsockname()[1])
 
     @property
     def bound_port(self) -> int:
         """The port actually listened on; differs from ``port`` when that was 0."""
-        if self._listener is None or not self._listener.sockets:
-            raise RuntimeError("the Wyoming server is not listening")
-        return int(self._listener.sockets[0].getsockname()[1])
+        if self._bound_port is None:
+            raise RuntimeError("the Wyoming server has not started")
+        return self._bound_port
 
     @property
     def connections(self) -> int:

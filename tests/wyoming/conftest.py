@@ -56,11 +56,16 @@ async def read_answer(client: AsyncTcpClient) -> list[Event]:
             return events
 
 
-async def converse(port: int, text: str, **fields: Any) -> list[Event]:
-    """Send one transcript on a new connection, as Home Assistant does, and read the answer."""
+async def exchange(port: int, event: Event) -> list[Event]:
+    """Send one event on a new connection, as Home Assistant does, and read the answer."""
     async with asyncio.timeout(TIMEOUT_S), AsyncTcpClient("127.0.0.1", port) as client:
-        await client.write_event(Transcript(text=text, **fields).event())
+        await client.write_event(event)
         return await read_answer(client)
+
+
+async def converse(port: int, text: str, **fields: Any) -> list[Event]:
+    """Send one transcript (``context``, ``language`` as keywords) and read the answer."""
+    return await exchange(port, Transcript(text=text, **fields).event())
 
 
 def final(events: list[Event]) -> Event:

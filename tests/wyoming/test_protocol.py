@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import pytest
 from sqlalchemy import select
 from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
+from wyoming.event import Event
 from wyoming.info import Describe, Info
 
 from addon import __version__, keys
@@ -18,6 +21,7 @@ from tests.wyoming.conftest import (
     TIMEOUT_S,
     StartApp,
     converse,
+    exchange,
     final,
     read_answer,
     types,
@@ -131,10 +135,21 @@ async def test_agent_failure_sends_an_error_event(start_app: StartApp) -> None:
     assert events[1].data["text"] == AGENT_ERROR_REPLY
 
 
-async def test_transcript_without_text_is_refused(start_app: StartApp) -> None:
-    """A blank transcript gets an ``invalid-transcript`` error and never reaches the model."""
+INVALID = {
+    "blank text": {"text": "   "},
+    "no text": {"context": {"conversation_id": "abc"}},
+    "text too long": {"text": "lights " * 1000},
+    "context not an object": {"text": "hello", "context": ["abc"]},
+    "numeric conversation id": {"text": "hello", "context": {"conversation_id": 42}},
+    "conversation id too long": {"text": "hello", "context": {"conversation_id": "x" * 65}},
+}
+
+
+@pytest.mark.parametrize("data", INVALID.values(), ids=INVALID.keys())
+async def test_invalid_transcript_is_refused(start_app: StartApp, data: dict[str, Any]) -> None:
+    """A transcript the agent cannot take gets ``invalid-transcript`` and never reaches it."""
     port = wyoming_port(await start_app())
-    events = await converse(port, "   ")
+    events = await exchange(port, Event(type="transcript", data=data))
     assert types(events) == ["error", "not-handled"]
     assert events[0].data["code"] == "invalid-transcript"
     assert events[1].data["text"] == INVALID_REPLY

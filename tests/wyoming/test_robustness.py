@@ -76,6 +76,17 @@ async def test_many_clients_each_get_their_own_answer(
     assert [final(a).data["text"] for a in answers] == [f"Echo: question {n}" for n in range(20)]
 
 
+async def accepts_connections(port: int) -> bool:
+    """Whether anything listens on ``port`` now."""
+    try:
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+    except ConnectionRefusedError:
+        return False
+    writer.close()
+    await writer.wait_closed()
+    return True
+
+
 MALFORMED = {
     "garbage bytes": b"\x00\xff\xfe not wyoming at all\n",
     "broken JSON header": b'{"type": "transcript", "data": {"text": \n',
@@ -120,3 +131,28 @@ async def test_oversized_event_is_logged_with_the_reason(
         async with asyncio.timeout(TIMEOUT_S):
             assert await send_raw(port, header.encode() + b"\n") == b""
     assert f"more than the {MAX_EVENT_BYTES} allowed" in caplog.text
+
+
+async def test_turn_in_progress_at_shutdown_is_still_answered(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """Stopping the app refuses new clients but lets a turn under way reach its client."""
+    release = asyncio.Event()
+
+    async def respond(body: dict[str, Any]) -> Completion:
+        await release.wait()
+        return Completion("Made it.")
+
+    scripted_llm.default = respond
+    client = await start_app()
+    turn = asyncio.create_task(converse(wyoming_port(client), "a question just before shutdown"))
+    async with asyncio.timeout(TIMEOUT_S):
+        while not scripted_llm.chat_requests:  # noqa: ASYNC110 - no event to wait on
+            await asyncio.sleep(0.01)
+    shutdown = asyncio.create_task(client.close())
+    async with asyncio.timeout(TIMEOUT_S):
+        while await accepts_connections(wyoming_port(client)):  # noqa: ASYNC110 - polled
+            await asyncio.sleep(0.01)
+    release.set()  # only now that the server is shutting down does the model answer
+    assert final(await turn).data["text"] == "Made it."
+    await shutdown

@@ -2,9 +2,17 @@
 
 Keyset rather than OFFSET pagination because a page deep in a year of conversations must cost
 the same as the first: the ``(updated_at, id)`` index is walked from the cursor, never counted
-from the top. Search goes through the FTS5 index (:mod:`addon.store.search`); the best
-:data:`SEARCH_TURN_LIMIT` matching turns decide which conversations qualify, and those are then
-listed newest first like any other filter, so paging through results uses the same cursor.
+from the top.
+
+Search goes through the FTS5 index ``turns_fts`` with the query built by
+:func:`addon.store.search.fts_query` (every term quoted, so user input is never FTS syntax). A
+conversation matches when one of its turns contains every term, and results keep the list's
+order (latest activity first) and cursor. Matching turns are read newest first, in windows of
+:data:`SEARCH_WINDOW` rowids (the rowid is the turn id, which grows with time), starting at the
+page's cursor, until a page is full or :data:`SEARCH_MAX_WINDOWS` windows were read. Ranked
+search (:func:`addon.store.search.search_turn_ids`) is not used here: ``ORDER BY rank`` scores
+every match before the first row comes back, which took half a second for a word in one turn
+out of eight in a million, while a rowid-ordered read stops after the window.
 """
 
 from __future__ import annotations
@@ -13,18 +21,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Select, and_, exists, or_, select
+from sqlalchemy import Select, and_, exists, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import Conversation, Turn
-from addon.store.search import search_turn_ids
+from addon.store.search import fts_query
 
 PAGE_SIZE = 50
-# How many matching turns a search considers. A home's searches are specific ("garage door");
-# a word in every other turn still answers at once, and the page says the results were capped.
-SEARCH_TURN_LIMIT = 1000
+# Matching turns read per step of a search, and how many steps a page may take: 20,000 matching
+# turns at most, which keeps a page well under 100 ms on a million turns. A search so broad
+# that filters then discard all of those says so on the page (``search_capped``).
+SEARCH_WINDOW = 1000
+SEARCH_MAX_WINDOWS = 20
+# Turns finish (and get their ids) in roughly the order they start; a cursor's time is mapped to
+# a turn id through the latest this many turns that started before it, allowing for overlap.
+_BOUND_LOOKBACK = 200
 HANDLED_BY = ("local", "llm", "failed")
 _CURSOR_SEPARATOR = "_"
+_NEWEST_MATCHES = text(
+    "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :match ORDER BY rowid DESC LIMIT :limit"
+)
+_OLDER_MATCHES = text(
+    "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :match AND rowid <= :bound "
+    "ORDER BY rowid DESC LIMIT :limit"
+)
+_NEWER_MATCHES = text(
+    "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :match AND rowid >= :bound "
+    "ORDER BY rowid ASC LIMIT :limit"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,21 +131,13 @@ async def list_conversations(
     before: Cursor | None = None,
     limit: int = PAGE_SIZE,
 ) -> ConversationPage:
-    """A page of conversations, newest activity first.
+    """A page of conversations, latest activity first.
 
     ``after`` gives the page of older rows following a cursor, ``before`` the page of newer rows
     preceding one; with neither, the newest page.
     """
-    query = _filtered(filters)
-    search_ids: list[int] = []
-    if filters.search.strip():
-        search_ids = await search_turn_ids(session, filters.search, SEARCH_TURN_LIMIT)
-        if not search_ids:
-            return ConversationPage([], None, None)
-        query = query.where(
-            Conversation.id.in_(select(Turn.conversation_id).where(Turn.id.in_(search_ids)))
-        )
     backwards = before is not None and after is None
+    query = _filtered(filters)
     if after is not None:
         query = query.where(_older_than(after))
     elif before is not None:
@@ -130,43 +146,107 @@ async def list_conversations(
         query = query.order_by(Conversation.updated_at.asc(), Conversation.id.asc())
     else:
         query = query.order_by(Conversation.updated_at.desc(), Conversation.id.desc())
-    found = list((await session.execute(query.limit(limit + 1))).scalars())
+    query = query.limit(limit + 1)
+    match_ids: list[int] = []
+    capped = False
+    if filters.search.strip():
+        found, match_ids, capped = await _search(
+            session,
+            query,
+            fts_query(filters.search),
+            after or before,
+            wanted=limit + 1,
+            backwards=backwards,
+        )
+    else:
+        found = list((await session.execute(query)).scalars())
     more = len(found) > limit
     found = found[:limit]
     if backwards:
         found.reverse()
-    matches = await _matches(session, search_ids, [c.id for c in found]) if search_ids else {}
-    rows = [_row(conversation, matches.get(conversation.id)) for conversation in found]
-    if not rows:
-        return ConversationPage([], None, None)
+    if not found:
+        return ConversationPage([], None, None, capped)
+    matches = await _matches(session, match_ids, [c.id for c in found]) if match_ids else {}
     first, last = found[0], found[-1]
     # Going forwards there is a newer page exactly when we started from a cursor; going
     # backwards there is an older one, and a newer one only if more rows were found.
     has_newer = more if backwards else after is not None
     has_older = True if backwards else more
     return ConversationPage(
-        rows,
+        [_row(conversation, matches.get(conversation.id)) for conversation in found],
         newer=Cursor(first.updated_at, first.id) if has_newer else None,
         older=Cursor(last.updated_at, last.id) if has_older else None,
-        search_capped=len(search_ids) >= SEARCH_TURN_LIMIT,
+        search_capped=capped,
     )
 
 
-async def known_sources_and_devices(session: AsyncSession) -> tuple[list[str], list[str]]:
-    """The sources and device ids that occur, for the filter form's choices.
+async def _search(
+    session: AsyncSession,
+    query: Select[tuple[Conversation]],
+    match: str,
+    cursor: Cursor | None,
+    *,
+    wanted: int,
+    backwards: bool,
+) -> tuple[list[Conversation], list[int], bool]:
+    """Run ``query`` over conversations with a matching turn, widening the window as needed.
 
-    Both come from small indexes (``device_id`` leads one; sources are few), so this stays cheap
-    on a large database.
+    Returns the conversations, the matching turn ids read, and whether the window limit stopped
+    the search before ``wanted`` conversations were found.
     """
-    sources = await session.execute(select(Conversation.source).distinct().limit(20))
-    devices = await session.execute(
-        select(Conversation.device_id)
-        .where(Conversation.device_id.is_not(None))
-        .distinct()
-        .order_by(Conversation.device_id)
-        .limit(200)
+    if not match:
+        return [], [], False
+    bound: int | None = None
+    if cursor is not None:
+        low, high = await _turn_bounds(session, cursor)
+        bound = low if backwards else high
+    turn_ids: list[int] = []
+    found: list[Conversation] = []
+    for _ in range(SEARCH_MAX_WINDOWS):
+        window = await _matching_turns(session, match, bound, backwards=backwards)
+        turn_ids.extend(window)
+        if window:
+            matching = select(Turn.conversation_id).where(Turn.id.in_(turn_ids))
+            found = list(
+                (await session.execute(query.where(Conversation.id.in_(matching)))).scalars()
+            )
+        if len(window) < SEARCH_WINDOW or len(found) >= wanted:
+            return found, turn_ids, False
+        bound = window[-1] + (1 if backwards else -1)
+    return found, turn_ids, True
+
+
+async def _matching_turns(
+    session: AsyncSession, match: str, bound: int | None, *, backwards: bool
+) -> list[int]:
+    """One window of matching turn ids from ``bound`` on, in the direction of the page."""
+    params: dict[str, object] = {"match": match, "limit": SEARCH_WINDOW}
+    if bound is None:
+        statement = _NEWEST_MATCHES
+    else:
+        statement = _NEWER_MATCHES if backwards else _OLDER_MATCHES
+        params["bound"] = bound
+    return [int(turn_id) for turn_id in (await session.execute(statement, params)).scalars()]
+
+
+async def _turn_bounds(session: AsyncSession, cursor: Cursor) -> tuple[int, int]:
+    """The lowest and highest ids of the latest turns started by the cursor's time.
+
+    Every turn of a conversation older than the cursor started by then, so its id is at most
+    the high bound; newer conversations' turns are looked for from the low bound on (a turn that
+    started long before its conversation's latest activity may be missed there, which only
+    affects the "newer" direction of a search).
+    """
+    latest = (
+        select(Turn.id)
+        .where(Turn.created_at <= cursor.updated_at)
+        .order_by(Turn.created_at.desc(), Turn.id.desc())
+        .limit(_BOUND_LOOKBACK)
+        .subquery()
     )
-    return sorted(str(s) for s in sources.scalars()), [str(d) for d in devices.scalars()]
+    result = await session.execute(select(func.min(latest.c.id), func.max(latest.c.id)))
+    low, high = result.one()
+    return (int(low), int(high)) if low is not None else (0, 0)
 
 
 def _filtered(filters: ConversationFilters) -> Select[tuple[Conversation]]:

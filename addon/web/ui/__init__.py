@@ -1,0 +1,1 @@
+"""The web UI served through Home Assistant's ingress: server-rendered pages, a little script."""

@@ -1,0 +1,107 @@
+"""The conversation list (filters, search, keyset pages) and one conversation's trace."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, tzinfo
+
+import aiohttp_jinja2
+from aiohttp import web
+from multidict import MultiMapping
+
+from addon import keys
+from addon.store.queries.conversations import (
+    HANDLED_BY,
+    ConversationFilters,
+    Cursor,
+    known_sources_and_devices,
+    list_conversations,
+)
+from addon.store.queries.detail import conversation_detail
+from addon.web.ui.templating import home_timezone
+
+MAX_SEARCH_LENGTH = 200
+FILTER_FIELDS = ("q", "source", "device", "since", "until", "handled_by", "error", "flagged")
+
+
+async def conversations_view(request: web.Request) -> web.Response:
+    """A page of conversations, newest activity first, narrowed by the query string."""
+    tz = home_timezone(request)
+    filters = parse_filters(request.query, tz)
+    after = _cursor(request.query.get("after"))
+    before = _cursor(request.query.get("before"))
+    async with request.app[keys.STORE].sessionmaker() as session:
+        page = await list_conversations(session, filters, after=after, before=before)
+        sources, devices = await known_sources_and_devices(session)
+    form = {name: request.query.get(name, "") for name in FILTER_FIELDS}
+    return aiohttp_jinja2.render_template(
+        "conversations.html",
+        request,
+        {
+            "page": page,
+            "form": form,
+            "newer_query": _page_query(form, page.newer, "before") if page.newer else None,
+            "older_query": _page_query(form, page.older, "after") if page.older else None,
+            "filtered": any(form.values()),
+            "sources": sources,
+            "devices": devices,
+            "handled_by_choices": HANDLED_BY,
+        },
+    )
+
+
+async def conversation_view(request: web.Request) -> web.Response:
+    """Every turn of one conversation as a timeline; 404 for an unknown id."""
+    conversation_id = request.match_info["conversation_id"]
+    async with request.app[keys.STORE].sessionmaker() as session:
+        conversation = await conversation_detail(session, conversation_id)
+    return aiohttp_jinja2.render_template(
+        "conversation.html", request, {"conversation": conversation}
+    )
+
+
+def parse_filters(query: MultiMapping[str], tz: tzinfo) -> ConversationFilters:
+    """The list's filters from the query string; 400 for a value the form cannot produce.
+
+    Dates are days in the home's time zone, ``until`` inclusive.
+    """
+    handled_by = query.get("handled_by") or None
+    if handled_by is not None and handled_by not in HANDLED_BY:
+        raise web.HTTPBadRequest(text=f"handled_by must be one of {', '.join(HANDLED_BY)}")
+    since = _day(query.get("since"), tz, "since")
+    until = _day(query.get("until"), tz, "until")
+    return ConversationFilters(
+        search=query.get("q", "")[:MAX_SEARCH_LENGTH],
+        source=query.get("source") or None,
+        device=query.get("device") or None,
+        since=since,
+        until=until + timedelta(days=1) if until is not None else None,
+        handled_by=handled_by,
+        has_error=query.get("error") == "1",
+        flagged=query.get("flagged") == "1",
+    )
+
+
+def _page_query(form: dict[str, str], cursor: Cursor, direction: str) -> dict[str, str]:
+    """The query string of a neighbouring page: the same filters plus its cursor."""
+    query = {name: value for name, value in form.items() if value}
+    query[direction] = cursor.encode()
+    return query
+
+
+def _day(value: str | None, tz: tzinfo, name: str) -> datetime | None:
+    if not value:
+        return None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise web.HTTPBadRequest(text=f"{name} must be a date like 2026-11-22") from None
+    return datetime.combine(day, time.min, tzinfo=tz)
+
+
+def _cursor(value: str | None) -> Cursor | None:
+    if not value:
+        return None
+    try:
+        return Cursor.decode(value)
+    except ValueError:
+        raise web.HTTPBadRequest(text="that page link is damaged; start from the first page") from None

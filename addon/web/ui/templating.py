@@ -1,0 +1,165 @@
+"""The Jinja environment of the UI: autoescaping, the URL globals and the display filters.
+
+Autoescaping is on for every template, and nothing in the UI marks text safe: model output, tool
+results and entity names are written by parties we do not control. JSON is pretty-printed into a
+plain string (not Jinja's ``tojson``, which returns markup meant for script blocks) so that it is
+escaped like any other text inside ``<pre>``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from addon import keys
+from addon.web.ui.security import csrf_token
+from addon.web.ui.urls import Query, Urls
+
+_LOGGER = logging.getLogger(__name__)
+
+_ENTITY_ID = re.compile(r"[a-z0-9_]+\.[a-z0-9_]+")
+_ENTITY_KEYS = frozenset({"entity_id", "id"})
+TZ_KEY = "ui_tz"
+
+
+def create_environment(app: web.Application, templates: Path) -> jinja2.Environment:
+    """Set up aiohttp-jinja2 for ``app`` with the UI's globals and filters."""
+    env = aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.FileSystemLoader(templates),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        context_processors=[aiohttp_jinja2.request_processor, ui_context],
+        default_helpers=False,
+    )
+    env.globals.update(url=url, static=static, home_assistant_url=home_assistant_url)
+    env.filters.update(
+        ms=format_ms,
+        number=format_number,
+        when=format_when,
+        pretty_json=pretty_json,
+        entity_ids=entity_ids,
+    )
+    return env
+
+
+async def ui_context(request: web.Request) -> dict[str, Any]:
+    """What every page needs: the URL builder, the CSRF token and the home's time zone."""
+    return {"urls": Urls.of(request), "csrf_token": csrf_token(request), "tz": home_timezone(request)}
+
+
+def home_timezone(request: web.Request) -> tzinfo:
+    """The home's time zone from Home Assistant's config, else the add-on's own local zone."""
+    cached = request.get(TZ_KEY)
+    if isinstance(cached, tzinfo):
+        return cached
+    zone: tzinfo | None = None
+    model = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
+    name = model.config.get("time_zone") if model is not None else None
+    if isinstance(name, str) and name:
+        try:
+            zone = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            _LOGGER.warning("Unknown time zone %r in Home Assistant's config; using local", name)
+    if zone is None:
+        zone = datetime.now().astimezone().tzinfo or ZoneInfo("UTC")
+    request[TZ_KEY] = zone
+    return zone
+
+
+@jinja2.pass_context
+def url(
+    context: jinja2.runtime.Context,
+    name: str,
+    query: Query | None = None,
+    fragment: str = "",
+    **parts: str,
+) -> str:
+    """Template global: the URL of a named route, under the request's ingress prefix."""
+    return Urls.of(context["request"]).page(name, query, fragment, **parts)
+
+
+@jinja2.pass_context
+def static(context: jinja2.runtime.Context, filename: str) -> str:
+    """Template global: the URL of a static file, under the request's ingress prefix."""
+    return Urls.of(context["request"]).static(filename)
+
+
+@jinja2.pass_context
+def home_assistant_url(
+    context: jinja2.runtime.Context, path: str, query: Query | None = None
+) -> str | None:
+    """Template global: a Home Assistant page (None outside ingress); open with target=_top."""
+    return Urls.of(context["request"]).home_assistant(path, query)
+
+
+def format_ms(value: float | None) -> str:
+    """A duration for people: "850 ms", "1.2 s", "—" when unknown."""
+    if value is None:
+        return "—"
+    if value < 1000:
+        return f"{value:.0f} ms"
+    return f"{value / 1000:.1f} s"
+
+
+def format_number(value: float | None) -> str:
+    """A count with thousands separators."""
+    return "—" if value is None else f"{value:,.0f}"
+
+
+@jinja2.pass_context
+def format_when(context: jinja2.runtime.Context, value: datetime | None, style: str = "") -> str:
+    """A stored UTC time in the home's zone: "2026-11-22 14:03:05", or "14:03" (``time``)."""
+    if value is None:
+        return "—"
+    local = value.astimezone(context["tz"])
+    if style == "time":
+        return f"{local:%H:%M:%S}"
+    return f"{local:%Y-%m-%d %H:%M:%S}"
+
+
+def pretty_json(value: Any) -> str:
+    """Indented JSON as plain text (escaped by the template like everything else)."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return value
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def entity_ids(*values: Any) -> list[str]:
+    """Entity ids named in tool arguments, results or outcome details, in first-seen order.
+
+    Only values under an ``entity_id`` or ``id`` key that look like ``domain.object_id`` count,
+    which is how Home Assistant's intent results and our outcome check name targets.
+    """
+    seen: dict[str, None] = {}
+    for value in values:
+        for found in _walk_entity_ids(value):
+            seen.setdefault(found, None)
+    return list(seen)
+
+
+def _walk_entity_ids(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _ENTITY_KEYS and isinstance(item, str) and _ENTITY_ID.fullmatch(item):
+                yield item
+            else:
+                yield from _walk_entity_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk_entity_ids(item)
