@@ -64,7 +64,7 @@ from addon.store.models import LLMCall, Turn
 from devtools.scripted_llm import Completion, ScriptedLLM, ToolCall
 
 SIZES = (100, 1_000, 10_000)
-ROUNDS = 300
+ROUNDS = 400
 EVERY = {100: 1, 1_000: 1, 10_000: 3}  # the 10,000-entity home takes every third round
 WARMUP = 15
 LIGHTS = 20
@@ -121,6 +121,7 @@ class Figures:
     background: list[float] = field(default_factory=list)
     parts: dict[str, list[float]] = field(default_factory=dict)
     first_request: dict[str, Any] = field(default_factory=dict)
+    store_bytes_per_turn: float = 0.0
     sdk_transform: list[float] = field(default_factory=list)
 
 
@@ -188,6 +189,12 @@ class Bench:
         ):
             figures.parts.setdefault(key, []).append(value)
 
+    async def measure_store(self) -> None:
+        """Database file size per stored turn, after folding the WAL into the file."""
+        store = self.agent.store
+        await store.checkpoint()
+        self.figures.store_bytes_per_turn = store.path.stat().st_size / self.turns
+
 
 async def open_bench(size: int, work: Path, stack: AsyncExitStack) -> Bench:
     """Build the home, the store, the scripted model and the agent for one size.
@@ -244,11 +251,27 @@ async def sdk_transform_ms(body: dict[str, Any], rounds: int = 30) -> list[float
     return times
 
 
+def gc_timer(pauses: list[float]) -> Any:
+    """A ``gc.callbacks`` hook appending the duration of each full (generation 2) collection."""
+    started = [0.0]
+
+    def hook(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append((time.perf_counter() - started[0]) * 1000.0)
+
+    return hook
+
+
 def report(results: dict[int, Figures]) -> None:
     print("overhead per turn outside the model (wall − model calls), ms:")
     print(
         f"{'entities':>8}  {'turns':>5}  {'p50':>7}  {'p95':>7}  {'p99':>7}  {'turns/s':>7}  "
-        f"{'wall p50':>8}  {'model p50':>9}  {'bg p50':>6}  {'request':>7}  {'sdk xform':>9}"
+        f"{'wall p50':>8}  {'model p50':>9}  {'bg p50':>6}  {'request':>7}  {'sdk xform':>9}  "
+        f"{'db/turn':>7}"
     )
     for size, f in results.items():
         rate = len(f.overhead) / (sum(f.overhead) / 1000.0)
@@ -258,13 +281,13 @@ def report(results: dict[int, Figures]) -> None:
             f"{percentile(f.overhead, 95):>7.2f}  {percentile(f.overhead, 99):>7.2f}  "
             f"{rate:>7.0f}  {percentile(f.wall, 50):>8.2f}  {percentile(f.model, 50):>9.2f}  "
             f"{percentile(f.background, 50):>6.2f}  {request_kb:>6.0f}k  "
-            f"{percentile(f.sdk_transform, 50):>9.2f}"
+            f"{percentile(f.sdk_transform, 50):>9.2f}  {f.store_bytes_per_turn / 1000:>6.0f}k"
         )
     print(
         "turns/s: turns per second of overhead alone (1000 / mean); wall: whole process() call; "
         "model: both model calls as recorded; bg: outcome check after the reply; request: first "
         "model request body; sdk xform: openai SDK parameter transform of that request, per "
-        "call (inside 'model', not in the overhead)"
+        "call (inside 'model', not in the overhead); db/turn: database file growth per turn"
     )
     print()
     keys = list(next(iter(results.values())).parts)
@@ -286,16 +309,25 @@ async def main() -> None:
                 for bench in benches:
                     await bench.turn(measured=False)
             gc.collect()
+            pauses: list[float] = []
+            gc.callbacks.append(gc_timer(pauses))
             # Sizes take turns, so a change in machine load touches all of them alike.
             for round_no in range(ROUNDS):
                 for bench in benches:
                     if round_no % EVERY[bench.size] == 0:
                         await bench.turn(measured=True)
+            gc.callbacks.pop()
+            for bench in benches:
+                await bench.measure_store()
     results = {bench.size: bench.figures for bench in benches}
     for figures in results.values():
         figures.sdk_transform = await sdk_transform_ms(figures.first_request)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     report(results)
+    print(
+        f"gen-2 garbage collections during the measured rounds: {len(pauses)}, "
+        f"{sum(pauses):.0f} ms in all, longest {max(pauses, default=0.0):.1f} ms"
+    )
     p50 = percentile(results[1_000].overhead, 50)
     p95 = percentile(results[1_000].overhead, 95)
     print()

@@ -44,3 +44,5 @@ class ConversationResult:
     actions: list[ActionSummary]
     continue_conversation: bool
     error: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0

@@ -141,6 +141,8 @@ class Agent:
             actions=[_summary(outcome) for outcome in outcomes],
             continue_conversation=reply.rstrip().endswith("?"),
             error=error,
+            prompt_tokens=trace.prompt_tokens,
+            completion_tokens=trace.completion_tokens,
         )
         self._after_turn(result, request, trace, outcomes, dry_run)
         return result

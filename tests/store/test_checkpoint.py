@@ -1,4 +1,4 @@
-"""The checkpoint CLI run by the backup_pre hook, and a backup taken the way Supervisor takes it."""
+"""The checkpoint CLI run by the backup hooks, and a backup taken the way Supervisor takes it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select, text
 
+from addon.store.backup_guard import flag_path
 from addon.store.database import Store
 from addon.store.models import Conversation
 from tests.store.data import add_conversation
@@ -29,6 +30,16 @@ def _run_cli(*args: str) -> tuple[int, str]:
         check=False,
     )
     return result.returncode, result.stderr
+
+
+def _start_cli(*args: str) -> subprocess.Popen[str]:
+    """Start ``python -m addon.store.checkpoint`` without waiting for it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "addon.store.checkpoint", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _wal(path: Path) -> Path:
@@ -73,6 +84,84 @@ def test_cli_without_a_database_succeeds_and_creates_nothing(tmp_path: Path) -> 
     status, _stderr = _run_cli(str(tmp_path / "home_agent.db"))
     assert status == 0
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_plain_checkpoint_raises_no_flag(store: Store) -> None:
+    """Without --begin-backup the CLI only checkpoints: the add-on's checkpoints go on."""
+    await add_conversation(store, "c1")
+    status, _stderr = await asyncio.to_thread(_run_cli, str(store.path))
+    assert status == 0
+    assert not flag_path(store.path).exists()
+
+
+async def test_begin_backup_folds_the_wal_in_and_raises_the_flag(store: Store) -> None:
+    """--begin-backup exits 0 with the WAL empty and the backup flag up."""
+    await add_conversation(store, "c1")
+    status, stderr = await asyncio.to_thread(_run_cli, "--begin-backup", str(store.path))
+    assert (status, stderr) == (0, "")
+    assert _wal(store.path).stat().st_size == 0
+    assert flag_path(store.path).is_file()
+
+
+async def test_end_backup_lowers_the_flag(store: Store) -> None:
+    """--end-backup after --begin-backup exits 0 and leaves no flag."""
+    await asyncio.to_thread(_run_cli, "--begin-backup", str(store.path))
+    status, stderr = await asyncio.to_thread(_run_cli, "--end-backup", str(store.path))
+    assert (status, stderr) == (0, "")
+    assert not flag_path(store.path).exists()
+
+
+async def test_end_backup_folds_in_what_the_backup_held_back(store: Store) -> None:
+    """Commits made during the backup reach the database file at --end-backup."""
+    await asyncio.to_thread(_run_cli, "--begin-backup", str(store.path))
+    await add_conversation(store, "during-backup")
+    before = store.path.read_bytes()
+    await asyncio.to_thread(_run_cli, "--end-backup", str(store.path))
+    assert store.path.read_bytes() != before
+
+
+def test_end_backup_without_a_flag_succeeds(migrated_database: Path, tmp_path: Path) -> None:
+    """A second backup_post, or one after a lost flag, is harmless."""
+    path = tmp_path / "home_agent.db"
+    shutil.copyfile(migrated_database, path)
+    assert _run_cli("--end-backup", str(path)) == (0, "")
+
+
+async def test_begin_backup_that_cannot_checkpoint_lowers_the_flag(store: Store) -> None:
+    """A failed backup_pre gets no backup_post from Supervisor, so it leaves no flag behind."""
+    await add_conversation(store, "c1")
+    with closing(sqlite3.connect(store.path, isolation_level=None)) as reader:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM conversations").fetchall()
+        await add_conversation(store, "c2")
+        status, stderr = await asyncio.to_thread(
+            _run_cli, "--begin-backup", str(store.path), "--timeout", "0.2"
+        )
+        reader.execute("ROLLBACK")
+    assert status == 1
+    assert "did not complete" in stderr
+    assert not flag_path(store.path).exists()
+
+
+async def test_begin_backup_waits_for_a_checkpoint_in_progress(store: Store) -> None:
+    """The flag goes up only once the add-on's running checkpoint has ended."""
+    permit = await store.checkpointer.permit()
+    assert permit is not None
+    with permit:
+        process = await asyncio.to_thread(_start_cli, "--begin-backup", str(store.path))
+        await asyncio.sleep(0.5)
+        flag_up_while_checkpointing = flag_path(store.path).exists()
+    _stdout, stderr = await asyncio.to_thread(process.communicate, timeout=CLI_TIMEOUT_S)
+    assert not flag_up_while_checkpointing
+    assert (process.returncode, stderr) == (0, "")
+    assert flag_path(store.path).is_file()
+
+
+def test_begin_backup_without_a_database_still_raises_the_flag(tmp_path: Path) -> None:
+    """An add-on that creates its database during the backup must not checkpoint it either."""
+    status, _stderr = _run_cli("--begin-backup", str(tmp_path / "home_agent.db"))
+    assert status == 0
+    assert [path.name for path in tmp_path.iterdir()] == ["home_agent.db.backup-in-progress"]
 
 
 def _copy_like_supervisor(database: Path, backup_dir: Path) -> None:

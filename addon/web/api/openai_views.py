@@ -27,9 +27,7 @@ from aiohttp.typedefs import Handler
 from pydantic import ValidationError
 
 from addon import keys
-from addon.agent.conversation import ConversationRequest
-from addon.store.database import Store
-from addon.store.models import Turn
+from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.web.api.openai_schemas import (
     AssistantMessage,
     ChatCompletionChunk,
@@ -104,7 +102,7 @@ async def chat_completions_view(request: web.Request) -> web.StreamResponse:
         include_usage = body.stream_options is not None and body.stream_options.include_usage
         return await _stream(request, turn, completion, include_usage=include_usage)
     result = await request.config_dict[keys.AGENT].process(turn)
-    usage = await turn_usage(request.config_dict[keys.STORE], result.turn_id)
+    usage = turn_usage(result)
     return web.json_response(completion.answer(result.reply, usage).model_dump(mode="json"))
 
 
@@ -167,12 +165,9 @@ def conversation_for(user: str | None) -> str | None:
     return "openai-" + hashlib.sha256(user.encode()).hexdigest()[:32]
 
 
-async def turn_usage(store: Store, turn_id: int) -> Usage:
-    """The tokens a stored turn spent; the agent's result does not carry them."""
-    async with store.sessionmaker() as session:
-        turn = await session.get(Turn, turn_id)
-    prompt = turn.prompt_tokens if turn is not None else 0
-    completion = turn.completion_tokens if turn is not None else 0
+def turn_usage(result: ConversationResult) -> Usage:
+    """The tokens the turn spent, as OpenAI reports usage."""
+    prompt, completion = result.prompt_tokens, result.completion_tokens
     return Usage(
         prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
     )
@@ -236,7 +231,7 @@ async def _stream(
 
     try:
         result = await process_streaming(request.config_dict[keys.AGENT], turn, send_text)
-        usage = await turn_usage(request.config_dict[keys.STORE], result.turn_id)
+        usage = turn_usage(result)
     except Exception:  # the headers are sent; the client raises on an error event instead
         _LOGGER.exception(
             "Streamed completion %s failed (conversation %s, from %s)",

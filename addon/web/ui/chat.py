@@ -14,12 +14,12 @@ import logging
 import re
 from dataclasses import dataclass
 
-import aiohttp_jinja2
 from aiohttp import web
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.store.queries.detail import conversation_turns
+from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
@@ -44,9 +44,9 @@ async def chat_view(request: web.Request) -> web.Response:
     if conversation_id is not None:
         async with request.app[keys.STORE].sessionmaker() as session:
             turns = await conversation_turns(session, conversation_id)
-    return aiohttp_jinja2.render_template(
-        "chat.html",
+    return render(
         request,
+        "chat.html",
         {"conversation_id": conversation_id if turns else None, "turns": turns},
     )
 

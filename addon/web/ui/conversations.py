@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, tzinfo
 
-import aiohttp_jinja2
 from aiohttp import web
 from multidict import MultiMapping
 
@@ -17,7 +16,7 @@ from addon.store.queries.conversations import (
     list_conversations,
 )
 from addon.store.queries.detail import conversation_detail
-from addon.web.ui.templating import home_timezone
+from addon.web.ui.templating import home_timezone, render
 
 MAX_SEARCH_LENGTH = 200
 FILTER_FIELDS = ("q", "source", "device", "since", "until", "handled_by", "error", "flagged")
@@ -33,9 +32,9 @@ async def conversations_view(request: web.Request) -> web.Response:
         page = await list_conversations(session, filters, after=after, before=before)
         sources, devices = await known_sources_and_devices(session)
     form = {name: request.query.get(name, "") for name in FILTER_FIELDS}
-    return aiohttp_jinja2.render_template(
-        "conversations.html",
+    return render(
         request,
+        "conversations.html",
         {
             "page": page,
             "form": form,
@@ -54,9 +53,7 @@ async def conversation_view(request: web.Request) -> web.Response:
     conversation_id = request.match_info["conversation_id"]
     async with request.app[keys.STORE].sessionmaker() as session:
         conversation = await conversation_detail(session, conversation_id)
-    return aiohttp_jinja2.render_template(
-        "conversation.html", request, {"conversation": conversation}
-    )
+    return render(request, "conversation.html", {"conversation": conversation})
 
 
 def parse_filters(query: MultiMapping[str], tz: tzinfo) -> ConversationFilters:

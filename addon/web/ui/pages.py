@@ -6,7 +6,6 @@ import logging
 from datetime import datetime
 from typing import cast
 
-import aiohttp_jinja2
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
@@ -14,7 +13,7 @@ from addon.errors import NotFoundError
 from addon.web.ui.dashboard import SPANS, Span, load_dashboard
 from addon.web.ui.security import is_ui_request
 from addon.web.ui.settings_info import load_settings_info
-from addon.web.ui.templating import home_timezone
+from addon.web.ui.templating import home_timezone, render
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -26,15 +25,13 @@ async def dashboard_view(request: web.Request) -> web.Response:
         raise web.HTTPBadRequest(text=f"unknown span {span[:20]!r}; use 'day' or 'month'")
     tz = home_timezone(request)
     dashboard = await load_dashboard(request.app, tz, cast(Span, span))
-    return aiohttp_jinja2.render_template(
-        "dashboard.html", request, {"dashboard": dashboard, "spans": list(SPANS)}
-    )
+    return render(request, "dashboard.html", {"dashboard": dashboard, "spans": list(SPANS)})
 
 
 async def settings_view(request: web.Request) -> web.Response:
     """The effective configuration (secrets masked) and the entities the agent sees."""
     info = load_settings_info(request.app, datetime.now(home_timezone(request)))
-    return aiohttp_jinja2.render_template("settings.html", request, {"info": info})
+    return render(request, "settings.html", {"info": info})
 
 
 @web.middleware
@@ -58,8 +55,9 @@ async def ui_error_middleware(request: web.Request, handler: Handler) -> web.Str
 
 def _error_page(request: web.Request, status: int, title: str, message: str) -> web.Response:
     _LOGGER.info("UI %s %s answered %d: %s", request.method, request.path, status, message)
-    response = aiohttp_jinja2.render_template(
-        "error.html", request, {"status": status, "title": title, "message": message}
+    return render(
+        request,
+        "error.html",
+        {"status": status, "title": title, "message": message},
+        status=status,
     )
-    response.set_status(status)
-    return response

@@ -30,8 +30,9 @@ _LOGGER = logging.getLogger(__name__)
 COOKIE_NAME = "home_agent_csrf"
 FORM_FIELD = "csrf_token"
 HEADER = "X-CSRF-Token"
-_TOKEN_KEY = "ui_csrf_token"
-_NEW_TOKEN_KEY = "ui_csrf_new"
+# This request's token, and whether it was minted here (so the response must set the cookie).
+CSRF_TOKEN: web.RequestKey[str] = web.RequestKey("ui_csrf_token", str)
+CSRF_NEW: web.RequestKey[bool] = web.RequestKey("ui_csrf_new", bool)
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
 _UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -67,16 +68,16 @@ def is_ui_request(request: web.Request) -> bool:
 
 def csrf_token(request: web.Request) -> str:
     """The token for this browser: the cookie's if it has a valid one, else a new one."""
-    token = request.get(_TOKEN_KEY)
-    if isinstance(token, str):
+    token = request.get(CSRF_TOKEN)
+    if token is not None:
         return token
     cookie = request.cookies.get(COOKIE_NAME, "")
     if _TOKEN_SHAPE.fullmatch(cookie):
         token = cookie
     else:
         token = secrets.token_urlsafe(32)
-        request[_NEW_TOKEN_KEY] = True
-    request[_TOKEN_KEY] = token
+        request[CSRF_NEW] = True
+    request[CSRF_TOKEN] = token
     return token
 
 
@@ -112,15 +113,15 @@ async def check_csrf(request: web.Request) -> None:
 
 def set_csrf_cookie(request: web.Request, response: web.StreamResponse) -> None:
     """Set the cookie when this request minted a new token (before the response is sent)."""
-    if request.get(_NEW_TOKEN_KEY) and not response.prepared:
+    if request.get(CSRF_NEW) and not response.prepared:
         response.set_cookie(
             COOKIE_NAME,
-            request[_TOKEN_KEY],
+            request[CSRF_TOKEN],
             path=Urls.of(request).root,
             httponly=True,
             samesite="Strict",
         )
-        request[_NEW_TOKEN_KEY] = False
+        request[CSRF_NEW] = False
 
 
 async def on_response_prepare(request: web.Request, response: web.StreamResponse) -> None:

@@ -29,7 +29,7 @@ _LOGGER = logging.getLogger(__name__)
 
 _ENTITY_ID = re.compile(r"[a-z0-9_]+\.[a-z0-9_]+")
 _ENTITY_KEYS = frozenset({"entity_id", "id"})
-TZ_KEY = "ui_tz"
+TIMEZONE: web.RequestKey[tzinfo] = web.RequestKey("ui_tz", tzinfo)
 
 
 def create_environment(app: web.Application, templates: Path) -> jinja2.Environment:
@@ -41,7 +41,6 @@ def create_environment(app: web.Application, templates: Path) -> jinja2.Environm
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
-        context_processors=[aiohttp_jinja2.request_processor, ui_context],
         default_helpers=False,
     )
     env.globals.update(url=url, static=static, home_assistant_url=home_assistant_url)
@@ -55,15 +54,30 @@ def create_environment(app: web.Application, templates: Path) -> jinja2.Environm
     return env
 
 
-async def ui_context(request: web.Request) -> dict[str, Any]:
-    """What every page needs: the URL builder, the CSRF token and the home's time zone."""
-    return {"urls": Urls.of(request), "csrf_token": csrf_token(request), "tz": home_timezone(request)}
+def render(
+    request: web.Request, template: str, context: dict[str, Any], *, status: int = 200
+) -> web.Response:
+    """Render a UI page with what every page needs added to ``context``.
+
+    Done here rather than with aiohttp-jinja2's context processors, whose middleware would run
+    for every request to the app (API included) and mint CSRF cookies for JSON clients.
+    """
+    page = {
+        "request": request,
+        "urls": Urls.of(request),
+        "csrf_token": csrf_token(request),
+        "tz": home_timezone(request),
+        **context,
+    }
+    response = aiohttp_jinja2.render_template(template, request, page)
+    response.set_status(status)
+    return response
 
 
 def home_timezone(request: web.Request) -> tzinfo:
     """The home's time zone from Home Assistant's config, else the add-on's own local zone."""
-    cached = request.get(TZ_KEY)
-    if isinstance(cached, tzinfo):
+    cached = request.get(TIMEZONE)
+    if cached is not None:
         return cached
     zone: tzinfo | None = None
     model = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
@@ -75,7 +89,7 @@ def home_timezone(request: web.Request) -> tzinfo:
             _LOGGER.warning("Unknown time zone %r in Home Assistant's config; using local", name)
     if zone is None:
         zone = datetime.now().astimezone().tzinfo or ZoneInfo("UTC")
-    request[TZ_KEY] = zone
+    request[TIMEZONE] = zone
     return zone
 
 

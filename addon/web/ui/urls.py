@@ -7,10 +7,10 @@ in the ``X-Ingress-Path`` header. Links are therefore never written by hand in t
 route can move and the prefix can change without a single broken link, and no ``sub_filter``
 rewriting is needed.
 
-The header is only believed on ingress requests: the access middleware stores the prefix as
-``request["ingress_path"]`` once it has checked the peer; without that middleware the peer is
-checked here against ``trusted_proxies``. A prefix is also checked for shape, so a header can at
-worst produce a wrong path, never markup or another origin.
+The header is only believed on ingress requests: the access middleware stores the prefix under
+:data:`addon.web.access.INGRESS_PATH` once it has checked the peer (and "" for token callers);
+where it has not run, the peer is checked here the same way. A prefix is also checked for shape
+here, so a header can at worst produce a wrong path, never markup or another origin.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from aiohttp import web
 from yarl import URL
 
 from addon import keys
+from addon.web.access import INGRESS_PATH, is_trusted
 
 _LOGGER = logging.getLogger(__name__)
 
 INGRESS_HEADER = "X-Ingress-Path"
 # Path segments of unreserved characters only: no "//" (another host), no quotes, no "..".
 _PREFIX = re.compile(r"(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*")
-_URLS_KEY = "ui_urls"
 
 QueryValue = str | int | None
 Query = Mapping[str, QueryValue]
@@ -37,13 +37,12 @@ Query = Mapping[str, QueryValue]
 
 def ingress_prefix(request: web.Request) -> str:
     """The path prefix the browser used for this request, without a trailing slash ("" if none)."""
-    prefix = request.get("ingress_path")
+    prefix = request.get(INGRESS_PATH)
     if prefix is None:
-        trusted = request.app[keys.SETTINGS].trusted_proxies
-        if request.remote not in trusted:
+        if not is_trusted(request.remote, request.config_dict[keys.SETTINGS].trusted_proxies):
             return ""
         prefix = request.headers.get(INGRESS_HEADER, "")
-    prefix = str(prefix).rstrip("/")
+    prefix = prefix.rstrip("/")
     if not _PREFIX.fullmatch(prefix) or "/../" in f"{prefix}/":
         _LOGGER.warning("Ignoring malformed ingress prefix %r from %s", prefix[:200], request.remote)
         return ""
@@ -60,10 +59,10 @@ class Urls:
     @classmethod
     def of(cls, request: web.Request) -> Urls:
         """The builder for ``request``, made once and kept on the request."""
-        urls = request.get(_URLS_KEY)
-        if not isinstance(urls, Urls):
+        urls = request.get(URLS)
+        if urls is None:
             urls = cls(request)
-            request[_URLS_KEY] = urls
+            request[URLS] = urls
         return urls
 
     @property
@@ -107,3 +106,6 @@ class Urls:
         if query:
             url = url.with_query({k: str(v) for k, v in query.items() if v not in (None, "")})
         return str(url)
+
+
+URLS: web.RequestKey[Urls] = web.RequestKey("ui_urls", Urls)

@@ -1,0 +1,271 @@
+"""Many conversations at once, over Wyoming and over HTTP, against a model with 200 ms latency.
+
+The service runs as it does in production: ``python -m addon`` in a subprocess (standalone,
+Home Assistant pointed at a closed port, so every sentence goes to the model and no home is
+involved). The model is ``devtools.scripted_llm.ScriptedLLM`` served from this process and
+answering every request with ``"ok"`` after 200 ms (time to first byte). Each round starts
+``CONVERSATIONS`` new conversations at the same instant, all over one transport:
+
+- Wyoming: one ``wyoming.client.AsyncTcpClient`` connection per conversation, as Home Assistant
+  opens one per sentence; a conversation ends when the final ``handled`` (and ``handled-stop``)
+  has arrived.
+- HTTP: ``POST /api/conversation`` ``{"text"}``; loopback is made a trusted proxy, so the
+  requests count as Home Assistant ingress and need no token.
+
+Definitions:
+
+- latency of a conversation: from just before it connects to its complete answer;
+- share of the ideal (per transport): ``MODEL_LATENCY_S / wall time of the round``. With zero
+  overhead all conversations would run side by side and the round would take one model latency,
+  so 100% means the service adds nothing; 50% means the round took twice as long as the model;
+- overhead of a conversation: its latency minus ``MODEL_LATENCY_S``, i.e. everything the
+  service (and this process's client side, which shares a CPU with it) adds around the model
+  call: connection, framing, the agent's turn, the store write;
+- ``p99_overhead_ms``: the 99th percentile of the overhead over every conversation of every
+  measured round, both transports together.
+
+Each transport gets warm-up conversations first, ``ROUNDS`` measured rounds, and the median
+round's share is reported. Between rounds the service's background work after each turn (the
+outcome check two seconds later) is let finish, so a round does not pay for the one before.
+Target: share ≥ 90% on both transports. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiohttp
+from wyoming.asr import Transcript
+from wyoming.client import AsyncTcpClient
+from wyoming.handle import Handled, HandledStart, HandledStop, NotHandled
+
+from devtools.scripted_llm import Completion, ScriptedLLM
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CONVERSATIONS = 100
+ROUNDS = 3
+WARM_UP = 5
+MODEL_LATENCY_S = 0.2
+SETTLE_S = 3.0  # the outcome check runs 2 s after a turn
+READY_TIMEOUT_S = 30.0
+ANSWER_TIMEOUT_S = 30.0
+TARGET_SHARE = 0.90
+
+Conversation = Callable[[int], Awaitable[str]]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+async def wyoming_conversation(port: int, text: str) -> str:
+    """One sentence on its own connection, read up to the end of the (streamed) answer."""
+    async with AsyncTcpClient("127.0.0.1", port) as client:
+        await client.write_event(Transcript(text=text).event())
+        streamed = False
+        reply = ""
+        while True:
+            event = await client.read_event()
+            if event is None:
+                raise RuntimeError("the Wyoming server closed the connection before answering")
+            if HandledStart.is_type(event.type):
+                streamed = True
+            elif Handled.is_type(event.type) or NotHandled.is_type(event.type):
+                reply = str(event.data.get("text", ""))
+                if not streamed:
+                    return reply
+            elif HandledStop.is_type(event.type):
+                return reply
+
+
+async def http_conversation(session: aiohttp.ClientSession, base: str, text: str) -> str:
+    """One sentence through the HTTP API."""
+    async with session.post(f"{base}/api/conversation", json={"text": text}) as response:
+        body = await response.json()
+        if response.status != 200:
+            raise RuntimeError(f"POST /api/conversation answered {response.status}: {body}")
+        return str(body["reply"])
+
+
+async def run_round(converse: Conversation) -> tuple[float, list[float]]:
+    """All conversations at once; the round's wall time and each conversation's latency."""
+    latencies: list[float] = []
+
+    async def timed(n: int) -> None:
+        started = time.perf_counter()
+        reply = await converse(n)
+        latencies.append(time.perf_counter() - started)
+        if reply != "ok":
+            raise RuntimeError(f"conversation {n} got {reply!r} instead of the model's 'ok'")
+
+    started = time.perf_counter()
+    async with asyncio.timeout(ANSWER_TIMEOUT_S):
+        await asyncio.gather(*(timed(n) for n in range(CONVERSATIONS)))
+    return time.perf_counter() - started, latencies
+
+
+async def measure(name: str, converse: Conversation) -> tuple[list[float], list[float]]:
+    """Warm up, then ``ROUNDS`` rounds; the shares of the rounds and every overhead in seconds."""
+    for n in range(WARM_UP):
+        await converse(-1 - n)
+    await asyncio.sleep(SETTLE_S)
+    shares: list[float] = []
+    overheads: list[float] = []
+    for number in range(ROUNDS):
+        wall, latencies = await run_round(converse)
+        shares.append(MODEL_LATENCY_S / wall)
+        overheads.extend(latency - MODEL_LATENCY_S for latency in latencies)
+        print(
+            f"  {name} round {number + 1}: wall {wall * 1000:7.1f} ms, "
+            f"share {MODEL_LATENCY_S / wall:6.1%}, "
+            f"latency p50 {percentile(latencies, 50) * 1000:6.1f} ms, "
+            f"max {max(latencies) * 1000:6.1f} ms"
+        )
+        await asyncio.sleep(SETTLE_S)
+    return shares, overheads
+
+
+async def wait_ready(process: subprocess.Popen[bytes], http_port: int, log: Path) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    async with aiohttp.ClientSession() as session:
+        while True:
+            if process.poll() is not None:
+                raise SystemExit(
+                    f"the service exited with {process.returncode}; its log is {log}"
+                )
+            try:
+                async with session.get(f"http://127.0.0.1:{http_port}/health") as response:
+                    if response.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the service was not ready in {READY_TIMEOUT_S:.0f} s")
+            await asyncio.sleep(0.05)
+
+
+def start_service(
+    data_dir: Path, llm: ScriptedLLM, http_port: int, wyoming_port: int, log: Path
+) -> subprocess.Popen[bytes]:
+    environment = {
+        **os.environ,
+        "HOME_AGENT_LLM_BASE_URL": llm.base_url,
+        "HOME_AGENT_LLM_MODEL": "scripted-model",
+        "HOME_AGENT_LOG_LEVEL": "warning",
+    }
+    with log.open("wb") as output:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                *(os.environ.get("BENCH_ENTRY", "-m addon").split()),
+                "--ha-url",
+                f"http://127.0.0.1:{free_port()}",
+                "--ha-token",
+                "bench-token",
+                "--data-dir",
+                str(data_dir),
+                "--http-host",
+                "127.0.0.1",
+                "--http-port",
+                str(http_port),
+                "--wyoming-host",
+                "127.0.0.1",
+                "--wyoming-port",
+                str(wyoming_port),
+                "--trusted-proxy",
+                "127.0.0.1",
+            ],
+            cwd=REPO_ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+
+
+async def http_endpoint_exists(session: aiohttp.ClientSession, base: str) -> bool:
+    async with session.post(f"{base}/api/conversation", json={}) as response:
+        return response.status != 404
+
+
+async def main() -> dict[str, object]:
+    async with ScriptedLLM(default=Completion("ok", delay=MODEL_LATENCY_S)) as llm:
+        with tempfile.TemporaryDirectory() as temporary:
+            http_port, wyoming_port = free_port(), free_port()
+            log = Path(temporary) / "service.log"
+            process = start_service(Path(temporary) / "data", llm, http_port, wyoming_port, log)
+            try:
+                await wait_ready(process, http_port, log)
+                base = f"http://127.0.0.1:{http_port}"
+                print(
+                    f"{CONVERSATIONS} concurrent conversations per round, model latency "
+                    f"{MODEL_LATENCY_S * 1000:.0f} ms, {ROUNDS} rounds per transport, "
+                    f"{os.cpu_count()} CPUs"
+                )
+                results: dict[str, tuple[list[float], list[float]]] = {}
+                results["wyoming"] = await measure(
+                    "wyoming", lambda n: wyoming_conversation(wyoming_port, f"question {n}")
+                )
+                connector = aiohttp.TCPConnector(limit=0)
+                async with aiohttp.ClientSession(connector=connector) as session:
+                    if await http_endpoint_exists(session, base):
+                        results["http"] = await measure(
+                            "http", lambda n: http_conversation(session, base, f"question {n}")
+                        )
+                    else:
+                        print("  http: POST /api/conversation does not exist yet; skipped")
+            finally:
+                process.terminate()
+                process.wait(15)
+            warnings = log.read_text(errors="replace").count(" WARNING ")
+            if os.environ.get("BENCH_KEEP_LOG"):
+                kept = Path(os.environ["BENCH_KEEP_LOG"])
+                kept.write_bytes(log.read_bytes())
+    print()
+    print(f"{'transport':>9}  {'share p50':>9}  {'worst':>6}  {'overhead p50':>12}  {'p99':>8}")
+    shares: dict[str, float | None] = {"wyoming": None, "http": None}
+    every_overhead: list[float] = []
+    for name, (round_shares, overheads) in results.items():
+        shares[name] = statistics.median(round_shares)
+        every_overhead.extend(overheads)
+        print(
+            f"{name:>9}  {statistics.median(round_shares):>9.1%}  {min(round_shares):>6.1%}  "
+            f"{percentile(overheads, 50) * 1000:>9.1f} ms  "
+            f"{percentile(overheads, 99) * 1000:>5.1f} ms"
+        )
+    print(f"target: share ≥ {TARGET_SHARE:.0%}; service log warnings: {warnings}")
+    return {
+        "bench": "concurrency",
+        "share_wyoming": _rounded(shares["wyoming"]),
+        "share_http": _rounded(shares["http"]),
+        "p99_overhead_ms": round(percentile(every_overhead, 99) * 1000, 1),
+    }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+if __name__ == "__main__":
+    summary = asyncio.run(main())
+    print(json.dumps(summary))

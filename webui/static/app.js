@@ -1,0 +1,140 @@
+/* Home Agent UI: progressive enhancement only. Every page works without this file.
+ *
+ * The chat form streams its reply: the form is posted with fetch to the URL in its
+ * data-stream-url attribute and the answer is read as Server-Sent Events ("text" chunks, then
+ * "done" with the link to the turn's trace). Text is only ever set with textContent, never as
+ * HTML, because replies come from a language model.
+ */
+"use strict";
+
+(function () {
+  function addMessage(log, role, text) {
+    const item = document.createElement("li");
+    item.className = "message " + role;
+    const bubble = document.createElement("p");
+    bubble.className = "bubble";
+    bubble.textContent = text;
+    item.appendChild(bubble);
+    log.appendChild(item);
+    item.scrollIntoView({ block: "end" });
+    return item;
+  }
+
+  function addMeta(item, parts) {
+    const meta = document.createElement("p");
+    meta.className = "meta";
+    parts.forEach(function (part, index) {
+      if (index > 0) meta.appendChild(document.createTextNode(" · "));
+      if (part.href) {
+        const link = document.createElement("a");
+        link.href = part.href;
+        link.textContent = part.text;
+        meta.appendChild(link);
+      } else {
+        const span = document.createElement("span");
+        span.className = part.className || "";
+        span.textContent = part.text;
+        meta.appendChild(span);
+      }
+    });
+    item.appendChild(meta);
+  }
+
+  /* Split complete events off the buffer; returns what is left (a partial event). */
+  function drainEvents(buffer, onEvent) {
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = "message";
+      const data = [];
+      block.split("\n").forEach(function (line) {
+        if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      });
+      if (data.length) onEvent(name, JSON.parse(data.join("\n")));
+      end = buffer.indexOf("\n\n");
+    }
+    return buffer;
+  }
+
+  function refusal(response) {
+    if (response.status === 403) return "The page was stale; reload it and try again.";
+    if (response.status === 400) return "That could not be sent (" + response.status + ").";
+    return "The add-on answered " + response.status + ".";
+  }
+
+  function enhanceChat(form) {
+    const streamUrl = form.dataset.streamUrl;
+    const log = document.getElementById("chat-log");
+    const input = form.elements.namedItem("text");
+    const conversation = form.elements.namedItem("conversation_id");
+    const button = form.querySelector("button[type=submit]");
+    if (!streamUrl || !log || !input || !conversation || !button || !window.fetch) return;
+
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        form.requestSubmit();
+      }
+    });
+
+    form.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text || button.disabled) return;
+      const body = new URLSearchParams(new FormData(form));
+      log.hidden = false;
+      addMessage(log, "user", text);
+      const item = addMessage(log, "agent", "");
+      const bubble = item.querySelector(".bubble");
+      item.classList.add("pending");
+      input.value = "";
+      button.disabled = true;
+      let streamed = "";
+      try {
+        const response = await fetch(streamUrl, {
+          method: "POST",
+          body: body,
+          credentials: "same-origin",
+          headers: { Accept: "text/event-stream" },
+        });
+        if (!response.ok || !response.body) throw new Error(refusal(response));
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const chunk = await reader.read();
+          if (chunk.done) break;
+          buffer += decoder.decode(chunk.value, { stream: true });
+          buffer = drainEvents(buffer, function (name, data) {
+            if (name === "text") {
+              streamed += data.text;
+              bubble.textContent = streamed;
+            } else if (name === "done") {
+              bubble.textContent = data.reply;
+              conversation.value = data.conversation_id;
+              const parts = [
+                { text: data.handled_by, className: "badge " + data.handled_by },
+                { text: "Trace", href: data.trace_url },
+              ];
+              if (data.error) parts.push({ text: data.error, className: "error-text" });
+              addMeta(item, parts);
+            } else if (name === "failed") {
+              throw new Error(data.message);
+            }
+          });
+        }
+      } catch (error) {
+        item.classList.add("failed");
+        bubble.textContent = error.message || "The reply could not be read.";
+      } finally {
+        item.classList.remove("pending");
+        button.disabled = false;
+        input.focus();
+      }
+    });
+  }
+
+  document.querySelectorAll("form[data-stream-url]").forEach(enhanceChat);
+})();
