@@ -23,6 +23,7 @@ from addon.web.access import access_middleware
 from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
 from addon.web.middleware import error_middleware
+from addon.web.ui.setup import setup_ui
 from addon.wyoming.lifecycle import wyoming_ctx
 
 _LOGGER = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ def create_app(settings: Settings) -> web.Application:
 
     app.router.add_get("/health", health_view, name="health")
     add_api_routes(app)
+    setup_ui(app)
     return app
 
 

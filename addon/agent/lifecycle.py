@@ -40,4 +40,4 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     finally:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
-        await agent.drain()
+        await agent.drain(cancel=True)

@@ -64,6 +64,10 @@ class HomeSource(Protocol):
 class EventSink(Protocol):
     """Where Home Assistant events go (the WebSocket client)."""
 
+    @property
+    def connected(self) -> bool:
+        """Whether events can be delivered now; while Home Assistant is away they are skipped."""
+
     async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
         """Fire an event on Home Assistant's bus."""
 
@@ -96,9 +100,9 @@ class Agent:
         created_at = datetime.now(UTC)
         language = request.language or self.options.language
         dry_run = self.options.dry_run if request.dry_run is None else request.dry_run
-        conversation_id = await self._conversation_id(request, created_at)
+        conversation_id, is_new = await self._conversation_id(request, created_at)
         async with self.history.lock(conversation_id):
-            history = await self.history.messages(conversation_id)
+            history = [] if is_new else await self.history.messages(conversation_id)
             model = self.home.model
             trace = TurnTrace()
             executor = self._executor(model, dry_run)
@@ -203,9 +207,12 @@ class Agent:
             messages = [*messages, {"role": "assistant", "content": result.reply}]
         return result.reply, messages, handled_by, result.error, result.outcomes
 
-    async def _conversation_id(self, request: ConversationRequest, now: datetime) -> str:
+    async def _conversation_id(
+        self, request: ConversationRequest, now: datetime
+    ) -> tuple[str, bool]:
+        """The conversation to continue, and whether it is one this call just made up."""
         if request.conversation_id:
-            return request.conversation_id
+            return request.conversation_id, False
         timeout = self.options.session_timeout
         if request.device_id or request.satellite_id:
             since = (
@@ -219,8 +226,8 @@ class Agent:
                     since=since,
                 )
             if recent is not None:
-                return recent
-        return uuid.uuid4().hex
+                return recent, False
+        return uuid.uuid4().hex, True
 
     def _executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
         if model is None:
@@ -253,7 +260,7 @@ class Agent:
         outcomes: list[ToolOutcome],
         dry_run: bool,
     ) -> None:
-        if self.events is not None:
+        if self.events is not None and self.events.connected:
             self._spawn(self._fire_events(result, request, trace))
         # A dry run changed nothing in Home Assistant, so there is nothing to compare.
         if not dry_run and result.handled_by != "failed":
@@ -328,10 +335,18 @@ class Agent:
         except Exception:
             _LOGGER.exception("Outcome check of turn %s failed", result.turn_id)
 
-    async def drain(self) -> None:
-        """Wait for background work (events, outcome checks); called at shutdown and in tests."""
+    async def drain(self, *, cancel: bool = False) -> None:
+        """Wait for background work (events, outcome checks), or cancel it at shutdown.
+
+        Shutdown cancels: an outcome check still waiting for Home Assistant's report is not worth
+        holding a restart for, and the turn itself is already stored.
+        """
         while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+            tasks = list(self._background)
+            if cancel:
+                for task in tasks:
+                    task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _summary(outcome: ToolOutcome) -> ActionSummary:

@@ -55,10 +55,12 @@ Send = Callable[[Event], Awaitable[None]]
 def transcript_request(event: Event) -> ConversationRequest:
     """The agent request a ``transcript`` event asks for; ValueError says what is wrong with it.
 
-    ``language`` is a field of the event in wyoming >= 1.6; a context ``language`` is accepted
-    too, for clients that only know the context.
+    ``language`` is a field of the event in newer wyoming releases (1.5.4, which Home Assistant
+    2025.4 uses, has none); a context ``language`` is accepted too.
     """
     data = event.data
+    if not isinstance(data, dict):
+        raise ValueError("the transcript's data is not an object")
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the transcript has no text")
@@ -178,7 +180,16 @@ class AgentEventHandler(AsyncEventHandler):
                             self._peer,
                         )
                     break
-                if not await self.handle_event(event):
+                try:
+                    keep_going = await self.handle_event(event)
+                except Exception:  # a bug of ours; end this connection, not the server
+                    _LOGGER.exception(
+                        "Closing Wyoming connection from %s: %r event failed",
+                        self._peer,
+                        event.type,
+                    )
+                    break
+                if not keep_going:
                     break
         finally:
             await self.disconnect()

@@ -2,7 +2,8 @@
 
 Home Assistant's Wyoming integration builds its conversation entity from this: the program's
 name becomes the agent's name (``conversation.home_agent``), the model's languages the languages
-the agent is offered for, ``supports_home_control`` lets newer releases hand it device control.
+the agent is offered for, and ``supports_home_control`` makes newer releases mark the agent as
+one that controls devices (``ConversationEntityFeature.CONTROL``); 2025.4 ignores the flag.
 """
 
 from __future__ import annotations

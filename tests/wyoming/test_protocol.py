@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
-from wyoming.event import Event
+from wyoming.event import Event, async_read_event
 from wyoming.info import Describe, Info
 
 from addon import __version__, keys
@@ -153,6 +153,24 @@ async def test_invalid_transcript_is_refused(start_app: StartApp, data: dict[str
     assert types(events) == ["error", "not-handled"]
     assert events[0].data["code"] == "invalid-transcript"
     assert events[1].data["text"] == INVALID_REPLY
+
+
+async def test_transcript_whose_data_is_not_an_object_is_refused(start_app: StartApp) -> None:
+    """Data that is not a JSON object, sent in the header line, gets ``invalid-transcript``."""
+    port = wyoming_port(await start_app())
+    async with asyncio.timeout(TIMEOUT_S):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b'{"type": "transcript", "data": "turn on the lights"}\n')
+        first, second = await async_read_event(reader), await async_read_event(reader)
+        writer.close()
+        await writer.wait_closed()
+    assert first is not None
+    assert second is not None
+    assert (first.type, first.data["code"], second.type) == (
+        "error",
+        "invalid-transcript",
+        "not-handled",
+    )
 
 
 async def test_connection_serves_several_transcripts(

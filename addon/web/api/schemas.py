@@ -10,6 +10,8 @@ from addon.agent.conversation import ConversationRequest, ConversationResult
 
 MAX_TEXT = 4000
 MAX_ID = 128
+# The store's conversations.id column holds 64 characters.
+MAX_CONVERSATION_ID = 64
 # Letters, digits and ``_ . : -``: safe in URLs, logs and the UI without escaping surprises, and
 # wide enough for uuids, Home Assistant ids and the façade's "openai-<hash>".
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$"
@@ -28,7 +30,7 @@ class ConversationIn(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_TEXT, description="What the user said or typed.")
     conversation_id: str | None = Field(
         default=None,
-        max_length=MAX_ID,
+        max_length=MAX_CONVERSATION_ID,
         pattern=ID_PATTERN,
         description="Continue this conversation (from an earlier answer); omit to start one.",
     )
