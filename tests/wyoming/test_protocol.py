@@ -124,8 +124,11 @@ async def test_model_failure_is_not_handled_with_the_apology(
     assert events[0].data["text"] == UNREACHABLE_REPLY
 
 
-async def test_agent_failure_sends_an_error_event(start_app: StartApp) -> None:
+async def test_agent_failure_sends_an_error_event(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
     """An agent that raises (here: a broken database) answers ``error`` then ``not-handled``."""
+    scripted_llm.reply("Paris.")
     client = await start_app()
     async with client.server.app[keys.STORE].engine.begin() as connection:
         await connection.exec_driver_sql("DROP TABLE turns")
