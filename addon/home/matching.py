@@ -15,6 +15,12 @@ We compute the same sets from the model's indexes: the smallest indexed step see
 candidates and every step is checked per candidate, so a 1,000-entity home resolves in
 microseconds. When that leaves nothing, the steps are replayed in Home Assistant's order to name
 the same failing step it would. Results keep Home Assistant's order (state machine order).
+
+Our one addition, for models that write "kitchen-ceiling" for "Kitchen Ceiling": if the name
+step fails, it is retried with loose names (:func:`loose_name`) and every other step unchanged
+(exposure, areas, duplicates, single target); if that leaves nothing, Home Assistant's NAME
+failure stands. Area and floor names that find no place get the same fallback. What Home
+Assistant matches exactly is never widened.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 
 from addon.home.failures import failure_result, suggest_entity
 from addon.home.model import HomeModel
-from addon.home.names import normalize_name
+from addon.home.names import loose_name, normalize_name
 from addon.home.records import Area, EntityState, Floor
 from addon.home.targets import (
     MatchFailedReason,
@@ -187,6 +193,8 @@ class _Matcher:
         survivors = self._survivors(pool_seed, steps)
         if not survivors:
             failed = self._first_failure(pool_seed, steps)
+            if failed is MatchFailedReason.NAME and (loose := self._loose_retry(pool_seed, steps)):
+                return self._finish(loose, targeted_floors, targeted_areas, area_filter)
 
             def acceptable(entity_id: str) -> bool:
                 # Suggestions respect the domain (or given states) and, above all, exposure.
@@ -242,8 +250,8 @@ class _Matcher:
         model, constraints = self.model, self.constraints
         steps: list[_Step] = []
         floor_name, area_name = constraints.floor_name, constraints.area_name
-        floors = tuple(model.find_floors(floor_name)) if floor_name else ()
-        areas = tuple(model.find_areas(area_name)) if area_name else ()
+        floors = tuple(model.find_floors(floor_name, loose=True)) if floor_name else ()
+        areas = tuple(model.find_areas(area_name, loose=True)) if area_name else ()
         possible = set(model.areas)
         if constraints.floor_name:
             if not floors:
@@ -278,6 +286,19 @@ class _Matcher:
         return _Step(reason, in_area, seed)
 
     # Evaluation ---------------------------------------------------------------------------
+
+    def _loose_retry(self, pool_seed: frozenset[str] | None, steps: list[_Step]) -> list[str]:
+        """The survivors when the failed exact name step is replaced by a loose one.
+
+        Entity ids are not loosened: Home Assistant accepts an id only exactly.
+        """
+        key = loose_name(self.constraints.name or "")
+        seed = self.model.index.by_loose_name.get(key) if key else None
+        if not seed:
+            return []
+        loose = _Step(MatchFailedReason.NAME, seed.__contains__, seed)
+        retried = [loose if step.reason is MatchFailedReason.NAME else step for step in steps]
+        return self._survivors(pool_seed, retried)
 
     def _survivors(self, pool_seed: frozenset[str] | None, steps: list[_Step]) -> list[str]:
         """Entities passing every step, starting from the smallest indexed set.

@@ -22,7 +22,7 @@ from typing import Any
 
 from addon.home.entities import Entity, make_entity
 from addon.home.exposure import CONVERSATION, DEFAULT_EXPOSE_NEW, KNOWN_ASSISTANTS, should_expose
-from addon.home.index import HomeIndex
+from addon.home.index import HomeIndex, LoosePlaces
 from addon.home.places import Places
 from addon.home.records import (
     Area,
@@ -43,8 +43,9 @@ _DERIVED_ATTRIBUTES = frozenset({"friendly_name", "device_class"})
 class HomeModel:
     """Registries, exposure and states of one home, indexed for Assist's target matching.
 
-    ``index`` (entities by domain, name, area, device class) and ``places`` (areas and floors
-    by name) are the tables :mod:`addon.home.matching` reads; only this class changes them.
+    ``index`` (entities by domain, name, area, device class), ``places`` (areas and floors by
+    name) and ``loose_places`` (the same by loose name) are the tables :mod:`addon.home.matching`
+    reads; only this class changes them.
     """
 
     __slots__ = (
@@ -56,6 +57,7 @@ class HomeModel:
         "_exposure",
         "_states",
         "index",
+        "loose_places",
         "places",
     )
 
@@ -70,6 +72,7 @@ class HomeModel:
         self._entities: dict[str, Entity] = {}
         self.index: HomeIndex = HomeIndex.build(())
         self.places: Places = Places.build((), ())
+        self.loose_places: LoosePlaces = LoosePlaces.build((), ())
 
     @classmethod
     def build(
@@ -94,9 +97,10 @@ class HomeModel:
         """
         model = cls()
         model._config = frozen_mapping(config)
-        model.places = Places.build(
-            (Area.from_ha(raw) for raw in areas), (Floor.from_ha(raw) for raw in floors)
-        )
+        area_list = [Area.from_ha(raw) for raw in areas]
+        floor_list = [Floor.from_ha(raw) for raw in floors]
+        model.places = Places.build(area_list, floor_list)
+        model.loose_places = LoosePlaces.build(area_list, floor_list)
         model._devices = MappingProxyType(
             {device.device_id: device for device in (Device.from_ha(raw) for raw in devices)}
         )
@@ -138,6 +142,7 @@ class HomeModel:
         clone._exposure = self._exposure
         clone._expose_new = self._expose_new
         clone.places = self.places
+        clone.loose_places = self.loose_places
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
@@ -203,13 +208,19 @@ class HomeModel:
             expose_new=self._expose_new,
         )
 
-    def find_areas(self, name: str) -> list[Area]:
-        """Home Assistant's ``find_areas``: areas whose id, name or alias is ``name``."""
-        return self.places.find_areas(name)
+    def find_areas(self, name: str, *, loose: bool = False) -> list[Area]:
+        """Home Assistant's ``find_areas``: areas whose id, name or alias is ``name``.
 
-    def find_floors(self, name: str) -> list[Floor]:
-        """Home Assistant's ``find_floors``: floors whose id, name or alias is ``name``."""
-        return self.places.find_floors(name)
+        With ``loose``, and only when that finds none (so an exact match is never widened):
+        the areas whose name or alias is ``name`` up to case, spacing and punctuation.
+        """
+        return self.places.find_areas(name) or (self.loose_places.find_areas(name) if loose else [])
+
+    def find_floors(self, name: str, *, loose: bool = False) -> list[Floor]:
+        """Home Assistant's ``find_floors``, with the same ``loose`` fallback as ``find_areas``."""
+        return self.places.find_floors(name) or (
+            self.loose_places.find_floors(name) if loose else []
+        )
 
     # Changes ------------------------------------------------------------------------------
 

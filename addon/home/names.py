@@ -1,17 +1,19 @@
-"""How names compare: Home Assistant's exact rule for matching, a looser one for suggestions.
+"""How names compare: Home Assistant's exact rule first, a looser one as the fallback.
 
 Home Assistant 2025.4's ``helpers/intent.py`` ``_normalize_name`` is ``name.strip().casefold()``:
-case and surrounding spaces do not matter, but inner spacing and punctuation do ("Kid's Lamp" is
-not "Kids Lamp"). Matching uses exactly that, so we act where Assist acts and refuse where it
-refuses. The looser key (punctuation dropped, spaces collapsed) is only for finding the names to
-suggest after a miss, so a model that wrote "kitchen-lights" is told the real name.
+case and surrounding spaces do not matter, but inner spacing and punctuation do ("Kitchen-Ceiling"
+is not "Kitchen Ceiling"). Matching tries exactly that first, so wherever Assist would act we act
+on the same entities. Small local models write "kitchen-ceiling", "Kitchen Ceiling." or
+"kitchen  ceiling" for a name they were shown, so when the exact key matches nothing, matching
+retries with the loose key, which also finds the names to suggest after a miss.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-_NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_ASCII_SEPARATORS = re.compile(r"[^a-z0-9]+")
 
 
 def normalize_name(name: str) -> str:
@@ -20,8 +22,23 @@ def normalize_name(name: str) -> str:
 
 
 def loose_name(name: str) -> str:
-    """Case, spacing and punctuation folded away; for similarity, never for matching."""
-    return " ".join(_NOT_WORD.sub(" ", name.casefold()).split())
+    """The key of a name with case, spacing and punctuation folded away.
+
+    Case-folded, then every run of characters that are not letters, digits or combining marks
+    (punctuation, symbols, whitespace, underscores) becomes one space, and the ends are
+    stripped: "Entrance Color + White Lights" gives "entrance color white lights". Marks are
+    word characters because they are part of a letter: dropping them would split Hindi words
+    and make a decomposed "Bär" look like "Bar". NFKC first and last makes composed and
+    decomposed text, and compatibility forms (full-width letters, ligatures), the same key.
+    """
+    if name.isascii():
+        return " ".join(_ASCII_SEPARATORS.sub(" ", name.lower()).split())
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join("".join(char if _is_word(char) else " " for char in folded).split())
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or unicodedata.category(char).startswith("M")
 
 
 def trigrams(loose: str) -> frozenset[str]:
