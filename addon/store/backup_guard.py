@@ -11,7 +11,8 @@ no checkpoint that looked before it can still be running. The directory is locke
 file of its own so that no lock file appears in ``/data`` (and in every backup).
 
 A flag older than :data:`STALE_AFTER_S` is ignored, with one warning: a backup that died before
-its ``backup_post`` must not stop checkpoints for ever.
+its ``backup_post`` must not stop checkpoints for ever. A restored backup brings its flag back
+too (tar copies it with the rest of ``/data``); it is ignored the same way once that old.
 
 Standard library only: the backup hooks import this module and should start fast.
 """
@@ -21,10 +22,12 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import quote
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -91,8 +94,8 @@ class BackupGuard:
         if self._reported_stale_ns != stat.st_mtime_ns:
             self._reported_stale_ns = stat.st_mtime_ns
             _LOGGER.warning(
-                "Ignoring the backup flag %s: it is %.1f hours old, so the backup that raised it "
-                "ended without lowering it; checkpoints go on",
+                "Ignoring the backup flag %s: at %.1f hours old it was left by a backup that "
+                "never ended, or restored from one; checkpoints go on",
                 self._flag,
                 age_s / 3600,
             )
@@ -148,6 +151,24 @@ def lower_flag(database: Path) -> bool:
         return False
     _fsync_directory(database.parent)
     return True
+
+
+def open_pin(database: Path, timeout_s: float) -> sqlite3.Connection:
+    """A read-only connection holding ``database``'s shared lock, for closing during a backup.
+
+    SQLite checkpoints a database as its last connection closes, if it can lock the file
+    exclusively. While this connection is open no other can, and being read-only it cannot
+    itself: closed last, it leaves the database file as it was and the WAL for the next start.
+    """
+    uri = f"file:{quote(str(database.resolve()))}?mode=ro"
+    connection = sqlite3.connect(uri, uri=True, timeout=timeout_s, check_same_thread=False)
+    try:
+        # Reading is what takes the shared lock; opening alone takes none.
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+    except BaseException:
+        connection.close()
+        raise
+    return connection
 
 
 def _lock(directory: Path, operation: int, wait_s: float) -> int | None:

@@ -17,12 +17,13 @@ backup is in progress (:mod:`addon.store.backup_guard`), and the hooks are:
 
 Why a backup taken between the two is sound: once the flag is up nothing checkpoints, so the
 database file is not written again until ``backup_post``, and tar copies a complete database
-file. The WAL only grows at its end meanwhile, so its copy is the WAL as it was at some moment,
-except that a frame being appended while tar read it may be torn. SQLite's WAL frames carry
-cumulative checksums, and opening a database replays frames only up to the last commit frame
-whose checksum (and every one before it) holds: a torn frame, and the rest of its transaction,
-are left out. The restored database holds every transaction committed before the copy reached
-its frames, and nothing half-written.
+file. The WAL only grows at its end meanwhile (a transaction may rewrite its own frames until
+it commits, no others), so its copy holds every frame committed before tar reached it, and at
+its end possibly a torn frame or a transaction cut short. SQLite's WAL frames carry cumulative
+checksums, and opening a database replays frames only up to the last commit frame whose
+checksum, and every one before it, holds: a torn frame and the rest of its transaction are
+left out. The restored database holds every transaction committed before the copy reached its
+frames, and nothing half-written.
 
 Only the standard library is used: the hooks must start fast and need nothing of the app.
 

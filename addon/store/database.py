@@ -6,11 +6,12 @@ read-only connection, so a file that is not a database, or one written by a newe
 refused without a single byte of it changing. Only then does the engine connect (switching the
 file to WAL) and Alembic upgrade it.
 
-The store runs the WAL checkpoints itself, not SQLite: SQLite's automatic checkpoint would write
-the database file at any commit, including while Supervisor copies it for a backup, and the
-store's own skip while the backup flag is up (:mod:`addon.store.checkpoint` says why that makes
-backups sound). A background task checkpoints every :data:`CHECKPOINT_INTERVAL_S`, or sooner
-once the WAL passes :data:`WAL_LIMIT_BYTES`; closing the store folds the WAL in one last time.
+The store runs the WAL checkpoints itself, not SQLite: SQLite's automatic checkpoint could write
+the database file at any commit, even while Supervisor copies it for a backup, whereas the
+store's checkpoints are skipped while the backup flag is up (:mod:`addon.store.checkpoint` says
+why that makes backups sound). A background task checkpoints every
+:data:`CHECKPOINT_INTERVAL_S`, or sooner once the WAL passes :data:`WAL_LIMIT_BYTES`; closing
+the store folds the WAL in one last time.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
-from addon.store.backup_guard import BackupGuard, Permit
+from addon.store.backup_guard import BackupGuard, Permit, open_pin
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
 
 _LOGGER = logging.getLogger(__name__)
@@ -149,13 +150,11 @@ class Store:
     async def _dispose_without_checkpoint(self) -> None:
         """Close the pool without the checkpoint SQLite runs as a database's last connection closes.
 
-        SQLite runs it only if it can lock the database file exclusively. A read-only connection
-        opened first and closed last holds a shared lock while the pool closes, and cannot take
-        the exclusive lock itself, so the database file stays as the backup is copying it and
-        the WAL stays for the next start to read.
+        A read-only pin (:func:`~addon.store.backup_guard.open_pin`) opened first and closed last
+        keeps the database file as the backup is copying it.
         """
         try:
-            pin = await asyncio.to_thread(_open_read_only, self.path, self.busy_timeout_s)
+            pin = await asyncio.to_thread(open_pin, self.path, self.busy_timeout_s)
         except sqlite3.Error as err:
             _LOGGER.warning("Cannot hold %s open while closing: %s", self.path, err)
             await self.engine.dispose()
@@ -179,6 +178,7 @@ class Checkpointer:
         self._wal = path.with_name(path.name + "-wal")
         self._interval_s = interval_s
         self.guard = BackupGuard(path)
+        self._stopping = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -186,11 +186,15 @@ class Checkpointer:
         self._task = asyncio.create_task(self._run(), name=f"checkpoints of {self._path}")
 
     async def stop(self) -> None:
-        """Stop the periodic checkpoints, waiting for one that is running to end."""
+        """Stop the periodic checkpoints, letting one that is running end first.
+
+        Not cancelled mid-way: the checkpoint would go on in the driver's thread, no longer
+        holding the permit that keeps a backup from beginning under it.
+        """
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            await asyncio.wait({task})
+            self._stopping.set()
+            await task
 
     async def permit(self, *, wait_s: float = 0.0) -> Permit | None:
         """A permit to checkpoint now, or None while a backup is in progress or beginning.
@@ -245,7 +249,11 @@ class Checkpointer:
         loop = asyncio.get_running_loop()
         last = loop.time()
         while True:
-            await asyncio.sleep(min(WAL_CHECK_S, self._interval_s))
+            try:
+                await asyncio.wait_for(self._stopping.wait(), min(WAL_CHECK_S, self._interval_s))
+                return
+            except TimeoutError:
+                pass
             try:
                 due = loop.time() - last >= self._interval_s
                 if not due:
@@ -341,18 +349,6 @@ def _release_unclaimed(taking: asyncio.Future[Permit | None]) -> None:
     permit = taking.result()
     if permit is not None:
         permit.release()
-
-
-def _open_read_only(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
-    """A read-only connection that has read the database, so it holds its shared lock."""
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
-    connection = sqlite3.connect(uri, uri=True, timeout=busy_timeout_s, check_same_thread=False)
-    try:
-        connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
-    except BaseException:
-        connection.close()
-        raise
-    return connection
 
 
 def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:

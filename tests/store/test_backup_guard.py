@@ -8,6 +8,8 @@ import logging
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import closing
@@ -26,10 +28,29 @@ FAST_INTERVAL_S = 0.02
 # How long a paused store is watched: many intervals, so a checkpoint would have shown.
 PAUSE_WATCH_S = 0.5
 WAIT_TIMEOUT_S = 10.0
+DIGEST_SCRIPT = (
+    "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())"
+)
 
 
 def _wal(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a live database file, read by another process.
+
+    Closing a descriptor drops every POSIX lock its process holds on that file, SQLite's
+    included: reading the live database in the test's own process would drop the store's locks.
+    """
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", DIGEST_SCRIPT, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT_TIMEOUT_S,
+        check=True,
+    )
+    return result.stdout.strip()
 
 
 async def _eventually(condition: Callable[[], bool]) -> None:
@@ -64,9 +85,9 @@ async def test_connections_never_checkpoint_automatically(store: Store) -> None:
 
 async def test_store_checkpoints_in_the_background(fast_store: Store) -> None:
     """Commits reach the database file on the store's timer, with no one asking."""
-    before = fast_store.path.read_bytes()
+    before = await asyncio.to_thread(_digest, fast_store.path)
     await add_conversation(fast_store, "c1")
-    await _eventually(lambda: fast_store.path.read_bytes() != before)
+    await _eventually(lambda: _digest(fast_store.path) != before)
 
 
 async def test_wal_past_the_limit_is_checkpointed_before_the_interval(
@@ -80,13 +101,13 @@ async def test_wal_past_the_limit_is_checkpointed_before_the_interval(
     shutil.copyfile(migrated_database, path)
     store = await Store.open(path, checkpoint_interval_s=3600.0)
     try:
-        before = path.read_bytes()
+        before = await asyncio.to_thread(_digest, path)
         await add_conversation(store, "small")
         await asyncio.sleep(PAUSE_WATCH_S)
-        unchanged_while_small = path.read_bytes() == before
+        unchanged_while_small = await asyncio.to_thread(_digest, path) == before
         big = tuple((f"turn {n} " + "x" * 4000, "Done.") for n in range(100))
         await add_conversation(store, "big", turns=big)
-        await _eventually(lambda: path.read_bytes() != before)
+        await _eventually(lambda: _digest(path) != before)
     finally:
         await store.close()
     assert unchanged_while_small
@@ -95,21 +116,21 @@ async def test_wal_past_the_limit_is_checkpointed_before_the_interval(
 async def test_background_checkpoints_pause_while_the_flag_is_up(fast_store: Store) -> None:
     """With the backup flag up, the database file does not change however much is written."""
     await asyncio.to_thread(raise_flag, fast_store.path, WAIT_TIMEOUT_S)
-    before = fast_store.path.read_bytes()
+    before = await asyncio.to_thread(_digest, fast_store.path)
     for n in range(20):
         await add_conversation(fast_store, f"c{n}")
     await asyncio.sleep(PAUSE_WATCH_S)
-    assert fast_store.path.read_bytes() == before
+    assert await asyncio.to_thread(_digest, fast_store.path) == before
 
 
 async def test_background_checkpoints_resume_when_the_flag_is_lowered(fast_store: Store) -> None:
     """Once backup_post lowers the flag, what was written during the backup is folded in."""
     await asyncio.to_thread(raise_flag, fast_store.path, WAIT_TIMEOUT_S)
-    before = fast_store.path.read_bytes()
+    before = await asyncio.to_thread(_digest, fast_store.path)
     await add_conversation(fast_store, "c1")
     await asyncio.sleep(PAUSE_WATCH_S)
     await asyncio.to_thread(lower_flag, fast_store.path)
-    await _eventually(lambda: fast_store.path.read_bytes() != before)
+    await _eventually(lambda: _digest(fast_store.path) != before)
 
 
 async def test_a_stale_flag_does_not_pause_checkpoints(fast_store: Store) -> None:
@@ -117,9 +138,9 @@ async def test_a_stale_flag_does_not_pause_checkpoints(fast_store: Store) -> Non
     await asyncio.to_thread(raise_flag, fast_store.path, WAIT_TIMEOUT_S)
     old = time.time() - STALE_AFTER_S - 60
     os.utime(flag_path(fast_store.path), (old, old))
-    before = fast_store.path.read_bytes()
+    before = await asyncio.to_thread(_digest, fast_store.path)
     await add_conversation(fast_store, "c1")
-    await _eventually(lambda: fast_store.path.read_bytes() != before)
+    await _eventually(lambda: _digest(fast_store.path) != before)
 
 
 async def test_a_stale_flag_is_reported_once(
@@ -131,18 +152,19 @@ async def test_a_stale_flag_is_reported_once(
     os.utime(flag_path(store.path), (old, old))
     with caplog.at_level(logging.WARNING, logger="addon.store.backup_guard"):
         ran = [await store.checkpointer.passive() for _ in range(3)]
+    messages = [record.getMessage() for record in caplog.records]
     assert ran == [True, True, True]
-    assert [r.getMessage() for r in caplog.records if str(flag_path(store.path)) in r.getMessage()]
-    assert len(caplog.records) == 1
+    assert len(messages) == 1
+    assert str(flag_path(store.path)) in messages[0]
 
 
 async def test_checkpoint_is_skipped_while_the_flag_is_up(store: Store) -> None:
     """Store.checkpoint answers False and leaves the WAL and the file alone during a backup."""
     await add_conversation(store, "c1")
     await asyncio.to_thread(raise_flag, store.path, WAIT_TIMEOUT_S)
-    before = store.path.read_bytes()
+    before = await asyncio.to_thread(_digest, store.path)
     assert await store.checkpoint() is False
-    assert store.path.read_bytes() == before
+    assert await asyncio.to_thread(_digest, store.path) == before
     assert _wal(store.path).stat().st_size > 0
 
 
@@ -220,14 +242,14 @@ async def test_closing_during_a_backup_leaves_the_database_file_untouched(
     migrated_database: Path, tmp_path: Path
 ) -> None:
     """Stopping the add-on mid-backup writes nothing to the file being copied; the WAL stays."""
-    files: dict[str, bytes] = {}
+    files: dict[str, str] = {}
 
     async def begin_backup(path: Path) -> None:
         await asyncio.to_thread(raise_flag, path, WAIT_TIMEOUT_S)
-        files["before"] = await asyncio.to_thread(path.read_bytes)
+        files["before"] = await asyncio.to_thread(_digest, path)
 
     path = await _close_after_writing(migrated_database, tmp_path, begin_backup)
-    assert path.read_bytes() == files["before"]
+    assert await asyncio.to_thread(_digest, path) == files["before"]
     assert _wal(path).stat().st_size > 0
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Select, and_, exists, func, or_, select, text
+from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import Conversation, Turn
@@ -38,6 +38,17 @@ SEARCH_MAX_WINDOWS = 20
 _BOUND_LOOKBACK = 200
 HANDLED_BY = ("local", "llm", "failed")
 _CURSOR_SEPARATOR = "_"
+_DISTINCT_DEVICES = text(
+    """
+    WITH RECURSIVE device(id) AS (
+        SELECT min(device_id) FROM conversations
+        UNION ALL
+        SELECT (SELECT min(device_id) FROM conversations WHERE device_id > device.id)
+        FROM device WHERE device.id IS NOT NULL
+    )
+    SELECT id FROM device WHERE id IS NOT NULL LIMIT :limit
+    """
+)
 _NEWEST_MATCHES = text(
     "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :match ORDER BY rowid DESC LIMIT :limit"
 )
@@ -182,7 +193,7 @@ async def list_conversations(
 
 async def _search(
     session: AsyncSession,
-    query: Select[tuple[Conversation]],
+    query: Select[Conversation],
     match: str,
     cursor: Cursor | None,
     *,
@@ -249,13 +260,26 @@ async def _turn_bounds(session: AsyncSession, cursor: Cursor) -> tuple[int, int]
     return (int(low), int(high)) if low is not None else (0, 0)
 
 
-def _filtered(filters: ConversationFilters) -> Select[tuple[Conversation]]:
+async def known_devices(session: AsyncSession, limit: int = 200) -> list[str]:
+    """The device ids that occur, for the filter form's suggestions.
+
+    A loose index scan (one index seek per distinct value, on the index led by ``device_id``),
+    so it costs the same with a hundred conversations per device as with one.
+    """
+    result = await session.execute(_DISTINCT_DEVICES, {"limit": limit})
+    return [str(device) for device in result.scalars()]
+
+
+def _filtered(filters: ConversationFilters) -> Select[Conversation]:
     query = select(Conversation)
     if filters.source:
         query = query.where(Conversation.source == filters.source)
     if filters.device:
         query = query.where(
-            or_(Conversation.device_id == filters.device, Conversation.satellite_id == filters.device)
+            or_(
+                Conversation.device_id == filters.device,
+                Conversation.satellite_id == filters.device,
+            )
         )
     if filters.since is not None:
         query = query.where(Conversation.updated_at >= filters.since)
@@ -274,7 +298,7 @@ def _filtered(filters: ConversationFilters) -> Select[tuple[Conversation]]:
     return query
 
 
-def _older_than(cursor: Cursor) -> object:
+def _older_than(cursor: Cursor) -> ColumnElement[bool]:
     # Written as a range on updated_at plus a tie-break, which SQLite walks on the index.
     return and_(
         Conversation.updated_at <= cursor.updated_at,
@@ -282,7 +306,7 @@ def _older_than(cursor: Cursor) -> object:
     )
 
 
-def _newer_than(cursor: Cursor) -> object:
+def _newer_than(cursor: Cursor) -> ColumnElement[bool]:
     return and_(
         Conversation.updated_at >= cursor.updated_at,
         or_(Conversation.updated_at > cursor.updated_at, Conversation.id > cursor.id),

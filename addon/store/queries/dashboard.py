@@ -152,7 +152,9 @@ async def recent_failures(
     return await _recent(session, since, condition, limit)
 
 
-async def recent_flags(session: AsyncSession, since: datetime, limit: int = 10) -> list[TurnSummary]:
+async def recent_flags(
+    session: AsyncSession, since: datetime, limit: int = 10
+) -> list[TurnSummary]:
     """The latest turns since ``since`` that the outcome check flagged, newest first."""
     return await _recent(session, since, Turn.flagged.is_(True), limit)
 
@@ -179,4 +181,3 @@ async def _recent(
         .limit(limit)
     )
     return [TurnSummary(*row) for row in (await session.execute(query)).all()]
-
