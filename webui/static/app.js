@@ -8,6 +8,8 @@
 "use strict";
 
 (function () {
+  const ANSWERED_BY = { local: "local", llm: "model", failed: "failed" };
+
   function addMessage(log, role, text) {
     const item = document.createElement("li");
     item.className = "message " + role;
@@ -115,7 +117,10 @@
               bubble.textContent = data.reply;
               conversation.value = data.conversation_id;
               const parts = [
-                { text: data.handled_by, className: "badge " + data.handled_by },
+                {
+                  text: ANSWERED_BY[data.handled_by] || data.handled_by,
+                  className: "badge " + data.handled_by,
+                },
                 { text: "Trace", href: data.trace_url },
               ];
               if (data.error) parts.push({ text: data.error, className: "error-text" });

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, tzinfo
+from typing import get_args
 
 from aiohttp import web
 from multidict import MultiMapping
 
 from addon import keys
+from addon.agent.conversation import Source
 from addon.store.queries.conversations import (
     HANDLED_BY,
     ConversationFilters,
     Cursor,
-    known_sources_and_devices,
+    known_devices,
     list_conversations,
 )
 from addon.store.queries.detail import conversation_detail
 from addon.web.ui.templating import home_timezone, render
 
 MAX_SEARCH_LENGTH = 200
+SOURCES: tuple[str, ...] = get_args(Source)
 FILTER_FIELDS = ("q", "source", "device", "since", "until", "handled_by", "error", "flagged")
 
 
@@ -30,7 +33,7 @@ async def conversations_view(request: web.Request) -> web.Response:
     before = _cursor(request.query.get("before"))
     async with request.app[keys.STORE].sessionmaker() as session:
         page = await list_conversations(session, filters, after=after, before=before)
-        sources, devices = await known_sources_and_devices(session)
+        devices = await known_devices(session)
     form = {name: request.query.get(name, "") for name in FILTER_FIELDS}
     return render(
         request,
@@ -41,7 +44,7 @@ async def conversations_view(request: web.Request) -> web.Response:
             "newer_query": _page_query(form, page.newer, "before") if page.newer else None,
             "older_query": _page_query(form, page.older, "after") if page.older else None,
             "filtered": any(form.values()),
-            "sources": sources,
+            "sources": SOURCES,
             "devices": devices,
             "handled_by_choices": HANDLED_BY,
         },
@@ -101,4 +104,6 @@ def _cursor(value: str | None) -> Cursor | None:
     try:
         return Cursor.decode(value)
     except ValueError:
-        raise web.HTTPBadRequest(text="that page link is damaged; start from the first page") from None
+        raise web.HTTPBadRequest(
+            text="that page link is damaged; start from the first page"
+        ) from None

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import cast
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from addon.errors import NotFoundError
-from addon.web.ui.dashboard import SPANS, Span, load_dashboard
+from addon.web.ui.dashboard import SPANS, load_dashboard
 from addon.web.ui.security import is_ui_request
 from addon.web.ui.settings_info import load_settings_info
 from addon.web.ui.templating import home_timezone, render
@@ -24,7 +23,7 @@ async def dashboard_view(request: web.Request) -> web.Response:
     if span not in SPANS:
         raise web.HTTPBadRequest(text=f"unknown span {span[:20]!r}; use 'day' or 'month'")
     tz = home_timezone(request)
-    dashboard = await load_dashboard(request.app, tz, cast(Span, span))
+    dashboard = await load_dashboard(request.app, tz, span)
     return render(request, "dashboard.html", {"dashboard": dashboard, "spans": list(SPANS)})
 
 

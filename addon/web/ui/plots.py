@@ -16,7 +16,7 @@ from addon.store.queries.dashboard import Bucket
 
 WIDTH = 640
 HEIGHT = 200
-LEFT, RIGHT, TOP, BOTTOM = 56, 12, 12, 26
+LEFT, RIGHT, TOP, BOTTOM = 68, 12, 12, 26
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,17 +90,16 @@ def latency_plot(title: str, starts: Sequence[datetime], buckets: Sequence[Bucke
     top = nice_ceiling(max((b.p95_ms for b in buckets), default=0.0))
     label = _label_for(starts)
     lines = []
-    for name, css_class, pick in (
-        ("p50", "p50", lambda b: b.p50_ms),
-        ("p95", "p95", lambda b: b.p95_ms),
-    ):
-        points = [
-            Point(_x(index, len(starts)), _y(pick(bucket), top), f"{label(start)}: {name} "
-                  f"{format_duration(pick(bucket))} ({bucket.turns} turns)")
-            for index, start in enumerate(starts)
-            if (bucket := by_start.get(start)) is not None
-        ]  # fmt: skip
-        lines.append(Line(name, css_class, _path(points, starts, by_start), points))
+    for name in ("p50", "p95"):
+        points = []
+        for index, start in enumerate(starts):
+            bucket = by_start.get(start)
+            if bucket is None:
+                continue
+            value = bucket.p50_ms if name == "p50" else bucket.p95_ms
+            tip = f"{label(start)}: {name} {format_duration(value)} ({bucket.turns} turns)"
+            points.append(Point(_x(index, len(starts)), _y(value, top), tip))
+        lines.append(Line(name, name, _path(points, starts, by_start), points))
     return Plot(
         title=title,
         x_ticks=_x_ticks(starts, label),

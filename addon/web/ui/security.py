@@ -68,9 +68,8 @@ def is_ui_request(request: web.Request) -> bool:
 
 def csrf_token(request: web.Request) -> str:
     """The token for this browser: the cookie's if it has a valid one, else a new one."""
-    token = request.get(CSRF_TOKEN)
-    if token is not None:
-        return token
+    if CSRF_TOKEN in request:
+        return request[CSRF_TOKEN]
     cookie = request.cookies.get(COOKIE_NAME, "")
     if _TOKEN_SHAPE.fullmatch(cookie):
         token = cookie
@@ -98,7 +97,7 @@ async def check_csrf(request: web.Request) -> None:
     if not (
         _TOKEN_SHAPE.fullmatch(cookie)
         and sent is not None
-        and hmac.compare_digest(cookie.encode(), sent.encode())
+        and hmac.compare_digest(cookie.encode(), sent.encode(errors="surrogatepass"))
     ):
         _LOGGER.warning(
             "Refused %s %s from %s: missing or wrong CSRF token",
@@ -112,8 +111,8 @@ async def check_csrf(request: web.Request) -> None:
 
 
 def set_csrf_cookie(request: web.Request, response: web.StreamResponse) -> None:
-    """Set the cookie when this request minted a new token (before the response is sent)."""
-    if request.get(CSRF_NEW) and not response.prepared:
+    """Set the cookie on a page whose request minted a new token."""
+    if request.get(CSRF_NEW):
         response.set_cookie(
             COOKIE_NAME,
             request[CSRF_TOKEN],
@@ -127,8 +126,8 @@ def set_csrf_cookie(request: web.Request, response: web.StreamResponse) -> None:
 async def on_response_prepare(request: web.Request, response: web.StreamResponse) -> None:
     """Give every UI response the security headers, and HTML pages ``no-store``.
 
-    A signal rather than the middleware, so streamed responses (prepared inside the handler) and
-    raised HTTP errors get them too.
+    A signal rather than a middleware, so streamed responses (prepared inside the handler) and
+    raised HTTP errors and redirects get them too.
     """
     if not is_ui_request(request):
         return
@@ -137,7 +136,6 @@ async def on_response_prepare(request: web.Request, response: web.StreamResponse
     if response.content_type in ("text/html", "text/event-stream"):
         # Conversations are private; keep them out of shared and back-forward caches.
         response.headers.setdefault("Cache-Control", "no-store")
-    set_csrf_cookie(request, response)
 
 
 @web.middleware

@@ -62,7 +62,8 @@ def load_settings_info(app: web.Application, now: datetime) -> SettingsInfo:
     settings = app[keys.SETTINGS]
     masked = settings.masked()
     option_names = set(Options.model_fields)
-    options, runtime = [], []
+    options: list[SettingRow] = []
+    runtime: list[SettingRow] = []
     for name, value in masked.items():
         row = SettingRow(
             name,

@@ -29,9 +29,7 @@ def setup_ui(app: web.Application) -> None:
     router = app.router
     router.add_get("/", dashboard_view, name="ui.dashboard")
     router.add_get("/conversations", conversations_view, name="ui.conversations")
-    router.add_get(
-        "/conversations/{conversation_id}", conversation_view, name="ui.conversation"
-    )
+    router.add_get("/conversations/{conversation_id}", conversation_view, name="ui.conversation")
     router.add_get("/chat", chat_view, name="ui.chat")
     router.add_post("/chat", chat_send_view, name="ui.chat_send")
     router.add_post("/chat/stream", chat_stream_view, name="ui.chat_stream")

@@ -22,7 +22,7 @@ import jinja2
 from aiohttp import web
 
 from addon import keys
-from addon.web.ui.security import csrf_token
+from addon.web.ui.security import csrf_token, set_csrf_cookie
 from addon.web.ui.urls import Query, Urls
 
 _LOGGER = logging.getLogger(__name__)
@@ -64,21 +64,20 @@ def render(
     """
     page = {
         "request": request,
-        "urls": Urls.of(request),
         "csrf_token": csrf_token(request),
         "tz": home_timezone(request),
         **context,
     }
     response = aiohttp_jinja2.render_template(template, request, page)
     response.set_status(status)
+    set_csrf_cookie(request, response)
     return response
 
 
 def home_timezone(request: web.Request) -> tzinfo:
     """The home's time zone from Home Assistant's config, else the add-on's own local zone."""
-    cached = request.get(TIMEZONE)
-    if cached is not None:
-        return cached
+    if TIMEZONE in request:
+        return request[TIMEZONE]
     zone: tzinfo | None = None
     model = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
     name = model.config.get("time_zone") if model is not None else None
@@ -134,23 +133,21 @@ def format_number(value: float | None) -> str:
 
 
 @jinja2.pass_context
-def format_when(context: jinja2.runtime.Context, value: datetime | None, style: str = "") -> str:
-    """A stored UTC time in the home's zone: "2026-11-22 14:03:05", or "14:03" (``time``)."""
+def format_when(context: jinja2.runtime.Context, value: datetime | None) -> str:
+    """A stored UTC time in the home's zone: "2026-11-22 14:03:05"."""
     if value is None:
         return "—"
-    local = value.astimezone(context["tz"])
-    if style == "time":
-        return f"{local:%H:%M:%S}"
-    return f"{local:%Y-%m-%d %H:%M:%S}"
+    return f"{value.astimezone(context['tz']):%Y-%m-%d %H:%M:%S}"
 
 
 def pretty_json(value: Any) -> str:
     """Indented JSON as plain text (escaped by the template like everything else)."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            parsed = json.loads(value)
         except ValueError:
             return value
+        value = parsed
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 

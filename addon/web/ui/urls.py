@@ -44,7 +44,9 @@ def ingress_prefix(request: web.Request) -> str:
         prefix = request.headers.get(INGRESS_HEADER, "")
     prefix = prefix.rstrip("/")
     if not _PREFIX.fullmatch(prefix) or "/../" in f"{prefix}/":
-        _LOGGER.warning("Ignoring malformed ingress prefix %r from %s", prefix[:200], request.remote)
+        _LOGGER.warning(
+            "Ignoring malformed ingress prefix %r from %s", prefix[:200], request.remote
+        )
         return ""
     return prefix
 
@@ -59,11 +61,9 @@ class Urls:
     @classmethod
     def of(cls, request: web.Request) -> Urls:
         """The builder for ``request``, made once and kept on the request."""
-        urls = request.get(URLS)
-        if urls is None:
-            urls = cls(request)
-            request[URLS] = urls
-        return urls
+        if URLS not in request:
+            request[URLS] = cls(request)
+        return request[URLS]
 
     @property
     def ingress(self) -> bool:
@@ -92,7 +92,7 @@ class Urls:
     def static(self, filename: str) -> str:
         """The URL of a file under ``webui/static``, versioned by content for caching."""
         resource = self._router["ui.static"]
-        return self.prefix + str(resource.url_for(filename=filename))  # type: ignore[call-arg]
+        return self.prefix + str(resource.url_for(filename=filename))
 
     def home_assistant(self, path: str, query: Query | None = None) -> str | None:
         """A page of Home Assistant's own frontend, or None when not shown inside it.

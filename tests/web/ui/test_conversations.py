@@ -1,0 +1,243 @@
+"""The conversation list (pages, search, filters) and one conversation's trace."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from addon.store.queries.conversations import PAGE_SIZE
+from tests.web.ui.conftest import UI
+from tests.web.ui.html import parse
+from tests.web.ui.seed import T0, model_call, seed_many, seed_trace, seed_turn, tool_call
+
+
+def listed(html: str) -> list[str]:
+    """The conversation ids the list links to, in order."""
+    return [
+        ref.url.rsplit("/", 1)[1]
+        for ref in parse(html).references
+        if ref.attributes.get("class") == "row-title"
+    ]
+
+
+def link(html: str, label: str) -> str:
+    """The href of the pager link with ``label``, as the browser would follow it."""
+    for line in html.splitlines():
+        if label in line and "href=" in line:
+            return parse(line).references[0].url
+    raise AssertionError(f"no {label!r} link")
+
+
+async def follow(ui: UI, html: str, label: str) -> str:
+    """Follow a pager link of the page (prefix removed, as the ingress proxy does)."""
+    return await ui.page(link(html, label).removeprefix(ui.prefix).replace("&amp;", "&"))
+
+
+async def test_list_shows_newest_activity_first(ui: UI) -> None:
+    """Conversations are listed by their latest activity, newest first."""
+    ids = await seed_many(ui.store, 3)
+    await seed_turn(ui.store, ids[0], "and again", "Again.", at=T0 + timedelta(hours=1))
+    assert listed(await ui.page("/conversations")) == [ids[0], ids[2], ids[1]]
+
+
+async def test_pages_walk_the_whole_list_once(ui: UI) -> None:
+    """Older links visit every conversation exactly once, then stop."""
+    ids = await seed_many(ui.store, 2 * PAGE_SIZE + 5)
+    html = await ui.page("/conversations")
+    seen = listed(html)
+    while "Older →" in html:
+        html = await follow(ui, html, "Older →")
+        seen += listed(html)
+    assert seen == list(reversed(ids))
+
+
+async def test_newer_link_returns_to_the_previous_page(ui: UI) -> None:
+    """From the second page, Newer shows the first page again."""
+    await seed_many(ui.store, PAGE_SIZE + 3)
+    first = await ui.page("/conversations")
+    second = await follow(ui, first, "Older →")
+    back = await follow(ui, second, "← Newer")
+    assert listed(back) == listed(first)
+    assert "← Newer" not in back
+
+
+async def test_paging_keeps_the_filters(ui: UI) -> None:
+    """The pager links carry the search and filters along."""
+    await seed_many(ui.store, PAGE_SIZE + 3)
+    html = await ui.page("/conversations?q=lamp&source=wyoming")
+    older = link(html, "Older →")
+    assert "q=lamp" in older
+    assert "source=wyoming" in older
+    assert len(listed(await follow(ui, html, "Older →"))) == 3
+
+
+async def test_search_matches_said_and_replied_text(ui: UI) -> None:
+    """A word from the user's text or from the reply finds the conversation."""
+    await seed_many(ui.store, 3)
+    conversation_id, _ = await seed_trace(ui.store)
+    assert listed(await ui.page("/conversations?q=switch+kitchen")) == [conversation_id]
+    assert listed(await ui.page("/conversations?q=turned+lights")) == [conversation_id]
+
+
+async def test_search_shows_the_matching_turn(ui: UI) -> None:
+    """A result quotes the turn that matched and links straight to it."""
+    conversation_id, turn_id = await seed_trace(ui.store)
+    html = await ui.page("/conversations?q=kitchen")
+    assert f"{ui.prefix}/conversations/{conversation_id}#turn-{turn_id}" in html
+    assert "“switch on the kitchen lights please”" in parse(html).text
+
+
+async def test_search_text_is_never_query_syntax(ui: UI) -> None:
+    """Quotes, operators and stray brackets are searched for, not parsed."""
+    await seed_many(ui.store, 2)
+    for query in ('"', "NEAR(", "lamp AND", "*", "a OR b", "col:x"):
+        response = await ui.get("/conversations", params={"q": query})
+        assert response.status == 200, query
+
+
+async def test_search_without_matches_says_so(ui: UI) -> None:
+    """A search that finds nothing says no conversation matches."""
+    await seed_many(ui.store, 2)
+    html = await ui.page("/conversations?q=zeppelin")
+    assert listed(html) == []
+    assert "No conversations match." in html
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("source=http", ["from-http"]),
+        ("device=hall-satellite", ["failed-one"]),
+        ("handled_by=failed", ["failed-one"]),
+        ("handled_by=llm", ["from-http"]),
+        ("error=1", ["failed-one"]),
+        ("flagged=1", ["flagged-one"]),
+        ("since=2026-11-21", ["flagged-one"]),
+        ("until=2026-11-20", ["failed-one", "from-http"]),
+    ],
+)
+async def test_filters_narrow_the_list(ui: UI, query: str, expected: list[str]) -> None:
+    """Each filter keeps only the conversations it describes."""
+    await seed_turn(ui.store, "from-http", "hi", "Hello.", at=T0, source="http")
+    await seed_turn(
+        ui.store,
+        "failed-one",
+        "hi",
+        "Sorry.",
+        at=T0 + timedelta(hours=1),
+        device_id="hall-satellite",
+        handled_by="failed",
+        error="timeout",
+    )
+    await seed_turn(
+        ui.store,
+        "flagged-one",
+        "hi",
+        "I've turned on the light.",
+        at=T0 + timedelta(days=2),
+        handled_by="local",
+        flagged=True,
+    )
+    assert listed(await ui.page(f"/conversations?{query}")) == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["after=garbage", "before=2026-13-01T00:00:00_x", "since=yesterday", "handled_by=robot"],
+)
+async def test_malformed_parameters_are_a_400_page(ui: UI, query: str) -> None:
+    """A hand-edited query string gets a 400 page, not an error."""
+    response = await ui.get(f"/conversations?{query}")
+    assert response.status == 400
+    assert response.content_type == "text/html"
+
+
+async def test_trace_shows_each_step_of_a_turn(ui: UI) -> None:
+    """The timeline holds what was heard, the model call, the tool call, the reply, the check."""
+    conversation_id, turn_id = await seed_trace(ui.store)
+    page = parse(await ui.page(f"/conversations/{conversation_id}"))
+    text = page.text
+    for expected in (
+        "Heard switch on the kitchen lights please",
+        "Model call 1 · scripted-model",
+        "412 prompt + 23 completion tokens",
+        "first token 180 ms",
+        "finish: stop",
+        "Tool HassTurnOn virtual",
+        "Replied I've turned on the kitchen lights.",
+        "Outcome check confirmed",
+    ):
+        assert expected in text, expected
+    assert f'id="turn-{turn_id}"' in await ui.page(f"/conversations/{conversation_id}")
+
+
+async def test_trace_holds_the_exact_messages_in_details(ui: UI) -> None:
+    """The messages sent to the model are in a collapsed details element, as JSON too."""
+    conversation_id, _ = await seed_trace(ui.store)
+    html = await ui.page(f"/conversations/{conversation_id}")
+    assert "<summary>Messages sent" in html
+    assert "You are a voice assistant for a home." in html
+    assert "&#34;role&#34;: &#34;system&#34;" in html
+
+
+async def test_trace_shows_a_local_match(ui: UI) -> None:
+    """A turn answered locally shows the sentence match and the intent it ran."""
+    await seed_turn(
+        ui.store,
+        "local-1",
+        "turn on the kitchen lights",
+        "Turned on the lights",
+        at=T0,
+        handled_by="local",
+        tool_calls=[
+            tool_call(
+                "HassTurnOn", {"name": "kitchen lights"}, {"speech": {}}, at=T0, llm_call=None
+            )
+        ],
+    )
+    text = parse(await ui.page("/conversations/local-1")).text
+    assert "Local sentence match" in text
+    assert "Tool HassTurnOn" in text
+    assert "Model call" not in text
+
+
+async def test_trace_shows_errors_and_flags(ui: UI) -> None:
+    """A failed model call, a tool error and a flagged outcome are all visible."""
+    await seed_turn(
+        ui.store,
+        "bad-1",
+        "unlock the door",
+        "I've unlocked the door.",
+        at=T0,
+        error="the model gave up",
+        flagged=True,
+        llm_calls=[model_call("unlock the door", "", at=T0, error="429 rate limited")],
+        tool_calls=[tool_call("HassTurnOff", {}, {}, at=T0, llm_call=0, error="no such door")],
+    )
+    text = parse(await ui.page("/conversations/bad-1")).text
+    assert "429 rate limited" in text
+    assert "no such door" in text
+    assert "Error the model gave up" in text
+    assert "Outcome check mismatch flagged" in text
+    assert "the reply claims an action but no tool acted" in text
+
+
+async def test_entity_links_open_home_assistant_only_inside_it(ui: UI) -> None:
+    """Behind ingress an acted-on entity links to its settings in HA's top window."""
+    conversation_id, _ = await seed_trace(ui.store)
+    references = parse(await ui.page(f"/conversations/{conversation_id}")).references
+    entity_links = [ref for ref in references if ref.url.startswith("/config/entities")]
+    if ui.prefix:
+        assert {(ref.url, ref.attributes.get("target")) for ref in entity_links} == {
+            ("/config/entities?search=light.kitchen_lights", "_top")
+        }
+    else:
+        assert entity_links == []
+
+
+async def test_trace_offers_to_continue_in_chat(ui: UI) -> None:
+    """The trace page links to the chat, continuing this conversation."""
+    conversation_id, _ = await seed_trace(ui.store)
+    html = await ui.page(f"/conversations/{conversation_id}")
+    assert f'href="{ui.prefix}/chat?conversation={conversation_id}"' in html
