@@ -63,5 +63,7 @@ def configure_logging(level: str, secrets: Iterable[str]) -> None:
     root.setLevel(LEVELS[level])
     # Library chatter at debug hides our own lines; keep it at info unless tracing.
     if LEVELS[level] > TRACE:
-        for noisy in ("aiosqlite", "httpx", "httpcore", "openai", "alembic"):
+        for noisy in ("aiosqlite", "httpx", "httpcore", "openai"):
             logging.getLogger(noisy).setLevel(max(LEVELS[level], logging.INFO))
+        # Alembic narrates every migration step at info; our store logs the outcome itself.
+        logging.getLogger("alembic").setLevel(max(LEVELS[level], logging.WARNING))

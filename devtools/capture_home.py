@@ -79,6 +79,7 @@ async def capture(websocket_url: str, token: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    """Capture to the file named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--url")

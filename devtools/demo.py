@@ -84,6 +84,11 @@ def _run_addon(home: HomeAssistantProcess, args: argparse.Namespace) -> int:
         "127.0.0.1",
         "--wyoming-port",
         str(args.wyoming_port),
+        # The demo's browser on this machine stands in for Home Assistant's ingress proxy, so
+        # the panel opens at http://127.0.0.1:8099 without a token (the port listens on loopback
+        # only). Under Supervisor only 172.30.32.2 is trusted.
+        "--trusted-proxy",
+        "127.0.0.1",
     ]
     # The token goes through HA_TOKEN, which the add-on reads too, so `ps` does not show it.
     environment = {**os.environ, "HA_TOKEN": home.token}

@@ -43,7 +43,9 @@ class EchoTool:
 
 @pytest.fixture
 def context() -> ToolContext:
-    return ToolContext(home=None, executor=None, language="en", now=datetime(2026, 3, 1, 12, tzinfo=UTC))
+    return ToolContext(
+        home=None, executor=None, language="en", now=datetime(2026, 3, 1, 12, tzinfo=UTC)
+    )
 
 
 @pytest.fixture
