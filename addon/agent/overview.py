@@ -1,9 +1,22 @@
-"""The entity overview Home Assistant's LLM API builds, static (for the prompt) and live.
+"""The overview of exposed entities: compact and static for the prompt, Home Assistant's for live.
 
-Mirrors ``_get_exposed_entities`` in Home Assistant's ``helpers/llm.py``: exposed entities sorted
-by name, each with ``names`` (name and aliases), ``domain`` and ``areas`` (area name and aliases);
-the live form adds ``state`` and the few attributes Home Assistant considers interesting. Scripts
-are left out of the overview because they are offered as tools.
+The live form (``GetLiveContext``) mirrors ``_get_exposed_entities`` in Home Assistant's
+``helpers/llm.py``: exposed entities sorted by name, each with ``names`` (name and aliases),
+``domain``, ``areas`` (area name and aliases), ``state`` and the few attributes Home Assistant
+considers interesting.
+
+The static form in the prompt carries the same facts (names, aliases, domain, area and its aliases,
+and which floor each area is on) but grouped, as YAML, by area and then domain::
+
+    Kitchen, Cooking Area:
+      light:
+      - Kitchen Lights
+      - Ceiling, Overhead
+
+Home Assistant repeats ``names:``, ``domain:`` and ``areas:`` for every entity; grouping says each
+area and domain once, which is most of the prompt in a large home (about half the tokens at 1,000
+entities), and gives the model exactly what the intent tools take: a name, an area, a domain.
+Scripts are left out because they are offered as tools.
 """
 
 from __future__ import annotations
@@ -64,12 +77,47 @@ def entity_info(model: HomeModel, entity: Entity, *, include_state: bool) -> dic
     return info
 
 
+NO_AREA = "(no area)"
+
+
 def static_overview(model: HomeModel) -> str | None:
-    """The prompt's overview (no states); None when nothing is exposed."""
+    """The prompt's overview (no states), grouped by area and domain; None if nothing is exposed."""
     entities = overview_entities(model)
     if not entities:
         return None
-    return dump_yaml([entity_info(model, entity, include_state=False) for entity in entities])
+    grouped: dict[str | None, dict[str, list[str]]] = {}
+    for entity in entities:
+        area_id = entity.area_id if entity.area_id in model.areas else None
+        grouped.setdefault(area_id, {}).setdefault(entity.domain, []).append(
+            ", ".join(entity.names)
+        )
+    layout: dict[str, Any] = {}
+    area_order: list[str | None] = [area_id for area_id in model.areas if area_id in grouped]
+    if None in grouped:
+        area_order.append(None)
+    for area_id in area_order:
+        domains = grouped[area_id]
+        if area_id is None:
+            key = NO_AREA
+        else:
+            area = model.areas[area_id]
+            key = ", ".join((area.name, *area.aliases))
+        layout[key] = {domain: sorted(domains[domain]) for domain in sorted(domains)}
+    floors = _floors(model, [a for a in area_order if a is not None])
+    text = dump_yaml(layout)
+    if floors:
+        text += dump_yaml({"floors": floors})
+    return text
+
+
+def _floors(model: HomeModel, area_ids: list[str]) -> dict[str, list[str]]:
+    """Each floor (name and aliases) with the listed areas on it, in registry order."""
+    floors: dict[str, list[str]] = {}
+    for floor_id, floor in model.floors.items():
+        names = [model.areas[a].name for a in area_ids if model.areas[a].floor_id == floor_id]
+        if names:
+            floors[", ".join((floor.name, *floor.aliases))] = names
+    return floors
 
 
 def live_overview(model: HomeModel, entities: list[Entity]) -> str:

@@ -3,9 +3,11 @@
 The parts and their wording follow Home Assistant's ``helpers/llm.py`` (Assist API) and the
 reference in ``shared/seeds/003``. The order is ours: everything that is the same for every turn
 and every conversation comes first (instructions, the static overview of exposed entities with no
-states, the user's extra instructions); what depends on the speaking device comes next; the time
-and date come last. Live states are not in the prompt at all but behind the ``GetLiveContext``
-tool, so a light switching on does not change a byte of the prefix a server has cached.
+states, the user's extra instructions); what depends on the speaking device comes next. The time
+and date come last of all, on the user's message (:func:`timed_user_content`), because the request
+carries the tool list after the system prompt: a clock line inside the system prompt would end the
+cacheable prefix before the tools. Live states are not in the prompt at all but behind the
+``GetLiveContext`` tool, so a light switching on does not change a byte of the prefix.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ DYNAMIC_CONTEXT_PROMPT = (
     "knowledge.\n"
 )
 STATIC_CONTEXT_HEADER = (
-    "Static Context: An overview of the areas and the devices in this smart home:"
+    "Static Context: An overview of the areas and the devices in this smart home, by area "
+    "(the area's name, then its aliases) and domain; each item is a device's name followed by "
+    "its aliases:"
 )
 LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
 AREA_PROMPT = "Your location is {area}."
@@ -76,7 +80,6 @@ class PromptInputs:
     static_overview: str | None
     extra_instructions: str
     area_name: str | None
-    now: datetime
 
 
 def build_system_prompt(inputs: PromptInputs) -> str:
@@ -100,5 +103,9 @@ def build_system_prompt(inputs: PromptInputs) -> str:
         parts.append(AREA_PROMPT.format(area=inputs.area_name))
     elif inputs.static_overview is not None:
         parts.append(UNKNOWN_AREA_PROMPT)
-    parts.append(f"Current time is {inputs.now:%H:%M:%S}. Today's date is {inputs.now:%Y-%m-%d}.")
     return "\n".join(parts) + "\n"
+
+
+def timed_user_content(text: str, now: datetime) -> str:
+    """The user's words behind Home Assistant's date-time line, the one part that changes."""
+    return f"Current time is {now:%H:%M:%S}. Today's date is {now:%Y-%m-%d}.\n{text}"

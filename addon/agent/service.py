@@ -28,7 +28,7 @@ from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
 from addon.agent.outcome import check_outcome
 from addon.agent.overview import OverviewCache
-from addon.agent.prompt import PromptInputs, build_system_prompt
+from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
 from addon.agent.recording import turn_record
 from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
@@ -117,9 +117,8 @@ class Agent:
                 floor_id=model.areas[area_id].floor_id if model and area_id else None,
                 dry_run=dry_run,
             )
-            user_message = {"role": "user", "content": request.text}
             reply, messages, handled_by, error, outcomes = await self._answer(
-                request, context, history, user_message, trace, on_text
+                request, context, history, trace, on_text
             )
             trace.timings["total"] = (time.perf_counter() - started) * 1000
             record = turn_record(
@@ -131,7 +130,7 @@ class Agent:
                 handled_by=handled_by,
                 dry_run=dry_run,
                 error=error,
-                messages=[user_message, *messages],
+                messages=messages,
                 trace=trace,
             )
             async with self.store.sessionmaker.begin() as session:
@@ -156,11 +155,12 @@ class Agent:
         request: ConversationRequest,
         context: ToolContext,
         history: list[dict[str, Any]],
-        user_message: dict[str, Any],
         trace: TurnTrace,
         on_text: TextSink | None,
     ) -> tuple[str, list[dict[str, Any]], HandledBy, str | None, list[ToolOutcome]]:
+        """Answer locally or through the model; the messages returned start with the user's."""
         model = context.home
+        user_message = {"role": "user", "content": request.text}
         if self.options.local_first and self.local is not None and model is not None:
             local = await run_local_turn(
                 self.local, request.text, context, trace, fall_through=self.llm is not None
@@ -168,12 +168,14 @@ class Agent:
             if local is not None:
                 if on_text is not None:
                     await on_text(local.reply)
-                return local.reply, local.messages, "local", local.error, [local.outcome]
+                messages = [user_message, *local.messages]
+                return local.reply, messages, "local", local.error, [local.outcome]
         if self.llm is None:
             reply = NO_MODEL_REPLY if model is not None else NOT_CONNECTED_REPLY
             if on_text is not None:
                 await on_text(reply)
-            return reply, [{"role": "assistant", "content": reply}], "failed", "no model", []
+            messages = [user_message, {"role": "assistant", "content": reply}]
+            return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
         registry = build_registry(model, self.extra_tools())
         system = build_system_prompt(
@@ -181,9 +183,11 @@ class Agent:
                 static_overview=self._overview.get(model) if model is not None else None,
                 extra_instructions=self.options.extra_instructions,
                 area_name=model.areas[context.area_id].name if model and context.area_id else None,
-                now=context.now,
             )
         )
+        # The time changes every turn, so it rides on the user's message, after the system
+        # prompt and the tools: both stay byte-identical and a server's prefix cache holds.
+        user_message = {"role": "user", "content": timed_user_content(request.text, context.now)}
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
         loop_started = time.perf_counter()
         result = await run_tool_loop(
@@ -198,12 +202,9 @@ class Agent:
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
-        messages = result.messages
-        if (
-            not messages
-            or messages[-1].get("role") != "assistant"
-            or messages[-1].get("tool_calls")
-        ):
+        messages = [user_message, *result.messages]
+        if messages[-1].get("role") != "assistant" or messages[-1].get("tool_calls"):
+            # Failed or cut-off turns still end, in history, with what the user was told.
             messages = [*messages, {"role": "assistant", "content": result.reply}]
         return result.reply, messages, handled_by, result.error, result.outcomes
 

@@ -196,11 +196,18 @@ class ScriptTool:
 
 
 def home_tools(model: HomeModel | None) -> list[Tool]:
-    """The home's tools for one turn, in a stable order (intents, live context, scripts)."""
+    """The home's tools for one turn, in a stable order (intents, live context, scripts).
+
+    Reads the model's domain index rather than every entity: this runs on every turn.
+    """
     if model is None:
         return []
-    exposed = model.exposed_entities()
-    domains = {entity.domain for entity in exposed}
+    by_domain = model.index.by_domain
+    domains = {
+        domain
+        for domain, entity_ids in by_domain.items()
+        if any(model.is_exposed(entity_id) for entity_id in entity_ids)
+    }
     tools: list[Tool] = [
         IntentTool(spec)
         for spec in INTENTS.values()
@@ -208,12 +215,18 @@ def home_tools(model: HomeModel | None) -> list[Tool]:
     ]
     if domains:
         tools.append(GetLiveContextTool())
-    for entity in exposed:
-        if entity.domain == "script":
-            label = entity.name
-            if entity.aliases:
-                label += ". Aliases: " + str(list(entity.aliases))
-            tools.append(ScriptTool(entity.entity_id, entity.name, label))
+    order = model.index.order
+    scripts = sorted(
+        (e for e in by_domain.get("script", ()) if model.is_exposed(e)), key=order.__getitem__
+    )
+    for entity_id in scripts:
+        entity = model.entity(entity_id)
+        if entity is None:
+            continue
+        label = entity.name
+        if entity.aliases:
+            label += ". Aliases: " + str(list(entity.aliases))
+        tools.append(ScriptTool(entity.entity_id, entity.name, label))
     return tools
 
 

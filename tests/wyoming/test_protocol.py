@@ -17,6 +17,7 @@ from addon.agent.loop import UNREACHABLE_REPLY
 from addon.store.models import Conversation
 from addon.wyoming.handler import AGENT_ERROR_REPLY, INVALID_REPLY
 from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.llm import spoken
 from tests.wyoming.conftest import (
     TIMEOUT_S,
     StartApp,
@@ -55,7 +56,7 @@ async def test_transcript_is_answered_with_the_model_reply(
     reply = final(events)
     assert reply.type == "handled"
     assert reply.data["text"] == "Paris is the capital of France."
-    assert scripted_llm.chat_requests[0].messages[-1] == {
+    assert spoken(scripted_llm.chat_requests[0].messages)[-1] == {
         "role": "user",
         "content": "what is the capital of France",
     }
@@ -87,7 +88,7 @@ async def test_follow_up_with_the_returned_id_continues_the_conversation(
             port, "how many people live there", context={"conversation_id": conversation_id}
         )
     )
-    sent = scripted_llm.chat_requests[1].messages
+    sent = spoken(scripted_llm.chat_requests[1].messages)
     assert {"role": "user", "content": "what is the capital of France"} in sent
     assert {"role": "assistant", "content": "Paris."} in sent
     assert second.data["context"]["conversation_id"] == conversation_id

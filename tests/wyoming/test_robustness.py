@@ -14,11 +14,14 @@ from wyoming.info import Describe
 
 from addon.wyoming.server import HEADER_LIMIT, MAX_EVENT_BYTES
 from devtools.scripted_llm import Completion, ScriptedLLM
+from tests.fixtures.llm import spoken
 from tests.wyoming.conftest import TIMEOUT_S, StartApp, converse, final, wyoming_port
 
 
 def last_user_text(body: dict[str, Any]) -> str:
-    return str(next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user"))
+    return str(
+        next(m["content"] for m in reversed(spoken(body["messages"])) if m["role"] == "user")
+    )
 
 
 async def send_raw(port: int, frame: bytes) -> bytes:

@@ -93,7 +93,6 @@ def load_settings_info(app: web.Application, now: datetime) -> SettingsInfo:
             static_overview=overview,
             extra_instructions=settings.options.extra_instructions,
             area_name=None,
-            now=now,
         )
     )
     return SettingsInfo(

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from addon import keys
 from addon.store.models import Conversation, Turn
 from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.llm import spoken
 from tests.web.api.conftest import AppClient
 
 
@@ -22,7 +23,7 @@ async def test_reply_comes_from_the_model(api: AppClient, scripted_llm: Scripted
     assert body["continue_conversation"] is False
     assert isinstance(body["turn_id"], int)
     assert body["conversation_id"]
-    assert scripted_llm.chat_requests[0].messages[-1] == {
+    assert spoken(scripted_llm.chat_requests[0].messages)[-1] == {
         "role": "user",
         "content": "How warm is the kitchen?",
     }
@@ -42,7 +43,7 @@ async def test_conversation_id_continues_the_conversation(
     ).json()
     assert second["conversation_id"] == first["conversation_id"]
     assert first["continue_conversation"] is True
-    contents = [m.get("content") for m in scripted_llm.chat_requests[1].messages]
+    contents = [m.get("content") for m in spoken(scripted_llm.chat_requests[1].messages)]
     assert contents[-3:] == ["Hi there", "Hello! What's your name?", "I'm Ada"]
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from addon import keys
 from addon.store.models import Conversation, Turn
 from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.llm import spoken
 from tests.web.api.conftest import AppClient
 
 USAGE = {"prompt_tokens": 120, "completion_tokens": 9}
@@ -109,7 +110,7 @@ async def test_user_continues_the_conversation(
         ],
         user="alice",
     )
-    contents = [m.get("content") for m in scripted_llm.chat_requests[1].messages]
+    contents = [m.get("content") for m in spoken(scripted_llm.chat_requests[1].messages)]
     assert contents[-3:] == ["Lights on", "Which room?", "Kitchen"]
     assert contents.count("Lights on") == 1  # the client's copy of the history is not added
 
@@ -123,7 +124,7 @@ async def test_without_user_each_request_is_new(
         await openai_client.chat.completions.create(
             model="home-agent", messages=[{"role": "user", "content": "Hi"}]
         )
-    contents = [m.get("content") for m in scripted_llm.chat_requests[1].messages]
+    contents = [m.get("content") for m in spoken(scripted_llm.chat_requests[1].messages)]
     assert "Hello." not in contents
 
 
@@ -142,7 +143,7 @@ async def test_only_the_last_user_message_is_the_utterance(
         tools=TOOLS,  # type: ignore[arg-type]
     )
     sent = scripted_llm.chat_requests[0]
-    assert sent.messages[-1] == {"role": "user", "content": "Close the blinds"}
+    assert spoken(sent.messages)[-1] == {"role": "user", "content": "Close the blinds"}
     assert "pirate" not in str(sent.messages)
     assert "client_tool" not in str(sent.tools)
 
