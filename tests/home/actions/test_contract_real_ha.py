@@ -283,13 +283,11 @@ async def test_domain_wide_call_skips_the_unexposed_lock(rig: Rig) -> None:
 async def test_live_call_answers_while_the_lock_motor_runs(rig: Rig) -> None:
     """Like HA's 0.2 s wait: the intent answers before the demo lock's 2 s motor finishes."""
     await rig.sync.refresh()
-    started = time.monotonic()
     result = await handle_intent(
         "HassTurnOn", {"name": "Front Door"}, model=rig.model(), executor=rig.live
     )
-    answered = time.monotonic() - started
     assert [target.id for target in result.success] == ["lock.front_door"]
-    assert answered < 1.5
+    # Still "locking" when the answer is in: the intent did not wait for the motor.
     assert await _state_of(rig.ours, "lock.front_door") == "locking"
     await rig.live.drain()
     assert await _state_of(rig.ours, "lock.front_door") == "locked"
