@@ -6,8 +6,9 @@ Tokens are counted with tiktoken's ``cl100k_base`` vocabulary, loaded offline fr
 synthetic home of about 1,000 entities (``addon.home.synthetic``, seed 0).
 
 OURS is what the agent sends: ``build_system_prompt`` over ``static_overview(model)`` (no
-extra instructions, no satellite area) plus the tool list, ``json.dumps(registry.specs())`` of
-``build_registry(model, [])``.
+extra instructions, no satellite area; the overview grouped by area and domain), the tool list
+(``json.dumps(registry.specs())`` of ``build_registry(model, [])``), and the user's message with
+the time line in front (``timed_user_content``), where the agent puts it.
 
 HA is Home Assistant's Assist API prompt with states inline, as ``shared/seeds/003`` describes
 it, reproduced here by :func:`ha_system_prompt`:
@@ -33,8 +34,8 @@ definitions, then the conversation), then change the states of 5% of the overvie
 through ``HomeModel.apply_entity_diff`` with Home Assistant's ``subscribe_entities`` diffs
 (on/off flips, new sensor readings, brightness), advance the clock by 30 s, build turn N+1, and
 take the longest common prefix of the two token sequences over turn N+1's length, averaged over
-several turns. Beside it, the same for HA's format, and a what-if for ours with the time line
-moved after the tool list. The headline ``prefix_share`` is OURS on the 1,000-entity home.
+several turns. Beside it, the same for HA's format. The headline ``prefix_share`` is OURS on the
+1,000-entity home.
 Target ≥ 95%. The last line is one JSON object.
 """
 
@@ -54,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import tiktoken
 
 from addon.agent.overview import INTERESTING_ATTRIBUTES, overview_entities, static_overview
-from addon.agent.prompt import PromptInputs, build_system_prompt
+from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
 from addon.home.synthetic import synthetic_home
@@ -83,7 +84,6 @@ HA_DEFAULT_INSTRUCTIONS = (
     "ask user to specify an area, unless there is only one device of that type.\n"
 )
 HA_OVERVIEW_HEADER = "An overview of the areas and the devices in this smart home:\n"
-TIME_LINE = "Current time is"
 
 
 # --- Home Assistant's format ----------------------------------------------------------------
@@ -123,16 +123,14 @@ def ha_system_prompt(model: HomeModel, now: datetime) -> str:
 # --- Ours -----------------------------------------------------------------------------------
 
 
-def our_system_prompt(model: HomeModel, now: datetime) -> str:
+def our_system_prompt(model: HomeModel) -> str:
     """The agent's system prompt, with the overview rendered afresh (no cache)."""
     return build_system_prompt(
-        PromptInputs(
-            static_overview=static_overview(model),
-            extra_instructions="",
-            area_name=None,
-            now=now,
-        )
+        PromptInputs(static_overview=static_overview(model), extra_instructions="", area_name=None)
     )
+
+
+UTTERANCE = "turn on the kitchen lights"
 
 
 def tools_text(model: HomeModel) -> str:
@@ -146,19 +144,12 @@ class Request:
 
     system: str
     tools: str
+    user: str = ""
 
     @property
     def text(self) -> str:
-        """System prompt, then the tool list."""
-        return self.system + self.tools
-
-    @property
-    def time_after_tools(self) -> str:
-        """The what-if: our time line moved after the tool list."""
-        head, _, last = self.system.rstrip("\n").rpartition("\n")
-        if not last.startswith(TIME_LINE):
-            raise SystemExit(f"the system prompt no longer ends with the time: {last!r}")
-        return head + "\n" + self.tools + "\n" + last + "\n"
+        """System prompt, then the tool list, then the user's message."""
+        return self.system + self.tools + self.user
 
 
 # --- State changes --------------------------------------------------------------------------
@@ -223,7 +214,6 @@ class HomeFigures:
     ha_system: int
     ha_tools: int
     prefix_ours: float
-    prefix_ours_time_last: float
     prefix_ha: float
 
     @property
@@ -240,26 +230,19 @@ class HomeFigures:
 def measure(label: str, model: HomeModel, encoding: tiktoken.Encoding) -> HomeFigures:
     """Token counts of both formats, then the prefix shares over ``TURNS`` state changes."""
     tools = tools_text(model)
-    ours = Request(our_system_prompt(model, START), tools)
-    ha = Request(ha_system_prompt(model, START), tools)
+    ours = Request(our_system_prompt(model), tools, timed_user_content(UTTERANCE, START))
+    ha = Request(ha_system_prompt(model, START), tools, UTTERANCE)
     rng = random.Random(1)
-    shares: dict[str, list[float]] = {"ours": [], "ours_time_last": [], "ha": []}
+    shares: dict[str, list[float]] = {"ours": [], "ha": []}
     now = START
-    previous = {
-        "ours": encoding.encode(ours.text),
-        "ours_time_last": encoding.encode(ours.time_after_tools),
-        "ha": encoding.encode(ha.text),
-    }
+    previous = {"ours": encoding.encode(ours.text), "ha": encoding.encode(ha.text)}
     for _ in range(TURNS):
         now += CLOCK_STEP
         change_states(model, rng, now)
         tools_now = tools_text(model)
-        ours_now = Request(our_system_prompt(model, now), tools_now)
-        current = {
-            "ours": encoding.encode(ours_now.text),
-            "ours_time_last": encoding.encode(ours_now.time_after_tools),
-            "ha": encoding.encode(Request(ha_system_prompt(model, now), tools_now).text),
-        }
+        ours_now = Request(our_system_prompt(model), tools_now, timed_user_content(UTTERANCE, now))
+        ha_now = Request(ha_system_prompt(model, now), tools_now, UTTERANCE)
+        current = {"ours": encoding.encode(ours_now.text), "ha": encoding.encode(ha_now.text)}
         for key, tokens in current.items():
             shares[key].append(common_prefix(previous[key], tokens) / len(tokens))
         previous = current
@@ -271,7 +254,6 @@ def measure(label: str, model: HomeModel, encoding: tiktoken.Encoding) -> HomeFi
         ha_system=len(encoding.encode(ha.system)),
         ha_tools=len(encoding.encode(ha.tools)),
         prefix_ours=statistics.mean(shares["ours"]),
-        prefix_ours_time_last=statistics.mean(shares["ours_time_last"]),
         prefix_ha=statistics.mean(shares["ha"]),
     )
 
@@ -302,12 +284,9 @@ def main() -> None:
         f"exact common prefix between consecutive turns (5% of states changed, clock +30 s), "
         f"mean of {TURNS} turns, share of the request's tokens:"
     )
-    print(f"{'home':<16} {'ours':>8} {'ours, time after tools':>24} {'HA, states inline':>18}")
+    print(f"{'home':<16} {'ours':>8} {'HA, states inline':>18}")
     for h in homes:
-        print(
-            f"{h.label:<16} {h.prefix_ours:>8.1%} {h.prefix_ours_time_last:>24.1%} "
-            f"{h.prefix_ha:>18.1%}"
-        )
+        print(f"{h.label:<16} {h.prefix_ours:>8.1%} {h.prefix_ha:>18.1%}")
     big = homes[1]
     ratio = big.ours / big.ha
     print()
