@@ -16,6 +16,7 @@ from addon import keys
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.homeassistant import FreshHomeAssistant
+from tests.fixtures.llm import spoken
 from tests.wyoming.conftest import StartApp, converse, final, wyoming_port
 
 pytestmark = pytest.mark.homeassistant
@@ -92,6 +93,6 @@ async def test_home_assistant_uses_home_agent_as_its_conversation_agent(
     assert answer["response"]["speech"]["plain"]["speech"] == "The kitchen lights are off now."
     assert answer["response"]["response_type"] == "action_done"
     await until_state(home, "light.kitchen_lights", "off")
-    assert scripted_llm.chat_requests[0].messages[-1]["content"] == (
+    assert spoken(scripted_llm.chat_requests[0].messages)[-1]["content"] == (
         "turn off the kitchen lights please, thanks"
     )
