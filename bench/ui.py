@@ -2,8 +2,9 @@
 
 Seeds 100,000 conversations with 1,000,000 turns and their traces (a model call on about every
 third turn, a tool call on about every fourth) into a SQLite file migrated by the store's own
-migrations, with raw ``executemany`` inserts. The file is cached under the temp directory, keyed
-by a hash of the migrations and of this seeder, so later runs skip the seeding.
+migrations, with raw ``executemany`` inserts. The model calls reference one shared system prompt
+and tool list in ``llm_payloads``, as the store writes them. The file is cached under the temp
+directory, keyed by a hash of the migrations and of this seeder, so later runs skip the seeding.
 
 It then starts the real application (``create_app``) in-process on a loopback port and times
 requests through its handlers, ingress prefix included:
@@ -46,7 +47,7 @@ from addon.config.settings import Options, Settings
 from addon.store.database import Store
 from addon.store.migrate import MIGRATIONS_DIR
 
-SEED_VERSION = "1"
+SEED_VERSION = "2"
 CONVERSATIONS = 100_000
 TURNS = 1_000_000
 SEED = 7
@@ -75,6 +76,13 @@ ASKS = (
     ("how long until sunset", "Sunset is in 2 hours and 12 minutes.", "GetDateTime"),
 )
 GENRES = ("jazz", "rock", "classical", "podcasts", "news", "ambient", "folk", "blues")
+SYSTEM_PROMPT = "You are a voice assistant for a home. " * 8
+TOOLS = json.dumps(
+    [{"type": "function", "function": {"name": name}} for name in ("HassTurnOn", "HassTurnOff")],
+    separators=(",", ":"),
+)
+SYSTEM_PROMPT_HASH = hashlib.sha256(SYSTEM_PROMPT.encode()).hexdigest()
+TOOLS_HASH = hashlib.sha256(TOOLS.encode()).hexdigest()
 
 
 def schema_hash() -> str:
@@ -153,7 +161,7 @@ def rows(rng: random.Random, now: datetime) -> Iterator[tuple[str, list[Any]]]:
                 llm_id += 1
                 current_llm = llm_id
                 request = [
-                    {"role": "system", "content": "You are a voice assistant for a home. " * 8},
+                    {"role": "system", "content_ref": SYSTEM_PROMPT_HASH},
                     {"role": "user", "content": user},
                 ]
                 response = {"role": "assistant", "content": reply}
@@ -162,7 +170,8 @@ def rows(rng: random.Random, now: datetime) -> Iterator[tuple[str, list[Any]]]:
                         "llm_calls",
                         [
                             llm_id, turn_id, 1, stamp(moment), "gpt-4o-mini", 1,
-                            json.dumps(request), json.dumps([]), json.dumps(response),
+                            json.dumps(request), json.dumps([]), SYSTEM_PROMPT_HASH, TOOLS_HASH,
+                            json.dumps(response),
                             prompt_tokens, completion_tokens, duration * 0.3, duration * 0.8,
                             "stop", None,
                         ],
@@ -203,8 +212,9 @@ INSERTS = {
     "messages, timings, outcome, outcome_detail, flagged) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     "llm_calls": "INSERT INTO llm_calls (id, turn_id, seq, started_at, model, streamed, "
-    "request_messages, request_tools, response, prompt_tokens, completion_tokens, ttft_ms, "
-    "duration_ms, finish_reason, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "request_messages, request_tools, system_prompt_hash, tools_hash, response, prompt_tokens, "
+    "completion_tokens, ttft_ms, duration_ms, finish_reason, error) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     "tool_calls": "INSERT INTO tool_calls (id, turn_id, llm_call_id, seq, call_id, started_at, "
     "name, arguments, result, duration_ms, executor, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 }
@@ -221,6 +231,16 @@ def seed(path: Path, now: datetime) -> None:
         ).fetchall()
         for name, _sql in triggers:
             connection.execute(f"DROP TRIGGER {name}")
+        connection.executemany(
+            "INSERT INTO llm_payloads (hash, kind, content, size, created_at) VALUES (?,?,?,?,?)",
+            [
+                (digest, kind, content, len(content.encode()), stamp(now))
+                for digest, kind, content in (
+                    (SYSTEM_PROMPT_HASH, "system_prompt", SYSTEM_PROMPT),
+                    (TOOLS_HASH, "tools", TOOLS),
+                )
+            ],
+        )
         batches: dict[str, list[list[Any]]] = {table: [] for table in INSERTS}
         for table, row in rows(random.Random(SEED), now):
             batch = batches[table]

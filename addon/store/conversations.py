@@ -6,14 +6,28 @@ calls and its tool calls land together or not at all.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import (
+    ScalarSelect,
+    String,
+    bindparam,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from addon.store.models import Conversation, LLMCall, ToolCall, Turn, utcnow
+from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
+from addon.store.payloads import Detacher, KnownPayloads, Payload
+
+_LOGGER = logging.getLogger(__name__)
 
 TITLE_LENGTH = 120
 
@@ -75,90 +89,191 @@ class TurnRecord:
 
 
 async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
-    """Store a turn (creating its conversation on first use); returns the turn id."""
-    conversation = await session.get(Conversation, record.conversation_id)
-    if conversation is None:
-        conversation = Conversation(
-            id=record.conversation_id,
-            started_at=record.created_at,
-            updated_at=record.created_at,
-            source=record.source,
-            device_id=record.device_id,
-            satellite_id=record.satellite_id,
-            language=record.language,
-            title=record.user_text[:TITLE_LENGTH],
-            turn_count=0,
-            error_count=0,
-            flagged_count=0,
+    """Store a turn (creating its conversation on first use); returns the turn id.
+
+    This runs on the reply's path, so it is a handful of Core statements over the session's
+    connection, each one trip to the driver's thread whatever the number of rows: upsert the
+    conversation, insert the turn, the system prompts and tool lists not known to be stored
+    (:mod:`addon.store.payloads`), the model calls and the tool calls. ORM objects would cost a
+    flush per dependency level and the bookkeeping of a unit of work nobody reads; in exchange,
+    the rows written here are not in the session's identity map. Everything stays in the
+    caller's transaction.
+    """
+    connection = await session.connection()
+    await connection.execute(UPSERT_CONVERSATION, _conversation_row(record))
+    inserted = await connection.execute(INSERT_TURN, _turn_row(record))
+    turn_id = int(inserted.lastrowid)
+    llm_ids = await _insert_llm_calls(connection, turn_id, record.llm_calls)
+    if record.tool_calls:
+        await connection.execute(
+            insert(ToolCall),
+            [
+                {
+                    "turn_id": turn_id,
+                    "llm_call_id": llm_ids[tool.llm_call] if tool.llm_call is not None else None,
+                    "seq": seq_no,
+                    "call_id": tool.call_id,
+                    "started_at": tool.started_at,
+                    "name": tool.name,
+                    "arguments": tool.arguments,
+                    "result": tool.result,
+                    "duration_ms": tool.duration_ms,
+                    "executor": tool.executor,
+                    "error": tool.error,
+                }
+                for seq_no, tool in enumerate(record.tool_calls, start=1)
+            ],
         )
-        session.add(conversation)
-        await session.flush()
-    seq = conversation.turn_count + 1
-    conversation.turn_count = seq
-    conversation.updated_at = record.created_at
-    if record.error is not None:
-        conversation.error_count += 1
-    turn = Turn(
-        conversation_id=record.conversation_id,
-        seq=seq,
-        created_at=record.created_at,
-        user_text=record.user_text,
-        reply_text=record.reply_text,
-        handled_by=record.handled_by,
-        language=record.language,
-        dry_run=record.dry_run,
-        error=record.error,
-        duration_ms=record.duration_ms,
-        prompt_tokens=sum(call.prompt_tokens for call in record.llm_calls),
-        completion_tokens=sum(call.completion_tokens for call in record.llm_calls),
-        messages=record.messages,
-        timings=record.timings,
-        outcome=record.outcome,
-        outcome_detail={},
-        flagged=False,
+    return turn_id
+
+
+# A conversation's first turn creates it; every later one bumps its counters.
+_upsert = sqlite_insert(Conversation)
+UPSERT_CONVERSATION: Final = _upsert.on_conflict_do_update(
+    index_elements=[Conversation.id],
+    set_={
+        Conversation.turn_count: Conversation.turn_count + 1,
+        Conversation.updated_at: _upsert.excluded.updated_at,
+        Conversation.error_count: Conversation.error_count + _upsert.excluded.error_count,
+    },
+)
+# The turn's number is the count the upsert just left, read inside the insert; the id comes
+# from the cursor's lastrowid. Neither needs rows fetched back, which would cost a round trip.
+INSERT_TURN: Final = insert(Turn).values(
+    seq=select(Conversation.turn_count)
+    .where(Conversation.id == bindparam("numbered_in"))
+    .scalar_subquery()
+)
+INSERT_PAYLOADS: Final = sqlite_insert(LLMPayload).on_conflict_do_nothing(
+    index_elements=[LLMPayload.hash]
+)
+
+
+def _stored_payloads() -> ScalarSelect[int]:
+    """How many of the payloads a new ``llm_calls`` row references exist, for its RETURNING.
+
+    The row's columns are named in raw SQL because SQLAlchemy does not correlate a subquery
+    inside RETURNING (it would add ``llm_calls`` to the subquery's FROM). A count rather than
+    ``hash IS NULL OR EXISTS (...)``: SQLite 3.40 answers ``IS NULL`` wrongly inside RETURNING
+    on a table whose rowid alias is declared NOT NULL, as ``llm_calls.id`` is.
+    """
+    table = LLMCall.__tablename__
+    referenced = [
+        literal_column(f"{table}.{column.key}", String())
+        for column in (LLMCall.system_prompt_hash, LLMCall.tools_hash)
+    ]
+    return (
+        select(func.count())
+        .select_from(LLMPayload)
+        .where(LLMPayload.hash.in_(referenced))
+        .scalar_subquery()
     )
-    session.add(turn)
-    await session.flush()
-    llm_rows: list[LLMCall] = []
-    for seq_no, call in enumerate(record.llm_calls, start=1):
-        row = LLMCall(
-            turn_id=turn.id,
-            seq=seq_no,
-            started_at=call.started_at,
-            model=call.model,
-            streamed=call.streamed,
-            request_messages=call.request_messages,
-            request_tools=call.request_tools,
-            response=call.response,
-            prompt_tokens=call.prompt_tokens,
-            completion_tokens=call.completion_tokens,
-            ttft_ms=call.ttft_ms,
-            duration_ms=call.duration_ms,
-            finish_reason=call.finish_reason,
-            error=call.error,
-        )
-        llm_rows.append(row)
-        session.add(row)
-    if llm_rows:
-        await session.flush()
-    for seq_no, tool in enumerate(record.tool_calls, start=1):
-        session.add(
-            ToolCall(
-                turn_id=turn.id,
-                llm_call_id=llm_rows[tool.llm_call].id if tool.llm_call is not None else None,
-                seq=seq_no,
-                call_id=tool.call_id,
-                started_at=tool.started_at,
-                name=tool.name,
-                arguments=tool.arguments,
-                result=tool.result,
-                duration_ms=tool.duration_ms,
-                executor=tool.executor,
-                error=tool.error,
-            )
-        )
-    await session.flush()
-    return turn.id
+
+
+# The ids come back for the tool calls to point at; the count of stored payloads each row
+# references catches a wrong KnownPayloads at no extra round trip.
+INSERT_LLM_CALLS: Final = insert(LLMCall).returning(LLMCall.id, LLMCall.seq, _stored_payloads())
+
+
+def _conversation_row(record: TurnRecord) -> dict[str, Any]:
+    """The conversation as its first turn creates it (later turns take only the counters)."""
+    return {
+        "id": record.conversation_id,
+        "started_at": record.created_at,
+        "updated_at": record.created_at,
+        "source": record.source,
+        "device_id": record.device_id,
+        "satellite_id": record.satellite_id,
+        "language": record.language,
+        "title": record.user_text[:TITLE_LENGTH],
+        "turn_count": 1,
+        "error_count": 0 if record.error is None else 1,
+        "flagged_count": 0,
+    }
+
+
+def _turn_row(record: TurnRecord) -> dict[str, Any]:
+    return {
+        "conversation_id": record.conversation_id,
+        "numbered_in": record.conversation_id,
+        "created_at": record.created_at,
+        "user_text": record.user_text,
+        "reply_text": record.reply_text,
+        "handled_by": record.handled_by,
+        "language": record.language,
+        "dry_run": record.dry_run,
+        "error": record.error,
+        "duration_ms": record.duration_ms,
+        "prompt_tokens": sum(call.prompt_tokens for call in record.llm_calls),
+        "completion_tokens": sum(call.completion_tokens for call in record.llm_calls),
+        "messages": record.messages,
+        "timings": record.timings,
+        "outcome": record.outcome,
+        "outcome_detail": {},
+        "flagged": False,
+    }
+
+
+async def _insert_llm_calls(
+    connection: AsyncConnection, turn_id: int, calls: list[LLMCallRecord]
+) -> list[int]:
+    """Store a turn's model calls, their system prompts and tool lists once; returns their ids."""
+    if not calls:
+        return []
+    detacher = Detacher()
+    requests = [detacher.detach(call.request_messages, call.request_tools) for call in calls]
+    known = KnownPayloads.of(connection)
+    unknown = [payload for digest, payload in detacher.payloads.items() if digest not in known]
+    if unknown:
+        await _store_payloads(connection, unknown, known)
+    result = await connection.execute(
+        INSERT_LLM_CALLS,
+        [
+            {
+                "turn_id": turn_id,
+                "seq": seq_no,
+                "started_at": call.started_at,
+                "model": call.model,
+                "streamed": call.streamed,
+                "request_messages": request.messages,
+                "request_tools": request.tools,
+                "system_prompt_hash": request.system_prompt_hash,
+                "tools_hash": request.tools_hash,
+                "response": call.response,
+                "prompt_tokens": call.prompt_tokens,
+                "completion_tokens": call.completion_tokens,
+                "ttft_ms": call.ttft_ms,
+                "duration_ms": call.duration_ms,
+                "finish_reason": call.finish_reason,
+                "error": call.error,
+            }
+            for seq_no, (call, request) in enumerate(zip(calls, requests, strict=True), start=1)
+        ],
+    )
+    ids: dict[int, int] = {}
+    all_stored = True
+    for call_id, seq_no, stored in result:
+        ids[seq_no] = call_id
+        request = requests[seq_no - 1]
+        referenced = {request.system_prompt_hash, request.tools_hash} - {None}
+        all_stored = all_stored and stored == len(referenced)
+    if not all_stored:
+        # Remembered as stored, yet gone: rolled back or pruned since. Storing them now, in
+        # this transaction, leaves no call pointing at nothing.
+        _LOGGER.debug("Payloads believed stored were missing; storing them again")
+        await _store_payloads(connection, list(detacher.payloads.values()), known)
+    return [ids[seq_no] for seq_no in range(1, len(calls) + 1)]
+
+
+async def _store_payloads(
+    connection: AsyncConnection, payloads: list[Payload], known: KnownPayloads
+) -> None:
+    """Insert the payloads that are not stored yet (an existing hash is left as it is)."""
+    created_at = utcnow()
+    await connection.execute(
+        INSERT_PAYLOADS, [payload.row() | {"created_at": created_at} for payload in payloads]
+    )
+    known.add(payload.hash for payload in payloads)
 
 
 async def set_outcome(

@@ -143,7 +143,14 @@ class Turn(Base):
 
 
 class LLMCall(Base):
-    """One request to the model endpoint within a turn, with exactly what was sent."""
+    """One request to the model endpoint within a turn, with exactly what was sent.
+
+    The system prompt and the tool list are the bulk of every request (the whole home overview)
+    and the same for most of them, so they live once in ``llm_payloads``: ``request_messages``
+    then holds a reference in place of the system message's content and ``request_tools`` is
+    empty, and :mod:`addon.store.payloads` puts them back together. Rows written before that
+    keep both inline, with no hashes.
+    """
 
     __tablename__ = "llm_calls"
 
@@ -155,6 +162,10 @@ class LLMCall(Base):
     streamed: Mapped[bool] = mapped_column(Boolean, default=False)
     request_messages: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     request_tools: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    # Plain columns rather than foreign keys: retention deletes payloads nobody references
+    # (indexed for that look-up), and a restricting key would only get in its way.
+    system_prompt_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    tools_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     response: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
@@ -164,6 +175,19 @@ class LLMCall(Base):
     error: Mapped[str | None] = mapped_column(Text)
 
     turn: Mapped[Turn] = relationship(back_populates="llm_calls")
+
+
+class LLMPayload(Base):
+    """A system prompt or tool list sent to the model, stored once by the SHA-256 of its text."""
+
+    __tablename__ = "llm_payloads"
+
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # system_prompt, tools
+    # The system prompt itself, or the tool list as the JSON text that was hashed.
+    content: Mapped[str] = mapped_column(Text)
+    size: Mapped[int] = mapped_column(Integer)  # bytes of content in UTF-8
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class ToolCall(Base):

@@ -3,7 +3,9 @@
 A conversation goes when its last activity (``updated_at``) is older than the limit. The database
 does the rest: foreign keys cascade the delete to its turns and their model and tool calls, the
 FTS triggers drop the turns from the search index, and memories learnt in it stay, only no longer
-pointing at it (``ON DELETE SET NULL``).
+pointing at it (``ON DELETE SET NULL``). The system prompts and tool lists in ``llm_payloads`` are
+shared between calls, so no cascade reaches them: once the conversations are gone, the payloads no
+model call references any more are deleted in a sweep of their own.
 """
 
 from __future__ import annotations
@@ -14,17 +16,20 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 from aiohttp import web
-from sqlalchemy import delete, select
+from sqlalchemy import Delete, delete, exists, select
 
 from addon import keys
 from addon.store.database import Store
-from addon.store.models import Conversation
+from addon.store.models import Conversation, LLMCall, LLMPayload
 
 _LOGGER = logging.getLogger(__name__)
 
 # Conversations per delete statement. Each carries its turns and calls with it, so a batch is a
 # few thousand rows at most: short enough that the agent, waiting to record a turn, never notices.
 BATCH_SIZE = 200
+# Payloads per delete statement. One is a whole home overview, up to about a megabyte at 10,000
+# entities, all of it overflow pages SQLite walks to free them: a few dozen keep a batch short.
+PAYLOAD_BATCH_SIZE = 20
 # The first run waits for the add-on to finish starting; after that, four runs a day keep the
 # database within a few hours of the limit.
 FIRST_RUN_DELAY_S = 2.0
@@ -54,6 +59,33 @@ async def prune(
         .limit(batch_size)
     )
     statement = delete(Conversation).where(Conversation.id.in_(oldest.scalar_subquery()))
+    total = await _delete_in_batches(store, statement, batch_size)
+    payloads = await prune_payloads(store)
+    _LOGGER.debug("Deleted %d system prompts and tool lists no model call uses", payloads)
+    return total
+
+
+async def prune_payloads(store: Store, *, batch_size: int = PAYLOAD_BATCH_SIZE) -> int:
+    """Delete the payloads no model call references any more; returns how many.
+
+    Each batch is its own transaction and selects inside its delete statement, so a payload a
+    turn has just started to reference again is not deleted; a turn that believes one stored
+    which this deleted stores it again (:func:`addon.store.conversations.record_turn`).
+    """
+    unreferenced = (
+        select(LLMPayload.hash)
+        .where(
+            ~exists().where(LLMCall.system_prompt_hash == LLMPayload.hash),
+            ~exists().where(LLMCall.tools_hash == LLMPayload.hash),
+        )
+        .limit(batch_size)
+    )
+    statement = delete(LLMPayload).where(LLMPayload.hash.in_(unreferenced.scalar_subquery()))
+    return await _delete_in_batches(store, statement, batch_size)
+
+
+async def _delete_in_batches(store: Store, statement: Delete, batch_size: int) -> int:
+    """Run a delete of at most ``batch_size`` rows until it deletes fewer; returns the total."""
     total = 0
     while True:
         async with store.engine.begin() as connection:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import sqlite3
 from contextlib import closing
@@ -17,6 +18,9 @@ from sqlalchemy import Connection
 from addon.store.database import Store
 from addon.store.migrate import MIGRATIONS_DIR, alembic_config, database_url, include_name
 from addon.store.models import Base
+
+# The revision that moved system prompts and tool lists into llm_payloads.
+PAYLOADS_REVISION = "d2e6e0946102"
 
 
 def _schema(path: Path) -> set[tuple[str, str, str | None]]:
@@ -94,3 +98,43 @@ def test_revision_files_are_date_prefixed() -> None:
     names = [path.name for path in (MIGRATIONS_DIR / "versions").glob("*.py")]
     assert names
     assert all(re.fullmatch(r"\d{4}_\d{2}_\d{2}_\d{4}_\w+\.py", name) for name in names)
+
+
+def test_downgrade_from_payloads_puts_them_back_inline(tmp_path: Path) -> None:
+    """Going below the payloads revision restores each call's system prompt and tools inline."""
+    path = tmp_path / "home_agent.db"
+    config = alembic_config(database_url(path))
+    command.upgrade(config, PAYLOADS_REVISION)
+    tools = [{"type": "function", "function": {"name": "HassTurnOn"}}]
+    reference = [{"role": "system", "content_ref": "p1"}, {"role": "user", "content": "hi"}]
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.executescript(
+            "INSERT INTO conversations VALUES ('c', '2026-11-22', '2026-11-22', 'http', NULL, "
+            "NULL, 'en', 'hi', 1, 0, 0);"
+            "INSERT INTO turns (id, conversation_id, seq, created_at, user_text, reply_text, "
+            "handled_by, language, dry_run, duration_ms, prompt_tokens, completion_tokens, "
+            "messages, timings, outcome, outcome_detail, flagged) VALUES (1, 'c', 1, "
+            "'2026-11-22', 'hi', 'Hello.', 'llm', 'en', 0, 1.0, 0, 0, '[]', '{}', 'unchecked', "
+            "'{}', 0);"
+        )
+        connection.executemany(
+            "INSERT INTO llm_payloads VALUES (?, ?, ?, ?, '2026-11-22')",
+            [("p1", "system_prompt", "The prompt.", 11), ("t1", "tools", json.dumps(tools), 0)],
+        )
+        connection.execute(
+            "INSERT INTO llm_calls (turn_id, seq, started_at, model, streamed, request_messages, "
+            "request_tools, system_prompt_hash, tools_hash, response, prompt_tokens, "
+            "completion_tokens, duration_ms) VALUES (1, 1, '2026-11-22', 'm', 0, ?, '[]', 'p1', "
+            "'t1', '{}', 0, 0, 1.0)",
+            (json.dumps(reference),),
+        )
+    command.downgrade(config, "-1")
+    with closing(sqlite3.connect(path)) as connection:
+        messages, offered = connection.execute(
+            "SELECT request_messages, request_tools FROM llm_calls"
+        ).fetchone()
+    assert json.loads(messages) == [
+        {"role": "system", "content": "The prompt."},
+        {"role": "user", "content": "hi"},
+    ]
+    assert json.loads(offered) == tools

@@ -12,16 +12,17 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from addon import keys
 from addon.app import create_app
 from addon.store.database import Store
-from addon.store.models import Conversation, Memory, Turn
-from addon.store.retention import FIRST_RUN_DELAY_S, prune
+from addon.store.models import Conversation, LLMPayload, Memory, Turn
+from addon.store.retention import FIRST_RUN_DELAY_S, prune, prune_payloads
 from addon.store.search import search_turn_ids
 from tests.fixtures.app import MakeSettings
 from tests.store.data import NOW, add_conversation, add_memory
+from tests.store.turns import PROMPT, record, turn
 
 AiohttpClient = Callable[..., Any]
 
@@ -75,6 +76,41 @@ async def test_prune_works_through_every_batch(store: Store) -> None:
         await add_conversation(store, f"old-{n}", updated_at=NOW - timedelta(days=30 + n))
     assert await prune(store, 7, now=NOW, batch_size=2) == 5
     assert await _conversation_ids(store) == set()
+
+
+async def _payloads(store: Store) -> dict[str, list[str]]:
+    """The stored payloads' contents by kind."""
+    by_kind: dict[str, list[str]] = {}
+    async with store.sessionmaker() as session:
+        for kind, content in await session.execute(select(LLMPayload.kind, LLMPayload.content)):
+            by_kind.setdefault(kind, []).append(content)
+    return by_kind
+
+
+async def test_prune_deletes_payloads_only_pruned_conversations_used(store: Store) -> None:
+    """The old conversation's own system prompt goes; the tool list still in use stays."""
+    old = turn("old", minutes=-8 * 24 * 60, system="the prompt of last week")
+    await record(store, old, turn("recent", system=PROMPT))
+    await prune(store, 7, now=NOW)
+    payloads = await _payloads(store)
+    assert payloads["system_prompt"] == [PROMPT]
+    assert len(payloads["tools"]) == 1
+
+
+async def test_prune_keeps_payloads_when_nothing_is_old(store: Store) -> None:
+    """Payloads referenced by kept conversations all stay."""
+    await record(store, turn("recent"))
+    await prune(store, 7, now=NOW)
+    assert sorted(await _payloads(store)) == ["system_prompt", "tools"]
+
+
+async def test_prune_payloads_works_through_every_batch(store: Store) -> None:
+    """More unreferenced payloads than one batch holds are all deleted, and all counted."""
+    await record(store, *(turn(f"c{n}", system=f"prompt {n}") for n in range(5)))
+    async with store.sessionmaker.begin() as session:
+        await session.execute(delete(Conversation))
+    assert await prune_payloads(store, batch_size=2) == 6
+    assert await _payloads(store) == {}
 
 
 async def test_prune_with_zero_days_keeps_everything(store: Store) -> None:

@@ -1,12 +1,15 @@
 """One conversation with everything each turn did, loaded in a fixed number of queries.
 
 ``selectinload`` fetches the turns, then all their model calls and all their tool calls, in one
-``IN`` query each: four queries whatever the length of the conversation, where lazy loading would
-cost two per turn (and is impossible under asyncio anyway). ``raiseload`` makes any other
+``IN`` query each, and one more query fetches the system prompts and tool lists the model calls
+reference: five queries whatever the length of the conversation, where lazy loading would cost
+two per turn (and is impossible under asyncio anyway). ``raiseload`` makes any other
 relationship a loud error instead of a hidden query from a template.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -14,10 +17,23 @@ from sqlalchemy.orm import raiseload, selectinload
 
 from addon.errors import NotFoundError
 from addon.store.models import Conversation, Turn
+from addon.store.payloads import SentRequest, sent_requests
 
 
-async def conversation_detail(session: AsyncSession, conversation_id: str) -> Conversation:
-    """The conversation with its turns (in order) and their model and tool calls.
+@dataclass(frozen=True, slots=True)
+class ConversationDetail:
+    """A conversation as its trace page shows it, with what each model call was sent.
+
+    ``sent`` maps each model call's id to its messages and tools as they were sent: the rows
+    keep the system prompt and the tool list by reference (:mod:`addon.store.payloads`).
+    """
+
+    conversation: Conversation
+    sent: dict[int, SentRequest]
+
+
+async def conversation_detail(session: AsyncSession, conversation_id: str) -> ConversationDetail:
+    """The conversation with its turns (in order), their model and tool calls, and requests.
 
     Raises :class:`NotFoundError` for an unknown id.
     """
@@ -35,7 +51,8 @@ async def conversation_detail(session: AsyncSession, conversation_id: str) -> Co
     conversation = (await session.execute(query)).scalar_one_or_none()
     if conversation is None:
         raise NotFoundError(f"no conversation with id {conversation_id!r}")
-    return conversation
+    calls = [call for turn in conversation.turns for call in turn.llm_calls]
+    return ConversationDetail(conversation, await sent_requests(session, calls))
 
 
 async def conversation_turns(session: AsyncSession, conversation_id: str) -> list[Turn]:

@@ -55,8 +55,10 @@ async def conversation_view(request: web.Request) -> web.Response:
     """Every turn of one conversation as a timeline; 404 for an unknown id."""
     conversation_id = request.match_info["conversation_id"]
     async with request.app[keys.STORE].sessionmaker() as session:
-        conversation = await conversation_detail(session, conversation_id)
-    return render(request, "conversation.html", {"conversation": conversation})
+        detail = await conversation_detail(session, conversation_id)
+    return render(
+        request, "conversation.html", {"conversation": detail.conversation, "sent": detail.sent}
+    )
 
 
 def parse_filters(query: MultiMapping[str], tz: tzinfo) -> ConversationFilters:

@@ -161,6 +161,9 @@ async def test_chat_continues_the_same_conversation(
         await page.get_by_label("Message").fill(text)
         await page.get_by_label("Message").press("Enter")
         await expect(page.locator(".message.agent .bubble").last).to_have_text(answer)
+        # The text shows while the turn is still being stored; the page takes the next
+        # message only once the reply's stream has ended.
+        await expect(page.get_by_role("button", name="Send")).to_be_enabled()
     await page.locator(".message.agent").last.get_by_role("link", name="Trace").click()
     await expect(page.get_by_role("heading", name="Turn 2")).to_be_visible()
 

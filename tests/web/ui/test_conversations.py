@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 
 from addon.store.queries.conversations import PAGE_SIZE
 from tests.web.ui.conftest import UI
@@ -179,6 +181,38 @@ async def test_trace_holds_the_exact_messages_in_details(ui: UI) -> None:
     assert "<summary>Messages sent" in html
     assert "You are a voice assistant for a home." in html
     assert "&#34;role&#34;: &#34;system&#34;" in html
+
+
+async def test_trace_shows_the_tools_offered(ui: UI) -> None:
+    """The tool list sent with a model call is in its own details element."""
+    conversation_id, _ = await seed_trace(ui.store)
+    html = await ui.page(f"/conversations/{conversation_id}")
+    assert '<summary>Tools offered <span class="muted">(1)</span>' in html
+    assert "&#34;name&#34;: &#34;HassTurnOn&#34;" in html
+
+
+async def test_trace_shows_calls_stored_before_payloads_were_shared(ui: UI) -> None:
+    """A model call stored with its prompt and tools inline (an older version) still shows."""
+    turn_id = await seed_turn(ui.store, "inline-1", "hello", "Hi.", at=T0)
+    messages = [
+        {"role": "system", "content": "An inline prompt."},
+        {"role": "user", "content": "hello"},
+    ]
+    offered = [{"type": "function", "function": {"name": "InlineTool"}}]
+    async with ui.store.sessionmaker.begin() as session:
+        await session.execute(
+            text(
+                "INSERT INTO llm_calls (turn_id, seq, started_at, model, streamed, "
+                "request_messages, request_tools, response, prompt_tokens, completion_tokens, "
+                "duration_ms) VALUES (:turn, 1, '2026-11-20 09:00:00.000000', 'old-model', 0, "
+                ":messages, :tools, '{}', 0, 0, 0.0)"
+            ),
+            {"turn": turn_id, "messages": json.dumps(messages), "tools": json.dumps(offered)},
+        )
+    html = await ui.page("/conversations/inline-1")
+    assert "Model call 1 · old-model" in parse(html).text
+    assert "<pre>An inline prompt.</pre>" in html
+    assert "&#34;name&#34;: &#34;InlineTool&#34;" in html
 
 
 async def test_trace_shows_a_local_match(ui: UI) -> None:

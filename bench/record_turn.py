@@ -1,0 +1,197 @@
+"""Cost of recording a turn: time per ``record_turn`` transaction and database growth per turn.
+
+The turn is what the model path records: two model calls that both carry the same 40 KB system
+prompt (a home overview) and the same 9 KB tool list, the conversation so far, and one tool call
+between them. As in the agent, the system prompt and the tool list are the same objects for both
+calls of a turn and are rebuilt, equal, for the next turn. Conversations run to ten turns, so
+later requests also carry the history.
+
+Each turn is recorded as the agent does it, ``record_turn`` inside ``sessionmaker.begin()`` (the
+commit included), into a real SQLite file opened through ``Store.open``. Growth is the database's
+used pages (page count less free pages) after a checkpoint, before and after, per turn. The last
+line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord, record_turn
+from addon.store.database import Store
+
+TURNS = 400
+WARMUP = 20
+TURNS_PER_CONVERSATION = 10
+PROMPT_BYTES = 40_000
+TOOLS_BYTES = 9_000
+START = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
+
+
+def system_prompt() -> str:
+    """About PROMPT_BYTES of overview-like YAML, built afresh (a new, equal string) per turn."""
+    lines = ["You are a voice assistant for Home Assistant.", "Static Context:"]
+    number = 0
+    while sum(len(line) + 1 for line in lines) < PROMPT_BYTES:
+        lines.append(f"- names: Ceiling Light {number}, Lamp {number}\n  domain: light")
+        lines.append(f"  areas: Room {number % 40}, Zone {number % 7}")
+        number += 1
+    return "\n".join(lines) + "\n"
+
+
+def tools() -> list[dict[str, Any]]:
+    """About TOOLS_BYTES of OpenAI tool specs, built afresh (a new, equal list) per turn."""
+    specs: list[dict[str, Any]] = []
+    number = 0
+    while len(json.dumps(specs)) < TOOLS_BYTES:
+        specs.append(
+            {
+                "type": "function",
+                "function": {
+                    "name": f"HassTool{number}",
+                    "description": "Turns on/opens/presses a device or entity. " * 2,
+                    "parameters": {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string"},
+                            "area": {"type": "string"},
+                            "domain": {"type": "array", "items": {"type": "string"}},
+                        },
+                    },
+                },
+            }
+        )
+        number += 1
+    return specs
+
+
+def turn(number: int, history: list[dict[str, Any]]) -> TurnRecord:
+    """Turn ``number``: two model calls with a tool call between them."""
+    at = START + timedelta(seconds=30 * number)
+    system = {"role": "system", "content": system_prompt()}
+    specs = tools()
+    user = {"role": "user", "content": f"turn on lamp number {number}"}
+    asked = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": f"call_{number}",
+                "type": "function",
+                "function": {"name": "HassTurnOn", "arguments": '{"name": "Lamp"}'},
+            }
+        ],
+    }
+    result = {"response_type": "action_done", "data": {"success": [{"id": "light.lamp"}]}}
+    answered = {"role": "tool", "tool_call_id": f"call_{number}", "content": json.dumps(result)}
+    reply = {"role": "assistant", "content": f"Turned on lamp {number}."}
+
+    def call(messages: list[dict[str, Any]], response: dict[str, Any]) -> LLMCallRecord:
+        return LLMCallRecord(
+            started_at=at,
+            model="bench-model",
+            streamed=True,
+            request_messages=messages,
+            request_tools=specs,
+            response=response,
+            prompt_tokens=12_000,
+            completion_tokens=20,
+            ttft_ms=150.0,
+            duration_ms=600.0,
+            finish_reason="stop",
+            error=None,
+        )
+
+    return TurnRecord(
+        conversation_id=f"bench-{number // TURNS_PER_CONVERSATION:04d}",
+        source="wyoming",
+        device_id="kitchen-satellite",
+        satellite_id=None,
+        language="en",
+        created_at=at,
+        user_text=user["content"],
+        reply_text=reply["content"],
+        handled_by="llm",
+        dry_run=False,
+        error=None,
+        duration_ms=1300.0,
+        messages=[user, asked, answered, reply],
+        timings={"total": 1300.0, "loop": 1250.0},
+        llm_calls=[
+            call([system, *history, user], asked),
+            call([system, *history, user, asked, answered], reply),
+        ],
+        tool_calls=[
+            ToolCallRecord(
+                started_at=at,
+                call_id=f"call_{number}",
+                name="HassTurnOn",
+                arguments={"name": "Lamp"},
+                result=result,
+                duration_ms=20.0,
+                executor="live",
+                error=None,
+                llm_call=0,
+            )
+        ],
+    )
+
+
+async def used_bytes(store: Store) -> int:
+    """Bytes of the database's pages in use, after folding the WAL in."""
+    await store.checkpoint()
+    async with store.engine.connect() as connection:
+        page_size = (await connection.exec_driver_sql("PRAGMA page_size")).scalar_one()
+        pages = (await connection.exec_driver_sql("PRAGMA page_count")).scalar_one()
+        free = (await connection.exec_driver_sql("PRAGMA freelist_count")).scalar_one()
+    return int(page_size) * (int(pages) - int(free))
+
+
+async def main() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        store = await Store.open(Path(directory) / "home_agent.db")
+        try:
+            history: list[dict[str, Any]] = []
+            times: list[float] = []
+            before = 0
+            for number in range(WARMUP + TURNS):
+                if number % TURNS_PER_CONVERSATION == 0:
+                    history = []
+                record = turn(number, history)
+                if number == WARMUP:
+                    before = await used_bytes(store)
+                started = time.perf_counter()
+                async with store.sessionmaker.begin() as session:
+                    await record_turn(session, record)
+                if number >= WARMUP:
+                    times.append((time.perf_counter() - started) * 1000)
+                history = [*history, *record.messages]
+            growth = (await used_bytes(store) - before) / TURNS
+        finally:
+            await store.close()
+    times.sort()
+    summary = {
+        "turns": TURNS,
+        "record_turn_ms_median": round(statistics.median(times), 3),
+        "record_turn_ms_p95": round(times[int(len(times) * 0.95) - 1], 3),
+        "growth_bytes_per_turn": round(growth),
+    }
+    print(
+        f"record_turn: median {summary['record_turn_ms_median']} ms, "
+        f"p95 {summary['record_turn_ms_p95']} ms; database growth "
+        f"{growth / 1024:.1f} KiB per turn over {TURNS} turns"
+    )
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
