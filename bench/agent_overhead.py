@@ -122,7 +122,8 @@ def responder(targets: dict[str, str]) -> Any:
         messages = body["messages"]
         if messages[-1]["role"] == "tool":
             return Completion(REPLY)
-        name = targets[messages[-1]["content"]]
+        # The agent puts the time line in front of the user's words.
+        name = targets[messages[-1]["content"].rsplit("\n", 1)[-1]]
         return Completion(tool_calls=(ToolCall("HassTurnOn", {"name": name, "domain": ["light"]}),))
 
     return answer
