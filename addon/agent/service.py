@@ -26,7 +26,7 @@ from addon.agent.conversation import (
 from addon.agent.history import ConversationHistory
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
-from addon.agent.outcome import check_outcome
+from addon.agent.outcome import acting_targets, check_outcome
 from addon.agent.overview import OverviewCache
 from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
 from addon.agent.recording import turn_record
@@ -133,6 +133,12 @@ class Agent:
                 messages=messages,
                 trace=trace,
             )
+            if not dry_run and handled_by != "failed" and not acting_targets(outcomes):
+                # Nothing to wait for: a turn that did not act is judged by its words alone,
+                # and the verdict is stored with the turn instead of in a second write.
+                verdict = check_outcome(outcomes, reply, lambda _entity_id: None)
+                record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
+                record.flagged = verdict.flagged
             async with self.store.sessionmaker.begin() as session:
                 turn_id = await record_turn(session, record)
             self.history.append(conversation_id, record.messages)
@@ -263,8 +269,9 @@ class Agent:
     ) -> None:
         if self.events is not None and self.events.connected:
             self._spawn(self._fire_events(result, request, trace))
-        # A dry run changed nothing in Home Assistant, so there is nothing to compare.
-        if not dry_run and result.handled_by != "failed":
+        # A dry run changed nothing in Home Assistant, so there is nothing to compare; a turn
+        # that acted on nothing was judged when it was stored.
+        if not dry_run and result.handled_by != "failed" and acting_targets(outcomes):
             self._spawn(self._check(result, outcomes))
 
     def _spawn(self, coroutine: Any) -> None:

@@ -86,6 +86,8 @@ class TurnRecord:
     llm_calls: list[LLMCallRecord] = field(default_factory=list)
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     outcome: str = "unchecked"
+    outcome_detail: dict[str, Any] = field(default_factory=dict)
+    flagged: bool = False
 
 
 async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
@@ -135,6 +137,7 @@ UPSERT_CONVERSATION: Final = _upsert.on_conflict_do_update(
         Conversation.turn_count: Conversation.turn_count + 1,
         Conversation.updated_at: _upsert.excluded.updated_at,
         Conversation.error_count: Conversation.error_count + _upsert.excluded.error_count,
+        Conversation.flagged_count: Conversation.flagged_count + _upsert.excluded.flagged_count,
     },
 )
 # The turn's number is the count the upsert just left, read inside the insert; the id comes
@@ -188,7 +191,7 @@ def _conversation_row(record: TurnRecord) -> dict[str, Any]:
         "title": record.user_text[:TITLE_LENGTH],
         "turn_count": 1,
         "error_count": 0 if record.error is None else 1,
-        "flagged_count": 0,
+        "flagged_count": 1 if record.flagged else 0,
     }
 
 
@@ -209,8 +212,8 @@ def _turn_row(record: TurnRecord) -> dict[str, Any]:
         "messages": record.messages,
         "timings": record.timings,
         "outcome": record.outcome,
-        "outcome_detail": {},
-        "flagged": False,
+        "outcome_detail": record.outcome_detail,
+        "flagged": record.flagged,
     }
 
 
