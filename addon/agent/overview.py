@@ -26,26 +26,12 @@ from enum import Enum
 from typing import Any
 
 from addon.agent.prompt import dump_yaml
+from addon.home.actions.response import MODEL_ATTRIBUTES
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
 
-INTERESTING_ATTRIBUTES = frozenset(
-    {
-        "temperature",
-        "current_temperature",
-        "temperature_unit",
-        "brightness",
-        "humidity",
-        "unit_of_measurement",
-        "device_class",
-        "current_position",
-        "percentage",
-        "volume_level",
-        "media_title",
-        "media_artist",
-        "media_album_name",
-    }
-)
+# Home Assistant's list for its live context (``helpers/llm.py``), shared with intent results.
+INTERESTING_ATTRIBUTES = frozenset(MODEL_ATTRIBUTES)
 SEPARATE_DOMAINS = frozenset({"script", "calendar"})
 
 

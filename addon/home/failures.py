@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from addon.errors import TargetMatchError
 from addon.home.model import HomeModel
 from addon.home.names import dice, loose_name, normalize_name, trigrams
 from addon.home.records import Area, Floor
 from addon.home.targets import (
     MatchFailedReason,
     MatchTargetsConstraints,
-    MatchTargetsPreferences,
     MatchTargetsResult,
     Suggestion,
 )
@@ -134,74 +132,3 @@ def failure_result(
         floors=floors if reason is MatchFailedReason.FLOOR else (),
         suggestions=suggestions,
     )
-
-
-def describe_failure(result: MatchTargetsResult, constraints: MatchTargetsConstraints) -> str:
-    """One sentence for the model: what failed, and what to try instead."""
-    reason = result.no_match_reason
-    what = _what(constraints)
-    if reason is MatchFailedReason.INVALID_AREA:
-        text = f"there is no area called '{result.no_match_name}'"
-    elif reason is MatchFailedReason.INVALID_FLOOR:
-        text = f"there is no floor called '{result.no_match_name}'"
-    elif reason is MatchFailedReason.DUPLICATE_NAME:
-        text = f"more than one exposed entity is called '{result.no_match_name}'"
-    elif reason is MatchFailedReason.MULTIPLE_TARGETS:
-        text = f"this needs exactly one entity but {len(result.candidates)} match {what}"
-    elif reason is MatchFailedReason.ASSISTANT:
-        text = f"no entity exposed to the assistant matches {what}"
-    elif reason is MatchFailedReason.FEATURE:
-        text = f"no entity matching {what} supports this action"
-    elif reason is MatchFailedReason.STATE:
-        text = f"no entity matching {what} is in a state this action applies to"
-    else:
-        text = f"no entity matches {what}"
-    if result.candidates:
-        listed = "; ".join(
-            _place_of(c.name, c.entity_id, c.area.name if c.area else None)
-            for c in result.candidates
-        )
-        text += f". Candidates: {listed}. Name an area or use the entity id"
-    elif result.suggestions:
-        listed = "; ".join(_place_of(s.name, s.entity_id, s.area) for s in result.suggestions)
-        text += f". Closest: {listed}"
-    return text
-
-
-def _what(constraints: MatchTargetsConstraints) -> str:
-    parts: list[str] = []
-    if constraints.name:
-        parts.append(f"name '{constraints.name}'")
-    if constraints.area_name:
-        parts.append(f"area '{constraints.area_name}'")
-    if constraints.floor_name:
-        parts.append(f"floor '{constraints.floor_name}'")
-    if constraints.domains is not None:
-        parts.append(f"domain {', '.join(sorted(constraints.domains)) or '(none)'}")
-    if constraints.device_classes:
-        parts.append(f"device class {', '.join(sorted(constraints.device_classes))}")
-    return " and ".join(parts) or "the request"
-
-
-def _place_of(name: str, entity_id: str | None, area: str | None) -> str:
-    text = f"'{name}'"
-    if entity_id:
-        text += f" ({entity_id})"
-    if area:
-        text += f" in {area}"
-    return text
-
-
-class MatchFailedError(TargetMatchError):
-    """No exposed entity, or more than one, matched; carries what Home Assistant's does."""
-
-    def __init__(
-        self,
-        result: MatchTargetsResult,
-        constraints: MatchTargetsConstraints,
-        preferences: MatchTargetsPreferences | None = None,
-    ) -> None:
-        super().__init__(describe_failure(result, constraints))
-        self.result = result
-        self.constraints = constraints
-        self.preferences = preferences

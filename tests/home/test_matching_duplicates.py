@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from addon.home.failures import MatchFailedError
 from addon.home.matching import match_targets, preferences_for_area, preferences_for_device
 from addon.home.model import HomeModel
 from addon.home.targets import (
@@ -139,11 +138,3 @@ def test_preferences_for_unknown_area_are_empty(demo: HomeModel) -> None:
     """An unknown or missing area gives no preference rather than a wrong one."""
     assert preferences_for_area(demo, "nowhere") == MatchTargetsPreferences()
     assert preferences_for_device(demo, None) == MatchTargetsPreferences()
-
-
-def test_duplicate_error_message_names_candidates_and_areas(demo: HomeModel) -> None:
-    """The error a tool returns says which entities tied and where they are."""
-    constraints = MatchTargetsConstraints(name="Lamp")
-    error = MatchFailedError(match_targets(demo, constraints), constraints)
-    assert "'Lamp' (light.bedroom_lamp) in Bedroom" in str(error)
-    assert "'Lamp' (light.living_room_lamp) in Living Room" in str(error)

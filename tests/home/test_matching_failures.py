@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from addon.home.failures import MatchFailedError
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints
@@ -126,22 +125,6 @@ def test_is_no_entities_reason_matches_home_assistant() -> None:
     assert MatchFailedReason.NAME.is_no_entities_reason()
     assert not MatchFailedReason.INVALID_AREA.is_no_entities_reason()
     assert not MatchFailedReason.DUPLICATE_NAME.is_no_entities_reason()
-
-
-def test_error_message_names_the_failure_and_the_closest(demo: HomeModel) -> None:
-    """MatchFailedError's message says what failed and what to try, for the model to read."""
-    constraints = MatchTargetsConstraints(name="Kitchen Celing")
-    error = MatchFailedError(match_targets(demo, constraints), constraints)
-    assert str(error).startswith("no entity matches name 'Kitchen Celing'")
-    assert "'Kitchen Ceiling' (light.kitchen_ceiling) in Kitchen" in str(error)
-    assert error.result.no_match_reason is MatchFailedReason.NAME
-
-
-def test_error_message_for_an_unknown_area_lists_similar_areas(demo: HomeModel) -> None:
-    """An unknown area's message names it and the areas with similar names."""
-    constraints = MatchTargetsConstraints(area_name="Kitchn", domains=["light"])
-    error = MatchFailedError(match_targets(demo, constraints), constraints)
-    assert str(error) == "there is no area called 'Kitchn'. Closest: 'Kitchen'"
 
 
 def test_many_same_named_entities_do_not_crowd_out_a_closer_name() -> None:
