@@ -57,17 +57,9 @@ class HomeAssistantCommandError(HomeAssistantError):
         self.code = code
 
 
-class TargetMatchError(HomeAgentError):
-    """No exposed entity, or more than one, matches what the caller asked for."""
-
-
 class ToolError(HomeAgentError):
     """A tool could not run: bad arguments, unknown tool, or a failure while acting."""
 
 
 class LLMError(HomeAgentError):
     """The language model endpoint failed or answered with something unusable."""
-
-
-class AgentError(HomeAgentError):
-    """A conversation turn could not be completed."""
