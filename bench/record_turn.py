@@ -180,6 +180,7 @@ async def main() -> None:
             await store.close()
     times.sort()
     summary = {
+        "bench": "record_turn",
         "turns": TURNS,
         "record_turn_ms_median": round(statistics.median(times), 3),
         "record_turn_ms_p95": round(times[int(len(times) * 0.95) - 1], 3),
