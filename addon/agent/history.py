@@ -50,6 +50,8 @@ class ConversationHistory:
         """The history to send before a new user message, within both bounds."""
         turns = self._turns.get(conversation_id)
         if turns is None:
+            if self._store.writer.waiting_for(conversation_id):
+                await self._store.writer.flush()
             async with self._store.sessionmaker() as session:
                 turns = await history_messages(session, conversation_id, max_turns=self._max_turns)
             self._remember(conversation_id, turns)
@@ -66,7 +68,7 @@ class ConversationHistory:
         return [message for turn in reversed(kept) for message in turn]
 
     def append(self, conversation_id: str, turn_messages: list[dict[str, Any]]) -> None:
-        """Add a finished turn's messages (already stored by the caller)."""
+        """Add a finished turn's messages (handed to the store by the caller)."""
         turns = self._turns.get(conversation_id, [])
         turns.append(turn_messages)
         self._remember(conversation_id, turns[-max(self._max_turns, 1) :])

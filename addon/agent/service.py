@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from addon.agent.continuation import DeviceConversations
 from addon.agent.conversation import (
     ActionSummary,
     ConversationRequest,
@@ -37,7 +38,7 @@ from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
-from addon.store.conversations import recent_conversation, record_turn, set_outcome
+from addon.store.conversations import OutcomeUpdate, recent_conversation
 from addon.store.database import Store
 from addon.tools.base import Tool, ToolContext
 from addon.tools.home_tools import build_registry
@@ -88,6 +89,7 @@ class Agent:
     history: ConversationHistory = field(init=False)
     _overview: OverviewCache = field(init=False, default_factory=OverviewCache)
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
+    _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
 
     def __post_init__(self) -> None:
         self.history = ConversationHistory(self.store, max_turns=self.options.history_turns)
@@ -96,6 +98,12 @@ class Agent:
         self, request: ConversationRequest, *, on_text: TextSink | None = None
     ) -> ConversationResult:
         """Handle one utterance; never raises for anything the user or the model did."""
+        with self.store.writer.turn_in_progress():
+            return await self._process(request, on_text)
+
+    async def _process(
+        self, request: ConversationRequest, on_text: TextSink | None
+    ) -> ConversationResult:
         started = time.perf_counter()
         created_at = datetime.now(UTC)
         language = request.language or self.options.language
@@ -139,9 +147,10 @@ class Agent:
                 verdict = check_outcome(outcomes, reply, lambda _entity_id: None)
                 record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
                 record.flagged = verdict.flagged
-            async with self.store.sessionmaker.begin() as session:
-                turn_id = await record_turn(session, record)
+            # Written off the reply's path, in a batch (addon.store.writer); the id is ours now.
+            turn_id = self.store.writer.submit(record)
             self.history.append(conversation_id, record.messages)
+            self._devices.note(request.device_id, request.satellite_id, conversation_id, created_at)
         result = ConversationResult(
             reply=reply,
             conversation_id=conversation_id,
@@ -219,12 +228,17 @@ class Agent:
     ) -> tuple[str, bool]:
         """The conversation to continue, and whether it is one this call just made up."""
         if request.conversation_id:
-            return request.conversation_id, False
+            # An id the store has never seen starts a conversation: no history to read.
+            return request.conversation_id, not self.store.writer.knows(request.conversation_id)
         timeout = self.options.session_timeout
         if request.device_id or request.satellite_id:
             since = (
                 now - timedelta(seconds=timeout) if timeout else datetime.min.replace(tzinfo=UTC)
             )
+            latest = self._devices.lookup(request.device_id, request.satellite_id)
+            if latest is not None:
+                conversation_id, at = latest
+                return (conversation_id, False) if at >= since else (uuid.uuid4().hex, True)
             async with self.store.sessionmaker() as session:
                 recent = await recent_conversation(
                     session,
@@ -328,14 +342,9 @@ class Agent:
                 return state.state if state is not None else None
 
             verdict = check_outcome(outcomes, result.reply, read_state)
-            async with self.store.sessionmaker.begin() as session:
-                await set_outcome(
-                    session,
-                    result.turn_id,
-                    verdict.outcome,
-                    verdict.detail,
-                    flagged=verdict.flagged,
-                )
+            self.store.writer.submit_outcome(
+                OutcomeUpdate(result.turn_id, verdict.outcome, verdict.detail, verdict.flagged)
+            )
             if verdict.flagged:
                 _LOGGER.warning(
                     "Turn %s flagged by the outcome check: %s", result.turn_id, verdict.detail
@@ -344,10 +353,10 @@ class Agent:
             _LOGGER.exception("Outcome check of turn %s failed", result.turn_id)
 
     async def drain(self, *, cancel: bool = False) -> None:
-        """Wait for background work (events, outcome checks), or cancel it at shutdown.
+        """Wait for background work (events, outcome checks) and its writes, or cancel it.
 
         Shutdown cancels: an outcome check still waiting for Home Assistant's report is not worth
-        holding a restart for, and the turn itself is already stored.
+        holding a restart for, and the turn itself is written when the store closes.
         """
         while self._background:
             tasks = list(self._background)
@@ -355,6 +364,8 @@ class Agent:
                 for task in tasks:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        if not cancel:
+            await self.store.writer.flush()
 
 
 def _summary(outcome: ToolOutcome) -> ActionSummary:

@@ -1,33 +1,23 @@
 """Writing turns and reading conversation history: the agent's side of the store.
 
-Functions take the session first and run inside the caller's transaction, so a turn, its model
-calls and its tool calls land together or not at all.
+Functions run inside the caller's transaction, so a turn, its model calls and its tool calls
+land together or not at all. The agent's turns are written in batches by the store's writer
+(:mod:`addon.store.writer`); :func:`record_turn` writes one at once, for tools and tests.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import (
-    ScalarSelect,
-    String,
-    bindparam,
-    func,
-    insert,
-    literal_column,
-    select,
-    update,
-)
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
-from addon.store.payloads import Detacher, KnownPayloads, Payload
-
-_LOGGER = logging.getLogger(__name__)
+from addon.store.payloads import Detacher
 
 TITLE_LENGTH = 120
 
@@ -90,92 +80,170 @@ class TurnRecord:
     flagged: bool = False
 
 
-async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
-    """Store a turn (creating its conversation on first use); returns the turn id.
+@dataclass(slots=True)
+class NumberedTurn:
+    """A turn with the row ids it will be stored under, given out before it is written.
 
-    This runs on the reply's path, so it is a handful of Core statements over the session's
-    connection, each one trip to the driver's thread whatever the number of rows: upsert the
-    conversation, insert the turn, the system prompts and tool lists not known to be stored
-    (:mod:`addon.store.payloads`), the model calls and the tool calls. ORM objects would cost a
-    flush per dependency level and the bookkeeping of a unit of work nobody reads; in exchange,
-    the rows written here are not in the session's identity map. Everything stays in the
-    caller's transaction.
+    Ids handed out up front let the agent answer with the turn's id (and the outcome check
+    refer to it) while the row itself is written later, in a batch (:mod:`addon.store.writer`).
+    """
+
+    record: TurnRecord
+    turn_id: int
+    llm_call_ids: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeUpdate:
+    """The outcome check's verdict on a stored turn."""
+
+    turn_id: int
+    outcome: str
+    detail: dict[str, Any]
+    flagged: bool
+
+
+class TurnIds:
+    """Gives out turn and model-call ids above every id stored when it was loaded.
+
+    Only one writer may hold one: the store's writer, for the process's lifetime.
+    """
+
+    def __init__(self, next_turn: int, next_llm_call: int) -> None:
+        self._next_turn = next_turn
+        self._next_llm_call = next_llm_call
+
+    @classmethod
+    async def load(cls, connection: AsyncConnection) -> TurnIds:
+        """Start above the largest ids in the database."""
+        turn = await connection.scalar(select(func.max(Turn.id)))
+        llm_call = await connection.scalar(select(func.max(LLMCall.id)))
+        return cls((turn or 0) + 1, (llm_call or 0) + 1)
+
+    def number(self, record: TurnRecord) -> NumberedTurn:
+        """The next ids for ``record`` and its model calls."""
+        turn_id = self._next_turn
+        self._next_turn += 1
+        first = self._next_llm_call
+        self._next_llm_call += len(record.llm_calls)
+        return NumberedTurn(record, turn_id, list(range(first, self._next_llm_call)))
+
+
+async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
+    """Store one turn now, in the caller's transaction; returns its id.
+
+    For tools and tests that write a database no running agent writes: the agent's turns go
+    through the store's writer, which holds the ids (:class:`TurnIds`) for the process.
     """
     connection = await session.connection()
-    await connection.execute(UPSERT_CONVERSATION, _conversation_row(record))
-    inserted = await connection.execute(INSERT_TURN, _turn_row(record))
-    turn_id = int(inserted.lastrowid)
-    llm_ids = await _insert_llm_calls(connection, turn_id, record.llm_calls)
-    if record.tool_calls:
-        await connection.execute(
-            insert(ToolCall),
-            [
-                {
-                    "turn_id": turn_id,
-                    "llm_call_id": llm_ids[tool.llm_call] if tool.llm_call is not None else None,
-                    "seq": seq_no,
-                    "call_id": tool.call_id,
-                    "started_at": tool.started_at,
-                    "name": tool.name,
-                    "arguments": tool.arguments,
-                    "result": tool.result,
-                    "duration_ms": tool.duration_ms,
-                    "executor": tool.executor,
-                    "error": tool.error,
-                }
-                for seq_no, tool in enumerate(record.tool_calls, start=1)
-            ],
-        )
-    return turn_id
+    numbered = (await TurnIds.load(connection)).number(record)
+    await write_turns(connection, [numbered])
+    return numbered.turn_id
 
 
-# A conversation's first turn creates it; every later one bumps its counters.
+async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]) -> None:
+    """Store a batch of turns (creating their conversations on first use), in order.
+
+    One statement per table whatever the batch size, each one trip to the driver's thread:
+    upsert the conversations, insert the turns, the system prompts and tool lists they
+    reference, the model calls and the tool calls. Core statements with ids given out in
+    advance: ORM objects would cost a flush per dependency level and a unit of work nobody
+    reads, and ids read back would cost a round trip per row. Everything stays in the caller's
+    transaction.
+    """
+    if not turns:
+        return
+    conversations: dict[str, dict[str, Any]] = {}
+    later: list[int] = []
+    for numbered in turns:
+        record = numbered.record
+        row = conversations.get(record.conversation_id)
+        if row is None:
+            conversations[record.conversation_id] = _conversation_row(record)
+        else:
+            row["updated_at"] = record.created_at
+            row["turn_count"] += 1
+            row["error_count"] += 0 if record.error is None else 1
+            row["flagged_count"] += 1 if record.flagged else 0
+    # A turn's number is its conversation's count after the upsert, less the turns of the same
+    # conversation that come after it in this batch.
+    remaining = {cid: row["turn_count"] for cid, row in conversations.items()}
+    for numbered in turns:
+        cid = numbered.record.conversation_id
+        remaining[cid] -= 1
+        later.append(remaining[cid])
+    await connection.execute(UPSERT_CONVERSATION, list(conversations.values()))
+    await connection.execute(
+        INSERT_TURN,
+        [_turn_row(numbered, after) for numbered, after in zip(turns, later, strict=True)],
+    )
+    await _insert_llm_calls(connection, turns)
+    tool_rows = [
+        {
+            "turn_id": numbered.turn_id,
+            "llm_call_id": (
+                numbered.llm_call_ids[tool.llm_call] if tool.llm_call is not None else None
+            ),
+            "seq": seq_no,
+            "call_id": tool.call_id,
+            "started_at": tool.started_at,
+            "name": tool.name,
+            "arguments": tool.arguments,
+            "result": tool.result,
+            "duration_ms": tool.duration_ms,
+            "executor": tool.executor,
+            "error": tool.error,
+        }
+        for numbered in turns
+        for seq_no, tool in enumerate(numbered.record.tool_calls, start=1)
+    ]
+    if tool_rows:
+        await connection.execute(insert(ToolCall), tool_rows)
+
+
+# A conversation's first turn creates it; every later batch adds its turns to the counters.
 _upsert = sqlite_insert(Conversation)
 UPSERT_CONVERSATION: Final = _upsert.on_conflict_do_update(
     index_elements=[Conversation.id],
     set_={
-        Conversation.turn_count: Conversation.turn_count + 1,
+        Conversation.turn_count: Conversation.turn_count + _upsert.excluded.turn_count,
         Conversation.updated_at: _upsert.excluded.updated_at,
         Conversation.error_count: Conversation.error_count + _upsert.excluded.error_count,
         Conversation.flagged_count: Conversation.flagged_count + _upsert.excluded.flagged_count,
     },
 )
-# The turn's number is the count the upsert just left, read inside the insert; the id comes
-# from the cursor's lastrowid. Neither needs rows fetched back, which would cost a round trip.
 INSERT_TURN: Final = insert(Turn).values(
     seq=select(Conversation.turn_count)
     .where(Conversation.id == bindparam("numbered_in"))
     .scalar_subquery()
+    - bindparam("later")
 )
+# A payload that is already stored is left as it is: inserting it again costs one look-up in
+# the primary key, and it cannot go missing between this and the calls that reference it
+# (retention's pruning is another write transaction, and SQLite runs one at a time).
 INSERT_PAYLOADS: Final = sqlite_insert(LLMPayload).on_conflict_do_nothing(
     index_elements=[LLMPayload.hash]
 )
-
-
-def _stored_payloads() -> ScalarSelect[int]:
-    """How many of the payloads a new ``llm_calls`` row references exist, for its RETURNING.
-
-    The row's columns are named in raw SQL because SQLAlchemy does not correlate a subquery
-    inside RETURNING (it would add ``llm_calls`` to the subquery's FROM). A count rather than
-    ``hash IS NULL OR EXISTS (...)``: SQLite 3.40 answers ``IS NULL`` wrongly inside RETURNING
-    on a table whose rowid alias is declared NOT NULL, as ``llm_calls.id`` is.
-    """
-    table = LLMCall.__tablename__
-    referenced = [
-        literal_column(f"{table}.{column.key}", String())
-        for column in (LLMCall.system_prompt_hash, LLMCall.tools_hash)
-    ]
-    return (
-        select(func.count())
-        .select_from(LLMPayload)
-        .where(LLMPayload.hash.in_(referenced))
+# Flagging a turn counts once on its conversation, however often the turn is judged.
+COUNT_FLAG: Final = (
+    update(Conversation)
+    .where(
+        Conversation.id
+        == select(Turn.conversation_id)
+        .where(Turn.id == bindparam("turn"), Turn.flagged.is_(False))
         .scalar_subquery()
     )
-
-
-# The ids come back for the tool calls to point at; the count of stored payloads each row
-# references catches a wrong KnownPayloads at no extra round trip.
-INSERT_LLM_CALLS: Final = insert(LLMCall).returning(LLMCall.id, LLMCall.seq, _stored_payloads())
+    .values(flagged_count=Conversation.flagged_count + 1)
+)
+SET_OUTCOME: Final = (
+    update(Turn)
+    .where(Turn.id == bindparam("turn"))
+    .values(
+        outcome=bindparam("outcome"),
+        outcome_detail=bindparam("detail", type_=Turn.outcome_detail.type),
+        flagged=bindparam("flag", type_=Turn.flagged.type),
+    )
+)
 
 
 def _conversation_row(record: TurnRecord) -> dict[str, Any]:
@@ -195,10 +263,13 @@ def _conversation_row(record: TurnRecord) -> dict[str, Any]:
     }
 
 
-def _turn_row(record: TurnRecord) -> dict[str, Any]:
+def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
+    record = numbered.record
     return {
+        "id": numbered.turn_id,
         "conversation_id": record.conversation_id,
         "numbered_in": record.conversation_id,
+        "later": later,
         "created_at": record.created_at,
         "user_text": record.user_text,
         "reply_text": record.reply_text,
@@ -217,83 +288,80 @@ def _turn_row(record: TurnRecord) -> dict[str, Any]:
     }
 
 
-async def _insert_llm_calls(
-    connection: AsyncConnection, turn_id: int, calls: list[LLMCallRecord]
-) -> list[int]:
-    """Store a turn's model calls, their system prompts and tool lists once; returns their ids."""
-    if not calls:
-        return []
+async def _insert_llm_calls(connection: AsyncConnection, turns: Sequence[NumberedTurn]) -> None:
+    """Store the batch's model calls, and the system prompts and tool lists they reference."""
     detacher = Detacher()
-    requests = [detacher.detach(call.request_messages, call.request_tools) for call in calls]
-    known = KnownPayloads.of(connection)
-    unknown = [payload for digest, payload in detacher.payloads.items() if digest not in known]
-    if unknown:
-        await _store_payloads(connection, unknown, known)
-    result = await connection.execute(
-        INSERT_LLM_CALLS,
+    rows = []
+    for numbered in turns:
+        calls = numbered.record.llm_calls
+        for seq_no, (call, call_id) in enumerate(
+            zip(calls, numbered.llm_call_ids, strict=True), start=1
+        ):
+            request = detacher.detach(call.request_messages, call.request_tools)
+            rows.append(
+                {
+                    "id": call_id,
+                    "turn_id": numbered.turn_id,
+                    "seq": seq_no,
+                    "started_at": call.started_at,
+                    "model": call.model,
+                    "streamed": call.streamed,
+                    "request_messages": request.messages,
+                    "request_tools": request.tools,
+                    "system_prompt_hash": request.system_prompt_hash,
+                    "tools_hash": request.tools_hash,
+                    "response": call.response,
+                    "prompt_tokens": call.prompt_tokens,
+                    "completion_tokens": call.completion_tokens,
+                    "ttft_ms": call.ttft_ms,
+                    "duration_ms": call.duration_ms,
+                    "finish_reason": call.finish_reason,
+                    "error": call.error,
+                }
+            )
+    if not rows:
+        return
+    if detacher.payloads:
+        created_at = utcnow()
+        await connection.execute(
+            INSERT_PAYLOADS,
+            [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
+        )
+    await connection.execute(insert(LLMCall), rows)
+
+
+async def write_outcomes(connection: AsyncConnection, updates: Sequence[OutcomeUpdate]) -> None:
+    """Record outcome checks; a turn newly flagged also counts on its conversation.
+
+    The last verdict on a turn wins; a turn flagged by any of them counts once, and only if it
+    was not flagged before. A turn that is gone (pruned meanwhile) is skipped without complaint.
+    """
+    if not updates:
+        return
+    latest = {update.turn_id: update for update in updates}
+    flagged = dict.fromkeys(update.turn_id for update in updates if update.flagged)
+    if flagged:
+        await connection.execute(COUNT_FLAG, [{"turn": turn_id} for turn_id in flagged])
+    await connection.execute(
+        SET_OUTCOME,
         [
             {
-                "turn_id": turn_id,
-                "seq": seq_no,
-                "started_at": call.started_at,
-                "model": call.model,
-                "streamed": call.streamed,
-                "request_messages": request.messages,
-                "request_tools": request.tools,
-                "system_prompt_hash": request.system_prompt_hash,
-                "tools_hash": request.tools_hash,
-                "response": call.response,
-                "prompt_tokens": call.prompt_tokens,
-                "completion_tokens": call.completion_tokens,
-                "ttft_ms": call.ttft_ms,
-                "duration_ms": call.duration_ms,
-                "finish_reason": call.finish_reason,
-                "error": call.error,
+                "turn": update.turn_id,
+                "outcome": update.outcome,
+                "detail": update.detail,
+                "flag": update.flagged,
             }
-            for seq_no, (call, request) in enumerate(zip(calls, requests, strict=True), start=1)
+            for update in latest.values()
         ],
     )
-    ids: dict[int, int] = {}
-    all_stored = True
-    for call_id, seq_no, stored in result:
-        ids[seq_no] = call_id
-        request = requests[seq_no - 1]
-        referenced = {request.system_prompt_hash, request.tools_hash} - {None}
-        all_stored = all_stored and stored == len(referenced)
-    if not all_stored:
-        # Remembered as stored, yet gone: rolled back or pruned since. Storing them now, in
-        # this transaction, leaves no call pointing at nothing.
-        _LOGGER.debug("Payloads believed stored were missing; storing them again")
-        await _store_payloads(connection, list(detacher.payloads.values()), known)
-    return [ids[seq_no] for seq_no in range(1, len(calls) + 1)]
-
-
-async def _store_payloads(
-    connection: AsyncConnection, payloads: list[Payload], known: KnownPayloads
-) -> None:
-    """Insert the payloads that are not stored yet (an existing hash is left as it is)."""
-    created_at = utcnow()
-    await connection.execute(
-        INSERT_PAYLOADS, [payload.row() | {"created_at": created_at} for payload in payloads]
-    )
-    known.add(payload.hash for payload in payloads)
 
 
 async def set_outcome(
     session: AsyncSession, turn_id: int, outcome: str, detail: dict[str, Any], *, flagged: bool
 ) -> None:
-    """Record the outcome check of a turn; a flag also counts on its conversation."""
-    turn = await session.get(Turn, turn_id)
-    if turn is None:
-        return
-    newly_flagged = flagged and not turn.flagged
-    turn.outcome, turn.outcome_detail, turn.flagged = outcome, detail, flagged
-    if newly_flagged:
-        await session.execute(
-            update(Conversation)
-            .where(Conversation.id == turn.conversation_id)
-            .values(flagged_count=Conversation.flagged_count + 1)
-        )
+    """Record one outcome check now, in the caller's transaction (see :func:`record_turn`)."""
+    update = OutcomeUpdate(turn_id, outcome, detail, flagged)
+    await write_outcomes(await session.connection(), [update])
 
 
 async def recent_conversation(

@@ -40,6 +40,7 @@ from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
 from addon.store.backup_guard import BackupGuard, Permit, open_pin
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
+from addon.store.writer import TurnWriter
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ class Store:
     sessionmaker: async_sessionmaker[AsyncSession]
     path: Path
     checkpointer: Checkpointer
+    writer: TurnWriter
     busy_timeout_s: float = BUSY_TIMEOUT_S
 
     @classmethod
@@ -91,6 +93,12 @@ class Store:
                 raise StoreError(f"migrating {path} failed: {err}") from err
             raise
         _LOGGER.info("Opened the store at %s (schema %s)", path, revision)
+        writer = TurnWriter(engine)
+        try:
+            await writer.start()
+        except BaseException:
+            await engine.dispose()
+            raise
         checkpointer = Checkpointer(engine, path, interval_s=checkpoint_interval_s)
         checkpointer.start()
         return cls(
@@ -98,15 +106,17 @@ class Store:
             sessionmaker=async_sessionmaker(engine, expire_on_commit=False),
             path=path,
             checkpointer=checkpointer,
+            writer=writer,
             busy_timeout_s=busy_timeout_s,
         )
 
     async def close(self) -> None:
-        """Stop the checkpoints, fold the WAL in unless a backup is copying, close every connection.
+        """Write what waits, stop checkpoints, fold the WAL in unless a backup copies, close.
 
         Waits up to the busy timeout for a backup that is starting at this moment, so that it
         either finds the WAL folded in and the pool closed, or finds nothing closing at all.
         """
+        await self.writer.close()
         await self.checkpointer.stop()
         permit = await self.checkpointer.permit(wait_s=self.busy_timeout_s)
         if permit is None:

@@ -13,34 +13,25 @@ in place of the system message's content::
 reading a trace. Rows from before this scheme have no hashes and their content inline; they are
 read as they are.
 
-Writing skips payloads known to be stored already: :class:`KnownPayloads` remembers their hashes
-in the ``info`` of the database connection, the one object the store hands ``record_turn`` that
-outlives a turn (no wiring, and it goes when the connection goes). That memory can be wrong, a
-transaction that stored a payload may have rolled back or retention may have deleted it since,
-so the insert of the calls reports whether every payload they reference is there, and any that
-is not is stored then, in the same transaction (see :func:`addon.store.conversations.record_turn`).
+Each batch of turns the store writes inserts the payloads its calls reference, leaving any that
+is stored already as it is (:func:`addon.store.conversations.write_turns`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import LLMCall, LLMPayload
 
 PayloadKind = Literal["system_prompt", "tools"]
 CONTENT_REF: Final = "content_ref"
-# Distinct payloads in use at once are few (one system prompt per area a satellite sits in, one
-# tool list, times the changes of a day), so a few hundred hashes is plenty.
-KNOWN_PAYLOADS_SIZE = 256
-_INFO_KEY: Final = "home_agent.known_payloads"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,36 +54,6 @@ class Payload:
         return {"hash": self.hash, "kind": self.kind, "content": self.content, "size": self.size}
 
 
-class KnownPayloads:
-    """Hashes of payloads believed stored, least recently used first, at most ``size`` of them."""
-
-    def __init__(self, size: int = KNOWN_PAYLOADS_SIZE) -> None:
-        self._size = size
-        self._hashes: OrderedDict[str, None] = OrderedDict()
-
-    @classmethod
-    def of(cls, connection: AsyncConnection) -> KnownPayloads:
-        """The memory kept with this database connection (made on first use)."""
-        known = connection.info.get(_INFO_KEY)
-        if not isinstance(known, cls):
-            known = connection.info[_INFO_KEY] = cls()
-        return known
-
-    def __contains__(self, digest: object) -> bool:
-        if not isinstance(digest, str) or digest not in self._hashes:
-            return False
-        self._hashes.move_to_end(digest)
-        return True
-
-    def add(self, digests: Iterable[str]) -> None:
-        """Remember ``digests`` as stored, forgetting the least recently used beyond the size."""
-        for digest in digests:
-            self._hashes[digest] = None
-            self._hashes.move_to_end(digest)
-        while len(self._hashes) > self._size:
-            self._hashes.popitem(last=False)
-
-
 @dataclass(frozen=True, slots=True)
 class Detached:
     """A model call's request as its row stores it: the shared parts replaced by hashes."""
@@ -110,7 +71,7 @@ class Detacher:
     The calls of a turn send the very same system prompt string and tool list object, so each
     is hashed (and the tools serialised) once per turn, remembered by identity. Identity is safe
     only while the objects are alive; the record being stored keeps them alive for as long as
-    this detacher, which lives for one ``record_turn``.
+    this detacher, which lives for one batch.
     """
 
     payloads: dict[str, Payload] = field(default_factory=dict)

@@ -69,8 +69,8 @@ async def prune_payloads(store: Store, *, batch_size: int = PAYLOAD_BATCH_SIZE) 
     """Delete the payloads no model call references any more; returns how many.
 
     Each batch is its own transaction and selects inside its delete statement, so a payload a
-    turn has just started to reference again is not deleted; a turn that believes one stored
-    which this deleted stores it again (:func:`addon.store.conversations.record_turn`).
+    turn has just started to reference again is not deleted; a batch of turns written after
+    this inserts the payloads it references again (:func:`addon.store.conversations.write_turns`).
     """
     unreferenced = (
         select(LLMPayload.hash)

@@ -94,6 +94,7 @@ async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
     assert result.reply == "The kitchen lights are off."
     assert finished[0]["data"]["turn_id"] == result.turn_id
     assert finished[0]["data"]["handled_by"] == "llm"
+    await client.server.app[keys.STORE].writer.flush()
     async with client.server.app[keys.STORE].sessionmaker() as session:
         turn = await session.get(Turn, result.turn_id)
     assert turn is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -23,6 +24,7 @@ def ask(text: str, **kwargs: Any) -> ConversationRequest:
 
 
 async def stored_turn(store: Store, turn_id: int) -> Turn:
+    await store.writer.flush()
     async with store.sessionmaker() as session:
         turn = await session.get(Turn, turn_id)
         assert turn is not None
@@ -92,6 +94,7 @@ async def test_model_tool_call_acts_on_the_home(
     )
     result = await make_agent(llm=scripted_llm).process(ask("kitchen, lights, off please"))
     assert demo_model.state("light.kitchen_lights").state == "off"  # type: ignore[union-attr]
+    await store.writer.flush()
     async with store.sessionmaker() as session:
         calls = (await session.execute(select(LLMCall).order_by(LLMCall.seq))).scalars().all()
         tools = (await session.execute(select(ToolCall))).scalars().all()
@@ -210,6 +213,7 @@ async def test_dry_run_acts_on_a_virtual_copy(
     result = await make_agent(llm=scripted_llm).process(ask(command, dry_run=True))
     assert result.actions[0].success
     assert demo_model.state("light.kitchen_lights").state == before  # type: ignore[union-attr]
+    await store.writer.flush()
     async with store.sessionmaker() as session:
         tool = (await session.execute(select(ToolCall))).scalar_one()
     assert tool.executor == "virtual"
@@ -230,17 +234,32 @@ async def test_device_without_conversation_id_continues_its_conversation(
 
 
 async def test_session_timeout_starts_a_new_conversation(
-    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
     """After the session timeout the same device starts afresh."""
-    agent = make_agent(llm=scripted_llm, session_timeout=60)
+    agent = make_agent(llm=scripted_llm, session_timeout=1)
     scripted_llm.reply("a").reply("b")
     first = await agent.process(ask("hello", device_id="satellite-1"))
+    await asyncio.sleep(1.05)
+    later = await agent.process(ask("hello", device_id="satellite-1"))
+    assert later.conversation_id != first.conversation_id
+
+
+async def test_a_device_continues_its_conversation_after_a_restart(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """A new agent (a restart) finds the device's recent conversation in the store, unless stale."""
+    scripted_llm.reply("a").reply("b").reply("c")
+    first = await make_agent(llm=scripted_llm).process(ask("hello", device_id="satellite-1"))
+    await store.writer.flush()
+    again = await make_agent(llm=scripted_llm).process(ask("more", device_id="satellite-1"))
+    assert again.conversation_id == first.conversation_id
+    await store.writer.flush()
     async with store.sessionmaker.begin() as session:
         conversation = await session.get(Conversation, first.conversation_id)
         assert conversation is not None
         conversation.updated_at = conversation.updated_at.replace(year=2020)
-    later = await agent.process(ask("hello", device_id="satellite-1"))
+    later = await make_agent(llm=scripted_llm).process(ask("hello", device_id="satellite-1"))
     assert later.conversation_id != first.conversation_id
 
 

@@ -6,12 +6,11 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import delete, func, select, text
 
-from addon.store.conversations import record_turn
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn
-from addon.store.payloads import CONTENT_REF, Detacher, KnownPayloads, Payload, sent_requests
+from addon.store.payloads import CONTENT_REF, Payload, sent_requests
 from tests.store.data import NOW
 from tests.store.turns import PROMPT, model_call, record, tool_call, turn
 
@@ -121,20 +120,21 @@ async def test_a_new_connection_still_stores_each_payload_once(store: Store) -> 
     assert await count(store, LLMPayload) == 2
 
 
-async def test_a_payload_wrongly_remembered_as_stored_is_stored_again(store: Store) -> None:
-    """A turn whose connection believes its payloads stored, yet they are not, stores them."""
-    recorded = turn()
-    detacher = Detacher()
-    for call in recorded.llm_calls:
-        detacher.detach(call.request_messages, call.request_tools)
+async def test_a_payload_pruned_since_is_stored_again(store: Store) -> None:
+    """Payloads deleted after an earlier turn used them come back with the next turn's calls."""
+    await record(store, turn())
     async with store.sessionmaker.begin() as session:
-        KnownPayloads.of(await session.connection()).add(detacher.payloads)
-        await record_turn(session, recorded)
+        await session.execute(delete(LLMPayload))
+    recorded = turn(minutes=1)
+    await record(store, recorded)
     stored = await calls(store)
     async with store.sessionmaker() as session:
         sent = await sent_requests(session, stored)
     assert await count(store, LLMPayload) == 2
-    assert sent[stored[0].id].messages == recorded.llm_calls[0].request_messages
+    latest = stored[-len(recorded.llm_calls) :]
+    assert [sent[call.id].messages for call in latest] == [
+        call.request_messages for call in recorded.llm_calls
+    ]
 
 
 async def test_requests_without_a_system_prompt_or_tools_stay_inline(store: Store) -> None:

@@ -17,6 +17,8 @@ from addon.agent.loop import UNREACHABLE_REPLY
 from addon.store.models import Conversation
 from addon.wyoming.handler import AGENT_ERROR_REPLY, INVALID_REPLY
 from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.app import MakeSettings
+from tests.fixtures.database import stored_conversation
 from tests.fixtures.llm import spoken
 from tests.wyoming.conftest import (
     TIMEOUT_S,
@@ -102,6 +104,7 @@ async def test_context_fields_reach_the_conversation(
     client = await start_app()
     context = {"conversation_id": "ha-01J0", "device_id": "dev-1", "satellite_id": "sat-1"}
     events = await converse(wyoming_port(client), "hallo", context=context, language="de")
+    await client.server.app[keys.STORE].writer.flush()
     async with client.server.app[keys.STORE].sessionmaker() as session:
         stored = (await session.execute(select(Conversation))).scalar_one()
     assert final(events).data["context"]["conversation_id"] == "ha-01J0"
@@ -126,14 +129,19 @@ async def test_model_failure_is_not_handled_with_the_apology(
 
 
 async def test_agent_failure_sends_an_error_event(
-    start_app: StartApp, scripted_llm: ScriptedLLM
+    start_app: StartApp, scripted_llm: ScriptedLLM, make_settings: MakeSettings
 ) -> None:
-    """An agent that raises (here: a broken database) answers ``error`` then ``not-handled``."""
+    """An agent that raises (here: history it cannot read) answers ``error``, ``not-handled``."""
     scripted_llm.reply("Paris.")
+    await stored_conversation(make_settings().database_path, "earlier")
     client = await start_app()
     async with client.server.app[keys.STORE].engine.begin() as connection:
         await connection.exec_driver_sql("DROP TABLE turns")
-    events = await converse(wyoming_port(client), "what is the capital of France")
+    events = await converse(
+        wyoming_port(client),
+        "what is the capital of France",
+        context={"conversation_id": "earlier"},
+    )
     kinds = types(events)
     assert "handled" not in kinds
     error = events[kinds.index("error")]

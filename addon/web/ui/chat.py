@@ -42,7 +42,9 @@ async def chat_view(request: web.Request) -> web.Response:
     conversation_id = _conversation_id(request.query.get("conversation"))
     turns = []
     if conversation_id is not None:
-        async with request.app[keys.STORE].sessionmaker() as session:
+        store = request.app[keys.STORE]
+        await store.writer.flush()  # turns just answered are shown too
+        async with store.sessionmaker() as session:
             turns = await conversation_turns(session, conversation_id)
     return render(
         request,

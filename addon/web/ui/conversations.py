@@ -31,7 +31,9 @@ async def conversations_view(request: web.Request) -> web.Response:
     filters = parse_filters(request.query, tz)
     after = _cursor(request.query.get("after"))
     before = _cursor(request.query.get("before"))
-    async with request.app[keys.STORE].sessionmaker() as session:
+    store = request.app[keys.STORE]
+    await store.writer.flush()  # turns just answered are shown too
+    async with store.sessionmaker() as session:
         page = await list_conversations(session, filters, after=after, before=before)
         devices = await known_devices(session)
     form = {name: request.query.get(name, "") for name in FILTER_FIELDS}
@@ -54,7 +56,9 @@ async def conversations_view(request: web.Request) -> web.Response:
 async def conversation_view(request: web.Request) -> web.Response:
     """Every turn of one conversation as a timeline; 404 for an unknown id."""
     conversation_id = request.match_info["conversation_id"]
-    async with request.app[keys.STORE].sessionmaker() as session:
+    store = request.app[keys.STORE]
+    await store.writer.flush()  # turns just answered are shown too
+    async with store.sessionmaker() as session:
         detail = await conversation_detail(session, conversation_id)
     return render(
         request, "conversation.html", {"conversation": detail.conversation, "sent": detail.sent}

@@ -72,7 +72,9 @@ async def load_dashboard(app: web.Application, tz: tzinfo, span: Span) -> Dashbo
     starts = slots(now.replace(tzinfo=None), count, step)
     window_start = starts[0].replace(tzinfo=tz)
     offset = now.utcoffset() or timedelta(0)
-    async with app[keys.STORE].sessionmaker() as session:
+    database = app[keys.STORE]
+    await database.writer.flush()  # turns just answered are shown too
+    async with database.sessionmaker() as session:
         today = await conversations_since(session, midnight)
         share = await handled_share(session, now - timedelta(days=SHARE_DAYS))
         buckets = await latency_buckets(

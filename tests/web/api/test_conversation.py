@@ -66,6 +66,7 @@ async def test_dry_run_passes_through_to_the_turn(
     body = await (
         await api.post("/api/conversation", json={"text": "Turn off the oven", "dry_run": True})
     ).json()
+    await api.app[keys.STORE].writer.flush()
     async with api.app[keys.STORE].sessionmaker() as session:
         turn = await session.get(Turn, body["turn_id"])
     assert turn is not None
@@ -81,6 +82,7 @@ async def test_turn_is_stored_with_source_http(api: AppClient, scripted_llm: Scr
             json={"text": "Lights please", "language": "en", "device_id": "kitchen-tablet"},
         )
     ).json()
+    await api.app[keys.STORE].writer.flush()
     async with api.app[keys.STORE].sessionmaker() as session:
         conversation = await session.get(Conversation, body["conversation_id"])
         turns = (await session.scalars(select(Turn))).all()

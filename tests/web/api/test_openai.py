@@ -156,6 +156,7 @@ async def test_turn_is_stored_with_source_openai(
     await openai_client.chat.completions.create(
         model="home-agent", messages=[{"role": "user", "content": "Fan on"}], user="bob"
     )
+    await direct.app[keys.STORE].writer.flush()
     async with direct.app[keys.STORE].sessionmaker() as session:
         conversation = (await session.scalars(select(Conversation))).one()
         turn = (await session.scalars(select(Turn))).one()

@@ -5,8 +5,10 @@ from __future__ import annotations
 from sqlalchemy import text
 
 from addon import keys
+from addon.config.settings import Settings
 from devtools.scripted_llm import ScriptedLLM
-from tests.web.api.conftest import AppClient
+from tests.fixtures.database import stored_conversation
+from tests.web.api.conftest import AppClient, StartApp
 from tests.web.api.events import read_events
 
 REPLY = "The hallway light is now on, and the door is locked."
@@ -56,6 +58,7 @@ async def test_deltas_arrive_while_the_model_writes(
 
 
 async def stored_turns(api: AppClient) -> int:
+    await api.app[keys.STORE].writer.flush()
     async with api.app[keys.STORE].sessionmaker() as session:
         return int((await session.execute(text("SELECT count(*) FROM turns"))).scalar_one())
 
@@ -72,13 +75,17 @@ async def test_apology_is_streamed_when_the_model_fails(
 
 
 async def test_failure_after_the_stream_opened_is_an_error_event(
-    api: AppClient, scripted_llm: ScriptedLLM
+    start_app: StartApp, agent_settings: Settings, scripted_llm: ScriptedLLM
 ) -> None:
-    """When the turn cannot be stored, the stream ends with an error event, not a result."""
+    """When the turn fails inside (its history unreadable), the stream ends with an error event."""
+    await stored_conversation(agent_settings.database_path, "earlier")
+    api = await start_app(agent_settings)
     async with api.app[keys.STORE].engine.begin() as connection:
-        await connection.execute(text("DROP TABLE llm_calls"))
+        await connection.execute(text("DROP TABLE turns"))
     scripted_llm.reply("This will not be kept.")
-    response = await api.post("/api/conversation/stream", json={"text": "Hi"})
+    response = await api.post(
+        "/api/conversation/stream", json={"text": "Hi", "conversation_id": "earlier"}
+    )
     assert response.status == 200
     events = await read_events(response)
     assert events[-1].name == "error"

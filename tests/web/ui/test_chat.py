@@ -26,6 +26,7 @@ def events(body: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 async def recorded_turn(ui: UI, turn_id: int) -> Turn:
+    await ui.store.writer.flush()
     async with ui.store.sessionmaker() as session:
         return (await session.execute(select(Turn).where(Turn.id == turn_id))).scalar_one()
 

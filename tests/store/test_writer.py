@@ -1,0 +1,169 @@
+"""The store's writer: turns get their ids at once and reach the file in order, in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+from sqlalchemy import select
+
+from addon.store.conversations import OutcomeUpdate
+from addon.store.database import Store
+from addon.store.models import Conversation, LLMCall, ToolCall, Turn
+from addon.store.writer import TurnWriter
+from tests.store.turns import record, turn
+
+
+async def turns_of(store: Store, conversation_id: str) -> list[Turn]:
+    async with store.sessionmaker() as session:
+        rows = await session.scalars(
+            select(Turn).where(Turn.conversation_id == conversation_id).order_by(Turn.seq)
+        )
+        return list(rows)
+
+
+async def test_a_submitted_turn_has_its_id_at_once_and_is_stored_after_a_flush(
+    store: Store,
+) -> None:
+    """The id comes back before the row exists; flush writes it with its calls."""
+    turn_id = store.writer.submit(turn())
+    with store.writer.turn_in_progress():
+        assert await turns_of(store, "c1") == []
+    assert await store.writer.flush()
+    [stored] = await turns_of(store, "c1")
+    assert stored.id == turn_id
+    async with store.sessionmaker() as session:
+        calls = list(await session.scalars(select(LLMCall).where(LLMCall.turn_id == turn_id)))
+        tools = list(await session.scalars(select(ToolCall).where(ToolCall.turn_id == turn_id)))
+    assert [call.seq for call in calls] == [1, 2]
+    assert [tool.llm_call_id for tool in tools] == [calls[0].id]
+
+
+async def test_ids_continue_above_what_the_file_holds(store: Store) -> None:
+    """A writer started on a file with turns gives out the next ids, not used ones."""
+    [existing] = await record(store, turn("old"))
+    writer = TurnWriter(store.engine)
+    await writer.start()
+    try:
+        assert writer.submit(turn("new")) == existing + 1
+        assert writer.knows("old") and writer.knows("new") and not writer.knows("other")
+    finally:
+        await writer.close()
+    assert [t.id for t in await turns_of(store, "new")] == [existing + 1]
+
+
+async def test_turns_of_one_conversation_in_one_batch_are_numbered_in_order(
+    store: Store,
+) -> None:
+    """Several turns of a conversation in a batch, and a later batch, count on from each other."""
+    await record(store, turn("c1", user_text="first"))
+    with store.writer.turn_in_progress():
+        for text in ("second", "third"):
+            store.writer.submit(turn("c1", user_text=text))
+        store.writer.submit(turn("c2", user_text="elsewhere"))
+    await store.writer.flush()
+    store.writer.submit(turn("c1", user_text="fourth"))
+    await store.writer.flush()
+    stored = await turns_of(store, "c1")
+    assert [(t.seq, t.user_text) for t in stored] == [
+        (1, "first"),
+        (2, "second"),
+        (3, "third"),
+        (4, "fourth"),
+    ]
+    async with store.sessionmaker() as session:
+        conversation = await session.get(Conversation, "c1")
+    assert conversation is not None and conversation.turn_count == 4
+
+
+async def test_writes_wait_for_a_quiet_moment(store: Store) -> None:
+    """While a turn is being answered nothing is written; when none is, the batch goes."""
+    with store.writer.turn_in_progress():
+        store.writer.submit(turn("c1"))
+        store.writer.submit(turn("c2"))
+        await asyncio.sleep(0.05)
+        assert store.writer.pending == 2
+    for _ in range(100):
+        if store.writer.pending == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert store.writer.pending == 0
+    assert len(await turns_of(store, "c1")) == len(await turns_of(store, "c2")) == 1
+
+
+async def test_a_busy_agent_still_writes_within_the_delay(tmp_path: Path) -> None:
+    """Turns in progress without pause do not hold a finished one back for longer than that."""
+    store = await Store.open(tmp_path / "home_agent.db")
+    writer = TurnWriter(store.engine, max_delay_s=0.1)
+    await writer.start()
+    try:
+        with writer.turn_in_progress():
+            writer.submit(turn("c1"))
+            await asyncio.sleep(0.3)
+            assert writer.pending == 0
+        assert len(await turns_of(store, "c1")) == 1
+    finally:
+        await writer.close()
+        await store.close()
+
+
+async def test_an_outcome_flag_counts_once_on_the_conversation(store: Store) -> None:
+    """A verdict updates its turn; flagging the same turn twice counts one flag."""
+    turn_id = store.writer.submit(turn("c1"))
+    for _ in range(2):
+        store.writer.submit_outcome(
+            OutcomeUpdate(turn_id, "mismatch", {"reason": "nothing changed"}, True)
+        )
+    await store.writer.flush()
+    async with store.sessionmaker() as session:
+        stored = await session.get(Turn, turn_id)
+        conversation = await session.get(Conversation, "c1")
+    assert stored is not None and stored.outcome == "mismatch" and stored.flagged
+    assert stored.outcome_detail == {"reason": "nothing changed"}
+    assert conversation is not None and conversation.flagged_count == 1
+
+
+async def test_a_locked_database_loses_nothing(tmp_path: Path) -> None:
+    """A write that fails (another process holds the lock) is retried; every turn arrives."""
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=0.05)
+    try:
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        first = store.writer.submit(turn("c1"))
+        assert not await store.writer.flush()
+        second = store.writer.submit(turn("c1", user_text="again"))
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        assert await store.writer.flush()
+        assert [t.id for t in await turns_of(store, "c1")] == [first, second]
+    finally:
+        await store.close()
+
+
+async def test_closing_writes_what_waits(tmp_path: Path) -> None:
+    """A stop in the middle of a busy moment still stores every turn handed over."""
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path)
+    with store.writer.turn_in_progress():
+        store.writer.submit(turn("c1"))
+        await store.close()
+    reopened = await Store.open(path)
+    try:
+        assert len(await turns_of(reopened, "c1")) == 1
+    finally:
+        await reopened.close()
+
+
+async def test_ids_taken_by_another_writer_are_given_again(store: Store) -> None:
+    """Should another writer take our ids, our turns are stored under new ones, not lost."""
+    with store.writer.turn_in_progress():
+        ours = store.writer.submit(turn("ours"))
+        store.writer.submit_outcome(OutcomeUpdate(ours, "confirmed", {}, False))
+        [theirs] = await record(store, turn("theirs"))
+    assert theirs == ours
+    assert await store.writer.flush()
+    [stored] = await turns_of(store, "ours")
+    assert stored.id > theirs
+    assert stored.outcome == "confirmed"
