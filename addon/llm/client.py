@@ -90,11 +90,15 @@ class LLMClient:
         self.base_url = base_url
         self._temperature = temperature
         # Local servers (Ollama, llama.cpp) accept any key but the client insists on one.
+        # The package's aiohttp transport (its ``aiohttp`` extra) rather than its default
+        # httpx one: aiohttp is already the add-on's HTTP stack, and it costs about half the
+        # CPU per request, which is what bounds many conversations at once (bench/concurrency.py).
         self._client = openai.AsyncOpenAI(
             base_url=base_url,
             api_key=api_key or "not-needed",
             timeout=timeout,
             max_retries=max_retries,
+            http_client=openai.DefaultAioHttpClient(timeout=timeout),
         )
         self._timeout = timeout
         self._probe: tuple[float, ComponentHealth] | None = None
