@@ -2,9 +2,9 @@
 
 The service runs as it does in production: ``python -m addon`` in a subprocess (standalone,
 Home Assistant pointed at a closed port, so every sentence goes to the model and no home is
-involved). The model is ``devtools.scripted_llm.ScriptedLLM`` served from this process and
-answering every request with ``"ok"`` after 200 ms (time to first byte). Each round starts
-``CONVERSATIONS`` new conversations at the same instant, all over one transport:
+involved). The model is ``devtools.scripted_llm`` in a process of its own, as a real model
+server is, answering every request with ``"ok"`` after 200 ms (time to first byte). Each round
+starts ``CONVERSATIONS`` new conversations at the same instant, all over one transport:
 
 - Wyoming: one ``wyoming.client.AsyncTcpClient`` connection per conversation, as Home Assistant
   opens one per sentence; a conversation ends when the final ``handled`` (and ``handled-stop``)
@@ -25,12 +25,14 @@ Definitions:
   measured round, both transports together.
 
 Each transport gets warm-up conversations first, ``ROUNDS`` measured rounds, and the median
-round's share is reported. The table also shows the CPU time the service process used per
-conversation (from /proc, so all its threads) and the ceiling that alone puts on the share: one
-Python process runs one turn's code at a time, so a round cannot take less than
-``MODEL_LATENCY_S + CONVERSATIONS × CPU per conversation``. Between rounds the service's
-background work after each turn (the outcome check two seconds later) is let finish, so a round
-does not pay for the one before.
+round's share is reported. The same rounds are also run with no service at all, this process
+asking the model directly over HTTP: that "harness" row is the best this machine can show,
+since the clients, the model and the service share its CPUs. The table also shows the CPU time
+the service process used per conversation (from /proc, so all its threads) and the ceiling that
+alone puts on the share: one Python process runs one turn's code at a time, so a round cannot
+take less than ``MODEL_LATENCY_S + CONVERSATIONS × CPU per conversation``. Between rounds the
+service's background work after each turn (the outcome check two seconds later, the store's
+batched writes) is let finish, so a round does not pay for the one before.
 Target: share ≥ 90% on both transports. The last line is one JSON object.
 """
 
@@ -56,11 +58,9 @@ from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
 from wyoming.handle import Handled, HandledStart, HandledStop, NotHandled
 
-from devtools.scripted_llm import Completion, ScriptedLLM
-
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CONVERSATIONS = 100
-ROUNDS = 3
+ROUNDS = 5
 WARM_UP = 5
 MODEL_LATENCY_S = 0.2
 SETTLE_S = 3.0  # the outcome check runs 2 s after a turn
@@ -188,12 +188,44 @@ async def wait_ready(process: subprocess.Popen[bytes], http_port: int, log: Path
             await asyncio.sleep(0.05)
 
 
+def start_model() -> tuple[subprocess.Popen[str], str]:
+    """The scripted model in its own process; returns it and its ``base_url``."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "devtools.scripted_llm",
+            "--reply",
+            "ok",
+            "--delay",
+            str(MODEL_LATENCY_S),
+        ],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    base_url = process.stdout.readline().strip()
+    if not base_url.startswith("http://"):
+        process.kill()
+        raise SystemExit(f"the scripted model did not start (it said {base_url!r})")
+    return process, base_url
+
+
+async def model_conversation(session: aiohttp.ClientSession, base_url: str) -> str:
+    """One request straight to the model, as the service would make it: the harness alone."""
+    body = {"model": "scripted-model", "messages": [{"role": "user", "content": "question"}]}
+    async with session.post(f"{base_url}/chat/completions", json=body) as response:
+        answer = await response.json()
+        return str(answer["choices"][0]["message"]["content"])
+
+
 def start_service(
-    data_dir: Path, llm: ScriptedLLM, http_port: int, wyoming_port: int, log: Path
+    data_dir: Path, llm_base_url: str, http_port: int, wyoming_port: int, log: Path
 ) -> subprocess.Popen[bytes]:
     environment = {
         **os.environ,
-        "HOME_AGENT_LLM_BASE_URL": llm.base_url,
+        "HOME_AGENT_LLM_BASE_URL": llm_base_url,
         "HOME_AGENT_LLM_MODEL": "scripted-model",
         "HOME_AGENT_LOG_LEVEL": "warning",
     }
@@ -238,11 +270,14 @@ async def http_endpoint_exists(session: aiohttp.ClientSession, base: str) -> boo
 
 
 async def main() -> dict[str, object]:
-    async with ScriptedLLM(default=Completion("ok", delay=MODEL_LATENCY_S)) as llm:
+    model, base_url = start_model()
+    try:
         with tempfile.TemporaryDirectory() as temporary:
             http_port, wyoming_port = free_port(), free_port()
             log = Path(temporary) / "service.log"
-            process = start_service(Path(temporary) / "data", llm, http_port, wyoming_port, log)
+            process = start_service(
+                Path(temporary) / "data", base_url, http_port, wyoming_port, log
+            )
             try:
                 await wait_ready(process, http_port, log)
                 base = f"http://127.0.0.1:{http_port}"
@@ -252,13 +287,18 @@ async def main() -> dict[str, object]:
                     f"{os.cpu_count()} CPUs"
                 )
                 results: dict[str, Transport] = {}
-                results["wyoming"] = await measure(
-                    "wyoming",
-                    lambda n: wyoming_conversation(wyoming_port, f"question {n}"),
-                    process.pid,
-                )
                 connector = aiohttp.TCPConnector(limit=0)
                 async with aiohttp.ClientSession(connector=connector) as session:
+                    harness = await measure(
+                        "harness",
+                        lambda _n: model_conversation(session, base_url),
+                        model.pid,
+                    )
+                    results["wyoming"] = await measure(
+                        "wyoming",
+                        lambda n: wyoming_conversation(wyoming_port, f"question {n}"),
+                        process.pid,
+                    )
                     if await http_endpoint_exists(session, base):
                         results["http"] = await measure(
                             "http",
@@ -271,6 +311,9 @@ async def main() -> dict[str, object]:
                 process.terminate()
                 process.wait(15)
             warnings = count_warnings(log)
+    finally:
+        model.terminate()
+        model.wait(15)
     print()
     print(
         f"{'transport':>9}  {'share p50':>9}  {'worst':>6}  {'overhead p50':>12}  {'p99':>9}"
@@ -289,6 +332,18 @@ async def main() -> dict[str, object]:
             f"{percentile(measured.overheads, 99) * 1000:>6.1f} ms"
             f"  {service_ms:>13.2f} ms  {ceiling(service_ms):>11.1%}  {client_ms:>12.2f} ms"
         )
+    harness_share = statistics.median(harness.shares)
+    print(
+        f"{'harness':>9}  {harness_share:>9.1%}  {min(harness.shares):>6.1%}  "
+        f"{percentile(harness.overheads, 50) * 1000:>9.1f} ms  "
+        f"{percentile(harness.overheads, 99) * 1000:>6.1f} ms"
+        f"  {'(no service)':>16}  {'':>11}  "
+        f"{statistics.median(harness.client_cpu) / CONVERSATIONS * 1000:>12.2f} ms"
+    )
+    print(
+        "harness: the same rounds with no service, this process asking the model directly; "
+        "no transport can beat it on this machine"
+    )
     print(
         f"target: share ≥ {TARGET_SHARE:.0%}; warnings in the service log: {warnings} "
         "(Home Assistant is away on purpose)"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import inspect
 import itertools
@@ -250,8 +251,8 @@ class ScriptedLLM:
             raise RuntimeError("ScriptedLLM is not started")
         return f"http://127.0.0.1:{self._port}/v1"
 
-    async def start(self) -> None:
-        """Listen on a free loopback port."""
+    async def start(self, *, port: int = 0) -> None:
+        """Listen on a loopback port (a free one unless given)."""
         if self._runner is not None:
             raise RuntimeError("ScriptedLLM is already started")
         app = web.Application(middlewares=[_json_errors])
@@ -266,7 +267,7 @@ class ScriptedLLM:
         )
         await runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
+        sock.bind(("127.0.0.1", port))
         await web.SockSite(runner, sock, backlog=512).start()
         self._runner, self._port = runner, sock.getsockname()[1]
 
@@ -655,3 +656,40 @@ def _embed(text: str, dims: int) -> list[float]:
             vector[i] += byte / 127.5 - 1.0
     norm = math.sqrt(sum(v * v for v in vector)) or 1.0
     return [v / norm for v in vector]
+
+
+async def serve(reply: str, delay: float, *, port: int = 0) -> None:
+    """Answer every chat request with ``reply`` after ``delay`` seconds, until cancelled.
+
+    The command-line form, for benchmarks that want the model in a process of its own, as a
+    real model server is: the first line printed is the ``base_url``. Requests are not kept.
+    """
+    llm = ScriptedLLM(default=Completion(reply, delay=delay))
+    await llm.start(port=port)
+    print(llm.base_url, flush=True)  # noqa: T201 - the caller reads it
+    try:
+        while True:
+            await asyncio.sleep(1.0)
+            llm.requests.clear()
+            if llm.problems:
+                print("\n".join(llm.problems), flush=True)  # noqa: T201
+                llm.problems.clear()
+    finally:
+        await llm.stop()
+
+
+def main() -> None:
+    """``python -m devtools.scripted_llm --reply ok --delay 0.2 [--port N]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=serve.__doc__)
+    parser.add_argument("--reply", default="ok", help="the text every answer carries")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds before each answer")
+    parser.add_argument("--port", type=int, default=0, help="loopback port (default: any free)")
+    arguments = parser.parse_args()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(arguments.reply, arguments.delay, port=arguments.port))
+
+
+if __name__ == "__main__":
+    main()

@@ -7,25 +7,32 @@ This module only converts formats and translates errors; the tool loop lives in
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 import openai
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from addon.errors import LLMError
 from addon.health import ComponentHealth
+from addon.llm.sse import event_data
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
 # Requests go through the client's documented low-level ``post`` with a body that is already
 # plain JSON: ``chat.completions.create`` would first walk every message and tool to transform
 # typed parameters (1-2 ms of CPU per call for a large home), which our dicts do not need.
-# Retries, timeouts, error types and response parsing are the client's as usual.
+# Retries, timeouts and error types are the client's as usual.
 CHAT_PATH = "/chat/completions"
+# Answers are read raw (the documented ``cast_to=httpx.Response`` of the low-level calls) and
+# parsed with ``json.loads``: building the package's typed response objects was most of its
+# CPU per call. A streamed answer needs the package's raw-stream header so the body is not read
+# before it is returned; it is the header ``with_streaming_response`` sets.
+RAW_STREAM_HEADER = "X-Stainless-Raw-Response"
 TextSink = Callable[[str], Awaitable[None]]
 
 
@@ -127,9 +134,8 @@ class LLMClient:
         try:
             if stream:
                 return await self._stream(request, started, on_text)
-            response = await self._client.post(
-                CHAT_PATH, body=request, cast_to=ChatCompletion, stream=False
-            )
+            response = await self._client.post(CHAT_PATH, body=request, cast_to=httpx2.Response)
+            body = _json_object(response.content)
         except openai.APITimeoutError as err:
             raise LLMError(f"the model did not answer within {self._timeout:.0f} s") from err
         except openai.APIConnectionError as err:
@@ -140,22 +146,30 @@ class LLMClient:
             ) from err
         except openai.OpenAIError as err:
             raise LLMError(f"the model endpoint failed: {err}") from err
+        except httpx2.HTTPError as err:
+            raise LLMError(f"the model endpoint's answer broke off: {err}") from err
         duration = (time.perf_counter() - started) * 1000
-        if not response.choices:
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise LLMError("the model endpoint answered with no choices")
-        choice = response.choices[0]
+        choice = choices[0]
+        message = _mapping(choice.get("message"))
         calls = [
-            ToolCallRequest(call.id, call.function.name, call.function.arguments or "")
-            for call in (choice.message.tool_calls or [])
-            if call.type == "function"
+            ToolCallRequest(
+                str(call.get("id") or f"call_{index}"),
+                str(_mapping(call.get("function")).get("name") or ""),
+                str(_mapping(call.get("function")).get("arguments") or ""),
+            )
+            for index, call in enumerate(_list(message.get("tool_calls")))
+            if isinstance(call, dict) and call.get("type", "function") == "function"
         ]
-        usage = response.usage
+        prompt_tokens, completion_tokens = _usage(body)
         return Completion(
-            content=choice.message.content or "",
+            content=_text(message.get("content")),
             tool_calls=calls,
-            finish_reason=choice.finish_reason,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
+            finish_reason=_optional_str(choice.get("finish_reason")),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
             ttft_ms=duration,
             duration_ms=duration,
             streamed=False,
@@ -164,43 +178,57 @@ class LLMClient:
     async def _stream(
         self, request: dict[str, Any], started: float, on_text: TextSink | None
     ) -> Completion:
-        stream = await self._client.post(
+        response = await self._client.post(
             CHAT_PATH,
             body={**request, "stream": True, "stream_options": {"include_usage": True}},
-            cast_to=ChatCompletion,
-            stream=True,
-            stream_cls=openai.AsyncStream[ChatCompletionChunk],
+            cast_to=httpx2.Response,
+            options={"headers": {RAW_STREAM_HEADER: "stream"}},
         )
         text: list[str] = []
         calls: dict[int, _StreamedCall] = {}
         finish_reason: str | None = None
         ttft_ms: float | None = None
         prompt_tokens = completion_tokens = 0
-        async for chunk in stream:
-            if chunk.usage is not None:
-                prompt_tokens = chunk.usage.prompt_tokens
-                completion_tokens = chunk.usage.completion_tokens
-            if not chunk.choices:
-                continue
-            choice = chunk.choices[0]
-            delta = choice.delta
-            if ttft_ms is None and (delta.content or delta.tool_calls):
-                ttft_ms = (time.perf_counter() - started) * 1000
-            if delta.content:
-                text.append(delta.content)
-                if on_text is not None:
-                    await on_text(delta.content)
-            for call_delta in delta.tool_calls or []:
-                call = calls.setdefault(call_delta.index, _StreamedCall())
-                if call_delta.id:
-                    call.id = call_delta.id
-                if call_delta.function is not None:
-                    if call_delta.function.name:
-                        call.name += call_delta.function.name
-                    if call_delta.function.arguments:
-                        call.arguments.append(call_delta.function.arguments)
-            if choice.finish_reason:
-                finish_reason = choice.finish_reason
+        try:
+            async for data in event_data(response.aiter_lines()):
+                if data.startswith("[DONE]"):
+                    break
+                chunk = _json_object(data.encode())
+                if chunk.get("error"):
+                    raise LLMError(f"the model endpoint failed mid-answer: {_error_text(chunk)}")
+                if chunk.get("usage"):
+                    prompt_tokens, completion_tokens = _usage(chunk)
+                choices = _list(chunk.get("choices"))
+                if not choices or not isinstance(choices[0], dict):
+                    continue
+                choice = choices[0]
+                delta = _mapping(choice.get("delta"))
+                content = delta.get("content")
+                tool_deltas = _list(delta.get("tool_calls"))
+                if ttft_ms is None and (content or tool_deltas):
+                    ttft_ms = (time.perf_counter() - started) * 1000
+                if isinstance(content, str) and content:
+                    text.append(content)
+                    if on_text is not None:
+                        await on_text(content)
+                for position, call_delta in enumerate(tool_deltas):
+                    if not isinstance(call_delta, dict):
+                        continue
+                    index = call_delta.get("index", position)
+                    call = calls.setdefault(
+                        index if isinstance(index, int) else position, _StreamedCall()
+                    )
+                    if call_delta.get("id"):
+                        call.id = str(call_delta["id"])
+                    function = _mapping(call_delta.get("function"))
+                    if function.get("name"):
+                        call.name += str(function["name"])
+                    if function.get("arguments"):
+                        call.arguments.append(str(function["arguments"]))
+                if choice.get("finish_reason"):
+                    finish_reason = str(choice["finish_reason"])
+        finally:
+            await response.aclose()
         return Completion(
             content="".join(text),
             tool_calls=[
@@ -242,3 +270,52 @@ def _message(err: openai.APIStatusError) -> str:
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
             return str(inner["message"])[:300]
     return str(err.message)[:300]
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """A JSON object from the endpoint, or :class:`LLMError` saying what came instead."""
+    try:
+        value = json.loads(raw)
+    except ValueError as err:
+        raise LLMError(
+            f"the model endpoint answered with something that is not JSON: {err}"
+        ) from err
+    if not isinstance(value, dict):
+        raise LLMError("the model endpoint answered with JSON that is not an object")
+    return value
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _optional_str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _text(content: object) -> str:
+    """Message content as text; some servers send a list of text parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def _usage(body: dict[str, Any]) -> tuple[int, int]:
+    usage = _mapping(body.get("usage"))
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    return (
+        prompt if isinstance(prompt, int) else 0,
+        completion if isinstance(completion, int) else 0,
+    )
+
+
+def _error_text(chunk: dict[str, Any]) -> str:
+    error = chunk.get("error")
+    message = error.get("message") if isinstance(error, dict) else error
+    return str(message)[:300] if message else "an error occurred while streaming"

@@ -141,7 +141,8 @@ class AgentEventHandler(AsyncEventHandler):
     ) -> None:
         super().__init__(reader, writer)
         self._agent = agent
-        self._info = info.event()
+        # Built when asked for: most connections (one per sentence) never describe.
+        self._info = info
         peer = writer.get_extra_info("peername")
         self._peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self._gone = False
@@ -198,7 +199,7 @@ class AgentEventHandler(AsyncEventHandler):
     async def handle_event(self, event: Event) -> bool:
         """Answer one event; False ends the connection (the client has gone)."""
         if Describe.is_type(event.type):
-            await self._send(self._info)
+            await self._send(self._info.event())
         elif Transcript.is_type(event.type):
             await self._answer(event)
         else:
