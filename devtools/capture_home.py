@@ -50,6 +50,7 @@ async def capture(websocket_url: str, token: str) -> dict[str, Any]:
             "exposure": (await command({"type": "homeassistant/expose_entity/list"}))[
                 "exposed_entities"
             ],
+            "scripts": (await command({"type": "get_services"})).get("script", {}),
         }
         result["entity_details"] = await command(
             {

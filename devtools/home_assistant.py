@@ -95,9 +95,15 @@ def port_is_free(port: int) -> bool:
         return True
 
 
-def configuration(port: int, name: str = "Home Agent Demo") -> dict[str, Any]:
-    """``configuration.yaml`` of the demo home: loopback only, no ``default_config`` (fast boot)."""
-    return {
+def configuration(
+    port: int, name: str = "Home Agent Demo", scripts: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``configuration.yaml`` of the demo home: loopback only, no ``default_config`` (fast boot).
+
+    ``scripts`` adds YAML scripts (``script:``, keyed by object id); the demo itself has none, and
+    counts of its entities elsewhere rely on that, so only the tests that want scripts pass them.
+    """
+    config: dict[str, Any] = {
         "homeassistant": {
             "name": name,
             "unit_system": "metric",
@@ -116,6 +122,9 @@ def configuration(port: int, name: str = "Home Agent Demo") -> dict[str, Any]:
         "intent": None,
         "demo": None,
     }
+    if scripts:
+        config["script"] = dict(scripts)
+    return config
 
 
 def load_credentials(config_dir: Path) -> Credentials | None:
@@ -189,6 +198,7 @@ class HomeAssistantProcess:
         *,
         port: int | None = None,
         shopping_list: bool = False,
+        scripts: Mapping[str, Any] | None = None,
         boot_timeout: float = BOOT_TIMEOUT_S,
     ) -> None:
         self.config_dir = config_dir.resolve()
@@ -197,6 +207,9 @@ class HomeAssistantProcess:
         self.websocket_url = f"ws://127.0.0.1:{self.port}/api/websocket"
         self.log_path = self.config_dir / LOG_FILE
         self._shopping_list = shopping_list
+        # To edit the scripts while Home Assistant runs: change this, write_configuration(), then
+        # call script.reload.
+        self.scripts: Mapping[str, Any] | None = scripts
         self._boot_timeout = boot_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._credentials = load_credentials(self.config_dir)
@@ -209,10 +222,11 @@ class HomeAssistantProcess:
         *,
         port: int | None = None,
         shopping_list: bool = False,
+        scripts: Mapping[str, Any] | None = None,
     ) -> Self:
         """A fresh home copied from an onboarded template; the template's token works for it too."""
         shutil.copytree(template, config_dir, ignore=shutil.ignore_patterns("*.log", "*.log.*"))
-        return cls(config_dir, port=port, shopping_list=shopping_list)
+        return cls(config_dir, port=port, shopping_list=shopping_list, scripts=scripts)
 
     @property
     def credentials(self) -> Credentials:
@@ -291,6 +305,11 @@ class HomeAssistantProcess:
     async def __aexit__(self, *_: object) -> None:
         await asyncio.to_thread(self.stop)
 
+    def write_configuration(self) -> None:
+        """Write ``configuration.yaml`` for this port and :attr:`scripts`."""
+        text = yaml.safe_dump(configuration(self.port, scripts=self.scripts), sort_keys=False)
+        (self.config_dir / "configuration.yaml").write_text(text, "utf-8")
+
     def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
         """The end of the process's console log, for error messages."""
         try:
@@ -312,9 +331,7 @@ class HomeAssistantProcess:
             )
         self.config_dir.mkdir(parents=True, exist_ok=True)
         # Rewritten on every start: a template copy gets its own port this way.
-        (self.config_dir / "configuration.yaml").write_text(
-            yaml.safe_dump(configuration(self.port), sort_keys=False), "utf-8"
-        )
+        self.write_configuration()
         environment = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENVIRONMENT}
         with self.log_path.open("ab") as log:
             log.write(f"--- home-agent: starting Home Assistant on {self.url}\n".encode())

@@ -14,6 +14,10 @@ Home Assistant 2025.4 has no event or subscription for exposure: ``homeassistant
 stores the setting in the entity registry's ``options``, which fires ``entity_registry_updated``,
 so that refresh covers it. Two changes fire nothing and are only seen at the next snapshot:
 exposing a YAML entity without a ``unique_id``, and ``expose_new_entities/set``.
+
+Scripts' fields and descriptions come from ``get_services``. Editing a script reloads it, which
+removes and registers its service again (``service_removed``, ``service_registered``) without
+touching the entity registry, so those events, for the ``script`` domain only, refresh too.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ REGISTRY_EVENTS = (
     "device_registry_updated",
     "entity_registry_updated",
 )
+SERVICE_EVENTS = ("service_registered", "service_removed")
+SCRIPT_DOMAIN = "script"
 
 
 class _EntityFeed:
@@ -191,6 +197,14 @@ class HomeSync:
             )
             for event_type in REGISTRY_EVENTS
         ]
+        self._registry_subs += [
+            await self._client.subscribe(
+                {"type": "subscribe_events", "event_type": event_type},
+                self._on_service_event,
+                resubscribe=False,
+            )
+            for event_type in SERVICE_EVENTS
+        ]
         try:
             await self.refresh()
         except HomeAssistantCommandError as err:
@@ -207,6 +221,12 @@ class HomeSync:
             event.get("event_type") if isinstance(event, dict) else event,
         )
         self._schedule(self._debounce)
+
+    def _on_service_event(self, event: Any) -> None:
+        """Refresh when a script's service changes; other domains' services do not matter."""
+        data = event.get("data") if isinstance(event, dict) else None
+        if isinstance(data, dict) and data.get("domain") == SCRIPT_DOMAIN:
+            self._on_registry_event(event)
 
     def _schedule(self, delay: float) -> None:
         """Refresh after ``delay``; a newer request restarts the wait, up to ``debounce_max``."""
@@ -277,13 +297,23 @@ class HomeSync:
     async def _build(self, feed: _EntityFeed) -> HomeModel:
         """Fetch everything concurrently with the snapshot and build a model."""
         command = self._client.command
-        config, areas, floors, devices, entities, exposure, *expose_new = await asyncio.gather(
+        (
+            config,
+            areas,
+            floors,
+            devices,
+            entities,
+            exposure,
+            scripts,
+            *expose_new,
+        ) = await asyncio.gather(
             command({"type": "get_config"}),
             command({"type": "config/area_registry/list"}),
             command({"type": "config/floor_registry/list"}),
             command({"type": "config/device_registry/list"}),
             command({"type": "config/entity_registry/list"}),
             command({"type": "homeassistant/expose_entity/list"}),
+            self._script_services(),
             *(
                 command({"type": "homeassistant/expose_new_entities/get", "assistant": name})
                 for name in KNOWN_ASSISTANTS
@@ -318,7 +348,22 @@ class HomeSync:
                 name: bool(answer.get("expose_new"))
                 for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
             },
+            scripts=scripts,
         )
+
+    async def _script_services(self) -> dict[str, Any]:
+        """``get_services``' scripts; if Home Assistant refuses, scripts are offered without fields.
+
+        Fields only refine the script tools, so a refusal here must not keep the whole home
+        from loading the way a missing registry does.
+        """
+        try:
+            services = await self._client.command({"type": "get_services"})
+        except HomeAssistantCommandError as err:
+            _LOGGER.warning("Could not read the scripts' fields from Home Assistant: %s", err)
+            return {}
+        scripts = services.get(SCRIPT_DOMAIN) if isinstance(services, dict) else None
+        return scripts if isinstance(scripts, dict) else {}
 
     async def _end(self, sub: Subscription) -> None:
         """Unsubscribe; a subscription Home Assistant already forgot is not a problem."""

@@ -2,7 +2,8 @@
 
 :meth:`HomeModel.build` takes exactly what Home Assistant 2025.4's commands return
 (``get_config``, the area/floor/device/entity registry lists, ``get_entries``,
-``expose_entity/list`` and the first ``subscribe_entities`` event) and
+``expose_entity/list``, the ``script`` domain of ``get_services`` and the first
+``subscribe_entities`` event) and
 :meth:`HomeModel.apply_entity_diff` applies each later ``subscribe_entities`` event in place,
 touching only the entities it names. Registry changes are rare and arrive as whole lists, so the
 caller rebuilds for those (a 1,000-entity home builds in about 30 ms; ``bench/home_model.py``).
@@ -30,11 +31,15 @@ from addon.home.records import (
     EntityState,
     Floor,
     RegistryEntry,
+    ScriptService,
     frozen_mapping,
     merge_context,
 )
 
 _LOGGER = logging.getLogger(__name__)
+
+_SCRIPT_INTEGRATION_SERVICES = frozenset({"reload", "turn_on", "turn_off", "toggle"})
+"""The ``script`` integration's own services, listed with the scripts; no script key is one."""
 
 _DERIVED_ATTRIBUTES = frozenset({"friendly_name", "device_class"})
 """State attributes an :class:`Entity` is derived from; a diff touching them re-derives it."""
@@ -55,6 +60,7 @@ class HomeModel:
         "_entries",
         "_expose_new",
         "_exposure",
+        "_scripts",
         "_states",
         "index",
         "loose_places",
@@ -68,6 +74,7 @@ class HomeModel:
         self._entries: Mapping[str, RegistryEntry] = MappingProxyType({})
         self._exposure: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
         self._expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW
+        self._scripts: Mapping[str, ScriptService] = MappingProxyType({})
         self._states: dict[str, EntityState] = {}
         self._entities: dict[str, Entity] = {}
         self.index: HomeIndex = HomeIndex.build(())
@@ -87,13 +94,15 @@ class HomeModel:
         exposure: Mapping[str, Mapping[str, Any]],
         states: Mapping[str, Mapping[str, Any]],
         expose_new: Mapping[str, bool] | None = None,
+        scripts: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> HomeModel:
         """Build from Home Assistant's WebSocket results (see the module docstring).
 
         ``exposure`` is ``expose_entity/list``'s ``exposed_entities``; ``states`` is the ``a``
         map of the first ``subscribe_entities`` event. ``expose_new`` is what
         ``expose_new_entities/get`` says per assistant (by default only Assist exposes new
-        entities, as in a fresh Home Assistant).
+        entities, as in a fresh Home Assistant). ``scripts`` is ``get_services``' ``script``
+        domain; without it scripts are still known, only their fields and descriptions are not.
         """
         model = cls()
         model._config = frozen_mapping(config)
@@ -116,6 +125,13 @@ class HomeModel:
         model._exposure = MappingProxyType(dict(exposure))
         model._expose_new = MappingProxyType(
             dict(DEFAULT_EXPOSE_NEW if expose_new is None else expose_new)
+        )
+        model._scripts = MappingProxyType(
+            {
+                str(service): ScriptService.from_ha(service, raw)
+                for service, raw in (scripts or {}).items()
+                if isinstance(raw, Mapping) and service not in _SCRIPT_INTEGRATION_SERVICES
+            }
         )
         model._states = {
             entity_id: EntityState.from_compressed(entity_id, raw)
@@ -141,6 +157,7 @@ class HomeModel:
         clone._entries = self._entries
         clone._exposure = self._exposure
         clone._expose_new = self._expose_new
+        clone._scripts = self._scripts
         clone.places = self.places
         clone.loose_places = self.loose_places
         clone._states = dict(self._states)
@@ -169,6 +186,35 @@ class HomeModel:
     def devices(self) -> Mapping[str, Device]:
         """Devices by id."""
         return self._devices
+
+    @property
+    def scripts(self) -> Mapping[str, ScriptService]:
+        """The scripts' service descriptions, by service name (``script.<name>``)."""
+        return self._scripts
+
+    def script_service_name(self, entity_id: str) -> str:
+        """The service that runs the script ``entity_id``, as Home Assistant's ScriptTool names it.
+
+        A script registers ``script.<key>`` and its registry ``unique_id`` is that key; the entity
+        id only matches it until someone renames the entity, so the ``unique_id`` wins.
+        """
+        entry = self._entries.get(entity_id)
+        if entry is not None and entry.unique_id:
+            return entry.unique_id
+        return entity_id.partition(".")[2]
+
+    def script_service(self, entity_id: str) -> ScriptService | None:
+        """The description and fields of the script ``entity_id``, when Home Assistant gave them."""
+        return self._scripts.get(self.script_service_name(entity_id))
+
+    def has_script_service(self, service: str) -> bool:
+        """Whether ``script.<service>`` runs one of this home's scripts."""
+        if service in self._scripts:
+            return True
+        return any(
+            self.script_service_name(entity_id) == service
+            for entity_id in self.index.by_domain.get("script", ())
+        )
 
     def entity(self, entity_id: str) -> Entity | None:
         """Any known entity, exposed or not: check :meth:`Entity.is_exposed` before acting."""

@@ -3,9 +3,11 @@
 Each ``from_ha`` reads the exact dicts Home Assistant 2025.4 sends (field names from
 ``helpers/area_registry.py`` ``json_fragment``, ``components/config/floor_registry.py``
 ``_entry_dict``, ``helpers/device_registry.py`` ``dict_repr``, ``helpers/entity_registry.py``
-``as_partial_dict``/``extended_dict`` and ``core.State.as_compressed_state``). Parsing is lenient
-about missing optional keys, because older releases omit some and a missing key must not stop the
-agent from starting; it is strict about the keys that identify a record.
+``as_partial_dict``/``extended_dict``, ``core.State.as_compressed_state`` and, for scripts'
+fields, the service description ``components/script/__init__.py`` registers and
+``get_services`` returns). Parsing is lenient about missing optional keys, because older releases
+omit some and a missing key must not stop the agent from starting; it is strict about the keys
+that identify a record.
 """
 
 from __future__ import annotations
@@ -120,7 +122,8 @@ class RegistryEntry:
 
     The list command sends ``as_partial_dict`` (no aliases, no device classes); ``get_entries``
     sends ``extended_dict``, which adds them. ``options`` is None when neither told us, which the
-    exposure rules treat as "unknown", not as "no setting".
+    exposure rules treat as "unknown", not as "no setting". ``unique_id`` is kept because a
+    script's service is named by it (``script.<unique_id>``), not by its entity id.
     """
 
     entity_id: str
@@ -137,6 +140,7 @@ class RegistryEntry:
     device_class: str | None = None
     original_device_class: str | None = None
     options: Mapping[str, Mapping[str, Any]] | None = None
+    unique_id: str | None = None
 
     @classmethod
     def from_ha(
@@ -166,6 +170,7 @@ class RegistryEntry:
                     {key: frozen_mapping(value) for key, value in options.items()}
                 )
             ),
+            unique_id=_text_or_none(raw.get("unique_id")),
         )
 
 
@@ -222,3 +227,66 @@ def merge_context(old: Mapping[str, Any], change: Any) -> Mapping[str, Any]:
     elif isinstance(change, Mapping):
         merged.update(change)
     return MappingProxyType(merged)
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptField:
+    """One of a script's ``fields``, as its service description in ``get_services`` has it.
+
+    ``selector`` is the selector's type (``number``, ``select``…) and ``selector_config`` its
+    settings; Home Assistant's Assist API turns the pair into the JSON schema a model sees.
+    """
+
+    key: str
+    name: str | None = None
+    description: str | None = None
+    required: bool = False
+    selector: str | None = None
+    selector_config: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    @classmethod
+    def from_ha(cls, key: str, raw: Any) -> ScriptField:
+        """Parse one field; a selector is a one-key mapping from its type to its settings."""
+        config: Mapping[str, Any] = raw if isinstance(raw, Mapping) else _EMPTY
+        selector = config.get("selector")
+        selector_type: str | None = None
+        settings: Any = None
+        if isinstance(selector, Mapping) and selector:
+            selector_type, settings = next(iter(selector.items()))
+        return cls(
+            key=str(key),
+            name=_text_or_none(config.get("name")),
+            description=_text_or_none(config.get("description")),
+            required=bool(config.get("required")),
+            selector=None if selector_type is None else str(selector_type),
+            selector_config=frozen_mapping(settings if isinstance(settings, Mapping) else None),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptService:
+    """The service ``script.<service>`` a script registers, with its description and fields.
+
+    ``service`` is the script's key (its registry ``unique_id``), which is also its object id
+    unless the entity was renamed. ``description`` is Home Assistant's default ``""`` when the
+    script has none.
+    """
+
+    service: str
+    name: str | None = None
+    description: str = ""
+    fields: tuple[ScriptField, ...] = ()
+
+    @classmethod
+    def from_ha(cls, service: str, raw: Mapping[str, Any]) -> ScriptService:
+        """Parse one entry of ``get_services``' ``script`` domain."""
+        fields = raw.get("fields")
+        return cls(
+            service=str(service),
+            name=_text_or_none(raw.get("name")),
+            description=str(raw.get("description") or ""),
+            fields=tuple(
+                ScriptField.from_ha(key, value)
+                for key, value in (fields.items() if isinstance(fields, Mapping) else ())
+            ),
+        )

@@ -16,13 +16,21 @@ from addon.home.actions.handlers import handle_intent
 from addon.home.actions.intents import INTENTS, IntentSpec, parameters_schema
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
+from addon.home.records import ScriptField
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints, MatchTargetsPreferences
 from addon.tools.base import Tool, ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.registry import ToolRegistry
+from addon.tools.script_fields import resolve_places, script_description, script_parameters
 
 LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
 NOT_CONNECTED = "Home Assistant is not connected right now; try again in a moment"
+SCRIPT_WAIT = 5.0
+"""Seconds to wait for a script before reporting it started and letting it finish on its own.
+
+Long enough for a script that only calls services to finish, so its errors reach the model as
+Home Assistant's blocking call would report them; short enough for a voice reply.
+"""
 
 
 def _home(context: ToolContext) -> HomeModel:
@@ -158,11 +166,17 @@ def _match_error(reason: MatchFailedReason | None, arguments: dict[str, Any]) ->
 
 @dataclass(frozen=True, slots=True)
 class ScriptTool:
-    """An exposed script as a tool, as Home Assistant's Assist API offers it."""
+    """An exposed script as a tool, as Home Assistant's Assist API offers it.
+
+    ``service`` is the script's own service (``script.<service>``), which Home Assistant's
+    ScriptTool calls with the arguments as the script's variables; ``fields`` make the schema.
+    """
 
     entity_id: str
     script_name: str
     label: str
+    service: str
+    fields: tuple[ScriptField, ...] = ()
 
     @property
     def name(self) -> str:
@@ -172,13 +186,13 @@ class ScriptTool:
 
     @property
     def description(self) -> str:
-        """The script's name; aliases make it findable by what people call it."""
+        """The script's description and aliases; see :func:`script_description`."""
         return self.label
 
     @property
     def parameters(self) -> dict[str, Any]:
-        """Scripts are run without fields from the model."""
-        return {"type": "object", "properties": {}}
+        """The script's fields, typed by their selectors."""
+        return script_parameters(self.fields)
 
     @property
     def kind(self) -> str:
@@ -186,12 +200,17 @@ class ScriptTool:
         return "script"
 
     async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
-        """Run the script (``script.turn_on`` on it) through the executor."""
+        """Run the script with ``arguments`` as its variables, through the executor.
+
+        Home Assistant waits for the whole script; we wait :data:`SCRIPT_WAIT` at most, so an
+        early failure still reaches the model but a script with a delay does not hold the reply.
+        """
         model = _home(context)
         if not model.is_exposed(self.entity_id):
             raise ToolError(f"{self.script_name} is not exposed to Assist")
         assert context.executor is not None
-        await context.executor.call_service("script", "turn_on", [self.entity_id], {})
+        variables = resolve_places(arguments, self.fields, model)
+        await context.executor.call_service("script", self.service, [], variables, wait=SCRIPT_WAIT)
         return {"success": True, "result": f"Started {self.script_name}"}
 
 
@@ -223,10 +242,16 @@ def home_tools(model: HomeModel | None) -> list[Tool]:
         entity = model.entity(entity_id)
         if entity is None:
             continue
-        label = entity.name
-        if entity.aliases:
-            label += ". Aliases: " + str(list(entity.aliases))
-        tools.append(ScriptTool(entity.entity_id, entity.name, label))
+        service = model.script_service(entity_id)
+        tools.append(
+            ScriptTool(
+                entity.entity_id,
+                entity.name,
+                script_description(service, entity),
+                model.script_service_name(entity_id),
+                service.fields if service is not None else (),
+            )
+        )
     return tools
 
 

@@ -18,6 +18,12 @@ from tests.ha.waiting import until
 KITCHEN_AREA = {"area_id": "kitchen", "name": "Kitchen", "aliases": [], "floor_id": None}
 KITCHEN_LIGHT = {"entity_id": "light.kitchen", "area_id": "kitchen", "platform": "demo"}
 KITCHEN_STATE = {"s": "on", "a": {"friendly_name": "Kitchen Light"}, "c": "ctx1", "lc": 1.0}
+WAKE_UP = {
+    "name": "Wake up",
+    "description": "Opens the day",
+    "fields": {"minutes": {"required": True, "selector": {"number": {"min": 0.0, "max": 60.0}}}},
+    "response": {"optional": True},
+}
 
 
 class ScriptedHome:
@@ -31,6 +37,7 @@ class ScriptedHome:
         self.entity_subscriptions: list[tuple[FakeConnection, int]] = []
         self.fail_next: set[str] = set()
         self.withhold_snapshots = 0
+        self.scripts: dict[str, Any] = {"wake_up": WAKE_UP}
         answers = {
             "get_config": lambda: {"location_name": "Scripted", "language": "en"},
             "config/area_registry/list": lambda: [{**KITCHEN_AREA, "name": self.area_name}],
@@ -41,6 +48,10 @@ class ScriptedHome:
                 "exposed_entities": {"light.kitchen": {"conversation": True}}
             },
             "homeassistant/expose_new_entities/get": lambda: {"expose_new": True},
+            "get_services": lambda: {
+                "light": {"turn_on": {"name": "Turn on", "fields": {}}},
+                "script": {**self.scripts, "reload": {"name": "Reload", "fields": {}}},
+            },
         }
         for command_type, answer in answers.items():
             fake_ha.handlers[command_type] = self._answer_with(command_type, answer)
@@ -88,11 +99,13 @@ class ScriptedHome:
         connection, sub_id = self.entity_subscriptions[-1]
         await connection.event(sub_id, event)
 
-    async def fire_registry_event(self, connection: FakeConnection, event_type: str) -> None:
-        """Send a registry event to the subscription for ``event_type``."""
+    async def fire_registry_event(
+        self, connection: FakeConnection, event_type: str, data: dict[str, Any] | None = None
+    ) -> None:
+        """Send an event to the subscription for ``event_type``."""
         for sub_id, message in connection.subscriptions.items():
             if message.get("event_type") == event_type:
-                await connection.event(sub_id, {"event_type": event_type, "data": {}})
+                await connection.event(sub_id, {"event_type": event_type, "data": data or {}})
 
 
 @pytest.fixture
@@ -246,4 +259,55 @@ async def test_missing_snapshot_is_retried(linked: HomeAssistantClient, home: Sc
     await linked.start()
     await home_sync.wait_ready(5.0)
     assert len(home.entity_subscriptions) == 2
+    await home_sync.stop()
+
+
+async def test_scripts_fields_arrive_with_the_snapshot(sync: HomeSync) -> None:
+    """get_services' scripts are in the model, without the script integration's own services."""
+    scripts = _current(sync).scripts
+    assert list(scripts) == ["wake_up"]
+    assert (scripts["wake_up"].description, scripts["wake_up"].fields[0].key) == (
+        "Opens the day",
+        "minutes",
+    )
+
+
+async def test_a_reloaded_script_refreshes_its_fields(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """A script's service registered again (an edit reloads it) brings its new description."""
+    home.scripts = {"wake_up": {**WAKE_UP, "description": "Starts the morning"}}
+    data = {"domain": "script", "service": "wake_up"}
+    await home.fire_registry_event(fake_ha.latest, "service_removed", data)
+    await home.fire_registry_event(fake_ha.latest, "service_registered", data)
+    await until(lambda: _current(sync).scripts["wake_up"].description == "Starts the morning")
+    await asyncio.sleep(0.3)
+    assert sync.refreshes == 2
+
+
+async def test_other_domains_services_do_not_refresh(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """Services of other integrations come and go without a new snapshot."""
+    data = {"domain": "light", "service": "turn_on"}
+    await home.fire_registry_event(fake_ha.latest, "service_registered", data)
+    await asyncio.sleep(0.3)
+    assert sync.refreshes == 1
+
+
+async def test_refused_get_services_still_builds_the_model(
+    linked: HomeAssistantClient, home: ScriptedHome
+) -> None:
+    """Without get_services the home loads at once; scripts then simply have no fields."""
+    home.fail_next.add("get_services")
+    home_sync = HomeSync(linked, retry_interval=0.1)
+    await home_sync.start()
+    await linked.start()
+    await home_sync.wait_ready(5.0)
+    model = _current(home_sync)
+    assert (home_sync.refreshes, dict(model.scripts), model.state("light.kitchen") is not None) == (
+        1,
+        {},
+        True,
+    )
     await home_sync.stop()

@@ -107,11 +107,13 @@ class HomeData:
         expose: bool | None = None,
         registry: bool = True,
         listed: bool | None = None,
+        unique_id: str | None = None,
     ) -> None:
         """One entity: its registry entry (unless ``registry=False``) and its state.
 
         ``expose`` stores an explicit ``should_expose`` in the entry's options (and lists it
         when True, as Home Assistant's ``expose_entity/list`` does); ``listed`` forces the list.
+        ``unique_id`` defaults to one made from the entity id.
         """
         if registry:
             options = {} if expose is None else {"conversation": {"should_expose": expose}}
@@ -136,7 +138,7 @@ class HomeData:
                 "original_name": original_name,
                 "platform": "test",
                 "translation_key": None,
-                "unique_id": f"uid-{entity_id}",
+                "unique_id": unique_id or f"uid-{entity_id}",
             }
             self.entities.append(partial)
             self.details[entity_id] = {

@@ -74,12 +74,16 @@ class LiveExecutor:
         *,
         wait: float | None = None,
     ) -> None:
-        """Call the service; after ``wait`` seconds an unfinished call counts as done."""
+        """Call the service; after ``wait`` seconds an unfinished call counts as done.
+
+        No entity ids means no target at all: Home Assistant merges a target into the service
+        data, and a script's own service would see it as an ``entity_id`` variable.
+        """
         call = self._client.call_service(
             domain,
             service,
             service_data=dict(data) if data else None,
-            target={"entity_id": list(entity_ids)},
+            target={"entity_id": list(entity_ids)} if entity_ids else None,
         )
         if wait is None:
             await _translated(call, domain, service)

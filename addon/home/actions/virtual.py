@@ -68,7 +68,12 @@ class VirtualExecutor:
 
         Entities the model has no state for are skipped, as Home Assistant skips (and only
         logs) entity ids it cannot find. ``wait`` is irrelevant here: nothing runs long.
+        A script's own service (``script.<key>``, what a script tool calls) is only recorded:
+        what a script does is not known here.
         """
+        if domain == "script" and self._model.has_script_service(service):
+            self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
+            return
         if not effects.has_service(domain, service):
             effects.check_service(domain, service, "", {})
         now = self._clock()
@@ -96,6 +101,8 @@ class VirtualExecutor:
 
     async def has_service(self, domain: str, service: str) -> bool:
         """True when the virtual home offers ``domain.service``."""
+        if domain == "script" and self._model.has_script_service(service):
+            return True
         return effects.has_service(domain, service)
 
     async def state(self, entity_id: str) -> ReadState | None:
