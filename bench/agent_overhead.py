@@ -6,8 +6,9 @@ not recognise, so each turn pays for: finding the conversation and its history (
 conversation id each turn, so a store read), the local matcher's miss, the tool registry and the
 system prompt, a first model call that asks for ``HassTurnOn`` on a light of the home by name and
 domain, the tool call (target resolution and the virtual executor acting on the home model), a
-second model call whose answer is the spoken reply, and the store write of the turn with both
-model calls (their full request messages and tools) and the tool call.
+second model call whose answer is the spoken reply, and handing the turn with both model calls
+(their full request messages and tools) and the tool call to the store's writer, which writes
+it after the reply (``addon.store.writer``: when no turn is in progress).
 
 The model is ``devtools.scripted_llm.ScriptedLLM`` on loopback, answering at once, reached
 through the real ``openai`` client. Overhead per turn = the turn's wall time (around
@@ -26,12 +27,13 @@ sizes alike. Warm-up turns come first (template parsing, slot lists, the overvie
 connection pools), so the figures are steady state: the first turn after the home sync swaps in
 a new model (any registry change) also rebuilds the overview and the slot lists, which is not
 measured here. Background work that runs after the reply (the outcome check, here with no
-delay) is awaited between turns, outside the timed window, and shown in its own column.
+delay) and the store's write of the turn are awaited between turns (``Agent.drain``), outside
+the timed window, and shown in their own column ("bg").
 
 The breakdown columns are p50s of the turn's own timings: the local matcher's miss, the prompt
 and registry, the loop minus the model calls (tool execution and message bookkeeping), history
-and setup (conversation lookup, history read, context), and the store write (wall minus the
-``total`` the agent records just before writing the turn). Also shown: the database file's
+and setup (conversation lookup, history read, context), and the store hand-over (wall minus the
+``total`` the agent records just before handing the turn to the writer). Also shown: the database file's
 growth per turn, and the openai SDK's parameter transform of one request, which is CPU in our
 process but inside the subtracted model time. Load averages are printed, since other work on
 the machine inflates wall times; the "cpu" column is the same overhead counted in process CPU
@@ -232,7 +234,7 @@ class Bench:
             ("prompt+registry", prompt),
             ("loop-model", loop),
             ("history, setup", total - in_model - local - prompt - loop),
-            ("store write", wall - total),
+            ("store hand-over", wall - total),
         ):
             figures.parts.setdefault(key, []).append(value)
 
