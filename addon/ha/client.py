@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -360,7 +361,9 @@ class HomeAssistantClient:
 
         Raises HomeAssistantCommandError for ``success: false`` and HomeAssistantUnavailableError
         when not connected, when the link drops, or when no answer comes within ``timeout``
-        (default: the client's command timeout).
+        (default: the client's command timeout). ``math.inf`` waits as long as the link lasts,
+        for a command that may rightly take long (a script's ``call_service``); the heartbeat
+        still ends it when Home Assistant stops answering.
         """
         return await self._request(message, limit=timeout)
 
@@ -383,7 +386,7 @@ class HomeAssistantClient:
         limit = self._command_timeout if limit is None else limit
         answered = False
         try:
-            async with asyncio.timeout(limit):
+            async with asyncio.timeout(None if math.isinf(limit) else limit):
                 await ws.send_str(json.dumps({**message, "id": msg_id}))
                 result = await future
             answered = True
@@ -438,8 +441,14 @@ class HomeAssistantClient:
         service_data: dict[str, Any] | None = None,
         target: dict[str, Any] | None = None,
         return_response: bool = False,
+        timeout: float | None = None,  # noqa: ASYNC109 - see command()
     ) -> Any:
-        """Call a service and wait for it; returns ``{"context": …}`` plus ``response`` if asked."""
+        """Call a service and wait for it; returns ``{"context": …}`` plus ``response`` if asked.
+
+        ``timeout`` is as for :meth:`command`: Home Assistant answers only once the service has
+        finished, so a caller that expects a long run (a script) passes a longer one or
+        ``math.inf``.
+        """
         message: dict[str, Any] = {"type": "call_service", "domain": domain, "service": service}
         if service_data is not None:
             message["service_data"] = service_data
@@ -447,7 +456,7 @@ class HomeAssistantClient:
             message["target"] = target
         if return_response:
             message["return_response"] = True
-        return await self.command(message)
+        return await self.command(message, timeout=timeout)
 
     async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
         """Fire ``event_type`` on Home Assistant's bus (needs an admin token)."""

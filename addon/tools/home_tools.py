@@ -26,10 +26,11 @@ from addon.tools.script_fields import resolve_places, script_description, script
 LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
 NOT_CONNECTED = "Home Assistant is not connected right now; try again in a moment"
 SCRIPT_WAIT = 5.0
-"""Seconds to wait for a script before reporting it started and letting it finish on its own.
+"""Seconds to wait for a script before reporting it still running and letting it finish on its own.
 
-Long enough for a script that only calls services to finish, so its errors reach the model as
-Home Assistant's blocking call would report them; short enough for a voice reply.
+Long enough for a script that only calls services to finish, so its response and its errors
+reach the model as Home Assistant's blocking call would report them; short enough for a voice
+reply.
 """
 
 
@@ -170,6 +171,7 @@ class ScriptTool:
 
     ``service`` is the script's own service (``script.<service>``), which Home Assistant's
     ScriptTool calls with the arguments as the script's variables; ``fields`` make the schema.
+    ``wait`` bounds how long a call waits for the script (:data:`SCRIPT_WAIT`).
     """
 
     entity_id: str
@@ -177,6 +179,7 @@ class ScriptTool:
     label: str
     service: str
     fields: tuple[ScriptField, ...] = ()
+    wait: float = SCRIPT_WAIT
 
     @property
     def name(self) -> str:
@@ -202,16 +205,23 @@ class ScriptTool:
     async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
         """Run the script with ``arguments`` as its variables, through the executor.
 
-        Home Assistant waits for the whole script; we wait :data:`SCRIPT_WAIT` at most, so an
-        early failure still reaches the model but a script with a delay does not hold the reply.
+        A script that ends within the wait answers as in Home Assistant's ScriptTool:
+        ``{"success": True, "result": <the script's response>}``, ``{}`` when it sets none.
+        Home Assistant waits for the whole script; we wait :attr:`wait` at most, so a script
+        with a delay does not hold the reply, and the model is told it is still running
+        rather than that it is done. A dry run only records the call, so says it started.
         """
         model = _home(context)
         if not model.is_exposed(self.entity_id):
             raise ToolError(f"{self.script_name} is not exposed to Assist")
         assert context.executor is not None
         variables = resolve_places(arguments, self.fields, model)
-        await context.executor.call_service("script", self.service, [], variables, wait=SCRIPT_WAIT)
-        return {"success": True, "result": f"Started {self.script_name}"}
+        run = await context.executor.run_script(self.service, variables, wait=self.wait)
+        if run.still_running:
+            return {"success": True, "result": f"Started {self.script_name}; still running"}
+        if run.response is None:
+            return {"success": True, "result": f"Started {self.script_name}"}
+        return {"success": True, "result": run.response}
 
 
 def home_tools(model: HomeModel | None) -> list[Tool]:

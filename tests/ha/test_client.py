@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from typing import Any
 
 import pytest
@@ -242,6 +243,23 @@ async def test_call_service_sends_target_data_and_response_flag(
         "return_response": True,
     }
     assert result["response"] == {"echo": {"brightness": 10}}
+
+
+async def test_call_service_without_a_time_limit_outlasts_the_command_timeout(
+    make_client: MakeClient, fake_ha: FakeHomeAssistant
+) -> None:
+    """``timeout=math.inf`` waits for a long service (a script) past the command timeout."""
+    client = await make_client(command_timeout=0.1)
+    await client.wait_connected(5.0)
+
+    async def slow(connection: FakeConnection, message: dict[str, Any]) -> None:
+        await asyncio.sleep(0.4)
+        await connection.result(message["id"], {"context": {}})
+
+    fake_ha.handlers["call_service"] = slow
+    with pytest.raises(HomeAssistantUnavailableError, match=r"within 0\.1 s"):
+        await client.call_service("script", "slow")
+    assert await client.call_service("script", "slow", timeout=math.inf) == {"context": {}}
 
 
 async def test_fire_event_sends_type_and_data(

@@ -1,7 +1,9 @@
-"""A script with fields in the real Home Assistant: fields reach the tool, arguments the run."""
+"""Scripts in the real Home Assistant: fields reach the tool, arguments the run, responses back."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
+from addon.home.actions.executor import ScriptRun
 from addon.home.actions.live import LiveExecutor
 from addon.home.model import HomeModel
 from addon.tools.base import ToolContext
@@ -44,15 +47,29 @@ DIM_LIGHT: dict[str, Any] = {
     ],
 }
 
+# Ends with ``stop`` and ``response_variable``: what Home Assistant's ScriptTool hands the model.
+FORECAST: dict[str, Any] = {
+    "alias": "Forecast",
+    "description": "Tells the forecast for a city",
+    "fields": {"city": {"name": "City", "required": True, "selector": {"text": {}}}},
+    "sequence": [
+        {"variables": {"forecast": {"city": "{{ city }}", "sky": "sunny", "high": 21}}},
+        {"stop": "Forecast ready", "response_variable": "forecast"},
+    ],
+}
+# Outlasts a short wait and the command timeout of the client its test builds.
+SLOW: dict[str, Any] = {"alias": "Slow", "sequence": [{"delay": {"seconds": 1.5}}]}
+SCRIPTS = {"dim_light": DIM_LIGHT, "forecast": FORECAST, "slow": SLOW}
+
 
 @pytest.fixture(scope="module")
 def home(
     home_assistant_template: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[HomeAssistantProcess]:
-    """A demo home of this module's own, with the script."""
+    """A demo home of this module's own, with the scripts."""
     config_dir = tmp_path_factory.mktemp("home-assistant") / "scripts"
     process = HomeAssistantProcess.from_template(
-        home_assistant_template, config_dir, scripts={"dim_light": DIM_LIGHT}
+        home_assistant_template, config_dir, scripts=SCRIPTS
     )
     with process:
         yield process
@@ -62,8 +79,8 @@ def home(
 async def client(
     session: aiohttp.ClientSession, home: HomeAssistantProcess
 ) -> AsyncIterator[HomeAssistantClient]:
-    """A client on the home, with the script exposed to Assist (scripts are not by default)."""
-    await home.expose_entities(["script.dim_light"])
+    """A client on the home, with two scripts exposed to Assist (scripts are not by default)."""
+    await home.expose_entities(["script.dim_light", "script.forecast"])
     linked = HomeAssistantClient(session, home.websocket_url, f"{home.url}/api", home.token)
     await linked.start()
     await linked.wait_connected(15.0)
@@ -110,8 +127,42 @@ async def test_fields_arrive_and_a_call_runs_with_its_variables(
     )
     raw = '{"light": "light.bed_light", "level": 40, "room": "Bedroom"}'
     outcome = await registry.execute("dim_light", raw, context)
-    assert outcome.result == {"success": True, "result": "Started Dim a light"}
+    assert outcome.result == {"success": True, "result": {}}  # no response variable
     await until(lambda: _brightness(sync) == 102)  # 40 % of 255
+
+
+async def test_a_script_response_reaches_the_tool_result(
+    sync: HomeSync, client: HomeAssistantClient
+) -> None:
+    """A script that stops with a response variable answers the model with it, as in HA."""
+    model = _model(sync)
+    context = ToolContext(
+        home=model, executor=LiveExecutor(client), language="en", now=datetime.now(UTC)
+    )
+    outcome = await build_registry(model, []).execute("forecast", '{"city": "Oslo"}', context)
+    assert outcome.result == {
+        "success": True,
+        "result": {"city": "Oslo", "sky": "sunny", "high": 21},
+    }
+
+
+async def test_a_long_script_runs_on_without_a_timeout_warning(
+    session: aiohttp.ClientSession, home: HomeAssistantProcess, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A script outlasting wait and command timeout is reported running, then ends quietly."""
+    quick = HomeAssistantClient(
+        session, home.websocket_url, f"{home.url}/api", home.token, command_timeout=1.0
+    )
+    await quick.start()
+    try:
+        await quick.wait_connected(15.0)
+        live = LiveExecutor(quick)
+        assert await live.run_script("slow", {}, wait=0.2) == ScriptRun(still_running=True)
+        async with asyncio.timeout(10):
+            await live.drain()
+    finally:
+        await quick.stop()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_editing_a_script_updates_its_fields(
@@ -119,7 +170,7 @@ async def test_editing_a_script_updates_its_fields(
 ) -> None:
     """A reloaded script's new field shows in the model without a registry change."""
     fields = {**DIM_LIGHT["fields"], "transition": {"selector": {"number": {"min": 0, "max": 10}}}}
-    home.scripts = {"dim_light": {**DIM_LIGHT, "fields": fields}}
+    home.scripts = {**SCRIPTS, "dim_light": {**DIM_LIGHT, "fields": fields}}
     home.write_configuration()
     await client.call_service("script", "reload")
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from addon.errors import ToolError
-from addon.home.actions.executor import ServiceCall
+from addon.home.actions.executor import ScriptRun, ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.records import ScriptField
 from tests.home.script_home import script_home
@@ -63,6 +63,22 @@ async def test_a_dry_run_records_a_script_call_and_changes_nothing() -> None:
     assert virtual.calls == (ServiceCall("script", "dim_light", (), {"level": 40}),)
     assert virtual.model.state("script.dim_light") == before
     assert await virtual.has_service("script", "bedtime")
+
+
+async def test_a_dry_run_of_a_script_records_it_and_has_no_response() -> None:
+    """``run_script`` on the virtual executor records the call; nothing ran, so nothing answers."""
+    virtual = VirtualExecutor(script_home().copy(), clock=lambda: NOW)
+    run = await virtual.run_script("dim_light", {"level": 40}, wait=5.0)
+    assert (run, run.response) == (ScriptRun(), None)
+    assert virtual.calls == (ServiceCall("script", "dim_light", (), {"level": 40}),)
+
+
+async def test_a_dry_run_refuses_to_run_an_unknown_script() -> None:
+    """``run_script`` refuses a script the home does not have, as ``call_service`` does."""
+    virtual = VirtualExecutor(script_home().copy(), clock=lambda: NOW)
+    with pytest.raises(ToolError, match=r"Action script\.nothing not found"):
+        await virtual.run_script("nothing", {}, wait=5.0)
+    assert virtual.calls == ()
 
 
 async def test_a_dry_run_refuses_an_unknown_script() -> None:

@@ -5,7 +5,8 @@ naming entities explicitly (never an area or a device target, so what we act on 
 what the resolver matched and was exposed). An :class:`Executor` carries the call out: the
 live one over Home Assistant's WebSocket, the virtual one on an in-memory copy of the home
 for dry runs, the demo and evaluation. Both take the same calls, so a dry run shows what a
-live run would do.
+live run would do. Scripts have a call of their own because, unlike entity services, they
+answer with a response the model should read.
 """
 
 from __future__ import annotations
@@ -45,6 +46,20 @@ class ReadState:
     attributes: Mapping[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class ScriptRun:
+    """What a script's own service gave back within the time the caller waited.
+
+    ``response`` is what Home Assistant's ``return_response`` call answers: the script's
+    ``stop`` ``response_variable``, or ``{}`` for a script that sets none. It is None when
+    there is no answer to give: the script is still running (``still_running``), or a dry
+    run only recorded the call.
+    """
+
+    response: Any = None
+    still_running: bool = False
+
+
 class Executor(Protocol):
     """Carries out service calls and reads states back."""
 
@@ -68,6 +83,16 @@ class Executor(Protocol):
         finish in the background: Home Assistant's service intents wait 0.2 s, enough to
         catch a validation error but not to sit through a lock's two-second motor. None
         waits for the call to finish.
+        """
+        ...
+
+    async def run_script(
+        self, service: str, variables: Mapping[str, Any], *, wait: float
+    ) -> ScriptRun:
+        """Run ``script.<service>`` with ``variables``; raise ToolError if it fails.
+
+        Waits up to ``wait`` seconds for the script's response; a script still running then
+        goes on in the background, so a long script does not hold the reply.
         """
         ...
 

@@ -4,25 +4,35 @@ Every call names its entities explicitly (``target={"entity_id": [...]}``), so H
 acts on exactly what our resolver matched and the assistant may see. Waiting follows Home
 Assistant's service intents (``DynamicServiceIntentHandler._run_then_background``): wait a
 short while so a validation error still reaches the caller, then let a slow device (a lock's
-motor, a cover's travel) finish in the background. Background calls are kept until they end so
-they are neither garbage-collected mid-flight nor silently lost: a late failure is logged.
+motor, a cover's travel, a script's delay) finish in the background. Background calls are kept
+until they end, without a command timeout, so they are neither garbage-collected mid-flight nor
+reported as failed just for running long: only Home Assistant's own late refusal is a warning.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from addon.errors import HomeAssistantCommandError, HomeAssistantError, ToolError
-from addon.home.actions.executor import ExecutorName, ReadState
+from addon.errors import (
+    HomeAssistantCommandError,
+    HomeAssistantError,
+    HomeAssistantUnavailableError,
+    ToolError,
+)
+from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
 
 _LOGGER = logging.getLogger(__name__)
 
 SERVICES_TTL = 30.0
 """Seconds a fetched service list is trusted; scripts and integrations add services at run time."""
+_STILL_RUNNING = object()
+"""What :meth:`LiveExecutor._call` returns for a call it stopped waiting for."""
 
 
 class ServiceClient(Protocol):
@@ -36,8 +46,9 @@ class ServiceClient(Protocol):
         service_data: dict[str, Any] | None = None,
         target: dict[str, Any] | None = None,
         return_response: bool = False,
+        timeout: float | None = None,  # noqa: ASYNC109
     ) -> Any:
-        """Call a service and wait for Home Assistant's answer."""
+        """Call a service and wait for Home Assistant's answer (``math.inf``: no time limit)."""
         ...
 
     async def command(self, message: dict[str, Any], *, timeout: float | None = None) -> Any:  # noqa: ASYNC109
@@ -79,28 +90,83 @@ class LiveExecutor:
         No entity ids means no target at all: Home Assistant merges a target into the service
         data, and a script's own service would see it as an ``entity_id`` variable.
         """
+        target = {"entity_id": list(entity_ids)} if entity_ids else None
+        await self._call(domain, service, data, target=target, wait=wait)
+
+    async def run_script(
+        self, service: str, variables: Mapping[str, Any], *, wait: float
+    ) -> ScriptRun:
+        """Run the script's own service as Home Assistant's ScriptTool does, with its response.
+
+        Home Assistant answers a ``return_response`` call with ``{"context": …, "response": …}``
+        once the script ends; a script still running after ``wait`` seconds has no answer yet.
+        """
+        answer = await self._call(
+            "script", service, variables, target=None, wait=wait, return_response=True
+        )
+        if answer is _STILL_RUNNING:
+            return ScriptRun(still_running=True)
+        response = answer.get("response") if isinstance(answer, Mapping) else None
+        return ScriptRun({} if response is None else response)
+
+    async def _call(
+        self,
+        domain: str,
+        service: str,
+        data: Mapping[str, Any],
+        *,
+        target: dict[str, Any] | None,
+        wait: float | None,
+        return_response: bool = False,
+    ) -> Any:
+        """Home Assistant's answer, or :data:`_STILL_RUNNING` once ``wait`` seconds have passed.
+
+        A call we may stop waiting for has no command timeout: it is expected to outlast the
+        wait (a script's delay, a cover's travel), and Home Assistant's own background calls do
+        not time out either; the link's heartbeat still ends it if Home Assistant goes away.
+        """
         call = self._client.call_service(
             domain,
             service,
             service_data=dict(data) if data else None,
-            target={"entity_id": list(entity_ids)} if entity_ids else None,
+            target=target,
+            return_response=return_response,
+            timeout=None if wait is None else math.inf,
         )
         if wait is None:
-            await _translated(call, domain, service)
-            return
-        task = asyncio.create_task(_translated(call, domain, service))
-        done, _pending = await asyncio.wait({task}, timeout=wait)
-        if task in done:
-            task.result()
-            return
-        self._background.add(task)
-        task.add_done_callback(self._finished)
+            try:
+                return await call
+            except HomeAssistantError as err:
+                raise _tool_error(err, domain, service) from err
+        task = asyncio.create_task(call)
+        try:
+            done, _pending = await asyncio.wait({task}, timeout=wait)
+        finally:
+            if not task.done():
+                # Still running, or our caller was cancelled: either way it finishes on its own.
+                self._background.add(task)
+                task.add_done_callback(functools.partial(self._finished, f"{domain}.{service}"))
+        if task not in done:
+            return _STILL_RUNNING
+        try:
+            return task.result()
+        except HomeAssistantError as err:
+            raise _tool_error(err, domain, service) from err
 
-    def _finished(self, task: asyncio.Task[Any]) -> None:
-        """Forget a background call; log it if it failed after we stopped waiting."""
+    def _finished(self, action: str, task: asyncio.Task[Any]) -> None:
+        """Forget a background call; warn if Home Assistant refused it after we moved on.
+
+        A lost link (or our own shutdown) says nothing about the call itself, and the client
+        already logs the lost link, so that is only worth a debug line.
+        """
         self._background.discard(task)
-        if not task.cancelled() and (error := task.exception()) is not None:
-            _LOGGER.warning("A service call failed after the intent answered: %s", error)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, HomeAssistantUnavailableError):
+            _LOGGER.debug("Stopped following %s in the background: %s", action, error)
+        elif error is not None:
+            _LOGGER.warning("%s failed after we stopped waiting for it: %s", action, error)
 
     async def drain(self) -> None:
         """Wait for calls still running in the background (shutdown, tests)."""
@@ -134,12 +200,9 @@ class LiveExecutor:
         return ReadState(str(raw["entity_id"]), str(raw["state"]), dict(raw["attributes"]))
 
 
-async def _translated(call: Any, domain: str, service: str) -> None:
-    """Await a client call, turning Home Assistant's refusal into a ToolError."""
-    try:
-        await call
-    except HomeAssistantCommandError as err:
+def _tool_error(err: HomeAssistantError, domain: str, service: str) -> ToolError:
+    """Home Assistant's refusal (or an unreachable Home Assistant) as the tool error to show."""
+    if isinstance(err, HomeAssistantCommandError):
         message = str(err).partition(": ")[2] or str(err)
-        raise ToolError(f"{domain}.{service} failed: {message}") from err
-    except HomeAssistantError as err:
-        raise ToolError(f"{domain}.{service} could not be sent: {err}") from err
+        return ToolError(f"{domain}.{service} failed: {message}")
+    return ToolError(f"{domain}.{service} could not be sent: {err}")

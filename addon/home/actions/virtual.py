@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from addon.home.actions import effects
-from addon.home.actions.executor import ExecutorName, ReadState, ServiceCall
+from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun, ServiceCall
 from addon.home.actions.light_effects import LightMemory
 from addon.home.model import HomeModel
 
@@ -98,6 +98,13 @@ class VirtualExecutor:
                 state, attributes = outcome
                 self._model.set_state(entity_id, state, attributes, when=now.timestamp())
         self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
+
+    async def run_script(
+        self, service: str, variables: Mapping[str, Any], *, wait: float
+    ) -> ScriptRun:
+        """Record the script's call; there is no response, since nothing here runs a script."""
+        await self.call_service("script", service, [], variables, wait=wait)
+        return ScriptRun()
 
     async def has_service(self, domain: str, service: str) -> bool:
         """True when the virtual home offers ``domain.service``."""
