@@ -30,16 +30,16 @@ measured here. Background work that runs after the reply (the outcome check, her
 delay) and the store's write of the turn are awaited between turns (``Agent.drain``), outside
 the timed window, and shown in their own column ("bg").
 
-The breakdown columns are p50s of the turn's own timings: the local matcher's miss, the prompt
-and registry, the loop minus the model calls (tool execution and message bookkeeping), history
-and setup (conversation lookup, history read, context), and the store hand-over (wall minus the
-``total`` the agent records just before handing the turn to the writer). Also shown: the database file's
-growth per turn, and the openai SDK's parameter transform of one request, which is CPU in our
-process but inside the subtracted model time. Load averages are printed, since other work on
-the machine inflates wall times; the "cpu" column is the same overhead counted in process CPU
-time (every thread, so the SQLite worker thread too) minus the process CPU time spent inside
-the model calls (the client is wrapped to count it), which such load inflates less (CPU
-time is not waiting time, though cache and scheduler contention still show in it).
+The breakdown columns are p50s of the turn's own timings: the local matcher's miss, the prompt and
+registry, the loop minus the model calls (tool execution and message bookkeeping), history and
+setup (conversation lookup, history read, context), and the store hand-over (wall minus the
+``total`` the agent records just before handing the turn to the writer). Also shown: the database
+file's growth per turn, and the openai SDK's parameter transform of one request, which is CPU in
+our process but inside the subtracted model time. Load averages are printed, since other work on
+the machine inflates wall times; the "cpu" column is the same overhead counted in process CPU time
+(every thread, so the SQLite worker thread too) minus the process CPU time spent inside the model
+calls (the client is wrapped to count it), which such load inflates less (CPU time is not waiting
+time, though cache and scheduler contention still show in it).
 
 Targets at 1,000 entities: overhead p50 ≤ 3 ms and p95 ≤ 10 ms. With ``--profile``, the
 1,000-entity turns also run under cProfile (which inflates their figures) and the top costs are

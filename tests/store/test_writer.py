@@ -47,7 +47,9 @@ async def test_ids_continue_above_what_the_file_holds(store: Store) -> None:
     await writer.start()
     try:
         assert writer.submit(turn("new")) == existing + 1
-        assert writer.knows("old") and writer.knows("new") and not writer.knows("other")
+        assert writer.knows("old")
+        assert writer.knows("new")
+        assert not writer.knows("other")
     finally:
         await writer.close()
     assert [t.id for t in await turns_of(store, "new")] == [existing + 1]
@@ -74,7 +76,8 @@ async def test_turns_of_one_conversation_in_one_batch_are_numbered_in_order(
     ]
     async with store.sessionmaker() as session:
         conversation = await session.get(Conversation, "c1")
-    assert conversation is not None and conversation.turn_count == 4
+    assert conversation is not None
+    assert conversation.turn_count == 4
 
 
 async def test_writes_wait_for_a_quiet_moment(store: Store) -> None:
@@ -119,9 +122,12 @@ async def test_an_outcome_flag_counts_once_on_the_conversation(store: Store) -> 
     async with store.sessionmaker() as session:
         stored = await session.get(Turn, turn_id)
         conversation = await session.get(Conversation, "c1")
-    assert stored is not None and stored.outcome == "mismatch" and stored.flagged
+    assert stored is not None
+    assert stored.outcome == "mismatch"
+    assert stored.flagged
     assert stored.outcome_detail == {"reason": "nothing changed"}
-    assert conversation is not None and conversation.flagged_count == 1
+    assert conversation is not None
+    assert conversation.flagged_count == 1
 
 
 async def test_a_locked_database_loses_nothing(tmp_path: Path) -> None:

@@ -1,0 +1,60 @@
+"""The forms of an input that hassil may match templates against, for the template filter.
+
+hassil (3.12.1) normalises the text (whitespace, unicode, punctuation), then matches it with
+skip words ("please", "could you") removed and, for templates it might fit, with them kept; a
+template that begins or ends with a wildcard is matched with them removed only at the other
+end, a part of the text that keeps them. The filter tests a template's words against all of
+these forms at once, folded (:func:`addon.local.templates.fold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from hassil.util import WHITESPACE_CAPTURE, normalize_for_matching, remove_skip_words_tracked
+
+from addon.local.templates import fold, strip_end
+
+
+@dataclass(frozen=True)
+class TextForms:
+    """The folded forms of one input."""
+
+    haystack: str
+    """All forms, one per line: a fragment of a form is a fragment of this."""
+    starts: tuple[str, ...]
+    """The forms, for what a match must begin with."""
+    ends: tuple[str, ...]
+    """The forms without what a match may leave unconsumed at the end."""
+
+    @classmethod
+    def of(
+        cls, text: str, skip_words: Sequence[str], folded_skip_words: Sequence[str]
+    ) -> TextForms:
+        """The forms of ``text`` (``folded_skip_words``: ``skip_words`` stripped and folded).
+
+        Without a skip word in the text, removing them only collapses whitespace, so hassil's
+        removal (the costly part) runs only when one occurs.
+        """
+        normalized = normalize_for_matching(text)
+        with_skip = normalized.text
+        forms = {with_skip, WHITESPACE_CAPTURE.sub(" ", with_skip).strip()}
+        folded = fold(with_skip)
+        if any(word in folded for word in folded_skip_words):
+            # ignore_whitespace=False: the filter is off for languages that ignore whitespace.
+            remove_skip_words_tracked(normalized, skip_words, False)
+            forms.add(normalized.text)
+        starts = tuple(fold(form) for form in forms)
+        return cls("\n".join(starts), starts, tuple(strip_end(form) for form in starts))
+
+    @cached_property
+    def beginnings(self) -> frozenset[str]:
+        """Every beginning of a form, so that "does a form start with v" is a set lookup."""
+        return frozenset(form[:end] for form in self.starts for end in range(1, len(form) + 1))
+
+    @cached_property
+    def endings(self) -> frozenset[str]:
+        """Every ending of a form (less what may be left unconsumed)."""
+        return frozenset(form[start:] for form in self.ends for start in range(len(form)))

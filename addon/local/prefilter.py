@@ -1,0 +1,395 @@
+"""Skipping the sentence templates a text cannot match, before hassil tries them.
+
+hassil 3.12 already skips a template when the text lacks one of its literal words, but most of
+Home Assistant's templates are almost all slots and optional words
+(``[<turn>] [<the>] {name} [to] on``) and pass that test for nearly any sentence; trying the
+survivors cost 1-3 ms for a sentence no template matches. This filter adds what hassil leaves
+out (see :mod:`addon.local.templates`): the slot lists, which must have a value in the text,
+and where a match can begin and end. The names of the home are cut to the ones in the text
+before recognition anyway, so ``{name}`` is empty for most chatter.
+
+A template the filter skips can never match, so the templates that remain are handed to
+``recognize_best`` as a smaller :class:`Intents` holding the same sentence objects in the same
+order, and hassil's choice among the matches is unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hassil import Intents
+from hassil.expression import Sentence
+from hassil.intents import Intent, IntentData, SlotList, TextSlotValue, WildcardSlotList
+from hassil.util import check_excluded_context, check_required_context
+
+from addon.local.forms import TextForms
+from addon.local.templates import Analysis, Atom, Slot, Where, atom_order, fold
+from addon.local.values import ValueCache, analyse
+
+_FIT_MEMO_SIZE = 4096
+"""Remembered context tests (scope × distinct value context); a home has a few hundred."""
+_MANY_VALUES = 16
+"""Found values past which a set of the text's beginnings and endings is quicker to ask."""
+_REDUCED_CACHE_SIZE = 256
+"""Reduced template sets kept; a home sees a few dozen distinct ones in practice."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """What a block changes about its lists: its own lists and the context values must fit."""
+
+    own: Mapping[str, SlotList]
+    data: IntentData | None
+    """The block whose ``requires_context``/``excludes_context`` values must fit; None: any."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Need:
+    """One template's clauses as bits (see :meth:`TemplateFilter._index`)."""
+
+    index: int
+    single: int
+    """The bits of its one-atom clauses, all of which must be set."""
+    longer: tuple[int, ...]
+    """The bits of each longer clause, one of which must be set."""
+
+
+@dataclass(frozen=True, slots=True)
+class _SlotGroup:
+    """The atoms of one slot list, tested together: most texts have none of its values."""
+
+    name: str
+    own: SlotList | None
+    """A block's own list of that name; None: the list given per call or the language's."""
+    bits: int
+    atoms: tuple[tuple[Slot, int], ...]
+
+
+class TemplateFilter:
+    """One language's templates, each with what a text needs for it to match.
+
+    Built once per loaded language; :meth:`reduce` runs for every sentence and may run in
+    several threads at once.
+    """
+
+    def __init__(self, intents: Intents) -> None:
+        self._intents = intents
+        self.enabled = not intents.settings.ignore_whitespace
+        """False for languages written without spaces, which hassil matches differently."""
+        self._skip_words = [fold(word.strip()) for word in intents.skip_words if word.strip()]
+        wildcards = {
+            name
+            for name, slot_list in intents.slot_lists.items()
+            if isinstance(slot_list, WildcardSlotList)
+        }
+        self._blocks: list[tuple[str, IntentData]] = []
+        self._templates: list[tuple[int, Sentence]] = []
+        self._scopes: list[_Scope] = []
+        scope_keys: dict[tuple[object, ...], int] = {}
+        template_needs: list[list[frozenset[Atom]]] = []
+        shared = Analysis(intents.expansion_rules, wildcards)
+        for intent in intents.intents.values():
+            for data in intent.data:
+                block = len(self._blocks)
+                self._blocks.append((intent.name, data))
+                analysis = shared
+                if data.expansion_rules:
+                    rules = {**intents.expansion_rules, **data.expansion_rules}
+                    analysis = Analysis(rules, wildcards)
+                for sentence in data.sentences:
+                    self._templates.append((block, sentence))
+                    template_needs.append(
+                        [
+                            frozenset(
+                                self._scoped(atom, data, scope_keys)
+                                if isinstance(atom, Slot)
+                                else atom
+                                for atom in clause
+                            )
+                            for clause in analysis.needs(sentence)
+                        ]
+                    )
+        self._index(template_needs)
+        self._static = {id(slot_list): analyse(slot_list) for slot_list in self._own_lists()}
+        self._cache = ValueCache()
+        self._lock = threading.Lock()
+        self._reduced: OrderedDict[tuple[int, ...], Intents] = OrderedDict()
+        self._fit_memo: dict[tuple[int | None, str], bool] = {}
+
+    def _index(self, template_needs: list[list[frozenset[Atom]]]) -> None:
+        """Number the atoms so a text is tested with a few bit operations.
+
+        Each atom has a bit. A template survives when the bits of its one-atom clauses are all
+        set and each longer clause has one of its bits set. Templates are filed under one
+        clause (where they start, most often), so a text skips the templates of a clause it
+        lacks without looking at them one by one.
+        """
+        atoms: dict[Atom, int] = {}
+        for clauses in template_needs:
+            for clause in clauses:
+                for atom in sorted(clause, key=atom_order):
+                    atoms.setdefault(atom, 1 << len(atoms))
+        buckets: dict[int, list[_Need]] = {}
+        for index, clauses in enumerate(template_needs):
+            single = 0
+            longer: list[int] = []
+            for clause in clauses:
+                mask = 0
+                for atom in clause:
+                    mask |= atoms[atom]
+                if len(clause) == 1:
+                    single |= mask
+                else:
+                    longer.append(mask)
+            key = min(clauses, key=_filing_order, default=frozenset())
+            mask = 0
+            for atom in key:
+                mask |= atoms[atom]
+            buckets.setdefault(mask, []).append(_Need(index, single, tuple(longer)))
+        self._buckets = [(mask, tuple(needs)) for mask, needs in buckets.items()]
+        self._inside: list[tuple[str, int]] = []
+        self._starts: dict[str, int] = {}
+        self._ends: dict[str, int] = {}
+        groups: dict[tuple[str, int | None], list[tuple[Slot, int]]] = {}
+        for atom, bit in atoms.items():
+            if isinstance(atom, Slot):
+                scope = None if atom.block is None else self._scopes[atom.block]
+                own = None if scope is None else scope.own.get(atom.name)
+                groups.setdefault((atom.name, None if own is None else id(own)), []).append(
+                    (atom, bit)
+                )
+            elif atom.where == Where.START:
+                self._starts[atom.text] = bit
+            elif atom.where == Where.END:
+                self._ends[atom.text] = bit
+            else:
+                self._inside.append((atom.text, bit))
+        self._start_lengths = sorted({len(text) for text in self._starts})
+        self._end_lengths = sorted({len(text) for text in self._ends})
+        self._groups = [
+            _SlotGroup(
+                name,
+                None if own_id is None else self._own_list(members[0][0]),
+                sum(bit for _slot, bit in members),
+                tuple(members),
+            )
+            for (name, own_id), members in groups.items()
+        ]
+
+    def _own_list(self, slot: Slot) -> SlotList | None:
+        """The block's own list ``slot`` refers to, if it has one."""
+        return None if slot.block is None else self._scopes[slot.block].own.get(slot.name)
+
+    @property
+    def template_count(self) -> int:
+        """How many sentence templates the language has."""
+        return len(self._templates)
+
+    def template(self, index: int) -> Sentence:
+        """Template ``index`` (of :meth:`survivors`), as hassil parsed it."""
+        return self._templates[index][1]
+
+    def template_text(self, index: int) -> str:
+        """The source of template ``index``, for logs and tests."""
+        return self.template(index).text or ""
+
+    def survivors(
+        self, text: str, slot_lists: Mapping[str, SlotList], cache: ValueCache | None = None
+    ) -> tuple[int, ...]:
+        """The templates ``text`` might match with ``slot_lists``, in hassil's order.
+
+        ``cache`` keeps the analysed values of the lists (one per home model); without it the
+        filter's own is used.
+        """
+        if not self.enabled or any(
+            isinstance(slot_list, WildcardSlotList) for slot_list in slot_lists.values()
+        ):
+            # A wildcard given per call could make hassil read a template's text differently
+            # (see templates.needs); we never pass one.
+            return tuple(range(len(self._templates)))
+        forms = TextForms.of(text, self._intents.skip_words, self._skip_words)
+        present = 0
+        haystack = forms.haystack
+        for word, bit in self._inside:
+            if word in haystack:
+                present |= bit
+        starts, ends = self._starts, self._ends
+        for form in forms.starts:
+            for length in self._start_lengths:
+                present |= starts.get(form[:length], 0)
+        for form in forms.ends:
+            for length in self._end_lengths:
+                present |= ends.get(form[-length:], 0)
+        cache = self._cache if cache is None else cache
+        for group in self._groups:
+            present |= self._group_present(group, slot_lists, forms, cache)
+        kept: list[int] = []
+        for mask, filed in self._buckets:
+            if mask and not mask & present:
+                continue
+            for need in filed:
+                if need.single & present == need.single and all(
+                    longer & present for longer in need.longer
+                ):
+                    kept.append(need.index)
+        kept.sort()
+        return tuple(kept)
+
+    def reduce(
+        self, text: str, slot_lists: Mapping[str, SlotList], cache: ValueCache | None = None
+    ) -> Intents | None:
+        """The intents with only the templates ``text`` might match; None when there are none."""
+        kept = self.survivors(text, slot_lists, cache)
+        if not kept:
+            return None
+        if len(kept) == len(self._templates):
+            return self._intents
+        with self._lock:
+            cached = self._reduced.get(kept)
+            if cached is not None:
+                self._reduced.move_to_end(kept)
+                return cached
+        reduced = self._build(kept)
+        with self._lock:
+            self._reduced[kept] = reduced
+            while len(self._reduced) > _REDUCED_CACHE_SIZE:
+                self._reduced.popitem(last=False)
+        return reduced
+
+    def _scoped(self, slot: Slot, data: IntentData, keys: dict[tuple[object, ...], int]) -> Slot:
+        """``slot`` tied to its block's scope when the block changes what the list holds."""
+        own = data.slot_lists.get(slot.name)
+        context = bool(data.requires_context or data.excludes_context)
+        if own is None and not context:
+            return slot
+        key = (id(own), repr(data.requires_context), repr(data.excludes_context))
+        if key not in keys:
+            keys[key] = len(self._scopes)
+            own_lists = {} if own is None else {slot.name: own}
+            self._scopes.append(_Scope(own_lists, data if context else None))
+        return dataclasses.replace(slot, block=keys[key])
+
+    def _own_lists(self) -> list[SlotList]:
+        """The lists that ship with the templates (as opposed to a home's, given per call)."""
+        lists = list(self._intents.slot_lists.values())
+        for _name, data in self._blocks:
+            lists.extend(data.slot_lists.values())
+        return lists
+
+    def _group_present(
+        self,
+        group: _SlotGroup,
+        slot_lists: Mapping[str, SlotList],
+        forms: TextForms,
+        cache: ValueCache,
+    ) -> int:
+        """The bits of ``group``'s atoms that hold: a value of the list is where it must be."""
+        slot_list = group.own
+        if slot_list is None:
+            slot_list = slot_lists.get(group.name, self._intents.slot_lists.get(group.name))
+        if slot_list is None:
+            return group.bits  # an inline range ({1..10:x}), or a list hassil reports missing
+        key = id(slot_list)
+        analysed = self._static[key] if key in self._static else cache.of(slot_list)
+        if analysed is None:
+            return group.bits
+        found = analysed.found(forms.haystack)
+        if not found:
+            return 0
+        # Each found value is a bit; a scope sees the values whose context fits it.
+        by_context: dict[str | None, tuple[int, TextSlotValue]] = {}
+        at_start = at_end = 0
+        many = len(found) > _MANY_VALUES
+        for position, value in enumerate(found):
+            bit = 1 << position
+            bits = by_context.get(value.context, (0, value.value))[0]
+            by_context[value.context] = (bits | bit, value.value)
+            if value.start is None or (
+                value.start in forms.beginnings
+                if many
+                else any(text.startswith(value.start) for text in forms.starts)
+            ):
+                at_start |= bit
+            if value.end is None or (
+                value.end in forms.endings
+                if many
+                else any(text.endswith(value.end) for text in forms.ends)
+            ):
+                at_end |= bit
+        anywhere = (1 << len(found)) - 1
+        placed = {Where.ANYWHERE: anywhere, Where.START: at_start, Where.END: at_end}
+        present = 0
+        fitting: dict[int | None, int] = {None: anywhere}
+        for slot, bit in group.atoms:
+            fits = fitting.get(slot.block)
+            if fits is None:
+                fits = fitting[slot.block] = self._fitting(slot.block, by_context)
+            if fits & placed[slot.where]:
+                present |= bit
+        return present
+
+    def _fitting(
+        self, scope: int | None, by_context: Mapping[str | None, tuple[int, TextSlotValue]]
+    ) -> int:
+        """The values (bits) hassil tries in ``scope``'s blocks: its context test, remembered.
+
+        A home's names share a few contexts ({"domain": "light"}), so the answer is kept per
+        scope and context (by ``repr``, equal for equal plain data).
+        """
+        data = None if scope is None else self._scopes[scope].data
+        fitting = 0
+        for context, (values, value) in by_context.items():
+            if data is None or context is None:
+                fitting |= values  # nothing to contradict a requirement or an exclusion
+                continue
+            key = (scope, context)
+            fits = self._fit_memo.get(key)
+            if fits is None:
+                if len(self._fit_memo) > _FIT_MEMO_SIZE:
+                    self._fit_memo.clear()
+                fits = self._fit_memo[key] = _fits(data, value.context)
+            if fits:
+                fitting |= values
+        return fitting
+
+    def _build(self, kept: Sequence[int]) -> Intents:
+        """An :class:`Intents` with the kept templates, blocks and intents in their order."""
+        by_block: dict[int, list[Sentence]] = {}
+        for index in kept:
+            block, sentence = self._templates[index]
+            by_block.setdefault(block, []).append(sentence)
+        intents: dict[str, Intent] = {}
+        for block, sentences in by_block.items():
+            name, data = self._blocks[block]
+            reduced = dataclasses.replace(data)
+            # IntentData.sentences is a cached_property: seed it with the sentences hassil
+            # already parsed (and sorted) rather than parse the kept ones again.
+            vars(reduced)["sentences"] = sentences
+            intents.setdefault(name, Intent(name=name)).data.append(reduced)
+        return dataclasses.replace(self._intents, intents=intents)
+
+
+def _filing_order(clause: frozenset[Atom]) -> tuple[int, int, list[tuple[str, str, str, int]]]:
+    """Which clause to file a template under: where it starts, else where it ends, else any.
+
+    A text starts with one word, so a start clause rules out the most templates.
+    """
+    wheres = {atom.where for atom in clause}
+    rank = 0 if wheres == {Where.START} else 1 if wheres == {Where.END} else 2
+    return (rank, len(clause), sorted(map(atom_order, clause)))
+
+
+def _fits(data: IntentData, context: dict[str, Any] | None) -> bool:
+    """Whether hassil tries a value with ``context`` in ``data``'s block: its test, verbatim."""
+    if data.requires_context and not check_required_context(
+        data.requires_context, context, allow_missing_keys=True
+    ):
+        return False
+    return not (
+        data.excludes_context and not check_excluded_context(data.excludes_context, context)
+    )
