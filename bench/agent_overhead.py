@@ -338,8 +338,9 @@ def report(results: dict[int, Figures]) -> None:
         "turns/s: turns per second of overhead alone (1000 / mean); cpu: the overhead in "
         "process CPU time (all threads; CPU inside the model calls subtracted), less sensitive "
         "to other programs' load; wall: whole process() call; "
-        "model: both model calls as recorded; bg: outcome check after the reply; request: first "
-        "model request body; sdk xform: openai SDK parameter transform of that request, per "
+        "model: both model calls as recorded; bg: after the reply, the outcome check and the "
+        "store's write of the turn; request: first model request body; sdk xform: openai SDK "
+        "parameter transform of that request, per "
         "call (inside 'model', not in the overhead); db/turn: database file growth per turn"
     )
     print()
