@@ -32,6 +32,21 @@ DIM_LIGHT: dict[str, Any] = {
     },
     "response": {"optional": True},
 }
+# The tool parameters Home Assistant's ScriptTool makes of DIM_LIGHT's fields.
+DIM_LIGHT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "light": {"type": "string", "format": "entity_id", "description": "Light"},
+        "level": {
+            "type": "number",
+            "minimum": 1.0,
+            "maximum": 100.0,
+            "description": "Brightness in percent",
+        },
+        "room": {"type": "string"},
+    },
+    "required": ["light", "level"],
+}
 BEDTIME: dict[str, Any] = {
     "name": "Good Night",
     "description": "",

@@ -14,7 +14,7 @@ from addon.tools.script_fields import (
     script_parameters,
     selector_schema,
 )
-from tests.home.script_home import DIM_LIGHT, script_home
+from tests.home.script_home import DIM_LIGHT, DIM_LIGHT_PARAMETERS, script_home
 
 
 def field(key: str, raw: dict[str, Any]) -> ScriptField:
@@ -65,20 +65,7 @@ def test_selectors_become_json_schema_types(
 def test_fields_make_an_object_schema_with_required_ones_listed() -> None:
     """Properties keep field order, carry their description, and required fields are listed."""
     service = ScriptService.from_ha("dim_light", DIM_LIGHT)
-    assert script_parameters(service.fields) == {
-        "type": "object",
-        "properties": {
-            "light": {"type": "string", "format": "entity_id", "description": "Light"},
-            "level": {
-                "type": "number",
-                "minimum": 1.0,
-                "maximum": 100.0,
-                "description": "Brightness in percent",
-            },
-            "room": {"type": "string"},
-        },
-        "required": ["light", "level"],
-    }
+    assert script_parameters(service.fields) == DIM_LIGHT_PARAMETERS
 
 
 def test_a_script_without_fields_takes_an_empty_object() -> None:

@@ -11,7 +11,7 @@ from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.tools.base import ToolContext
 from addon.tools.home_tools import build_registry
-from tests.home.script_home import script_home
+from tests.home.script_home import DIM_LIGHT_PARAMETERS, script_home
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
@@ -44,20 +44,7 @@ def test_exposed_scripts_are_offered_with_their_fields(model: HomeModel) -> None
     """The tool is named by object id, described by the script, typed by its fields."""
     spec = spec_of(model, "dim_light")
     assert spec["description"] == "Sets a light to a brightness. Aliases: ['dimmer']"
-    assert spec["parameters"] == {
-        "type": "object",
-        "properties": {
-            "light": {"type": "string", "format": "entity_id", "description": "Light"},
-            "level": {
-                "type": "number",
-                "minimum": 1.0,
-                "maximum": 100.0,
-                "description": "Brightness in percent",
-            },
-            "room": {"type": "string"},
-        },
-        "required": ["light", "level"],
-    }
+    assert spec["parameters"] == DIM_LIGHT_PARAMETERS
 
 
 def test_unexposed_scripts_are_not_offered(model: HomeModel) -> None:
