@@ -142,6 +142,12 @@ class Store:
                 revision = await connection.scalar(text("SELECT version_num FROM alembic_version"))
         except SQLAlchemyError as err:
             return ComponentHealth("down", f"database error: {getattr(err, 'orig', None) or err}")
+        failing = self.writer.failing
+        if failing is not None:
+            return ComponentHealth(
+                "degraded",
+                f"writing turns fails and is retried ({self.writer.pending} waiting): {failing}",
+            )
         return ComponentHealth("ok", f"schema {revision}")
 
     async def checkpoint(self) -> bool:

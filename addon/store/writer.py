@@ -88,6 +88,7 @@ class TurnWriter:
         self._active = 0
         self._closing = False
         self._retry_s = 0.0
+        self._last_error: str | None = None
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -111,6 +112,11 @@ class TurnWriter:
     def pending(self) -> int:
         """How many items wait to be written."""
         return len(self._queue)
+
+    @property
+    def failing(self) -> str | None:
+        """Why the last write failed, while its items still wait to be retried; else None."""
+        return self._last_error if self._queue else None
 
     def submit(self, record: TurnRecord) -> int:
         """Queue a finished turn; returns the id it is stored under."""
@@ -227,6 +233,7 @@ class TurnWriter:
             await self._write_batch(batch)
         except (SQLAlchemyError, OSError) as err:
             self._retry_s = min(RETRY_MAX_S, max(RETRY_FIRST_S, self._retry_s * 2))
+            self._last_error = str(getattr(err, "orig", None) or err)
             _LOGGER.error(
                 "Writing %d turns and outcome checks failed (retrying in %.1f s): %s",
                 len(batch),
@@ -239,6 +246,7 @@ class TurnWriter:
             self._answer_waiters(ok=False)
             return
         self._retry_s = 0.0
+        self._last_error = None
         self._written += len(batch)
         for item in batch:
             if isinstance(item, NumberedTurn):

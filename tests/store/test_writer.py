@@ -139,11 +139,15 @@ async def test_a_locked_database_loses_nothing(tmp_path: Path) -> None:
         blocker.execute("BEGIN IMMEDIATE")
         first = store.writer.submit(turn("c1"))
         assert not await store.writer.flush()
+        health = await store.health()
+        assert health.status == "degraded"
+        assert "fails and is retried (1 waiting)" in health.detail
         second = store.writer.submit(turn("c1", user_text="again"))
         blocker.execute("ROLLBACK")
         blocker.close()
         assert await store.writer.flush()
         assert [t.id for t in await turns_of(store, "c1")] == [first, second]
+        assert (await store.health()).status == "ok"
     finally:
         await store.close()
 
