@@ -110,8 +110,8 @@ class TurnWriter:
 
     @property
     def pending(self) -> int:
-        """How many items wait to be written."""
-        return len(self._queue)
+        """How many items are not written yet (waiting, or in the batch being written)."""
+        return self._submitted - self._written
 
     @property
     def failing(self) -> str | None:
