@@ -364,6 +364,9 @@ class Agent:
                 for task in tasks:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            # Their done-callbacks may not have run yet (awaiting finished tasks need not yield
+            # to the loop), so forget them here; tasks they spawned meanwhile are still seen.
+            self._background.difference_update(tasks)
         if not cancel:
             await self.store.writer.flush()
 
