@@ -1,4 +1,4 @@
-"""Cost of recording a turn: time per ``record_turn`` transaction and database growth per turn.
+"""Cost of recording a turn: through the store's writer, as the agent does, and per transaction.
 
 The turn is what the model path records: two model calls that both carry the same 40 KB system
 prompt (a home overview) and the same 9 KB tool list, the conversation so far, and one tool call
@@ -6,10 +6,17 @@ between them. As in the agent, the system prompt and the tool list are the same 
 calls of a turn and are rebuilt, equal, for the next turn. Conversations run to ten turns, so
 later requests also carry the history.
 
-Each turn is recorded as the agent does it, ``record_turn`` inside ``sessionmaker.begin()`` (the
-commit included), into a real SQLite file opened through ``Store.open``. Growth is the database's
-used pages (page count less free pages) after a checkpoint, before and after, per turn. The last
-line printed is one JSON object.
+Three ways, into real SQLite files opened through ``Store.open``, the commit included:
+
+- the agent's way when turns come one at a time: ``store.writer.submit`` then ``flush`` (a batch
+  of one; off the reply's path, so this is CPU and disk time, not reply latency);
+- the agent's way when many turns finish together: 100 submitted, then one ``flush`` (one
+  transaction for the batch), per turn;
+- ``record_turn`` inside ``sessionmaker.begin()``, one transaction per turn, the form tools and
+  tests use (it also reads the largest ids first, which the writer does once at start).
+
+Growth is the database's used pages (page count less free pages) after a checkpoint, before and
+after, per turn, measured on the one-at-a-time run. The last line printed is one JSON object.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from addon.store.database import Store
 TURNS = 400
 WARMUP = 20
 TURNS_PER_CONVERSATION = 10
+BATCH = 100
 PROMPT_BYTES = 40_000
 TOOLS_BYTES = 9_000
 START = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
@@ -156,40 +164,104 @@ async def used_bytes(store: Store) -> int:
     return int(page_size) * (int(pages) - int(free))
 
 
+def records(count: int) -> list[TurnRecord]:
+    """``count`` turns in conversations of TURNS_PER_CONVERSATION, history growing in each."""
+    history: list[dict[str, Any]] = []
+    made = []
+    for number in range(count):
+        if number % TURNS_PER_CONVERSATION == 0:
+            history = []
+        record = turn(number, history)
+        made.append(record)
+        history = [*history, *record.messages]
+    return made
+
+
+async def one_at_a_time(directory: Path) -> tuple[list[float], float]:
+    """Per-turn times of submit + flush, and the growth per turn."""
+    store = await Store.open(directory / "single.db")
+    times: list[float] = []
+    try:
+        all_turns = records(WARMUP + TURNS)
+        for record in all_turns[:WARMUP]:
+            store.writer.submit(record)
+        await store.writer.flush()
+        before = await used_bytes(store)
+        for record in all_turns[WARMUP:]:
+            started = time.perf_counter()
+            store.writer.submit(record)
+            await store.writer.flush()
+            times.append((time.perf_counter() - started) * 1000)
+        growth = (await used_bytes(store) - before) / TURNS
+    finally:
+        await store.close()
+    return times, growth
+
+
+async def in_batches(directory: Path, size: int) -> list[float]:
+    """Per-turn time of batches of ``size`` turns submitted together and flushed once."""
+    store = await Store.open(directory / "batches.db")
+    per_turn: list[float] = []
+    try:
+        all_turns = records(WARMUP + TURNS)
+        for record in all_turns[:WARMUP]:
+            store.writer.submit(record)
+        await store.writer.flush()
+        batch_turns = all_turns[WARMUP:]
+        for first in range(0, len(batch_turns), size):
+            batch = batch_turns[first : first + size]
+            started = time.perf_counter()
+            with store.writer.turn_in_progress():
+                for record in batch:
+                    store.writer.submit(record)
+            await store.writer.flush()
+            per_turn.append((time.perf_counter() - started) * 1000 / len(batch))
+    finally:
+        await store.close()
+    return per_turn
+
+
+async def transactions(directory: Path) -> list[float]:
+    """Per-turn times of ``record_turn``, one transaction each."""
+    store = await Store.open(directory / "record_turn.db")
+    times: list[float] = []
+    try:
+        for number, record in enumerate(records(WARMUP + TURNS)):
+            started = time.perf_counter()
+            async with store.sessionmaker.begin() as session:
+                await record_turn(session, record)
+            if number >= WARMUP:
+                times.append((time.perf_counter() - started) * 1000)
+    finally:
+        await store.close()
+    return times
+
+
 async def main() -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        store = await Store.open(Path(directory) / "home_agent.db")
-        try:
-            history: list[dict[str, Any]] = []
-            times: list[float] = []
-            before = 0
-            for number in range(WARMUP + TURNS):
-                if number % TURNS_PER_CONVERSATION == 0:
-                    history = []
-                record = turn(number, history)
-                if number == WARMUP:
-                    before = await used_bytes(store)
-                started = time.perf_counter()
-                async with store.sessionmaker.begin() as session:
-                    await record_turn(session, record)
-                if number >= WARMUP:
-                    times.append((time.perf_counter() - started) * 1000)
-                history = [*history, *record.messages]
-            growth = (await used_bytes(store) - before) / TURNS
-        finally:
-            await store.close()
-    times.sort()
+    with tempfile.TemporaryDirectory() as temporary:
+        directory = Path(temporary)
+        single, growth = await one_at_a_time(directory)
+        batched = await in_batches(directory, BATCH)
+        direct = await transactions(directory)
+    single.sort()
+    direct.sort()
     summary = {
         "bench": "record_turn",
         "turns": TURNS,
-        "record_turn_ms_median": round(statistics.median(times), 3),
-        "record_turn_ms_p95": round(times[int(len(times) * 0.95) - 1], 3),
+        "writer_ms_per_turn_single": round(statistics.median(single), 3),
+        "writer_ms_per_turn_batch": round(statistics.median(batched), 3),
+        "record_turn_ms_median": round(statistics.median(direct), 3),
+        "record_turn_ms_p95": round(direct[int(len(direct) * 0.95) - 1], 3),
         "growth_bytes_per_turn": round(growth),
     }
+    print(f"{'way':<44} {'median ms/turn':>14}")
+    print(f"{'writer, one turn at a time (submit + flush)':<44} {statistics.median(single):>14.3f}")
+    print(f"{f'writer, {BATCH} turns per batch':<44} {statistics.median(batched):>14.3f}")
+    print(f"{'record_turn, one transaction per turn':<44} {statistics.median(direct):>14.3f}")
     print(
-        f"record_turn: median {summary['record_turn_ms_median']} ms, "
-        f"p95 {summary['record_turn_ms_p95']} ms; database growth "
-        f"{growth / 1024:.1f} KiB per turn over {TURNS} turns"
+        f"ratio, batch / one at a time: "
+        f"{statistics.median(batched) / statistics.median(single):.2f}; "
+        f"database growth {growth / 1024:.1f} KiB per turn over {TURNS} turns"
     )
     print(json.dumps(summary))
 
