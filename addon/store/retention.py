@@ -58,8 +58,22 @@ async def prune(
         .order_by(Conversation.updated_at)
         .limit(batch_size)
     )
-    statement = delete(Conversation).where(Conversation.id.in_(oldest.scalar_subquery()))
-    total = await _delete_in_batches(store, statement, batch_size)
+    statement = (
+        delete(Conversation)
+        .where(Conversation.id.in_(oldest.scalar_subquery()))
+        .returning(Conversation.id)
+    )
+    total = 0
+    while True:
+        async with store.engine.begin() as connection:
+            deleted = list((await connection.scalars(statement)).all())
+        # The writer stops treating them as conversations with history to read.
+        store.writer.forget(deleted)
+        total += len(deleted)
+        if len(deleted) < batch_size:
+            break
+        # Give the writers queued behind this batch their turn before taking the lock again.
+        await asyncio.sleep(0)
     payloads = await prune_payloads(store)
     _LOGGER.debug("Deleted %d system prompts and tool lists no model call uses", payloads)
     return total

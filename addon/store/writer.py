@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -103,6 +103,14 @@ class TurnWriter:
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
         return conversation_id in self._known
+
+    def forget(self, conversation_ids: Iterable[str]) -> None:
+        """Conversations retention deleted; any with turns still waiting stay known."""
+        self._known.difference_update(
+            conversation_id
+            for conversation_id in conversation_ids
+            if not self._pending_turns[conversation_id]
+        )
 
     def waiting_for(self, conversation_id: str) -> bool:
         """Whether turns of ``conversation_id`` wait to be written."""

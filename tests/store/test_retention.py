@@ -167,3 +167,25 @@ async def test_failing_prune_is_logged_and_the_app_keeps_running(
     response = await client.get("/health")
     assert record.levelno == logging.ERROR
     assert response.status == 200
+
+
+async def test_pruned_conversations_are_forgotten_by_the_writer(store: Store) -> None:
+    """After pruning, a pruned id counts as new again (no history read); kept ones stay known."""
+    store.writer.submit(turn("old", minutes=-8 * 24 * 60))
+    store.writer.submit(turn("recent", minutes=-6 * 24 * 60))
+    await store.writer.flush()
+    assert await prune(store, 7, now=NOW) == 1
+    assert not store.writer.knows("old")
+    assert store.writer.knows("recent")
+
+
+async def test_a_conversation_with_turns_waiting_stays_known(store: Store) -> None:
+    """A turn handed to the writer but not yet written keeps its conversation known."""
+    store.writer.submit(turn("old", minutes=-8 * 24 * 60))
+    await store.writer.flush()
+    with store.writer.turn_in_progress():
+        store.writer.submit(turn("old", user_text="back again"))
+        assert await prune(store, 7, now=NOW) == 1
+        assert store.writer.knows("old")
+    await store.writer.flush()
+    assert await _conversation_ids(store) == {"old"}
