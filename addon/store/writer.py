@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from addon.store.conversations import (
@@ -239,30 +239,71 @@ class TurnWriter:
         self._oldest_at = None
         try:
             await self._write_batch(batch)
-        except (SQLAlchemyError, OSError) as err:
-            self._retry_s = min(RETRY_MAX_S, max(RETRY_FIRST_S, self._retry_s * 2))
-            self._last_error = str(getattr(err, "orig", None) or err)
-            _LOGGER.error(
-                "Writing %d turns and outcome checks failed (retrying in %.1f s): %s",
-                len(batch),
-                self._retry_s,
-                getattr(err, "orig", None) or err,
-            )
-            self._queue = batch + self._queue
-            if self._oldest_at is None:
-                self._oldest_at = asyncio.get_running_loop().time()
-            self._answer_waiters(ok=False)
+            done = batch
+        except (OperationalError, OSError) as err:
+            self._failed(batch, err)
             return
+        except Exception:
+            # Something in the batch itself cannot be stored (text SQLite cannot encode, a value
+            # JSON cannot hold): find it, so it does not hold back every turn after it.
+            _LOGGER.exception(
+                "Writing a batch of %d items failed; trying them one by one", len(batch)
+            )
+            done = await self._write_one_by_one(batch)
+            if len(done) < len(batch):  # the database failed meanwhile; the rest waits
+                self._count_written(done)
+                return
         self._retry_s = 0.0
         self._last_error = None
-        self._written += len(batch)
-        for item in batch:
+        self._count_written(done)
+        if self._queue:
+            self._wake.set()
+
+    async def _write_one_by_one(self, batch: list[Item]) -> list[Item]:
+        """Write each item alone, dropping those that cannot be stored; returns those handled.
+
+        A failure of the database itself (locked, full) puts the rest back to be retried.
+        """
+        handled: list[Item] = []
+        for position, item in enumerate(batch):
+            try:
+                await self._write_batch([item])
+            except (OperationalError, OSError) as err:
+                self._failed(batch[position:], err)
+                break
+            except Exception:
+                described = (
+                    f"turn {item.turn_id} of conversation {item.record.conversation_id}"
+                    if isinstance(item, NumberedTurn)
+                    else f"the outcome check of turn {item.turn_id}"
+                )
+                _LOGGER.exception("Dropped %s: it cannot be stored", described)
+            handled.append(item)
+        return handled
+
+    def _failed(self, batch: list[Item], err: BaseException) -> None:
+        """Put ``batch`` back in front of the queue, to be retried after a growing pause."""
+        self._retry_s = min(RETRY_MAX_S, max(RETRY_FIRST_S, self._retry_s * 2))
+        reason = getattr(err, "orig", None) or err
+        self._last_error = str(reason)
+        _LOGGER.error(
+            "Writing %d turns and outcome checks failed (retrying in %.1f s): %s",
+            len(batch),
+            self._retry_s,
+            reason,
+        )
+        self._queue = batch + self._queue
+        if self._oldest_at is None:
+            self._oldest_at = asyncio.get_running_loop().time()
+        self._answer_waiters(ok=False)
+
+    def _count_written(self, done: list[Item]) -> None:
+        self._written += len(done)
+        for item in done:
             if isinstance(item, NumberedTurn):
                 self._pending_turns[item.record.conversation_id] -= 1
         self._pending_turns = +self._pending_turns
         self._answer_waiters(ok=True)
-        if self._queue:
-            self._wake.set()
 
     async def _write_batch(self, batch: list[Item]) -> None:
         """One transaction; ids taken meanwhile by another writer of the file are re-given."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from addon.store.conversations import OutcomeUpdate
@@ -181,3 +183,21 @@ async def test_ids_taken_by_another_writer_are_given_again(store: Store) -> None
     [stored] = await turns_of(store, "ours")
     assert stored.id > theirs
     assert stored.outcome == "confirmed"
+
+
+async def test_a_turn_that_cannot_be_stored_does_not_hold_back_the_others(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Text SQLite cannot encode (a lone surrogate from a model) drops that turn, not the batch."""
+    with store.writer.turn_in_progress():
+        kept = store.writer.submit(turn("c1", user_text="before"))
+        store.writer.submit(turn("c1", user_text="broken \ud800 text"))
+        after = store.writer.submit(turn("c2", user_text="after"))
+    with caplog.at_level(logging.ERROR, logger="addon.store.writer"):
+        assert await store.writer.flush()
+    stored = {t.id for t in await turns_of(store, "c1")} | {
+        t.id for t in await turns_of(store, "c2")
+    }
+    assert stored == {kept, after}
+    assert "cannot be stored" in caplog.text
+    assert (await store.health()).status == "ok"
