@@ -177,48 +177,29 @@ def records(count: int) -> list[TurnRecord]:
     return made
 
 
-async def one_at_a_time(directory: Path) -> tuple[list[float], float]:
-    """Per-turn times of submit + flush, and the growth per turn."""
-    store = await Store.open(directory / "single.db")
-    times: list[float] = []
-    try:
-        all_turns = records(WARMUP + TURNS)
-        for record in all_turns[:WARMUP]:
-            store.writer.submit(record)
-        await store.writer.flush()
-        before = await used_bytes(store)
-        for record in all_turns[WARMUP:]:
-            started = time.perf_counter()
-            store.writer.submit(record)
-            await store.writer.flush()
-            times.append((time.perf_counter() - started) * 1000)
-        growth = (await used_bytes(store) - before) / TURNS
-    finally:
-        await store.close()
-    return times, growth
-
-
-async def in_batches(directory: Path, size: int) -> list[float]:
-    """Per-turn time of batches of ``size`` turns submitted together and flushed once."""
-    store = await Store.open(directory / "batches.db")
+async def through_writer(path: Path, size: int) -> tuple[list[float], float]:
+    """Per-turn times of ``size`` turns submitted together then flushed, and growth per turn."""
+    store = await Store.open(path)
     per_turn: list[float] = []
     try:
         all_turns = records(WARMUP + TURNS)
         for record in all_turns[:WARMUP]:
             store.writer.submit(record)
         await store.writer.flush()
-        batch_turns = all_turns[WARMUP:]
-        for first in range(0, len(batch_turns), size):
-            batch = batch_turns[first : first + size]
+        before = await used_bytes(store)
+        measured = all_turns[WARMUP:]
+        for first in range(0, len(measured), size):
+            batch = measured[first : first + size]
             started = time.perf_counter()
             with store.writer.turn_in_progress():
                 for record in batch:
                     store.writer.submit(record)
             await store.writer.flush()
             per_turn.append((time.perf_counter() - started) * 1000 / len(batch))
+        growth = (await used_bytes(store) - before) / TURNS
     finally:
         await store.close()
-    return per_turn
+    return per_turn, growth
 
 
 async def transactions(directory: Path) -> list[float]:
@@ -240,8 +221,8 @@ async def transactions(directory: Path) -> list[float]:
 async def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(temporary)
-        single, growth = await one_at_a_time(directory)
-        batched = await in_batches(directory, BATCH)
+        single, growth = await through_writer(directory / "single.db", 1)
+        batched, _ = await through_writer(directory / "batches.db", BATCH)
         direct = await transactions(directory)
     single.sort()
     direct.sort()
