@@ -395,12 +395,6 @@ async def history_messages(
     return [list(messages) for messages in reversed(rows)]
 
 
-async def conversation_exists(session: AsyncSession, conversation_id: str) -> bool:
-    """Whether a conversation id is known."""
-    query = select(func.count()).select_from(Conversation).where(Conversation.id == conversation_id)
-    return bool((await session.execute(query)).scalar_one())
-
-
 def now() -> datetime:
     """The store's notion of now (UTC, aware)."""
     return utcnow()

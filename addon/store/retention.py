@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
 from aiohttp import web
-from sqlalchemy import Delete, delete, exists, select
+from sqlalchemy import delete, exists, select
+from sqlalchemy.sql.dml import ReturningDelete
 
 from addon import keys
 from addon.store.database import Store
@@ -63,17 +64,8 @@ async def prune(
         .where(Conversation.id.in_(oldest.scalar_subquery()))
         .returning(Conversation.id)
     )
-    total = 0
-    while True:
-        async with store.engine.begin() as connection:
-            deleted = list((await connection.scalars(statement)).all())
-        # The writer stops treating them as conversations with history to read.
-        store.writer.forget(deleted)
-        total += len(deleted)
-        if len(deleted) < batch_size:
-            break
-        # Give the writers queued behind this batch their turn before taking the lock again.
-        await asyncio.sleep(0)
+    # The writer stops treating the deleted ones as conversations with history to read.
+    total = await _delete_in_batches(store, statement, batch_size, store.writer.forget)
     payloads = await prune_payloads(store)
     _LOGGER.debug("Deleted %d system prompts and tool lists no model call uses", payloads)
     return total
@@ -94,19 +86,32 @@ async def prune_payloads(store: Store, *, batch_size: int = PAYLOAD_BATCH_SIZE) 
         )
         .limit(batch_size)
     )
-    statement = delete(LLMPayload).where(LLMPayload.hash.in_(unreferenced.scalar_subquery()))
+    statement = (
+        delete(LLMPayload)
+        .where(LLMPayload.hash.in_(unreferenced.scalar_subquery()))
+        .returning(LLMPayload.hash)
+    )
     return await _delete_in_batches(store, statement, batch_size)
 
 
-async def _delete_in_batches(store: Store, statement: Delete, batch_size: int) -> int:
-    """Run a delete of at most ``batch_size`` rows until it deletes fewer; returns the total."""
+async def _delete_in_batches(
+    store: Store,
+    statement: ReturningDelete[str],
+    batch_size: int,
+    on_deleted: Callable[[list[str]], None] | None = None,
+) -> int:
+    """Run a delete of at most ``batch_size`` rows until it deletes fewer; returns the total.
+
+    The statement returns the deleted keys, which ``on_deleted`` is told batch by batch.
+    """
     total = 0
     while True:
         async with store.engine.begin() as connection:
-            result = await connection.execute(statement)
-        deleted = result.rowcount
-        total += deleted
-        if deleted < batch_size:
+            deleted = list((await connection.scalars(statement)).all())
+        if on_deleted is not None:
+            on_deleted(deleted)
+        total += len(deleted)
+        if len(deleted) < batch_size:
             return total
         # Give the writers queued behind this batch their turn before taking the lock again.
         await asyncio.sleep(0)
