@@ -54,10 +54,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tiktoken
 
-from addon.agent.overview import INTERESTING_ATTRIBUTES, overview_entities, static_overview
 from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
+from addon.home.overview import INTERESTING_ATTRIBUTES, overview_entities, static_overview
 from addon.home.synthetic import synthetic_home
 from addon.tools.home_tools import build_registry
 

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-import yaml
 
 DEFAULT_INSTRUCTIONS_PROMPT = (
     "You are a voice assistant for Home Assistant.\n"
@@ -62,15 +59,6 @@ UNKNOWN_AREA_PROMPT = (
     "When a request names a generic device without an area, "
     "ask the user to specify which area they mean before targeting."
 )
-
-
-def dump_yaml(value: Any) -> str:
-    """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order)."""
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    text: str = yaml.dump(
-        value, Dumper=dumper, default_flow_style=False, allow_unicode=True, sort_keys=False
-    )
-    return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,6 @@ from addon.agent.history import ConversationHistory
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
 from addon.agent.outcome import acting_targets, check_outcome
-from addon.agent.overview import OverviewCache
 from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
 from addon.agent.recording import turn_record
 from addon.agent.trace import TurnTrace
@@ -36,6 +35,7 @@ from addon.config.settings import Options
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
+from addon.home.overview import OverviewCache
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
 from addon.store.conversations import OutcomeUpdate, recent_conversation

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from addon.agent.overview import live_overview, overview_entities
 from addon.errors import ToolError
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.intents import INTENTS, IntentSpec, parameters_schema
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
+from addon.home.overview import live_overview, overview_entities
 from addon.home.records import ScriptField
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints, MatchTargetsPreferences
 from addon.tools.base import Tool, ToolContext

@@ -15,9 +15,9 @@ from aiohttp import web
 from yarl import URL
 
 from addon import keys
-from addon.agent.overview import static_overview
 from addon.agent.prompt import PromptInputs, build_system_prompt
 from addon.config.settings import Options
+from addon.home.overview import static_overview
 
 DOCS_URL = "https://github.com/home-agent/home-agent-addon/blob/main/DOCS.md"
 CHARS_PER_TOKEN = 4

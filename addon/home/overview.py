@@ -25,7 +25,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from addon.agent.prompt import dump_yaml
+import yaml
+
 from addon.home.actions.response import MODEL_ATTRIBUTES
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
@@ -33,6 +34,15 @@ from addon.home.model import HomeModel
 # Home Assistant's list for its live context (``helpers/llm.py``), shared with intent results.
 INTERESTING_ATTRIBUTES = frozenset(MODEL_ATTRIBUTES)
 SEPARATE_DOMAINS = frozenset({"script", "calendar"})
+
+
+def dump_yaml(value: Any) -> str:
+    """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text: str = yaml.dump(
+        value, Dumper=dumper, default_flow_style=False, allow_unicode=True, sort_keys=False
+    )
+    return text
 
 
 def overview_entities(model: HomeModel) -> list[Entity]:
