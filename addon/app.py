@@ -6,6 +6,7 @@ reverse, so each may rely on the ones before it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 
@@ -18,7 +19,7 @@ from addon.ha.lifecycle import ha_link_ctx
 from addon.health import HealthRegistry
 from addon.llm.lifecycle import llm_ctx
 from addon.store.database import Store
-from addon.store.retention import retention_ctx
+from addon.store.retention import prune_periodically
 from addon.web.access import access_middleware
 from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
@@ -69,3 +70,20 @@ async def store_ctx(app: web.Application) -> AsyncIterator[None]:
     finally:
         app[keys.HEALTH].unregister("store")
         await store.close()
+
+
+async def retention_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Prune in the background while the app runs (not at all when retention_days is 0)."""
+    days = app[keys.SETTINGS].options.retention_days
+    if days <= 0:
+        _LOGGER.info("Keeping conversations forever (retention_days is 0)")
+        yield
+        return
+    task = asyncio.create_task(prune_periodically(app[keys.STORE], days), name="retention")
+    try:
+        yield
+    finally:
+        task.cancel()
+        # wait() returns once the task has ended without re-raising its CancelledError, while a
+        # cancellation of the shutdown itself still propagates.
+        await asyncio.wait([task])

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from aiohttp import web
 from sqlalchemy import delete, exists, select
 from sqlalchemy.sql.dml import ReturningDelete
 
-from addon import keys
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, LLMPayload
 
@@ -117,25 +115,11 @@ async def _delete_in_batches(
         await asyncio.sleep(0)
 
 
-async def retention_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Prune in the background while the app runs (not at all when retention_days is 0)."""
-    days = app[keys.SETTINGS].options.retention_days
-    if days <= 0:
-        _LOGGER.info("Keeping conversations forever (retention_days is 0)")
-        yield
-        return
-    task = asyncio.create_task(_prune_periodically(app[keys.STORE], days), name="retention")
-    try:
-        yield
-    finally:
-        task.cancel()
-        # wait() returns once the task has ended without re-raising its CancelledError, while a
-        # cancellation of the shutdown itself still propagates.
-        await asyncio.wait([task])
+async def prune_periodically(store: Store, days: int) -> None:
+    """Run :func:`prune` shortly after start and then every few hours, surviving any failure.
 
-
-async def _prune_periodically(store: Store, days: int) -> None:
-    """Run :func:`prune` shortly after start and then every few hours, surviving any failure."""
+    Runs until cancelled: whoever runs the store runs this as a task beside it.
+    """
     await asyncio.sleep(FIRST_RUN_DELAY_S)
     while True:
         try:
