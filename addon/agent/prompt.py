@@ -70,6 +70,15 @@ class PromptInputs:
     area_name: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class PromptPreview:
+    """The system prompt a turn would send now from no particular area, for people to inspect."""
+
+    system_prompt: str
+    static_overview: str | None
+    """The overview of exposed entities inside it; None when nothing is exposed (or known)."""
+
+
 def build_system_prompt(inputs: PromptInputs) -> str:
     """Assemble the prompt; ``static_overview`` is None when nothing is exposed."""
     parts = [DEFAULT_INSTRUCTIONS_PROMPT.rstrip("\n")]

@@ -28,7 +28,12 @@ from addon.agent.history import ConversationHistory
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
 from addon.agent.outcome import acting_targets, check_outcome
-from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
+from addon.agent.prompt import (
+    PromptInputs,
+    PromptPreview,
+    build_system_prompt,
+    timed_user_content,
+)
 from addon.agent.recording import turn_record
 from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
@@ -193,12 +198,9 @@ class Agent:
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
         registry = build_registry(model, self.extra_tools())
-        system = build_system_prompt(
-            PromptInputs(
-                static_overview=self._overview.get(model) if model is not None else None,
-                extra_instructions=self.options.extra_instructions,
-                area_name=model.areas[context.area_id].name if model and context.area_id else None,
-            )
+        system = self._system_prompt(
+            self._overview.get(model) if model is not None else None,
+            model.areas[context.area_id].name if model and context.area_id else None,
         )
         # The time changes every turn, so it rides on the user's message, after the system
         # prompt and the tools: both stay byte-identical and a server's prefix cache holds.
@@ -222,6 +224,24 @@ class Agent:
             # Failed or cut-off turns still end, in history, with what the user was told.
             messages = [*messages, {"role": "assistant", "content": result.reply}]
         return result.reply, messages, handled_by, result.error, result.outcomes
+
+    def prompt_preview(self) -> PromptPreview:
+        """The system prompt as a turn from no particular area would send it now.
+
+        What the settings page shows: asked of the agent, so it is the prompt turns really send.
+        """
+        model = self.home.model
+        overview = self._overview.get(model) if model is not None else None
+        return PromptPreview(self._system_prompt(overview, None), overview)
+
+    def _system_prompt(self, static_overview: str | None, area_name: str | None) -> str:
+        return build_system_prompt(
+            PromptInputs(
+                static_overview=static_overview,
+                extra_instructions=self.options.extra_instructions,
+                area_name=area_name,
+            )
+        )
 
     async def _conversation_id(
         self, request: ConversationRequest, now: datetime

@@ -173,6 +173,20 @@ async def test_system_prompt_is_identical_while_states_and_time_change(
     assert second.messages[-1]["content"].endswith("\nhello again")
 
 
+async def test_prompt_preview_is_the_system_prompt_a_turn_sends(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """The preview (the settings page's) is exactly the system prompt of a turn from no area."""
+    agent = make_agent(llm=scripted_llm, local_first=False, extra_instructions="Be a pirate.")
+    scripted_llm.reply("Arr.")
+    await agent.process(ask("hello"))
+    preview = agent.prompt_preview()
+    assert preview.system_prompt == scripted_llm.chat_requests[0].messages[0]["content"]
+    assert "Be a pirate." in preview.system_prompt
+    assert preview.static_overview is not None
+    assert "- Kitchen Lights" in preview.static_overview
+
+
 async def test_tools_follow_home_assistants_assist_api(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:

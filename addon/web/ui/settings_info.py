@@ -15,9 +15,7 @@ from aiohttp import web
 from yarl import URL
 
 from addon import keys
-from addon.agent.prompt import PromptInputs, build_system_prompt
 from addon.config.settings import Options
-from addon.home.overview import static_overview
 
 DOCS_URL = "https://github.com/home-agent/home-agent-addon/blob/main/DOCS.md"
 CHARS_PER_TOKEN = 4
@@ -58,7 +56,7 @@ class SettingsInfo:
 
 
 def load_settings_info(app: web.Application, now: datetime) -> SettingsInfo:
-    """Collect the page; reads only memory (settings and the current home model)."""
+    """Collect the page; reads only memory (settings, the current home model, the agent)."""
     settings = app[keys.SETTINGS]
     masked = settings.masked()
     option_names = set(Options.model_fields)
@@ -73,7 +71,6 @@ def load_settings_info(app: web.Application, now: datetime) -> SettingsInfo:
         (options if name in option_names else runtime).append(row)
     model = app[keys.HOME_SYNC].model
     entities: list[ExposedEntity] = []
-    overview: str | None = None
     if model is not None:
         for entity in model.exposed_entities():
             area = model.areas.get(entity.area_id) if entity.area_id else None
@@ -87,21 +84,14 @@ def load_settings_info(app: web.Application, now: datetime) -> SettingsInfo:
                 )
             )
         entities.sort(key=lambda e: (e.name.casefold(), e.entity_id))
-        overview = static_overview(model)
-    prompt = build_system_prompt(
-        PromptInputs(
-            static_overview=overview,
-            extra_instructions=settings.options.extra_instructions,
-            area_name=None,
-        )
-    )
+    prompt = app[keys.AGENT].prompt_preview()
     return SettingsInfo(
         options=options,
         runtime=runtime,
         home_known=model is not None,
         entities=entities,
-        overview_tokens=_tokens(overview or ""),
-        prompt_tokens=_tokens(prompt),
+        overview_tokens=_tokens(prompt.static_overview or ""),
+        prompt_tokens=_tokens(prompt.system_prompt),
         docs_url=DOCS_URL,
     )
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from addon import keys
 from addon.config.settings import Settings
 from addon.web.ui.security import CONTENT_SECURITY_POLICY
 from tests.web.ui.conftest import PREFIX, UI
@@ -188,6 +189,15 @@ async def test_settings_lists_what_the_agent_sees(ui: UI) -> None:
     assert overview is not None
     assert int(overview.group(1).replace(",", "")) > 100
     assert "Kitchen Lights" in text
+
+
+async def test_settings_shows_the_size_of_the_agents_own_prompt(ui: UI) -> None:
+    """The prompt size shown is that of the system prompt the agent itself would send."""
+    preview = ui.client.app[keys.AGENT].prompt_preview()
+    text = parse(await ui.page("/settings")).text
+    shown = re.search(r"≈ ([\d,]+) tokens of system prompt", text)
+    assert shown is not None
+    assert int(shown.group(1).replace(",", "")) == -(-len(preview.system_prompt) // 4)
 
 
 async def test_settings_links_each_option_to_the_docs(ui: UI) -> None:
