@@ -80,6 +80,7 @@ from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
 from addon.store.models import LLMCall, Turn
+from addon.store.records import ConversationRecords
 from devtools.scripted_llm import Completion, ScriptedLLM, ToolCall
 
 SIZES = (100, 1_000, 10_000)
@@ -180,6 +181,7 @@ class Bench:
 
     size: int
     agent: Agent
+    store: Store
     llm: ScriptedLLM
     client: CPUTimedClient
     sentences: list[str]
@@ -218,7 +220,7 @@ class Bench:
         self.llm.requests.clear()
         if not measured:
             return
-        in_model, timings = await model_ms(self.agent.store, result.turn_id)
+        in_model, timings = await model_ms(self.store, result.turn_id)
         figures = self.figures
         figures.wall.append(wall)
         figures.model.append(in_model)
@@ -240,7 +242,7 @@ class Bench:
 
     async def measure_store(self) -> None:
         """Database file size per stored turn, after folding the WAL into the file."""
-        store = self.agent.store
+        store = self.store
         await store.checkpoint()
         self.figures.store_bytes_per_turn = store.path.stat().st_size / self.turns
 
@@ -274,14 +276,14 @@ async def open_bench(size: int, work: Path, stack: AsyncExitStack) -> Bench:
     stack.push_async_callback(client.close)
     agent = Agent(
         options=Options.model_validate({"local_first": True}),
-        store=store,
+        records=ConversationRecords(store),
         home=StaticHome(model),
         live_executor=VirtualExecutor(model),
         llm=client,
         local=matcher,
         outcome_delay=0.0,
     )
-    return Bench(size, agent, llm, client, sentences)
+    return Bench(size, agent, store, llm, client, sentences)
 
 
 async def sdk_transform_ms(body: dict[str, Any], rounds: int = 30) -> list[float]:

@@ -57,6 +57,7 @@ from addon.local.matcher import LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.store.database import Store
 from addon.store.models import Turn
+from addon.store.records import ConversationRecords
 
 ROUNDS = 25
 TARGET_P50_MS = 10.0
@@ -350,6 +351,7 @@ class AgentPath:
     """Whole turns through ``Agent.process``: local first, no model, a real store."""
 
     agent: Agent
+    store: Store
     turns: int = 0
 
     async def answer(self, text: str, samples: Samples | None = None) -> str:
@@ -363,7 +365,7 @@ class AgentPath:
         if result.handled_by != "local":
             raise SystemExit(f"the agent did not answer {text!r} locally: {result}")
         if samples is not None:
-            async with self.agent.store.sessionmaker() as session:
+            async with self.store.sessionmaker() as session:
                 timings = await session.scalar(
                     select(Turn.timings).where(Turn.id == result.turn_id)
                 )
@@ -424,13 +426,14 @@ async def measure(store: Store) -> None:
     agent = AgentPath(
         Agent(
             options=Options.model_validate({"local_first": True}),
-            store=store,
+            records=ConversationRecords(store),
             home=StaticHome(agent_home),
             live_executor=VirtualExecutor(agent_home),
             llm=None,
             local=agent_matcher,
             outcome_delay=0.0,
-        )
+        ),
+        store,
     )
 
     # Warm-up, not measured: the first parse of the templates, the slot lists, Jinja.

@@ -12,8 +12,7 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from addon.store.conversations import history_messages
-from addon.store.database import Store
+from addon.store.records import ConversationRecords
 
 # About a third of an 8k-context local model, leaving room for the prompt and tools.
 HISTORY_TOKEN_BUDGET = 3000
@@ -29,8 +28,14 @@ def estimate_tokens(messages: list[dict[str, Any]]) -> int:
 class ConversationHistory:
     """Turn messages by conversation id, newest last."""
 
-    def __init__(self, store: Store, *, max_turns: int, token_budget: int = HISTORY_TOKEN_BUDGET):
-        self._store = store
+    def __init__(
+        self,
+        records: ConversationRecords,
+        *,
+        max_turns: int,
+        token_budget: int = HISTORY_TOKEN_BUDGET,
+    ):
+        self._records = records
         self._max_turns = max_turns
         self._token_budget = token_budget
         self._turns: OrderedDict[str, list[list[dict[str, Any]]]] = OrderedDict()
@@ -50,10 +55,7 @@ class ConversationHistory:
         """The history to send before a new user message, within both bounds."""
         turns = self._turns.get(conversation_id)
         if turns is None:
-            if self._store.writer.waiting_for(conversation_id):
-                await self._store.writer.flush()
-            async with self._store.sessionmaker() as session:
-                turns = await history_messages(session, conversation_id, max_turns=self._max_turns)
+            turns = await self._records.history(conversation_id, max_turns=self._max_turns)
             self._remember(conversation_id, turns)
         else:
             self._turns.move_to_end(conversation_id)

@@ -12,6 +12,7 @@ from addon import keys
 from addon.agent.service import Agent
 from addon.home.actions.live import LiveExecutor
 from addon.local.matcher import LocalMatcher
+from addon.store.records import ConversationRecords
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     local = LocalMatcher(options.language) if options.local_first else None
     agent = Agent(
         options=options,
-        store=app[keys.STORE],
+        records=ConversationRecords(app[keys.STORE]),
         home=app[keys.HOME_SYNC],
         live_executor=LiveExecutor(client),
         llm=app[keys.LLM],

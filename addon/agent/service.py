@@ -43,8 +43,8 @@ from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
-from addon.store.conversations import OutcomeUpdate, recent_conversation
-from addon.store.database import Store
+from addon.store.conversations import OutcomeUpdate
+from addon.store.records import ConversationRecords
 from addon.tools.base import Tool, ToolContext
 from addon.tools.home_tools import build_registry
 from addon.tools.registry import ToolOutcome
@@ -83,7 +83,7 @@ class Agent:
     """Runs turns; every collaborator is passed in so tests build it from real parts."""
 
     options: Options
-    store: Store
+    records: ConversationRecords
     home: HomeSource
     live_executor: Executor | None
     llm: LLMClient | None = None
@@ -97,13 +97,13 @@ class Agent:
     _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
 
     def __post_init__(self) -> None:
-        self.history = ConversationHistory(self.store, max_turns=self.options.history_turns)
+        self.history = ConversationHistory(self.records, max_turns=self.options.history_turns)
 
     async def process(
         self, request: ConversationRequest, *, on_text: TextSink | None = None
     ) -> ConversationResult:
         """Handle one utterance; never raises for anything the user or the model did."""
-        with self.store.writer.turn_in_progress():
+        with self.records.answering():
             return await self._process(request, on_text)
 
     async def _process(
@@ -153,7 +153,7 @@ class Agent:
                 record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
                 record.flagged = verdict.flagged
             # Written off the reply's path, in a batch (addon.store.writer); the id is ours now.
-            turn_id = self.store.writer.submit(record)
+            turn_id = self.records.add_turn(record)
             self.history.append(conversation_id, record.messages)
             self._devices.note(request.device_id, request.satellite_id, conversation_id, created_at)
         result = ConversationResult(
@@ -249,7 +249,7 @@ class Agent:
         """The conversation to continue, and whether it is one this call just made up."""
         if request.conversation_id:
             # An id the store has never seen starts a conversation: no history to read.
-            return request.conversation_id, not self.store.writer.knows(request.conversation_id)
+            return request.conversation_id, not self.records.known(request.conversation_id)
         timeout = self.options.session_timeout
         if request.device_id or request.satellite_id:
             since = (
@@ -259,13 +259,9 @@ class Agent:
             if latest is not None:
                 conversation_id, at = latest
                 return (conversation_id, False) if at >= since else (uuid.uuid4().hex, True)
-            async with self.store.sessionmaker() as session:
-                recent = await recent_conversation(
-                    session,
-                    device_id=request.device_id,
-                    satellite_id=request.satellite_id,
-                    since=since,
-                )
+            recent = await self.records.recent_conversation(
+                device_id=request.device_id, satellite_id=request.satellite_id, since=since
+            )
             if recent is not None:
                 return recent, False
         return uuid.uuid4().hex, True
@@ -362,7 +358,7 @@ class Agent:
                 return state.state if state is not None else None
 
             verdict = check_outcome(outcomes, result.reply, read_state)
-            self.store.writer.submit_outcome(
+            self.records.add_outcome(
                 OutcomeUpdate(result.turn_id, verdict.outcome, verdict.detail, verdict.flagged)
             )
             if verdict.flagged:
@@ -388,7 +384,7 @@ class Agent:
             # to the loop), so forget them here; tasks they spawned meanwhile are still seen.
             self._background.difference_update(tasks)
         if not cancel:
-            await self.store.writer.flush()
+            await self.records.settle()
 
 
 def _summary(outcome: ToolOutcome) -> ActionSummary:

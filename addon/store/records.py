@@ -1,0 +1,73 @@
+"""What the agent needs of the store, and nothing more: the conversations it records and recalls.
+
+The agent hands over finished turns and outcome verdicts and reads a conversation's history
+back. How the writes are queued and batched (:class:`~addon.store.writer.TurnWriter`), and when
+a read must first wait for them, is the store's business: the agent says what it means (a turn
+is being answered, here is a finished turn, what was said before in this conversation) and
+never drives the writer itself.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+from addon.store.conversations import (
+    OutcomeUpdate,
+    TurnRecord,
+    history_messages,
+    recent_conversation,
+)
+from addon.store.database import Store
+
+
+class ConversationRecords:
+    """The agent's view of the store."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def answering(self) -> AbstractContextManager[None]:
+        """Mark a turn being answered; the store writes at a moment when none is."""
+        return self._store.writer.turn_in_progress()
+
+    def known(self, conversation_id: str) -> bool:
+        """Whether ``conversation_id`` has turns, stored or on their way; a new id has none."""
+        return self._store.writer.knows(conversation_id)
+
+    def add_turn(self, record: TurnRecord) -> int:
+        """Hand over a finished turn, to be stored off the reply's path; returns its id now."""
+        return self._store.writer.submit(record)
+
+    def add_outcome(self, update: OutcomeUpdate) -> None:
+        """Hand over the outcome check's verdict on a turn added before."""
+        self._store.writer.submit_outcome(update)
+
+    async def history(self, conversation_id: str, *, max_turns: int) -> list[list[dict[str, Any]]]:
+        """The messages of the conversation's last ``max_turns`` turns, oldest turn first.
+
+        Turns still waiting to be written are written first, so none is missing.
+        """
+        if self._store.writer.waiting_for(conversation_id):
+            await self._store.writer.flush()
+        async with self._store.sessionmaker() as session:
+            return await history_messages(session, conversation_id, max_turns=max_turns)
+
+    async def recent_conversation(
+        self, *, device_id: str | None, satellite_id: str | None, since: datetime
+    ) -> str | None:
+        """The stored conversation a device or satellite last used after ``since``, if any."""
+        async with self._store.sessionmaker() as session:
+            return await recent_conversation(
+                session, device_id=device_id, satellite_id=satellite_id, since=since
+            )
+
+    async def settle(self) -> bool:
+        """Wait until every turn and verdict handed over is stored; False if storing failed.
+
+        What failed stays queued and is retried by the store.
+        """
+        return await self._store.writer.flush()
