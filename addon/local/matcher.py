@@ -35,7 +35,7 @@ from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
 from addon.local.language import LanguageIntents, load_language
 from addon.local.prefilter import TemplateFilter
-from addon.local.responses import ResponseTemplates
+from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
     HomeSlotLists,
     intent_slots,

@@ -12,28 +12,21 @@ give them the same meaning:
 * ``query``: ``matched`` and ``unmatched`` states.
 
 It does so only when the handler set no speech of its own, and collapses whitespace afterwards.
-Templates are trusted package data, but they run in Jinja's immutable sandbox anyway, so a
-template can never change the states it is shown. When a template is missing or fails on our
-data, a short English sentence is built from the result instead: an answer is always spoken.
+Templates are trusted package data, but they run in Jinja's immutable sandbox anyway
+(:mod:`addon.local.response_templates`), so a template can never change the states it is
+shown. When a template is missing or fails on our data, a short English sentence is built from
+the result instead: an answer is always spoken.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from typing import Any
 
 from addon.home.actions.response import IntentResult, ResponseType, StateReport, TargetType
-
-if TYPE_CHECKING:
-    from addon.local.matcher import LocalMatch
-
-_LOGGER = logging.getLogger(__name__)
+from addon.local.matcher import LocalMatch
 
 _VERBS = {"HassTurnOn": "Turned on", "HassTurnOff": "Turned off", "HassToggle": "Toggled"}
 """Fallback wording for the intents whose success list says it all."""
@@ -68,50 +61,6 @@ class TemplateState:
 
     def __str__(self) -> str:
         return self.state
-
-
-class ResponseTemplates:
-    """One language's response templates, each compiled on first use and then kept."""
-
-    def __init__(self, responses: Mapping[str, Mapping[str, str]]) -> None:
-        self._responses = responses
-        # StrictUndefined: a variable our result lacks fails the render (and we fall back)
-        # instead of leaving a hole in the sentence ("Turned on None", "Added ").
-        self._environment = ImmutableSandboxedEnvironment(
-            autoescape=False, undefined=jinja2.StrictUndefined
-        )
-        self._compiled: dict[tuple[str, str], jinja2.Template | None] = {}
-
-    def render(self, intent: str, key: str, variables: Mapping[str, Any]) -> str | None:
-        """The rendered, whitespace-collapsed speech; None when missing or failing.
-
-        An empty rendering is kept: HassNevermind's template is "" on purpose (say nothing).
-        """
-        template = self._template(intent, key)
-        if template is None:
-            return None
-        try:
-            text = template.render(variables)
-        except (jinja2.TemplateError, TypeError, ValueError, AttributeError, LookupError):
-            # A template that needs something our result lacks (an attribute HA would have)
-            # must not cost the user an answer: the caller falls back to plain words.
-            _LOGGER.debug("Response template %s/%s failed", intent, key, exc_info=True)
-            return None
-        return " ".join(text.split())
-
-    def _template(self, intent: str, key: str) -> jinja2.Template | None:
-        """The compiled template, compiling it the first time it is asked for."""
-        cache_key = (intent, key)
-        if cache_key not in self._compiled:
-            source = self._responses.get(intent, {}).get(key)
-            compiled: jinja2.Template | None = None
-            if source is not None:
-                try:
-                    compiled = self._environment.from_string(source)
-                except jinja2.TemplateSyntaxError:
-                    _LOGGER.warning("Response template %s/%s does not compile", intent, key)
-            self._compiled[cache_key] = compiled
-        return self._compiled[cache_key]
 
 
 def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from addon.home.actions.response import (
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.local.matcher import LocalMatch, LocalMatcher, answered_locally
-from addon.local.responses import ResponseTemplates, render_speech
+from addon.local.response_templates import ResponseTemplates
+from addon.local.responses import render_speech
 
 
 async def _say(
