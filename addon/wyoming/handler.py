@@ -31,7 +31,7 @@ from typing import Any
 
 from wyoming.asr import Transcript
 from wyoming.error import Error
-from wyoming.event import Event, async_read_event
+from wyoming.event import Event
 from wyoming.handle import Handled, HandledChunk, HandledStart, HandledStop, NotHandled
 from wyoming.info import Describe, Info
 from wyoming.server import AsyncEventHandler
@@ -146,69 +146,66 @@ class AgentEventHandler(AsyncEventHandler):
         peer = writer.get_extra_info("peername")
         self._peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self._gone = False
+        # Set once this side ends the connection; the read loop then stops at the next event.
+        self._ending = False
 
     async def run(self) -> None:
         """The library's read loop, with a log line for every way a client can break it.
 
         The library turns broken JSON into a silent end of stream and lets other malformed
-        headers raise out of the task; here each ends this connection with a warning saying
-        why, and never disturbs another connection.
+        headers raise out of :meth:`AsyncEventHandler.run`; here each ends this connection with a
+        warning saying why, and never disturbs another connection.
         """
-        self._is_running = True
         try:
-            while self._is_running:
-                try:
-                    event = await async_read_event(self.reader)
-                except asyncio.IncompleteReadError:
-                    _LOGGER.debug("Wyoming client %s hung up in the middle of an event", self._peer)
-                    break
-                except HomeAgentError as err:
-                    _LOGGER.warning("Closing Wyoming connection from %s: %s", self._peer, err)
-                    break
-                except Exception as err:  # a header the library cannot read; only this client
-                    _LOGGER.warning(
-                        "Closing Wyoming connection from %s: malformed event header (%s: %s)",
-                        self._peer,
-                        type(err).__name__,
-                        err,
-                    )
-                    break
-                if event is None:
-                    if not self.reader.at_eof():
-                        _LOGGER.warning(
-                            "Closing Wyoming connection from %s: it sent something that is not "
-                            "a Wyoming event (broken JSON?)",
-                            self._peer,
-                        )
-                    break
-                try:
-                    keep_going = await self.handle_event(event)
-                except Exception:  # a bug of ours; end this connection, not the server
-                    _LOGGER.exception(
-                        "Closing Wyoming connection from %s: %r event failed",
-                        self._peer,
-                        event.type,
-                    )
-                    break
-                if not keep_going:
-                    break
-        finally:
-            await self.disconnect()
-            self.writer.close()
+            await super().run()
+        except asyncio.IncompleteReadError:
+            _LOGGER.debug("Wyoming client %s hung up in the middle of an event", self._peer)
+        except HomeAgentError as err:
+            _LOGGER.warning("Closing Wyoming connection from %s: %s", self._peer, err)
+        except Exception as err:  # a header the library cannot read; only this client
+            _LOGGER.warning(
+                "Closing Wyoming connection from %s: malformed event header (%s: %s)",
+                self._peer,
+                type(err).__name__,
+                err,
+            )
+        else:
+            # The loop ended without our say: the client hung up, or sent what the library
+            # could not parse, which it reports as the end of the stream with bytes still unread.
+            if not (self._ending or self._gone or self.reader.at_eof()):
+                _LOGGER.warning(
+                    "Closing Wyoming connection from %s: it sent something that is not "
+                    "a Wyoming event (broken JSON?)",
+                    self._peer,
+                )
 
     async def handle_event(self, event: Event) -> bool:
-        """Answer one event; False ends the connection (the client has gone)."""
-        if Describe.is_type(event.type):
-            await self._send(self._info.event())
-        elif Transcript.is_type(event.type):
-            await self._answer(event)
-        else:
-            _LOGGER.debug("Ignoring Wyoming event %r from %s", event.type, self._peer)
-        return not self._gone
+        """Answer one event; False ends the connection (client gone, stopping, or a failure)."""
+        if self._ending:
+            return False
+        try:
+            if Describe.is_type(event.type):
+                await self._send(self._info.event())
+            elif Transcript.is_type(event.type):
+                await self._answer(event)
+            else:
+                _LOGGER.debug("Ignoring Wyoming event %r from %s", event.type, self._peer)
+        except Exception:  # a bug of ours; end this connection, not the server
+            _LOGGER.exception(
+                "Closing Wyoming connection from %s: %r event failed", self._peer, event.type
+            )
+            self._ending = True
+            return False
+        return not (self._ending or self._gone)
 
     async def stop(self) -> None:
-        """End the connection once it is idle: a turn in progress still gets its answer."""
-        self._is_running = False
+        """End the connection once it is idle: a turn in progress still gets its answer.
+
+        The library's ``stop`` closes the connection at once, cutting off a reply on its way;
+        here the read loop only sees the end of the stream, and no event read after this is
+        served.
+        """
+        self._ending = True
         self.reader.feed_eof()
 
     async def _answer(self, event: Event) -> None:

@@ -1,4 +1,4 @@
-"""The Wyoming TCP server: the library's ``AsyncTcpServer`` with bounded event sizes.
+"""The Wyoming TCP server: one handler per connection, with bounded event sizes.
 
 The ``wyoming`` library does all the framing (``async_read_event``). What it does not do is bound
 what a client may announce: an event header names ``data_length`` and ``payload_length`` and the
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from functools import partial
 
-from wyoming.server import AsyncTcpServer, HandlerFactory
+from wyoming.server import AsyncEventHandler, HandlerFactory
 
 from addon.errors import HomeAgentError
 
@@ -52,22 +51,32 @@ class BoundedStreamReader(asyncio.StreamReader):
         return await super().readexactly(n)
 
 
-class WyomingServer(AsyncTcpServer):
-    """Listens for Wyoming clients; the library runs one handler task per connection."""
+class WyomingServer:
+    """Listens for Wyoming clients and runs each connection's handler in its own task.
+
+    The library's ``AsyncTcpServer`` does the same through ``asyncio.start_server``, with a plain
+    reader and its connections kept private. Ours needs a bounded reader, a count of the
+    connections for ``/health``, and a stop that lets turns in progress finish, so it is a small
+    server of its own over the library's public handler API (``run`` and ``stop``).
+    """
 
     def __init__(self, host: str, port: int, *, max_event_bytes: int = MAX_EVENT_BYTES) -> None:
-        super().__init__(host, port)
+        self.host = host
+        self.port = port
         self.max_event_bytes = max_event_bytes
         self._listener: asyncio.Server | None = None
         self._bound_port: int | None = None
+        self._handlers: dict[asyncio.Task[None], AsyncEventHandler] = {}
 
     async def start(self, handler_factory: HandlerFactory) -> None:
-        """Listen, as ``AsyncTcpServer.start`` does, with a bounded reader per connection.
-
-        ``asyncio.start_server`` is this same protocol factory with a plain ``StreamReader``.
-        """
+        """Listen, with a bounded reader and a handler task per connection."""
         loop = asyncio.get_running_loop()
-        connected = partial(self._handler_callback, handler_factory)
+
+        def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            handler = handler_factory(reader, writer)
+            task = asyncio.create_task(handler.run(), name="wyoming connection")
+            self._handlers[task] = handler
+            task.add_done_callback(self._forget)
 
         def protocol() -> asyncio.StreamReaderProtocol:
             return asyncio.StreamReaderProtocol(
@@ -75,8 +84,10 @@ class WyomingServer(AsyncTcpServer):
             )
 
         self._listener = await loop.create_server(protocol, self.host, self.port)
-        self._server = self._listener
         self._bound_port = int(self._listener.sockets[0].getsockname()[1])
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        self._handlers.pop(task, None)
 
     @property
     def bound_port(self) -> int:

@@ -136,6 +136,21 @@ async def test_oversized_event_is_logged_with_the_reason(
     assert f"more than the {MAX_EVENT_BYTES} allowed" in caplog.text
 
 
+@pytest.mark.parametrize("frame", MALFORMED.values(), ids=MALFORMED.keys())
+async def test_malformed_frame_is_logged_as_ending_that_connection(
+    start_app: StartApp, caplog: pytest.LogCaptureFixture, frame: bytes
+) -> None:
+    """Every way of breaking the protocol ends the connection with a warning naming the client."""
+    port = wyoming_port(await start_app())
+    with caplog.at_level(logging.WARNING, logger="addon.wyoming"):
+        async with asyncio.timeout(TIMEOUT_S):
+            assert await send_raw(port, frame) == b""
+    assert [r.levelno for r in caplog.records if r.name.startswith("addon.wyoming")] == [
+        logging.WARNING
+    ]
+    assert "Closing Wyoming connection from 127.0.0.1:" in caplog.text
+
+
 async def test_turn_in_progress_at_shutdown_is_still_answered(
     start_app: StartApp, scripted_llm: ScriptedLLM
 ) -> None:
