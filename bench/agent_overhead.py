@@ -74,13 +74,13 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
-from addon.home.synthetic import synthetic_home
 from addon.llm.client import Completion as ModelAnswer
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
 from addon.store.models import LLMCall, Turn
 from devtools.scripted_llm import Completion, ScriptedLLM, ToolCall
+from devtools.synthetic import synthetic_home
 
 SIZES = (100, 1_000, 10_000)
 ROUNDS = 400

@@ -14,8 +14,8 @@ from addon.agent.history import (
     fit_history,
 )
 from addon.agent.service import Agent
-from addon.home.synthetic import synthetic_home
 from devtools.scripted_llm import ScriptedLLM
+from devtools.synthetic import synthetic_home
 from tests.fixtures.agent import MakeAgent
 
 NOTE = "Shortened for the conversation history"
