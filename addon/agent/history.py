@@ -3,6 +3,12 @@
 A restart loses nothing: on a cache miss the turns' stored messages are replayed. History is
 bounded twice, by turns (the ``history_turns`` option) and by an estimate of tokens, because one
 turn that read a whole home's live context can be larger than ten ordinary ones.
+
+Over the token budget, history shrinks in this order (:func:`fit_history`): older turns' tool
+results are shortened, oldest first, to an excerpt with a note saying so; then the oldest turns
+are dropped; the newest exchange is always kept, its tool results shortened only as far as the
+budget needs. Only whole turns are dropped and tool messages are shortened, never removed, so
+every assistant tool call keeps its result, as the OpenAI protocol requires.
 """
 
 from __future__ import annotations
@@ -14,15 +20,98 @@ from typing import Any
 
 from addon.store.records import ConversationRecords
 
-# About a third of an 8k-context local model, leaving room for the prompt and tools.
+# About a third of an 8k-context local model, leaving room for the prompt and tools. A constant,
+# not an option: DOCS.md (under ``history_turns``) says what it bounds.
 HISTORY_TOKEN_BUDGET = 3000
 CACHED_CONVERSATIONS = 512
 CHARS_PER_TOKEN = 4
+# An older turn's tool result is cut to this many characters (note included) once history is
+# over budget: enough for a short answer or the start of a long one, while its question and the
+# reply that used it stay whole.
+OLDER_RESULT_CHARS = 300
+# The newest exchange's tool results are never cut below this, even if older turns must go.
+NEWEST_RESULT_MIN_CHARS = 1000
+SHORTENED_NOTE = (
+    "\n[Shortened for the conversation history from {total} characters. "
+    "Call the tool again for current data.]"
+)
+
+Turn = list[dict[str, Any]]
 
 
 def estimate_tokens(messages: list[dict[str, Any]]) -> int:
     """A cheap, tokenizer-free estimate; good enough to bound history."""
     return len(json.dumps(messages, ensure_ascii=False)) // CHARS_PER_TOKEN + 1
+
+
+def fit_history(turns: list[Turn], budget: int) -> list[dict[str, Any]]:
+    """The messages of ``turns`` (oldest first), shrunk to about ``budget`` tokens.
+
+    The newest turn is always in the result, whole except for shortened tool results, even when
+    it alone is over the budget: the next request is most likely about it.
+    """
+    if not turns:
+        return []
+    costs = [estimate_tokens(turn) for turn in turns]
+    if sum(costs) <= budget:
+        return _flatten(turns)
+    older, older_costs, newest = list(turns[:-1]), costs[:-1], turns[-1]
+    total = sum(older_costs)
+    for index, turn in enumerate(older):
+        older[index] = shorten_tool_results(turn, OLDER_RESULT_CHARS)
+        cost = estimate_tokens(older[index])
+        total, older_costs[index] = total - older_costs[index] + cost, cost
+        if total + costs[-1] <= budget:
+            return _flatten([*older, newest])
+    smallest_newest = estimate_tokens(shorten_tool_results(newest, NEWEST_RESULT_MIN_CHARS))
+    first = 0
+    while first < len(older) and total + smallest_newest > budget:
+        total -= older_costs[first]
+        first += 1
+    return _flatten([*older[first:], _shrink_to(newest, budget - total)])
+
+
+def shorten_tool_results(turn: Turn, limit: int) -> Turn:
+    """``turn`` with each tool result longer than ``limit`` characters cut to ``limit``."""
+    return [
+        {**message, "content": _shorten(message["content"], limit)}
+        if message.get("role") == "tool" and isinstance(message.get("content"), str)
+        else message
+        for message in turn
+    ]
+
+
+def _shorten(content: str, limit: int) -> str:
+    if len(content) <= limit:
+        return content
+    note = SHORTENED_NOTE.format(total=len(content))
+    return content[: max(limit - len(note), 0)] + note
+
+
+def _shrink_to(turn: Turn, budget: int) -> Turn:
+    """``turn`` with its tool results cut as little as fits ``budget``, never below the minimum."""
+    if estimate_tokens(turn) <= budget:
+        return turn
+    longest = max(
+        (
+            len(m["content"])
+            for m in turn
+            if m.get("role") == "tool" and isinstance(m.get("content"), str)
+        ),
+        default=0,
+    )
+    low, high = NEWEST_RESULT_MIN_CHARS, max(longest, NEWEST_RESULT_MIN_CHARS)
+    while low < high:  # the largest limit that fits; the cost grows with the limit
+        middle = (low + high + 1) // 2
+        if estimate_tokens(shorten_tool_results(turn, middle)) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return shorten_tool_results(turn, low)
+
+
+def _flatten(turns: list[Turn]) -> list[dict[str, Any]]:
+    return [message for turn in turns for message in turn]
 
 
 class ConversationHistory:
@@ -59,15 +148,7 @@ class ConversationHistory:
             self._remember(conversation_id, turns)
         else:
             self._turns.move_to_end(conversation_id)
-        kept: list[list[dict[str, Any]]] = []
-        budget = self._token_budget
-        for turn in reversed(turns[-self._max_turns :] if self._max_turns else []):
-            cost = estimate_tokens(turn)
-            if cost > budget:
-                break
-            budget -= cost
-            kept.append(turn)
-        return [message for turn in reversed(kept) for message in turn]
+        return fit_history(turns[-self._max_turns :] if self._max_turns else [], self._token_budget)
 
     def append(self, conversation_id: str, turn_messages: list[dict[str, Any]]) -> None:
         """Add a finished turn's messages (handed to the store by the caller)."""

@@ -1,7 +1,7 @@
 """The system prompt, in Home Assistant's format, ordered so it caches.
 
-The parts and their wording follow Home Assistant's ``helpers/llm.py`` (Assist API) and the
-reference in ``shared/seeds/003``. The order is ours: everything that is the same for every turn
+The parts and their wording follow Home Assistant 2025.4's ``helpers/llm.py`` (its Assist API
+and ``DEFAULT_INSTRUCTIONS_PROMPT``). The order is ours: everything that is the same for every turn
 and every conversation comes first (instructions, the static overview of exposed entities with no
 states, the user's extra instructions); what depends on the speaking device comes next. The time
 and date come last of all, on the user's message (:func:`timed_user_content`), because the request

@@ -93,11 +93,6 @@ class Settings(BaseModel):
         """Where the SQLite file lives; under /data so Supervisor backs it up."""
         return self.data_dir / "home_agent.db"
 
-    @property
-    def llm_configured(self) -> bool:
-        """Whether a model endpoint is set; without one only the local path answers."""
-        return bool(self.options.llm_base_url)
-
     def masked(self) -> dict[str, object]:
         """The effective configuration for display, every secret replaced by a mask."""
         shown: dict[str, object] = {}

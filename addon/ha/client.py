@@ -473,14 +473,4 @@ class HomeAssistantClient:
         timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the request
     ) -> Any:
         """GET ``path`` (e.g. ``/config``) under the REST URL; JSON decoded when it is JSON."""
-        return await self._rest.request("GET", path, None, timeout)
-
-    async def rest_post(
-        self,
-        path: str,
-        payload: dict[str, Any],
-        *,
-        timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the request
-    ) -> Any:
-        """POST ``payload`` to ``path`` (e.g. ``/intent/handle``), for REST-only endpoints."""
-        return await self._rest.request("POST", path, payload, timeout)
+        return await self._rest.get(path, timeout)

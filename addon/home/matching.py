@@ -75,20 +75,6 @@ def match_targets(
     )
 
 
-def preferences_for_area(model: HomeModel, area_id: str | None) -> MatchTargetsPreferences:
-    """Preferences for a request made in ``area_id`` (its floor too, as Home Assistant does)."""
-    area = model.areas.get(area_id) if area_id else None
-    if area is None:
-        return MatchTargetsPreferences()
-    return MatchTargetsPreferences(area_id=area.area_id, floor_id=area.floor_id)
-
-
-def preferences_for_device(model: HomeModel, device_id: str | None) -> MatchTargetsPreferences:
-    """Preferences for a request from a satellite device: its area and that area's floor."""
-    device = model.devices.get(device_id) if device_id else None
-    return preferences_for_area(model, device.area_id if device else None)
-
-
 class _Matcher:
     """One resolution; holds what the steps share so each test stays a small closure."""
 

@@ -356,14 +356,6 @@ async def write_outcomes(connection: AsyncConnection, updates: Sequence[OutcomeU
     )
 
 
-async def set_outcome(
-    session: AsyncSession, turn_id: int, outcome: str, detail: dict[str, Any], *, flagged: bool
-) -> None:
-    """Record one outcome check now, in the caller's transaction (see :func:`record_turn`)."""
-    update = OutcomeUpdate(turn_id, outcome, detail, flagged)
-    await write_outcomes(await session.connection(), [update])
-
-
 async def recent_conversation(
     session: AsyncSession, *, device_id: str | None, satellite_id: str | None, since: datetime
 ) -> str | None:

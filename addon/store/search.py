@@ -8,13 +8,6 @@ appear, in either column), as a search box is expected to behave.
 
 from __future__ import annotations
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
-
-_SEARCH = text(
-    "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit"
-)
-
 
 def fts_query(user_text: str) -> str:
     """The FTS5 query for ``user_text``: each term quoted (inner quotes doubled), ANDed.
@@ -25,15 +18,3 @@ def fts_query(user_text: str) -> str:
     """
     cleaned = user_text.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
     return " ".join('"' + term.replace('"', '""') + '"' for term in cleaned.split())
-
-
-async def search_turn_ids(session: AsyncSession, query: str, limit: int) -> list[int]:
-    """Ids of the turns whose user or reply text contains every term of ``query``, best first.
-
-    An empty query or a non-positive limit finds nothing rather than everything.
-    """
-    match = fts_query(query)
-    if not match or limit <= 0:
-        return []
-    result = await session.execute(_SEARCH, {"query": match, "limit": limit})
-    return [int(turn_id) for turn_id in result.scalars()]

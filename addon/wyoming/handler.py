@@ -141,7 +141,7 @@ class AgentEventHandler(AsyncEventHandler):
     ) -> None:
         super().__init__(reader, writer)
         self._agent = agent
-        # Built when asked for: most connections (one per sentence) never describe.
+        # Built once at start and shared; its event is made only when a client describes.
         self._info = info
         peer = writer.get_extra_info("peername")
         self._peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)

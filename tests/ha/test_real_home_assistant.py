@@ -129,14 +129,6 @@ async def test_subscribe_entities_sees_change(client: HomeAssistantClient) -> No
     assert events[1]["c"][BED]["+"]["s"] == ("off" if before == "on" else "on")
 
 
-async def test_rest_intent_handle_acts(client: HomeAssistantClient) -> None:
-    """POST /intent/handle over REST runs the intent."""
-    answer = await client.rest_post(
-        "/intent/handle", {"name": "HassTurnOn", "data": {"name": "Kitchen Lights"}}
-    )
-    assert answer["response_type"] == "action_done"
-
-
 async def test_wrong_token_sets_auth_failed(
     real_client: RealClient,
     changeable_home: HomeAssistantProcess,

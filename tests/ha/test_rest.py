@@ -1,4 +1,4 @@
-"""The REST helpers, over the same session, against the scripted server."""
+"""The REST helper, over the same session, against the scripted server."""
 
 from __future__ import annotations
 
@@ -16,16 +16,14 @@ async def rest_client(make_client: MakeClient) -> HomeAssistantClient:
     return await make_client(start=False)
 
 
-async def test_post_sends_bearer_token_and_json(
+async def test_get_sends_bearer_token_to_the_rest_url(
     rest_client: HomeAssistantClient, fake_ha: FakeHomeAssistant
 ) -> None:
-    """rest_post posts JSON to rest_url + path with the Bearer token."""
-    fake_ha.rest_answer = (200, {"response_type": "action_done"})
-    answer = await rest_client.rest_post("/intent/handle", {"name": "HassTurnOn"})
-    method, path, headers, body = fake_ha.rest_requests[-1]
-    assert (method, path, body) == ("POST", "/api/intent/handle", {"name": "HassTurnOn"})
+    """rest_get requests rest_url + path with the Bearer token."""
+    await rest_client.rest_get("/states/light.kitchen")
+    method, path, headers, _body = fake_ha.rest_requests[-1]
+    assert (method, path) == ("GET", "/api/states/light.kitchen")
     assert headers["Authorization"] == f"Bearer {fake_ha.token}"
-    assert answer == {"response_type": "action_done"}
 
 
 async def test_get_decodes_json(
@@ -40,10 +38,10 @@ async def test_non_2xx_raises_command_error_with_status_and_body(
     rest_client: HomeAssistantClient, fake_ha: FakeHomeAssistant
 ) -> None:
     """A 4xx/5xx answer raises HomeAssistantCommandError naming status and body."""
-    fake_ha.rest_answer = (400, "Intent not found: HassNope")
-    with pytest.raises(HomeAssistantCommandError, match="400: Intent not found") as caught:
-        await rest_client.rest_post("/intent/handle", {"name": "HassNope"})
-    assert caught.value.code == "http_400"
+    fake_ha.rest_answer = (404, "Entity not found.")
+    with pytest.raises(HomeAssistantCommandError, match="404: Entity not found") as caught:
+        await rest_client.rest_get("/states/light.nope")
+    assert caught.value.code == "http_404"
 
 
 async def test_unreachable_raises_unavailable(
@@ -51,5 +49,5 @@ async def test_unreachable_raises_unavailable(
 ) -> None:
     """A refused connection raises HomeAssistantUnavailableError."""
     await fake_ha.close()
-    with pytest.raises(HomeAssistantUnavailableError, match="POST /intent/handle"):
-        await rest_client.rest_post("/intent/handle", {})
+    with pytest.raises(HomeAssistantUnavailableError, match="GET /config"):
+        await rest_client.rest_get("/config")

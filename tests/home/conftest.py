@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from addon.home.model import HomeModel
-from addon.home.synthetic import SyntheticHome, synthetic_home
+from devtools.synthetic import SyntheticHome, synthetic_home
 from tests.home.homes import HomeData, demo_home
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
-from addon.home.synthetic import SyntheticHome
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints
+from devtools.synthetic import SyntheticHome
 from tests.home.homes import HomeData
 
 UNEXPOSED = [

@@ -26,9 +26,9 @@ from addon.home.index import loose_keys
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
 from addon.home.names import loose_name
-from addon.home.synthetic import synthetic_home
 from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences, MatchTargetsResult
 from devtools.home_assistant import ensure_venv
+from devtools.synthetic import synthetic_home
 from tests.home.homes import HomeData, demo_home
 
 pytestmark = pytest.mark.homeassistant

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from addon.home.matching import match_targets, preferences_for_area, preferences_for_device
+from addon.home.matching import match_targets
 from addon.home.model import HomeModel
 from addon.home.targets import (
     MatchFailedReason,
@@ -125,16 +125,3 @@ def test_single_target_unresolved_by_floor(demo: HomeModel) -> None:
         MatchTargetsPreferences(floor_id="ground"),
     )
     assert result.no_match_reason is MatchFailedReason.MULTIPLE_TARGETS
-
-
-def test_preferences_for_device_use_its_area_and_floor(demo: HomeModel) -> None:
-    """A satellite device's area, and that area's floor, become the preferences."""
-    assert preferences_for_device(demo, "dev_bed_lamp") == MatchTargetsPreferences(
-        area_id="bedroom", floor_id="first"
-    )
-
-
-def test_preferences_for_unknown_area_are_empty(demo: HomeModel) -> None:
-    """An unknown or missing area gives no preference rather than a wrong one."""
-    assert preferences_for_area(demo, "nowhere") == MatchTargetsPreferences()
-    assert preferences_for_device(demo, None) == MatchTargetsPreferences()

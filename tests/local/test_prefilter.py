@@ -23,12 +23,12 @@ from hassil.recognize import recognize_all
 from home_assistant_intents import get_intents
 
 from addon.home.model import HomeModel
-from addon.home.synthetic import synthetic_home
 from addon.local.language import load_language
 from addon.local.matcher import LOCAL_INTENTS, LocalMatch, LocalMatcher
 from addon.local.prefilter import TemplateFilter
 from addon.local.slots import HomeSlotLists
 from addon.local.templates import Analysis, Slot, Where, Word
+from devtools.synthetic import synthetic_home
 from tests.local.conftest import home_dicts
 from tests.local.corpus import Sampler
 

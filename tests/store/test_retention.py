@@ -19,9 +19,9 @@ from addon.app import create_app
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMPayload, Memory, Turn
 from addon.store.retention import FIRST_RUN_DELAY_S, prune, prune_payloads
-from addon.store.search import search_turn_ids
 from tests.fixtures.app import MakeSettings
 from tests.store.data import NOW, add_conversation, add_memory
+from tests.store.search import search_turn_ids
 from tests.store.turns import PROMPT, record, turn
 
 AiohttpClient = Callable[..., Any]

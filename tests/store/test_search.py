@@ -7,8 +7,8 @@ from sqlalchemy import delete, update
 
 from addon.store.database import Store
 from addon.store.models import Turn
-from addon.store.search import search_turn_ids
 from tests.store.data import add_conversation
+from tests.store.search import search_turn_ids
 
 HOSTILE_QUERIES = [
     '"',

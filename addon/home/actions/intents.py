@@ -337,15 +337,3 @@ def parameters_schema(spec: IntentSpec) -> dict[str, Any]:
         "properties": {slot.name: _slot_schema(slot) for slot in spec.slots},
         "required": [slot.name for slot in spec.slots if slot.required],
     }
-
-
-def openai_tool(spec: IntentSpec) -> dict[str, Any]:
-    """``spec`` as an OpenAI chat-completions tool, the form seed 003 documents."""
-    return {
-        "type": "function",
-        "function": {
-            "name": spec.name,
-            "description": spec.description,
-            "parameters": parameters_schema(spec),
-        },
-    }

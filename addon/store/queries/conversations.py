@@ -10,9 +10,9 @@ conversation matches when one of its turns contains every term, and results keep
 order (latest activity first) and cursor. Matching turns are read newest first, in windows of
 :data:`SEARCH_WINDOW` rowids (the rowid is the turn id, which grows with time), starting at the
 page's cursor, until a page is full or :data:`SEARCH_MAX_WINDOWS` windows were read. Ranked
-search (:func:`addon.store.search.search_turn_ids`) is not used here: ``ORDER BY rank`` scores
-every match before the first row comes back, which took half a second for a word in one turn
-out of eight in a million, while a rowid-ordered read stops after the window.
+search is not used: ``ORDER BY rank`` scores every match before the first row comes back, which
+took half a second for a word in one turn out of eight in a million, while a rowid-ordered read
+stops after the window.
 """
 
 from __future__ import annotations

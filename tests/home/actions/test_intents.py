@@ -5,7 +5,6 @@ from __future__ import annotations
 from addon.home.actions.intents import (
     INTENTS,
     ON_OFF_DEVICE_CLASSES,
-    openai_tool,
     parameters_schema,
 )
 
@@ -75,14 +74,6 @@ def test_climate_set_temperature_requires_a_number() -> None:
     schema = parameters_schema(INTENTS["HassClimateSetTemperature"])
     assert schema["required"] == ["temperature"]
     assert schema["properties"]["temperature"] == {"type": "number"}
-
-
-def test_openai_tool_wraps_name_description_and_parameters() -> None:
-    """The OpenAI form nests the schema under function.parameters."""
-    tool = openai_tool(INTENTS["HassTurnOff"])
-    assert tool["type"] == "function"
-    assert tool["function"]["name"] == "HassTurnOff"
-    assert tool["function"]["description"] == "Turns off/closes a device or entity"
 
 
 def test_assist_api_hides_the_query_intents() -> None:

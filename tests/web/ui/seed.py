@@ -5,16 +5,27 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from addon.store.conversations import (
     LLMCallRecord,
+    OutcomeUpdate,
     ToolCallRecord,
     TurnRecord,
     record_turn,
-    set_outcome,
+    write_outcomes,
 )
 from addon.store.database import Store
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+async def set_outcome(
+    session: AsyncSession, turn_id: int, outcome: str, detail: dict[str, Any], *, flagged: bool
+) -> None:
+    """Record one outcome check in the caller's transaction, as the writer records it."""
+    update = OutcomeUpdate(turn_id, outcome, detail, flagged)
+    await write_outcomes(await session.connection(), [update])
 
 
 def model_call(

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from addon.home.synthetic import SyntheticHome, synthetic_home
+import pytest
+
+from devtools.synthetic import SyntheticHome, synthetic_home
+
+
+@pytest.fixture(scope="module")
+def synthetic() -> SyntheticHome:
+    return synthetic_home(400, seed=7)
 
 
 def test_same_seed_gives_the_same_home() -> None:
