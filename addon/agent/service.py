@@ -107,7 +107,9 @@ class Agent:
         started = time.perf_counter()
         created_at = datetime.now(UTC)
         language = request.language or self.options.language
-        dry_run = self.options.dry_run if request.dry_run is None else request.dry_run
+        # The option wins: with it on nothing acts for real, whatever a request asks; a request
+        # may still ask for a dry run with the option off.
+        dry_run = self.options.dry_run or request.dry_run is True
         conversation_id, is_new = await self._conversation_id(request, created_at)
         async with self.history.lock(conversation_id):
             history = [] if is_new else await self.history.messages(conversation_id)
