@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.errors import LLMError
-from addon.llm.client import Completion, LLMClient, TextSink, ToolCallRequest
+from addon.llm.client import Completion, LLMClient, ToolCallRequest
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 
@@ -28,7 +29,11 @@ ITERATION_LIMIT_REPLY = "Sorry, I couldn't finish that request; it needed too ma
 
 @dataclass(slots=True)
 class LoopResult:
-    """The reply and the messages this turn adds to the conversation."""
+    """The reply and the messages this turn adds to the conversation.
+
+    ``reply`` is the model's last message, or what the agent says in its place; text the model
+    wrote beside its tool calls is in ``messages`` (see :func:`addon.agent.spoken.spoken_reply`).
+    """
 
     reply: str
     messages: list[dict[str, Any]]
@@ -45,7 +50,7 @@ async def run_tool_loop(
     trace: TurnTrace,
     max_iterations: int,
     stream: bool = False,
-    on_text: TextSink | None = None,
+    spoken: SpokenStream | None = None,
 ) -> LoopResult:
     """Run the loop over ``messages`` (system prompt, history, the new user message).
 
@@ -66,7 +71,10 @@ async def run_tool_loop(
         trace.llm_calls.append(call_trace)
         try:
             completion = await llm.complete(
-                call_trace.request_messages, tools, stream=stream, on_text=on_text
+                call_trace.request_messages,
+                tools,
+                stream=stream,
+                on_text=spoken.message_sink() if spoken is not None else None,
             )
         except LLMError as err:
             call_trace.error = str(err)

@@ -31,6 +31,7 @@ from addon.agent.outcome import acting_targets, check_outcome
 from addon.agent.overview import OverviewCache
 from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
 from addon.agent.recording import turn_record
+from addon.agent.spoken import SpokenStream, spoken_reply
 from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
 from addon.home.actions.executor import Executor
@@ -127,9 +128,13 @@ class Agent:
                 floor_id=model.areas[area_id].floor_id if model and area_id else None,
                 dry_run=dry_run,
             )
+            spoken = SpokenStream(on_text) if on_text is not None else None
             reply, messages, handled_by, error, outcomes = await self._answer(
-                request, context, history, trace, on_text
+                request, context, history, trace, spoken
             )
+            if spoken is not None:
+                # What was streamed is what was answered (an apology after streamed text, too).
+                await spoken.complete(reply)
             trace.timings["total"] = (time.perf_counter() - started) * 1000
             record = turn_record(
                 request=request,
@@ -173,7 +178,7 @@ class Agent:
         context: ToolContext,
         history: list[dict[str, Any]],
         trace: TurnTrace,
-        on_text: TextSink | None,
+        spoken: SpokenStream | None,
     ) -> tuple[str, list[dict[str, Any]], HandledBy, str | None, list[ToolOutcome]]:
         """Answer locally or through the model; the messages returned start with the user's."""
         model = context.home
@@ -183,14 +188,14 @@ class Agent:
                 self.local, request.text, context, trace, fall_through=self.llm is not None
             )
             if local is not None:
-                if on_text is not None:
-                    await on_text(local.reply)
+                if spoken is not None:
+                    await spoken.send(local.reply)
                 messages = [user_message, *local.messages]
                 return local.reply, messages, "local", local.error, [local.outcome]
         if self.llm is None:
             reply = NO_MODEL_REPLY if model is not None else NOT_CONNECTED_REPLY
-            if on_text is not None:
-                await on_text(reply)
+            if spoken is not None:
+                await spoken.send(reply)
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
@@ -214,16 +219,18 @@ class Agent:
             context=context,
             trace=trace,
             max_iterations=self.options.max_tool_iterations,
-            stream=on_text is not None,
-            on_text=on_text,
+            stream=spoken is not None,
+            spoken=spoken,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
+        # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
+        reply = spoken_reply(result.messages, result.reply)
         messages = [user_message, *result.messages]
         if messages[-1].get("role") != "assistant" or messages[-1].get("tool_calls"):
             # Failed or cut-off turns still end, in history, with what the user was told.
             messages = [*messages, {"role": "assistant", "content": result.reply}]
-        return result.reply, messages, handled_by, result.error, result.outcomes
+        return reply, messages, handled_by, result.error, result.outcomes
 
     async def _conversation_id(
         self, request: ConversationRequest, now: datetime

@@ -348,6 +348,16 @@ async def test_streaming_reply_reaches_the_caller_in_chunks(
     assert scripted_llm.chat_requests[0].body["stream"] is True
 
 
+async def test_text_beside_a_tool_call_is_in_the_reply_unstreamed_too(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """Without a listener the reply is the same text a streaming listener would have heard."""
+    scripted_llm.tool_calls(("GetDateTime", {}), content="One moment.").reply("It is nine.")
+    result = await make_agent(llm=scripted_llm, local_first=False).process(ask("time?"))
+    assert result.reply == "One moment. It is nine."
+    assert (await stored_turn(store, result.turn_id)).reply_text == result.reply
+
+
 async def test_without_home_assistant_the_model_still_answers(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
