@@ -12,7 +12,7 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
@@ -25,6 +25,16 @@ _LOGGER = logging.getLogger(__name__)
 
 UNREACHABLE_REPLY = "Sorry, I couldn't reach the language model. Please try again in a moment."
 ITERATION_LIMIT_REPLY = "Sorry, I couldn't finish that request; it needed too many steps."
+
+
+class ToolProgress(Protocol):
+    """Told as each tool call the model asked for starts and ends (Home Assistant's events)."""
+
+    def started(self, call_id: str, name: str) -> None:
+        """The call is about to run."""
+
+    def finished(self, call_id: str, outcome: ToolOutcome) -> None:
+        """The call ran; ``outcome`` says how."""
 
 
 @dataclass(slots=True)
@@ -51,6 +61,7 @@ async def run_tool_loop(
     max_iterations: int,
     stream: bool = False,
     spoken: SpokenStream | None = None,
+    progress: ToolProgress | None = None,
 ) -> LoopResult:
     """Run the loop over ``messages`` (system prompt, history, the new user message).
 
@@ -85,7 +96,7 @@ async def run_tool_loop(
         if not completion.tool_calls:
             return LoopResult(completion.content.strip(), added, None, outcomes)
         results = await asyncio.gather(
-            *(_run_call(registry, call, context) for call in completion.tool_calls)
+            *(_run_call(registry, call, context, progress) for call in completion.tool_calls)
         )
         for call, (started_at, outcome) in zip(completion.tool_calls, results, strict=True):
             trace.tool_calls.append(
@@ -106,10 +117,18 @@ async def run_tool_loop(
 
 
 async def _run_call(
-    registry: ToolRegistry, call: ToolCallRequest, context: ToolContext
+    registry: ToolRegistry,
+    call: ToolCallRequest,
+    context: ToolContext,
+    progress: ToolProgress | None,
 ) -> tuple[datetime, ToolOutcome]:
     started_at = datetime.now(UTC)
-    return started_at, await registry.execute(call.name, call.arguments, context)
+    if progress is not None:
+        progress.started(call.id, call.name)
+    outcome = await registry.execute(call.name, call.arguments, context)
+    if progress is not None:
+        progress.finished(call.id, outcome)
+    return started_at, outcome
 
 
 def _fill_trace(trace: LLMCallTrace, completion: Completion) -> None:

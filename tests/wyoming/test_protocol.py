@@ -232,7 +232,7 @@ async def test_text_beside_a_tool_call_is_part_of_the_handled_reply(
 async def test_an_apology_after_streamed_text_is_streamed_too(
     start_app: StartApp, scripted_llm: ScriptedLLM
 ) -> None:
-    """When the model fails after a tool ran, the stream and the final reply end with the apology."""
+    """When the model fails after a tool ran, the stream and the reply both end with the apology."""
     scripted_llm.tool_calls(("GetDateTime", {}), content="Let me check the clock.").error(400)
     client = await start_app()
     events = await converse(wyoming_port(client), "what time is it")
