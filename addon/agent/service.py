@@ -118,10 +118,12 @@ class Agent:
         # may still ask for a dry run with the option off.
         dry_run = self.options.dry_run or request.dry_run is True
         conversation_id, is_new = await self._conversation_id(request, created_at)
-        self._events.emit(
-            CONVERSATION_STARTED, started_event(request, conversation_id, language, dry_run)
-        )
         async with self.history.lock(conversation_id):
+            # Inside the lock, and the end's events are queued before the next holder runs (no
+            # await after the lock): events of one conversation's turns never interleave.
+            self._events.emit(
+                CONVERSATION_STARTED, started_event(request, conversation_id, language, dry_run)
+            )
             history = [] if is_new else await self.history.messages(conversation_id)
             model = self.home.model
             trace = TurnTrace()
