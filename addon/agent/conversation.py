@@ -19,6 +19,7 @@ class ConversationRequest:
     language: str | None = None
     device_id: str | None = None
     satellite_id: str | None = None
+    # True asks for a dry run; the dry_run option, when on, makes every turn one regardless.
     dry_run: bool | None = None
 
 

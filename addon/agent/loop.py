@@ -12,11 +12,12 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
+from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.errors import LLMError
-from addon.llm.client import Completion, LLMClient, TextSink, ToolCallRequest
+from addon.llm.client import Completion, LLMClient, ToolCallRequest
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 
@@ -26,9 +27,23 @@ UNREACHABLE_REPLY = "Sorry, I couldn't reach the language model. Please try agai
 ITERATION_LIMIT_REPLY = "Sorry, I couldn't finish that request; it needed too many steps."
 
 
+class ToolProgress(Protocol):
+    """Told as each tool call the model asked for starts and ends (Home Assistant's events)."""
+
+    def started(self, call_id: str, name: str) -> None:
+        """The call is about to run."""
+
+    def finished(self, call_id: str, outcome: ToolOutcome) -> None:
+        """The call ran; ``outcome`` says how."""
+
+
 @dataclass(slots=True)
 class LoopResult:
-    """The reply and the messages this turn adds to the conversation."""
+    """The reply and the messages this turn adds to the conversation.
+
+    ``reply`` is the model's last message, or what the agent says in its place; text the model
+    wrote beside its tool calls is in ``messages`` (see :func:`addon.agent.spoken.spoken_reply`).
+    """
 
     reply: str
     messages: list[dict[str, Any]]
@@ -45,7 +60,8 @@ async def run_tool_loop(
     trace: TurnTrace,
     max_iterations: int,
     stream: bool = False,
-    on_text: TextSink | None = None,
+    spoken: SpokenStream | None = None,
+    progress: ToolProgress | None = None,
 ) -> LoopResult:
     """Run the loop over ``messages`` (system prompt, history, the new user message).
 
@@ -66,7 +82,10 @@ async def run_tool_loop(
         trace.llm_calls.append(call_trace)
         try:
             completion = await llm.complete(
-                call_trace.request_messages, tools, stream=stream, on_text=on_text
+                call_trace.request_messages,
+                tools,
+                stream=stream,
+                on_text=spoken.message_sink() if spoken is not None else None,
             )
         except LLMError as err:
             call_trace.error = str(err)
@@ -77,7 +96,7 @@ async def run_tool_loop(
         if not completion.tool_calls:
             return LoopResult(completion.content.strip(), added, None, outcomes)
         results = await asyncio.gather(
-            *(_run_call(registry, call, context) for call in completion.tool_calls)
+            *(_run_call(registry, call, context, progress) for call in completion.tool_calls)
         )
         for call, (started_at, outcome) in zip(completion.tool_calls, results, strict=True):
             trace.tool_calls.append(
@@ -98,10 +117,18 @@ async def run_tool_loop(
 
 
 async def _run_call(
-    registry: ToolRegistry, call: ToolCallRequest, context: ToolContext
+    registry: ToolRegistry,
+    call: ToolCallRequest,
+    context: ToolContext,
+    progress: ToolProgress | None,
 ) -> tuple[datetime, ToolOutcome]:
     started_at = datetime.now(UTC)
-    return started_at, await registry.execute(call.name, call.arguments, context)
+    if progress is not None:
+        progress.started(call.id, call.name)
+    outcome = await registry.execute(call.name, call.arguments, context)
+    if progress is not None:
+        progress.finished(call.id, outcome)
+    return started_at, outcome
 
 
 def _fill_trace(trace: LLMCallTrace, completion: Completion) -> None:

@@ -3,6 +3,7 @@
 Order of work for a turn: find the conversation (given id, the device's recent one, or a new one),
 try Home Assistant's sentence matcher locally, otherwise run the model's tool loop, store the turn
 with its trace, then — off the reply's path — fire Home Assistant events and run the outcome check.
+Events are queued as the turn goes (:mod:`addon.agent.events`) and fired in order by their own task.
 """
 
 from __future__ import annotations
@@ -24,6 +25,16 @@ from addon.agent.conversation import (
     ConversationResult,
     HandledBy,
 )
+from addon.agent.events import (
+    CONVERSATION_STARTED,
+    ERROR,
+    EventOutbox,
+    EventSink,
+    ToolProgressEvents,
+    crashed_event,
+    finished_events,
+    started_event,
+)
 from addon.agent.history import ConversationHistory
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
@@ -35,6 +46,7 @@ from addon.agent.prompt import (
     timed_user_content,
 )
 from addon.agent.recording import turn_record
+from addon.agent.spoken import SpokenStream, spoken_reply
 from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
 from addon.home.actions.executor import Executor
@@ -67,17 +79,6 @@ class HomeSource(Protocol):
         """The current model, or None before the first snapshot."""
 
 
-class EventSink(Protocol):
-    """Where Home Assistant events go (the WebSocket client)."""
-
-    @property
-    def connected(self) -> bool:
-        """Whether events can be delivered now; while Home Assistant is away they are skipped."""
-
-    async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
-        """Fire an event on Home Assistant's bus."""
-
-
 @dataclass(slots=True)
 class Agent:
     """Runs turns; every collaborator is passed in so tests build it from real parts."""
@@ -94,17 +95,23 @@ class Agent:
     history: ConversationHistory = field(init=False)
     _overview: OverviewCache = field(init=False, default_factory=OverviewCache)
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
+    _events: EventOutbox = field(init=False)
     _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
 
     def __post_init__(self) -> None:
         self.history = ConversationHistory(self.records, max_turns=self.options.history_turns)
+        self._events = EventOutbox(self.events)
 
     async def process(
         self, request: ConversationRequest, *, on_text: TextSink | None = None
     ) -> ConversationResult:
         """Handle one utterance; never raises for anything the user or the model did."""
         with self.records.answering():
-            return await self._process(request, on_text)
+            try:
+                return await self._process(request, on_text)
+            except Exception as err:  # reported to Home Assistant too, then the endpoint's
+                self._events.emit(ERROR, crashed_event(request, err))
+                raise
 
     async def _process(
         self, request: ConversationRequest, on_text: TextSink | None
@@ -112,9 +119,16 @@ class Agent:
         started = time.perf_counter()
         created_at = datetime.now(UTC)
         language = request.language or self.options.language
-        dry_run = self.options.dry_run if request.dry_run is None else request.dry_run
+        # The option wins: with it on nothing acts for real, whatever a request asks; a request
+        # may still ask for a dry run with the option off.
+        dry_run = self.options.dry_run or request.dry_run is True
         conversation_id, is_new = await self._conversation_id(request, created_at)
         async with self.history.lock(conversation_id):
+            # Inside the lock, and the end's events are queued before the next holder runs (no
+            # await after the lock): events of one conversation's turns never interleave.
+            self._events.emit(
+                CONVERSATION_STARTED, started_event(request, conversation_id, language, dry_run)
+            )
             history = [] if is_new else await self.history.messages(conversation_id)
             model = self.home.model
             trace = TurnTrace()
@@ -130,9 +144,18 @@ class Agent:
                 floor_id=model.areas[area_id].floor_id if model and area_id else None,
                 dry_run=dry_run,
             )
+            spoken = SpokenStream(on_text) if on_text is not None else None
             reply, messages, handled_by, error, outcomes = await self._answer(
-                request, context, history, trace, on_text
+                request,
+                context,
+                history,
+                trace,
+                spoken,
+                ToolProgressEvents(self._events, conversation_id),
             )
+            if spoken is not None:
+                # What was streamed is what was answered (an apology after streamed text, too).
+                await spoken.complete(reply)
             trace.timings["total"] = (time.perf_counter() - started) * 1000
             record = turn_record(
                 request=request,
@@ -176,7 +199,8 @@ class Agent:
         context: ToolContext,
         history: list[dict[str, Any]],
         trace: TurnTrace,
-        on_text: TextSink | None,
+        spoken: SpokenStream | None,
+        progress: ToolProgressEvents,
     ) -> tuple[str, list[dict[str, Any]], HandledBy, str | None, list[ToolOutcome]]:
         """Answer locally or through the model; the messages returned start with the user's."""
         model = context.home
@@ -186,14 +210,14 @@ class Agent:
                 self.local, request.text, context, trace, fall_through=self.llm is not None
             )
             if local is not None:
-                if on_text is not None:
-                    await on_text(local.reply)
+                if spoken is not None:
+                    await spoken.send(local.reply)
                 messages = [user_message, *local.messages]
                 return local.reply, messages, "local", local.error, [local.outcome]
         if self.llm is None:
             reply = NO_MODEL_REPLY if model is not None else NOT_CONNECTED_REPLY
-            if on_text is not None:
-                await on_text(reply)
+            if spoken is not None:
+                await spoken.send(reply)
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
@@ -214,16 +238,19 @@ class Agent:
             context=context,
             trace=trace,
             max_iterations=self.options.max_tool_iterations,
-            stream=on_text is not None,
-            on_text=on_text,
+            stream=spoken is not None,
+            spoken=spoken,
+            progress=progress,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
+        # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
+        reply = spoken_reply(result.messages, result.reply)
         messages = [user_message, *result.messages]
         if messages[-1].get("role") != "assistant" or messages[-1].get("tool_calls"):
             # Failed or cut-off turns still end, in history, with what the user was told.
             messages = [*messages, {"role": "assistant", "content": result.reply}]
-        return result.reply, messages, handled_by, result.error, result.outcomes
+        return reply, messages, handled_by, result.error, result.outcomes
 
     def prompt_preview(self) -> PromptPreview:
         """The system prompt as a turn from no particular area would send it now.
@@ -297,8 +324,8 @@ class Agent:
         outcomes: list[ToolOutcome],
         dry_run: bool,
     ) -> None:
-        if self.events is not None and self.events.connected:
-            self._spawn(self._fire_events(result, request, trace))
+        for event_type, data in finished_events(request, result, trace):
+            self._events.emit(event_type, data)
         # A dry run changed nothing in Home Assistant, so there is nothing to compare; a turn
         # that acted on nothing was judged when it was stored.
         if not dry_run and result.handled_by != "failed" and acting_targets(outcomes):
@@ -308,45 +335,6 @@ class Agent:
         task = asyncio.create_task(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    async def _fire_events(
-        self, result: ConversationResult, request: ConversationRequest, trace: TurnTrace
-    ) -> None:
-        assert self.events is not None
-        try:
-            for call in trace.tool_calls:
-                await self.events.fire_event(
-                    "home_agent_tool_executed",
-                    {
-                        "conversation_id": result.conversation_id,
-                        "turn_id": result.turn_id,
-                        "tool": call.outcome.name,
-                        "arguments": call.outcome.arguments,
-                        "success": call.outcome.ok,
-                        "error": call.outcome.error,
-                        "executor": call.outcome.executor,
-                        "duration_ms": round(call.outcome.duration_ms, 1),
-                    },
-                )
-            await self.events.fire_event(
-                "home_agent_conversation_finished",
-                {
-                    "conversation_id": result.conversation_id,
-                    "turn_id": result.turn_id,
-                    "text": request.text,
-                    "reply": result.reply,
-                    "handled_by": result.handled_by,
-                    "latency_ms": round(trace.timings.get("total", 0.0), 1),
-                    "prompt_tokens": trace.prompt_tokens,
-                    "completion_tokens": trace.completion_tokens,
-                    "device_id": request.device_id,
-                    "source": request.source,
-                },
-            )
-        except Exception:  # events are a courtesy; Home Assistant may be away
-            _LOGGER.warning(
-                "Could not fire Home Agent events for turn %s", result.turn_id, exc_info=True
-            )
 
     async def _check(self, result: ConversationResult, outcomes: list[ToolOutcome]) -> None:
         try:
@@ -383,6 +371,7 @@ class Agent:
             # Their done-callbacks may not have run yet (awaiting finished tasks need not yield
             # to the loop), so forget them here; tasks they spawned meanwhile are still seen.
             self._background.difference_update(tasks)
+        await self._events.drain(cancel=cancel)
         if not cancel:
             await self.records.settle()
 

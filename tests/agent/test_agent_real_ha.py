@@ -23,20 +23,27 @@ from tests.ha.waiting import until
 pytestmark = pytest.mark.homeassistant
 
 FreshHomeAssistant = Callable[..., HomeAssistantProcess]
+AGENT_EVENTS = (
+    "home_agent_conversation_started",
+    "home_agent_tool_progress",
+    "home_agent_tool_executed",
+    "home_agent_conversation_finished",
+)
 
 
 @contextlib.asynccontextmanager
 async def home_events(
-    home: HomeAssistantProcess, event_type: str
+    home: HomeAssistantProcess, *event_types: str
 ) -> AsyncIterator[list[dict[str, Any]]]:
-    """Collect events of one type from Home Assistant's own bus while the block runs."""
+    """Collect events of the given types from Home Assistant's own bus while the block runs."""
     seen: list[dict[str, Any]] = []
     async with aiohttp.ClientSession() as session, session.ws_connect(home.websocket_url) as ws:
         await ws.receive_json()
         await ws.send_json({"type": "auth", "access_token": home.token})
         await ws.receive_json()
-        await ws.send_json({"id": 1, "type": "subscribe_events", "event_type": event_type})
-        await ws.receive_json()
+        for number, event_type in enumerate(event_types, start=1):
+            await ws.send_json({"id": number, "type": "subscribe_events", "event_type": event_type})
+            await ws.receive_json()
 
         async def pump() -> None:
             async for message in ws:
@@ -86,14 +93,22 @@ async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
     assert (await home.state("light.kitchen_lights"))["state"] == "on"
     scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights", "domain": ["light"]}))
     scripted_llm.reply("The kitchen lights are off.")
-    async with home_events(home, "home_agent_conversation_finished") as finished:
+    async with home_events(home, *AGENT_EVENTS) as seen:
         result = await agent.process(ConversationRequest("kitchen lights off", source="http"))
         await agent.drain()
-        await until(lambda: bool(finished))
+        await until(lambda: any(e["event_type"] == AGENT_EVENTS[-1] for e in seen))
     await wait_for_state(home, "light.kitchen_lights", "off")
     assert result.reply == "The kitchen lights are off."
-    assert finished[0]["data"]["turn_id"] == result.turn_id
-    assert finished[0]["data"]["handled_by"] == "llm"
+    assert [e["event_type"] for e in seen] == [
+        "home_agent_conversation_started",
+        "home_agent_tool_progress",
+        "home_agent_tool_progress",
+        "home_agent_tool_executed",
+        "home_agent_conversation_finished",
+    ]
+    finished = seen[-1]
+    assert finished["data"]["turn_id"] == result.turn_id
+    assert finished["data"]["handled_by"] == "llm"
     await client.server.app[keys.STORE].writer.flush()
     async with client.server.app[keys.STORE].sessionmaker() as session:
         turn = await session.get(Turn, result.turn_id)

@@ -6,11 +6,14 @@ import asyncio
 import json
 from typing import Any
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
 
 from addon.agent.conversation import ConversationRequest
 from addon.agent.loop import UNREACHABLE_REPLY
 from addon.agent.service import NO_MODEL_REPLY
+from addon.errors import HomeAssistantCommandError
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.store.database import Store
@@ -19,8 +22,21 @@ from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, RecordedEvents
 
 
-def ask(text: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=text, source="http", **kwargs)
+def ask(words: str, **kwargs: Any) -> ConversationRequest:
+    return ConversationRequest(text=words, source="http", **kwargs)
+
+
+class FlakyEvents(RecordedEvents):
+    """An event sink whose Home Assistant refuses some event types, as a non-admin token would."""
+
+    def __init__(self, refuse: set[str]) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
+        if event_type in self.refuse:
+            raise HomeAssistantCommandError("unauthorized", "Unauthorized")
+        await super().fire_event(event_type, event_data)
 
 
 async def stored_turn(store: Store, turn_id: int) -> Turn:
@@ -333,17 +349,144 @@ async def test_confirmed_action_is_not_flagged(
 async def test_events_are_fired_for_automations(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
-    """Each turn fires conversation_finished and one tool_executed per tool call."""
+    """A local turn fires conversation_started, one tool_executed, then conversation_finished."""
     events = RecordedEvents()
     agent = make_agent(llm=scripted_llm, events=events)
-    result = await agent.process(ask("turn on the kitchen lights"))
+    result = await agent.process(ask("turn on the kitchen lights", device_id="kitchen-tablet"))
     await agent.drain()
     kinds = [kind for kind, _ in events.fired]
-    assert kinds == ["home_agent_tool_executed", "home_agent_conversation_finished"]
-    finished = events.fired[-1][1]
+    assert kinds == [
+        "home_agent_conversation_started",
+        "home_agent_tool_executed",
+        "home_agent_conversation_finished",
+    ]
+    started, finished = events.fired[0][1], events.fired[-1][1]
+    assert started == {
+        "conversation_id": result.conversation_id,
+        "text": "turn on the kitchen lights",
+        "source": "http",
+        "language": "en",
+        "device_id": "kitchen-tablet",
+        "satellite_id": None,
+        "dry_run": False,
+    }
     assert finished["reply"] == result.reply
     assert finished["handled_by"] == "local"
     assert finished["text"] == "turn on the kitchen lights"
+
+
+async def test_tool_progress_brackets_each_model_tool_call(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """A model's tool call fires progress started then completed, before tool_executed."""
+    events = RecordedEvents()
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Done.")
+    agent = make_agent(llm=scripted_llm, events=events, local_first=False)
+    result = await agent.process(ask("kitchen lights off"))
+    await agent.drain()
+    assert [kind for kind, _ in events.fired] == [
+        "home_agent_conversation_started",
+        "home_agent_tool_progress",
+        "home_agent_tool_progress",
+        "home_agent_tool_executed",
+        "home_agent_conversation_finished",
+    ]
+    begun, ended = events.fired[1][1], events.fired[2][1]
+    assert begun == {
+        "conversation_id": result.conversation_id,
+        "call_id": ended["call_id"],
+        "tool": "HassTurnOff",
+        "status": "started",
+    }
+    assert (ended["tool"], ended["status"], ended["error"], ended["executor"]) == (
+        "HassTurnOff",
+        "completed",
+        None,
+        "live",
+    )
+
+
+async def test_a_failed_tool_call_reports_failed_progress(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """A tool call that errs fires progress failed with the error the model was given."""
+    events = RecordedEvents()
+    scripted_llm.tool_calls(("NoSuchTool", {})).reply("I could not do that.")
+    agent = make_agent(llm=scripted_llm, events=events, local_first=False)
+    await agent.process(ask("do the impossible"))
+    await agent.drain()
+    progress = [data for kind, data in events.fired if kind == "home_agent_tool_progress"]
+    assert [p["status"] for p in progress] == ["started", "failed"]
+    assert "unknown tool 'NoSuchTool'" in progress[1]["error"]
+
+
+async def test_a_failed_turn_fires_an_error_event(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """A turn the model endpoint failed fires home_agent_error before conversation_finished."""
+    events = RecordedEvents()
+    scripted_llm.error(503)
+    agent = make_agent(llm=scripted_llm, events=events)
+    result = await agent.process(ask("tell me a joke", device_id="kitchen-tablet"))
+    await agent.drain()
+    kinds = [kind for kind, _ in events.fired]
+    assert kinds[-2:] == ["home_agent_error", "home_agent_conversation_finished"]
+    error = events.fired[-2][1]
+    assert (error["turn_id"], error["handled_by"], error["reply"]) == (
+        result.turn_id,
+        "failed",
+        result.reply,
+    )
+    assert "503" in error["error"]
+    assert error["device_id"] == "kitchen-tablet"
+
+
+async def test_a_turn_that_raises_fires_an_error_event(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """A turn that raises (its history unreadable) still tells Home Assistant it failed."""
+    events = RecordedEvents()
+    scripted_llm.reply("Hello.")
+    agent = make_agent(llm=scripted_llm, events=events)
+    first = await agent.process(ask("hello"))
+    restarted = make_agent(llm=scripted_llm, events=events)
+    await store.writer.flush()
+    async with store.engine.begin() as connection:
+        await connection.execute(text("DROP TABLE turns"))
+    with pytest.raises(OperationalError):
+        await restarted.process(ask("again", conversation_id=first.conversation_id))
+    await restarted.drain()
+    error = events.fired[-1]
+    assert error[0] == "home_agent_error"
+    assert error[1]["conversation_id"] == first.conversation_id
+    assert error[1]["turn_id"] is None
+
+
+async def test_events_never_fail_a_turn_while_home_assistant_is_away(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """With Home Assistant disconnected no event is fired, and the turn answers as usual."""
+    events = RecordedEvents(connected=False)
+    agent = make_agent(llm=scripted_llm, events=events)
+    result = await agent.process(ask("turn on the kitchen lights"))
+    await agent.drain()
+    assert result.handled_by == "local"
+    assert events.fired == []
+
+
+async def test_a_failing_fire_does_not_stop_later_events(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """When Home Assistant refuses one event the turn answers and the next events still go."""
+    events = FlakyEvents(refuse={"home_agent_tool_executed"})
+    agent = make_agent(llm=scripted_llm, events=events)
+    result = await agent.process(ask("turn on the kitchen lights"))
+    await agent.drain()
+    assert result.handled_by == "local"
+    assert [kind for kind, _ in events.fired] == [
+        "home_agent_conversation_started",
+        "home_agent_conversation_finished",
+    ]
 
 
 async def test_streaming_reply_reaches_the_caller_in_chunks(
@@ -360,6 +503,16 @@ async def test_streaming_reply_reaches_the_caller_in_chunks(
     assert len(chunks) > 1
     assert "".join(chunks) == result.reply
     assert scripted_llm.chat_requests[0].body["stream"] is True
+
+
+async def test_text_beside_a_tool_call_is_in_the_reply_unstreamed_too(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """Without a listener the reply is the same text a streaming listener would have heard."""
+    scripted_llm.tool_calls(("GetDateTime", {}), content="One moment.").reply("It is nine.")
+    result = await make_agent(llm=scripted_llm, local_first=False).process(ask("time?"))
+    assert result.reply == "One moment. It is nine."
+    assert (await stored_turn(store, result.turn_id)).reply_text == result.reply
 
 
 async def test_without_home_assistant_the_model_still_answers(

@@ -14,7 +14,7 @@ from wyoming.info import Describe, Info
 
 from addon import __version__, keys
 from addon.agent.loop import UNREACHABLE_REPLY
-from addon.store.models import Conversation
+from addon.store.models import Conversation, Turn
 from addon.wyoming.handler import AGENT_ERROR_REPLY, INVALID_REPLY
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeSettings
@@ -201,3 +201,44 @@ async def test_connection_serves_several_transcripts(
             await client.write_event(Transcript(text=text).event())
             replies.append(final(await read_answer(client)).data["text"])
     assert replies == ["One.", "Two."]
+
+
+async def stored_reply(client: Any) -> str:
+    """The reply text of the only stored turn."""
+    store = client.app[keys.STORE]
+    await store.writer.flush()
+    async with store.sessionmaker() as session:
+        (reply,) = (await session.execute(select(Turn.reply_text))).scalars().all()
+    return str(reply)
+
+
+async def test_text_beside_a_tool_call_is_part_of_the_handled_reply(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """What the model wrote before calling a tool was streamed, so handled and the turn hold it."""
+    scripted_llm.tool_calls(("GetDateTime", {}), content="Let me check the clock.").reply(
+        "It is a quarter past nine."
+    )
+    client = await start_app()
+    events = await converse(wyoming_port(client), "what time is it")
+    chunks = "".join(e.data["text"] for e in events if e.type == "handled-chunk")
+    expected = "Let me check the clock. It is a quarter past nine."
+    assert types(events) == ["handled-start", "handled-chunk", "handled", "handled-stop"]
+    assert chunks == expected
+    assert final(events).data["text"] == expected
+    assert await stored_reply(client) == expected
+
+
+async def test_an_apology_after_streamed_text_is_streamed_too(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """When the model fails after a tool ran, the stream and the reply both end with the apology."""
+    scripted_llm.tool_calls(("GetDateTime", {}), content="Let me check the clock.").error(400)
+    client = await start_app()
+    events = await converse(wyoming_port(client), "what time is it")
+    chunks = "".join(e.data["text"] for e in events if e.type == "handled-chunk")
+    reply = final(events)
+    assert reply.type == "handled"  # a tool ran: the turn did something
+    assert reply.data["text"] == f"Let me check the clock. {UNREACHABLE_REPLY}"
+    assert chunks == reply.data["text"]
+    assert await stored_reply(client) == reply.data["text"]

@@ -48,7 +48,10 @@ class ConversationIn(BaseModel):
     )
     dry_run: bool | None = Field(
         default=None,
-        description="Act on a copy of the home instead of the real one; defaults to the option.",
+        description=(
+            "Act on a copy of the home instead of the real one; defaults to the option. "
+            "With the dry_run option on, false is ignored: nothing acts for real."
+        ),
     )
 
     @field_validator("text")

@@ -9,6 +9,7 @@ from aiohttp import web
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
+from addon.agent.spoken import reply_tail
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -67,9 +68,9 @@ async def process_streaming(
 ) -> ConversationResult:
     """Run a turn, passing reply text to ``send`` as it is written and completing it at the end.
 
-    The streamed text is what the model wrote; the result's reply can differ (an apology after the
-    model failed, a stopped loop, a local answer), so whatever the caller has not yet seen of the
-    reply is sent last and the pieces always end with the reply.
+    Once anything was streamed the agent completes the stream to its reply itself; a reply it did
+    not stream (an apology when the model failed before writing anything) is sent here, so the
+    pieces always add up to the reply.
     """
     streamed: list[str] = []
 
@@ -82,12 +83,3 @@ async def process_streaming(
     if tail:
         await send(tail)
     return result
-
-
-def reply_tail(streamed: str, reply: str) -> str:
-    """What to send after ``streamed`` so that the caller's text ends with ``reply``."""
-    if not reply.strip() or streamed.strip().endswith(reply.strip()):
-        return ""
-    if not streamed or streamed[-1].isspace():
-        return reply
-    return " " + reply

@@ -4,7 +4,8 @@ With script, the form is sent with ``fetch`` to :func:`chat_stream_view`, which 
 Server-Sent Events: ``text`` events as the reply streams, then ``done`` with the trace's URL.
 Without script the same form posts to :func:`chat_send_view`, which waits for the reply and
 redirects (303) to the trace. Both default to a dry run (the virtual executor), so trying things
-out changes nothing in the home unless the switch is turned off.
+out changes nothing in the home unless the switch is turned off; with the ``dry_run`` option on,
+the switch is shown on and locked, and the agent keeps the turn a dry run whatever the form says.
 """
 
 from __future__ import annotations
@@ -49,7 +50,11 @@ async def chat_view(request: web.Request) -> web.Response:
     return render(
         request,
         "chat.html",
-        {"conversation_id": conversation_id if turns else None, "turns": turns},
+        {
+            "conversation_id": conversation_id if turns else None,
+            "turns": turns,
+            "dry_run_option": request.app[keys.SETTINGS].options.dry_run,
+        },
     )
 
 

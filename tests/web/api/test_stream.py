@@ -102,3 +102,19 @@ async def test_invalid_body_is_refused_before_streaming(api: AppClient) -> None:
     assert response.status == 422
     assert response.content_type == "application/json"
     assert (await response.json())["field"] == "text"
+
+
+async def test_text_beside_a_tool_call_is_part_of_the_result(
+    api: AppClient, scripted_llm: ScriptedLLM
+) -> None:
+    """Deltas written before a tool call are in the result's reply and the stored turn."""
+    scripted_llm.tool_calls(("GetDateTime", {}), content="One moment.").reply("It is nine.")
+    response = await api.post("/api/conversation/stream", json={"text": "What time is it?"})
+    events = await read_events(response)
+    result = events[-1].json()
+    deltas = "".join(e.json()["text"] for e in events[:-1])
+    assert (deltas, result["reply"]) == ("One moment. It is nine.", "One moment. It is nine.")
+    await api.app[keys.STORE].writer.flush()
+    async with api.app[keys.STORE].sessionmaker() as session:
+        stored = (await session.execute(text("SELECT reply_text FROM turns"))).scalar_one()
+    assert stored == result["reply"]

@@ -1,0 +1,219 @@
+"""Home Assistant events about turns, fired in order and off the reply's path.
+
+The names follow the product's architecture: a turn fires ``home_agent_conversation_started``,
+``home_agent_tool_progress`` (started, then completed or failed) around each tool call the model
+asks for, ``home_agent_tool_executed`` for each tool call, ``home_agent_error`` when it failed,
+and ``home_agent_conversation_finished``. DOCS.md lists every payload.
+
+Events go through one queue drained by one task, so automations see them in the order they
+happened, and a turn only ever appends to that queue: a slow Home Assistant never holds up a reply,
+and an absent one never fails a turn (events are skipped while it is away, and a failed fire is
+logged and the next event tried).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from typing import Any, Protocol
+
+from addon.agent.conversation import ConversationRequest, ConversationResult
+from addon.agent.trace import TurnTrace
+from addon.tools.registry import ToolOutcome
+
+_LOGGER = logging.getLogger(__name__)
+
+CONVERSATION_STARTED = "home_agent_conversation_started"
+CONVERSATION_FINISHED = "home_agent_conversation_finished"
+TOOL_EXECUTED = "home_agent_tool_executed"
+TOOL_PROGRESS = "home_agent_tool_progress"
+ERROR = "home_agent_error"
+# Events waiting for Home Assistant; beyond this (it answers far slower than turns come) new ones
+# are dropped with a warning rather than held in memory without bound.
+MAX_PENDING = 1000
+
+
+class EventSink(Protocol):
+    """Where Home Assistant events go (the WebSocket client)."""
+
+    @property
+    def connected(self) -> bool:
+        """Whether events can be delivered now; while Home Assistant is away they are skipped."""
+
+    async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
+        """Fire an event on Home Assistant's bus."""
+
+
+class EventOutbox:
+    """The agent's events, queued by turns and fired one at a time by a task of their own."""
+
+    def __init__(self, sink: EventSink | None, max_pending: int = MAX_PENDING) -> None:
+        self._sink = sink
+        self._max_pending = max_pending
+        self._pending: deque[tuple[str, dict[str, Any]]] = deque()
+        self._task: asyncio.Task[None] | None = None
+        self._dropped = 0
+
+    def emit(self, event_type: str, data: dict[str, Any]) -> None:
+        """Queue one event; never blocks and never raises."""
+        if self._sink is None:
+            return
+        if len(self._pending) >= self._max_pending:
+            self._dropped += 1
+            if self._dropped == 1:
+                _LOGGER.warning(
+                    "Home Assistant is not taking events fast enough; dropping %s and later ones",
+                    event_type,
+                )
+            return
+        self._pending.append((event_type, data))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._fire_pending())
+
+    async def drain(self, *, cancel: bool = False) -> None:
+        """Wait until every queued event was fired (or skipped), or drop them all."""
+        task = self._task
+        if task is None:
+            return
+        if cancel:
+            self._pending.clear()
+            task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    async def _fire_pending(self) -> None:
+        assert self._sink is not None
+        # No await between the last emptiness check and the return, so an event queued after it
+        # always finds this task done and starts a new one.
+        while self._pending:
+            event_type, data = self._pending.popleft()
+            if not self._sink.connected:
+                _LOGGER.debug("Not firing %s: Home Assistant is not connected", event_type)
+                continue
+            try:
+                await self._sink.fire_event(event_type, data)
+            except Exception:  # events are a courtesy; Home Assistant may have gone meanwhile
+                _LOGGER.warning("Could not fire %s on Home Assistant", event_type, exc_info=True)
+        if self._dropped:
+            _LOGGER.warning(
+                "Dropped %d Home Agent events while Home Assistant lagged", self._dropped
+            )
+            self._dropped = 0
+
+
+def started_event(
+    request: ConversationRequest, conversation_id: str, language: str, dry_run: bool
+) -> dict[str, Any]:
+    """``home_agent_conversation_started``: a turn began in this conversation."""
+    return {
+        "conversation_id": conversation_id,
+        "text": request.text,
+        "source": request.source,
+        "language": language,
+        "device_id": request.device_id,
+        "satellite_id": request.satellite_id,
+        "dry_run": dry_run,
+    }
+
+
+def finished_events(
+    request: ConversationRequest, result: ConversationResult, trace: TurnTrace
+) -> list[tuple[str, dict[str, Any]]]:
+    """What a finished turn fires: its tool calls, its error if it had one, then the turn."""
+    events: list[tuple[str, dict[str, Any]]] = [
+        (
+            TOOL_EXECUTED,
+            {
+                "conversation_id": result.conversation_id,
+                "turn_id": result.turn_id,
+                "tool": call.outcome.name,
+                "arguments": call.outcome.arguments,
+                "success": call.outcome.ok,
+                "error": call.outcome.error,
+                "executor": call.outcome.executor,
+                "duration_ms": round(call.outcome.duration_ms, 1),
+            },
+        )
+        for call in trace.tool_calls
+    ]
+    if result.error is not None:
+        events.append(
+            (
+                ERROR,
+                {
+                    "conversation_id": result.conversation_id,
+                    "turn_id": result.turn_id,
+                    "error": result.error,
+                    "handled_by": result.handled_by,
+                    "reply": result.reply,
+                    "source": request.source,
+                    "device_id": request.device_id,
+                },
+            )
+        )
+    events.append(
+        (
+            CONVERSATION_FINISHED,
+            {
+                "conversation_id": result.conversation_id,
+                "turn_id": result.turn_id,
+                "text": request.text,
+                "reply": result.reply,
+                "handled_by": result.handled_by,
+                "latency_ms": round(trace.timings.get("total", 0.0), 1),
+                "prompt_tokens": trace.prompt_tokens,
+                "completion_tokens": trace.completion_tokens,
+                "device_id": request.device_id,
+                "source": request.source,
+            },
+        )
+    )
+    return events
+
+
+def crashed_event(request: ConversationRequest, err: BaseException) -> dict[str, Any]:
+    """``home_agent_error`` for a turn that raised (a bug): no reply, no stored turn."""
+    return {
+        "conversation_id": request.conversation_id,
+        "turn_id": None,
+        "error": f"internal error ({type(err).__name__}); the add-on log has the details",
+        "handled_by": None,
+        "reply": None,
+        "source": request.source,
+        "device_id": request.device_id,
+    }
+
+
+class ToolProgressEvents:
+    """``home_agent_tool_progress`` for the tool calls of one conversation's turn."""
+
+    def __init__(self, outbox: EventOutbox, conversation_id: str) -> None:
+        self._outbox = outbox
+        self._conversation_id = conversation_id
+
+    def started(self, call_id: str, name: str) -> None:
+        """A tool call the model asked for is about to run."""
+        self._outbox.emit(
+            TOOL_PROGRESS,
+            {
+                "conversation_id": self._conversation_id,
+                "call_id": call_id,
+                "tool": name,
+                "status": "started",
+            },
+        )
+
+    def finished(self, call_id: str, outcome: ToolOutcome) -> None:
+        """It ran: ``completed``, or ``failed`` with the error the model was given."""
+        self._outbox.emit(
+            TOOL_PROGRESS,
+            {
+                "conversation_id": self._conversation_id,
+                "call_id": call_id,
+                "tool": outcome.name,
+                "status": "completed" if outcome.ok else "failed",
+                "error": outcome.error,
+                "executor": outcome.executor,
+                "duration_ms": round(outcome.duration_ms, 1),
+            },
+        )
