@@ -149,6 +149,11 @@ class Store:
                 "degraded",
                 f"writing turns fails and is retried ({self.writer.pending} waiting): {failing}",
             )
+        restarts = self.writer.restarts
+        if restarts:
+            return ComponentHealth(
+                "ok", f"schema {revision}; the writer recovered from {restarts} unexpected failures"
+            )
         return ComponentHealth("ok", f"schema {revision}")
 
     async def checkpoint(self) -> bool:

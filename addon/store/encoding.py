@@ -1,12 +1,12 @@
 """Text as SQLite can store it: lone surrogates become U+FFFD on the way in.
 
-A Python string may hold a lone surrogate (``"\\ud800"``: a model's output or a client's JSON
-with a broken ``\\ud83d`` escape, decoded as it came), and SQLite takes only UTF-8, which
-cannot encode one: the driver raises ``UnicodeEncodeError`` and the whole row is refused. The
+A Python string may hold a lone surrogate (U+D800 to U+DFFF alone: a model's output, or a
+client's JSON with half of an escaped pair, decoded as it came), and SQLite takes only UTF-8,
+which cannot encode one: the driver raises ``UnicodeEncodeError`` and the whole row is refused. The
 store does not drop a turn for one bad character, so every text parameter of every statement
 the store's engine runs is made encodable first (:func:`install`): each lone surrogate becomes
 the replacement character, and valid text is passed on as the very same object. JSON columns
-are serialised as UTF-8 text (:func:`dumps`) rather than ``\\u`` escapes, so the same check sees
+are serialised as UTF-8 text (:func:`dumps`) rather than ASCII escapes, so the same check sees
 inside them too; readers get the same values back either way.
 
 Cleaning at the engine, not field by field, covers every column (turn and reply text, model

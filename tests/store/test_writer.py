@@ -172,19 +172,6 @@ async def test_closing_writes_what_waits(tmp_path: Path) -> None:
         await reopened.close()
 
 
-async def test_ids_taken_by_another_writer_are_given_again(store: Store) -> None:
-    """Should another writer take our ids, our turns are stored under new ones, not lost."""
-    with store.writer.turn_in_progress():
-        ours = store.writer.submit(turn("ours"))
-        store.writer.submit_outcome(OutcomeUpdate(ours, "confirmed", {}, False))
-        [theirs] = await record(store, turn("theirs"))
-    assert theirs == ours
-    assert await store.writer.flush()
-    [stored] = await turns_of(store, "ours")
-    assert stored.id > theirs
-    assert stored.outcome == "confirmed"
-
-
 async def test_a_turn_that_cannot_be_stored_does_not_hold_back_the_others(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
