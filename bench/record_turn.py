@@ -13,7 +13,7 @@ Three ways, into real SQLite files opened through ``Store.open``, the commit inc
 - the agent's way when many turns finish together: 100 submitted, then one ``flush`` (one
   transaction for the batch), per turn;
 - ``record_turn`` inside ``sessionmaker.begin()``, one transaction per turn, the form tools and
-  tests use (it also reads the largest ids first, which the writer does once at start).
+  tests use (it also reserves its ids first, which the writer does a block at a time).
 
 Growth is the database's used pages (page count less free pages) after a checkpoint, before and
 after, per turn, measured on the one-at-a-time run. The last line printed is one JSON object.

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from addon.store.ids import BLOCK, Claim, Ids, reserve
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
 from addon.store.payloads import Detacher
 
@@ -104,41 +105,53 @@ class OutcomeUpdate:
 
 
 class TurnIds:
-    """Gives out turn and model-call ids above every id stored when it was loaded.
+    """Gives out turn and model-call ids from reservations in the database.
 
-    Only one writer may hold one: the store's writer, for the process's lifetime.
+    Ids are reserved a block at a time before they are given out (:mod:`addon.store.ids`), so
+    no other writer of the file can take one. Only one writer may hold one: the store's
+    writer, for the process's lifetime.
     """
 
-    def __init__(self, next_turn: int, next_llm_call: int) -> None:
-        self._next_turn = next_turn
-        self._next_llm_call = next_llm_call
-
-    @classmethod
-    async def load(cls, connection: AsyncConnection) -> TurnIds:
-        """Start above the largest ids in the database."""
-        turn = await connection.scalar(select(func.max(Turn.id)))
-        llm_call = await connection.scalar(select(func.max(LLMCall.id)))
-        return cls((turn or 0) + 1, (llm_call or 0) + 1)
+    def __init__(self, *, block: int = BLOCK) -> None:
+        self.turns = Ids("turns", block=block)
+        self.llm_calls = Ids("llm_calls", block=block)
 
     def number(self, record: TurnRecord) -> NumberedTurn:
         """The next ids for ``record`` and its model calls."""
-        turn_id = self._next_turn
-        self._next_turn += 1
-        first = self._next_llm_call
-        self._next_llm_call += len(record.llm_calls)
-        return NumberedTurn(record, turn_id, list(range(first, self._next_llm_call)))
+        [turn_id] = self.turns.take(1)
+        return NumberedTurn(record, turn_id, self.llm_calls.take(len(record.llm_calls)))
+
+    def wants_reservation(self) -> bool:
+        """Whether either table's reservation runs low or ids given out on trust wait."""
+        return self.turns.wants_reservation() or self.llm_calls.wants_reservation()
+
+    async def reserve(self, connection: AsyncConnection) -> tuple[Claim, Claim]:
+        """Reserve more of both, in the caller's transaction; :meth:`settle` once committed."""
+        return await self.turns.reserve(connection), await self.llm_calls.reserve(connection)
+
+    def settle(self, claims: tuple[Claim, Claim]) -> tuple[range, range]:
+        """Take in committed reservations; returns the lost turn and model-call ids, if any."""
+        turns, llm_calls = claims
+        return self.turns.settle(turns), self.llm_calls.settle(llm_calls)
+
+    async def give_back(self, connection: AsyncConnection) -> None:
+        """Return the unused reservations at a stop (see :meth:`Ids.give_back`)."""
+        await self.turns.give_back(connection)
+        await self.llm_calls.give_back(connection)
 
 
 async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
     """Store one turn now, in the caller's transaction; returns its id.
 
-    For tools and tests that write a database no running agent writes: the agent's turns go
-    through the store's writer, which holds the ids (:class:`TurnIds`) for the process.
+    For tools and tests: the agent's turns go through the store's writer. The ids are reserved
+    like the writer's (:mod:`addon.store.ids`), so both may write the same file.
     """
     connection = await session.connection()
-    numbered = (await TurnIds.load(connection)).number(record)
-    await write_turns(connection, [numbered])
-    return numbered.turn_id
+    turn_ids = await reserve(connection, "turns", 1)
+    calls = len(record.llm_calls)
+    llm_call_ids = await reserve(connection, "llm_calls", calls) if calls else range(0)
+    await write_turns(connection, [NumberedTurn(record, turn_ids.start, list(llm_call_ids))])
+    return turn_ids.start
 
 
 async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]) -> None:

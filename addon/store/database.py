@@ -38,6 +38,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
+from addon.store import encoding
 from addon.store.backup_guard import BackupGuard, Permit, open_pin
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
 from addon.store.writer import TurnWriter
@@ -147,6 +148,11 @@ class Store:
             return ComponentHealth(
                 "degraded",
                 f"writing turns fails and is retried ({self.writer.pending} waiting): {failing}",
+            )
+        restarts = self.writer.restarts
+        if restarts:
+            return ComponentHealth(
+                "ok", f"schema {revision}; the writer recovered from {restarts} unexpected failures"
             )
         return ComponentHealth("ok", f"schema {revision}")
 
@@ -368,8 +374,16 @@ def _release_unclaimed(taking: asyncio.Future[Permit | None]) -> None:
 
 
 def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:
-    """The engine, with the pragmas every new connection gets before anyone uses it."""
-    engine = create_async_engine(database_url(path), connect_args={"timeout": busy_timeout_s})
+    """The engine, with the pragmas every new connection gets before anyone uses it.
+
+    Its text parameters are made storable on the way in (:mod:`addon.store.encoding`).
+    """
+    engine = create_async_engine(
+        database_url(path),
+        connect_args={"timeout": busy_timeout_s},
+        json_serializer=encoding.dumps,
+    )
+    encoding.install(engine.sync_engine)
     busy_timeout_ms = round(busy_timeout_s * 1000)
 
     def set_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:

@@ -213,6 +213,19 @@ class ToolCall(Base):
     turn: Mapped[Turn] = relationship(back_populates="tool_calls")
 
 
+class IdCounter(Base):
+    """The next id nobody has reserved, per table whose ids are given out before their rows.
+
+    The store's writer reserves turn and model-call ids here ahead of writing the rows, so an
+    id it has given out can never be taken by another writer (:mod:`addon.store.ids`).
+    """
+
+    __tablename__ = "id_counters"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)  # the table's name
+    next_id: Mapped[int] = mapped_column(Integer)
+
+
 class Memory(Base):
     """Something worth remembering across conversations."""
 

@@ -28,6 +28,7 @@ from typing import Any, Final, Literal
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from addon.store.encoding import storable
 from addon.store.models import LLMCall, LLMPayload
 
 PayloadKind = Literal["system_prompt", "tools"]
@@ -45,7 +46,12 @@ class Payload:
 
     @classmethod
     def of(cls, kind: PayloadKind, content: str) -> Payload:
-        """The payload for ``content``; hashing 50 KB costs about 0.1 ms."""
+        """The payload for ``content``; hashing 50 KB costs about 0.1 ms.
+
+        Lone surrogates are replaced first (:func:`~addon.store.encoding.storable`): they could
+        not be hashed as UTF-8, and the hash must be that of the text stored.
+        """
+        content = storable(content)
         encoded = content.encode()
         return cls(hashlib.sha256(encoded).hexdigest(), kind, content, len(encoded))
 

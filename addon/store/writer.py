@@ -9,11 +9,18 @@ and one task writes what waits, in order, one transaction per batch, at a quiet 
 turn is in progress, or ``max_delay_s`` after the oldest waiting item, or once ``max_batch``
 items wait, whichever comes first.
 
+The ids it gives out are reserved in the database beforehand (:mod:`addon.store.ids`), so the
+id the agent answers with is the id the turn is stored under, whoever else writes the file.
+
 The trade-off: a crash (power cut, ``kill -9``) loses what was waiting, at most about
-``max_delay_s`` of turns; a stop (Supervisor's SIGTERM) writes everything first. A failed write
-is logged and retried with backoff, and nothing waiting is dropped unless more than
-``max_pending`` items pile up (a disk full for a long time); then the oldest go, with an error
-in the log.
+``max_delay_s`` of turns; a stop (Supervisor's SIGTERM) writes everything first. A write the
+database refuses (locked, full) is logged and retried with backoff, and nothing waiting is
+dropped unless more than ``max_pending`` items pile up (a disk full for a long time); then the
+oldest go, with an error in the log. An item that itself cannot be stored (a value JSON cannot
+hold) is found by writing the batch one by one and dropped, so it cannot hold back the rest.
+Any other failure is a fault nobody foresaw: the task that writes stops, which
+:attr:`TurnWriter.failing` (and so the store's health) reports, and it is started again after a
+growing pause, with everything it held put back first.
 
 Whoever must read a turn the agent has just finished calls :meth:`TurnWriter.flush` first (the
 web UI's pages, history after a cache miss).
@@ -29,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import OperationalError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from addon.store.conversations import (
@@ -40,6 +47,7 @@ from addon.store.conversations import (
     write_outcomes,
     write_turns,
 )
+from addon.store.ids import BLOCK
 from addon.store.models import Conversation
 
 _LOGGER = logging.getLogger(__name__)
@@ -52,6 +60,11 @@ RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
 
 Item = NumberedTurn | OutcomeUpdate
+
+# The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
+DATABASE_FAILURES = (OperationalError, OSError)
+# Something in an item cannot be stored (a value JSON cannot hold, a constraint): dropped alone.
+ITEM_FAILURES = (StatementError, ValueError, TypeError, LookupError, AttributeError, RecursionError)
 
 
 @dataclass(slots=True)
@@ -72,12 +85,13 @@ class TurnWriter:
         max_delay_s: float = MAX_DELAY_S,
         max_batch: int = MAX_BATCH,
         max_pending: int = MAX_PENDING,
+        id_block: int = BLOCK,
     ) -> None:
         self._engine = engine
         self._max_delay_s = max_delay_s
         self._max_batch = max_batch
         self._max_pending = max_pending
-        self._ids = TurnIds(1, 1)
+        self._ids = TurnIds(block=id_block)
         self._known: set[str] = set()
         self._queue: list[Item] = []
         self._pending_turns: Counter[str] = Counter()
@@ -89,16 +103,21 @@ class TurnWriter:
         self._closing = False
         self._retry_s = 0.0
         self._last_error: str | None = None
+        self._in_flight: list[Item] = []
+        self._restart_s = 0.0
+        self._stopped: str | None = None
+        self._restarts = 0
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Read where the ids go on and which conversations exist, then start writing."""
-        async with self._engine.connect() as connection:
-            self._ids = await TurnIds.load(connection)
+        """Reserve the first ids, read which conversations exist, then start writing."""
+        async with self._engine.begin() as connection:
+            claims = await self._ids.reserve(connection)
             self._known = set((await connection.scalars(select(Conversation.id))).all())
-        self._task = asyncio.create_task(self._run(), name="home-agent-store-writer")
+        self._ids.settle(claims)
+        self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
 
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
@@ -123,8 +142,15 @@ class TurnWriter:
 
     @property
     def failing(self) -> str | None:
-        """Why the last write failed, while its items still wait to be retried; else None."""
+        """Why writing fails, while items wait to be retried or the task to restart; else None."""
+        if self._stopped is not None:
+            return f"the writer stopped unexpectedly ({self._stopped}) and is being restarted"
         return self._last_error if self._queue else None
+
+    @property
+    def restarts(self) -> int:
+        """How often the task that writes was restarted after an unexpected failure."""
+        return self._restarts
 
     def submit(self, record: TurnRecord) -> int:
         """Queue a finished turn; returns the id it is stored under."""
@@ -180,6 +206,16 @@ class TurnWriter:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if not self._queue:
+            await self._give_back_ids()
+
+    async def _give_back_ids(self) -> None:
+        """Return the ids reserved but not used, so the numbering goes on without a gap."""
+        try:
+            async with self._engine.begin() as connection:
+                await self._ids.give_back(connection)
+        except DATABASE_FAILURES as err:
+            _LOGGER.warning("Unused turn ids stay reserved (a gap in the numbering): %s", err)
 
     def _enqueue(self, item: Item) -> None:
         first = not self._queue
@@ -214,6 +250,36 @@ class TurnWriter:
         waited = asyncio.get_running_loop().time() - self._oldest_at
         return max(0.0, self._max_delay_s - waited)
 
+    async def _supervise(self) -> None:
+        """Run the writing loop; after an unexpected failure, start it again after a pause.
+
+        What the failed loop held is put back in front first, so nothing is lost; the pause
+        doubles with each failure in a row (a flush or the stop cuts it short, as after a
+        failed write) and the store's health names the failure until a write succeeds again.
+        """
+        while True:
+            try:
+                await self._run()
+            except Exception as err:
+                self._restart_s = min(RETRY_MAX_S, max(RETRY_FIRST_S, self._restart_s * 2))
+                self._stopped = f"{type(err).__name__}: {err}"
+                self._restarts += 1
+                if self._in_flight:
+                    self._queue = self._in_flight + self._queue
+                    self._in_flight = []
+                    if self._oldest_at is None:
+                        self._oldest_at = asyncio.get_running_loop().time()
+                _LOGGER.exception(
+                    "The store's writer stopped unexpectedly with %d turns and outcome checks "
+                    "waiting; restarting it in %.1f s",
+                    len(self._queue),
+                    self._restart_s,
+                )
+                self._answer_waiters(ok=False)
+                self._urgent.clear()
+                await _pause(self._restart_s, self._urgent)
+                self._wake.set()
+
     async def _run(self) -> None:
         while True:
             await self._wake.wait()
@@ -237,49 +303,54 @@ class TurnWriter:
         batch = self._queue
         self._queue = []
         self._oldest_at = None
+        self._in_flight = batch
         try:
+            if self._ids.wants_reservation():
+                await self._reserve_ids(batch)
             await self._write_batch(batch)
-            done = batch
-        except (OperationalError, OSError) as err:
+        except DATABASE_FAILURES as err:
             self._failed(batch, err)
             return
-        except Exception:
-            # Something in the batch itself cannot be stored (text SQLite cannot encode, a value
-            # JSON cannot hold): find it, so it does not hold back every turn after it.
+        except ITEM_FAILURES:
+            # Something in the batch itself cannot be stored: find it, so it does not hold back
+            # every turn after it.
             _LOGGER.exception(
                 "Writing a batch of %d items failed; trying them one by one", len(batch)
             )
-            done = await self._write_one_by_one(batch)
-            if len(done) < len(batch):  # the database failed meanwhile; the rest waits
-                self._count_written(done)
-                return
+            if not await self._write_one_by_one(batch):
+                return  # the database failed meanwhile; the rest waits
+        else:
+            self._in_flight = []
+            self._count_written(batch)
         self._retry_s = 0.0
         self._last_error = None
-        self._count_written(done)
+        self._restart_s = 0.0
+        self._stopped = None
         if self._queue:
             self._wake.set()
 
-    async def _write_one_by_one(self, batch: list[Item]) -> list[Item]:
-        """Write each item alone, dropping those that cannot be stored; returns those handled.
+    async def _write_one_by_one(self, batch: list[Item]) -> bool:
+        """Write each item alone, dropping those that cannot be stored; False if one must wait.
 
         A failure of the database itself (locked, full) puts the rest back to be retried.
         """
-        handled: list[Item] = []
         for position, item in enumerate(batch):
+            self._in_flight = batch[position:]
             try:
                 await self._write_batch([item])
-            except (OperationalError, OSError) as err:
+            except DATABASE_FAILURES as err:
                 self._failed(batch[position:], err)
-                break
-            except Exception:
+                return False
+            except ITEM_FAILURES:
                 described = (
                     f"turn {item.turn_id} of conversation {item.record.conversation_id}"
                     if isinstance(item, NumberedTurn)
                     else f"the outcome check of turn {item.turn_id}"
                 )
                 _LOGGER.exception("Dropped %s: it cannot be stored", described)
-            handled.append(item)
-        return handled
+            self._count_written([item])
+        self._in_flight = []
+        return True
 
     def _failed(self, batch: list[Item], err: BaseException) -> None:
         """Put ``batch`` back in front of the queue, to be retried after a growing pause."""
@@ -293,6 +364,7 @@ class TurnWriter:
             reason,
         )
         self._queue = batch + self._queue
+        self._in_flight = []
         if self._oldest_at is None:
             self._oldest_at = asyncio.get_running_loop().time()
         self._answer_waiters(ok=False)
@@ -306,46 +378,52 @@ class TurnWriter:
         self._answer_waiters(ok=True)
 
     async def _write_batch(self, batch: list[Item]) -> None:
-        """One transaction; ids taken meanwhile by another writer of the file are re-given."""
+        """One transaction for the batch's turns and outcome checks, in order."""
         turns = [item for item in batch if isinstance(item, NumberedTurn)]
         updates = [item for item in batch if isinstance(item, OutcomeUpdate)]
-        try:
-            async with self._engine.begin() as connection:
-                await write_turns(connection, turns)
-                await write_outcomes(connection, updates)
-        except IntegrityError:
-            if not turns:
-                raise
-            # Only this writer should insert turns; if another did (a second process on the
-            # same file), its rows hold some of our ids: number ours again, above all of them.
-            async with self._engine.begin() as connection:
-                self._ids = await TurnIds.load(connection)
-                renumbered = self._renumber(turns, updates)
-                await write_turns(connection, turns)
-                await write_outcomes(connection, updates)
-            _LOGGER.warning(
-                "Turn ids were taken by another writer of the database; %d turns were stored "
-                "under new ids (%s)",
+        async with self._engine.begin() as connection:
+            await write_turns(connection, turns)
+            await write_outcomes(connection, updates)
+
+    async def _reserve_ids(self, batch: list[Item]) -> None:
+        """Reserve the next block of ids, in a transaction of its own, before they run out.
+
+        Ids given out beyond the reservation (see :mod:`addon.store.ids`) are claimed here,
+        before any turn holding one is written; those another writer took meanwhile are given
+        again, the one case in which a turn is not stored under the id it was given.
+        """
+        async with self._engine.begin() as connection:
+            claims = await self._ids.reserve(connection)
+        lost_turns, lost_calls = self._ids.settle(claims)
+        if lost_turns or lost_calls:
+            renumbered = self._renumber(batch, lost_turns, lost_calls)
+            _LOGGER.error(
+                "Turn ids given out beyond the reservation were taken by another writer before "
+                "they could be claimed; %d turns are stored under new ids (%s)",
                 len(renumbered),
                 ", ".join(f"{old}→{new}" for old, new in renumbered.items()),
             )
 
-    def _renumber(self, turns: list[NumberedTurn], updates: list[OutcomeUpdate]) -> dict[int, int]:
+    def _renumber(self, batch: list[Item], lost_turns: range, lost_calls: range) -> dict[int, int]:
+        """Give new ids to the waiting turns holding lost ones; outcome checks follow them."""
         renumbered: dict[int, int] = {}
-        for index, numbered in enumerate(turns):
-            fresh = self._ids.number(numbered.record)
-            renumbered[numbered.turn_id] = fresh.turn_id
-            turns[index] = fresh
-        for index, update in enumerate(updates):
-            if update.turn_id in renumbered:
-                updates[index] = OutcomeUpdate(
-                    renumbered[update.turn_id], update.outcome, update.detail, update.flagged
-                )
-        for position, item in enumerate(self._queue):
-            if isinstance(item, OutcomeUpdate) and item.turn_id in renumbered:
-                self._queue[position] = OutcomeUpdate(
-                    renumbered[item.turn_id], item.outcome, item.detail, item.flagged
-                )
+        for items in (batch, self._queue):
+            for index, item in enumerate(items):
+                if not isinstance(item, NumberedTurn):
+                    continue
+                turn_id, call_ids = item.turn_id, item.llm_call_ids
+                if turn_id in lost_turns:
+                    [turn_id] = self._ids.turns.take(1)
+                    renumbered[item.turn_id] = turn_id
+                if any(call_id in lost_calls for call_id in call_ids):
+                    call_ids = self._ids.llm_calls.take(len(call_ids))
+                items[index] = NumberedTurn(item.record, turn_id, call_ids)
+        for items in (batch, self._queue):
+            for index, item in enumerate(items):
+                if isinstance(item, OutcomeUpdate) and item.turn_id in renumbered:
+                    items[index] = OutcomeUpdate(
+                        renumbered[item.turn_id], item.outcome, item.detail, item.flagged
+                    )
         return renumbered
 
     def _answer_waiters(self, *, ok: bool) -> None:

@@ -207,6 +207,7 @@ class Restored:
     integrity: str
     foreign_key_problems: list[tuple[object, ...]]
     turns: int
+    lowest_turn_id: int
     highest_turn_id: int
     llm_calls: int
     tool_calls: int
@@ -267,6 +268,7 @@ def _read_restored(path: Path) -> Restored:
             integrity=connection.execute("PRAGMA integrity_check").fetchone()[0],
             foreign_key_problems=connection.execute("PRAGMA foreign_key_check").fetchall(),
             turns=one("SELECT count(*) FROM turns"),
+            lowest_turn_id=one("SELECT coalesce(min(id), 1) FROM turns"),
             highest_turn_id=one("SELECT coalesce(max(id), 0) FROM turns"),
             llm_calls=one("SELECT count(*) FROM llm_calls"),
             tool_calls=one("SELECT count(*) FROM tool_calls"),
@@ -302,7 +304,8 @@ async def test_backups_taken_mid_write_restore_cleanly(busy_store: Store, tmp_pa
         assert restored.integrity == "ok"
         assert restored.foreign_key_problems == []
         assert backup.committed_before <= restored.turns <= backup.committed_after
-        assert restored.highest_turn_id == restored.turns
+        # No gap: the turns one writer recorded, from its first on.
+        assert restored.highest_turn_id - restored.lowest_turn_id + 1 == restored.turns
         assert restored.llm_calls == restored.tool_calls == restored.turns
         assert restored.miscounted_conversations == []
         assert await _turns_through_store(copy) == restored.turns

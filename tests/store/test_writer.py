@@ -14,7 +14,7 @@ from addon.store.conversations import OutcomeUpdate
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
 from addon.store.writer import TurnWriter
-from tests.store.turns import record, turn
+from tests.store.turns import record, tool_call, turn
 
 
 async def all_written(writer: TurnWriter, within_s: float = 5.0) -> bool:
@@ -172,26 +172,15 @@ async def test_closing_writes_what_waits(tmp_path: Path) -> None:
         await reopened.close()
 
 
-async def test_ids_taken_by_another_writer_are_given_again(store: Store) -> None:
-    """Should another writer take our ids, our turns are stored under new ones, not lost."""
-    with store.writer.turn_in_progress():
-        ours = store.writer.submit(turn("ours"))
-        store.writer.submit_outcome(OutcomeUpdate(ours, "confirmed", {}, False))
-        [theirs] = await record(store, turn("theirs"))
-    assert theirs == ours
-    assert await store.writer.flush()
-    [stored] = await turns_of(store, "ours")
-    assert stored.id > theirs
-    assert stored.outcome == "confirmed"
-
-
 async def test_a_turn_that_cannot_be_stored_does_not_hold_back_the_others(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Text SQLite cannot encode (a lone surrogate from a model) drops that turn, not the batch."""
+    """A value JSON cannot hold (a set in a tool's result) drops that turn, not the batch."""
+    unstorable = tool_call(0)
+    unstorable.result = {"ids": {"light.lamp"}}
     with store.writer.turn_in_progress():
         kept = store.writer.submit(turn("c1", user_text="before"))
-        store.writer.submit(turn("c1", user_text="broken \ud800 text"))
+        store.writer.submit(turn("c1", user_text="broken", tool_calls=[unstorable]))
         after = store.writer.submit(turn("c2", user_text="after"))
     with caplog.at_level(logging.ERROR, logger="addon.store.writer"):
         assert await store.writer.flush()
