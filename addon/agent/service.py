@@ -33,9 +33,11 @@ from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_con
 from addon.agent.recording import turn_record
 from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
+from addon.errors import ErrorKind
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
+from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
 from addon.store.conversations import OutcomeUpdate, recent_conversation
@@ -46,11 +48,6 @@ from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)
 
-NO_MODEL_REPLY = (
-    "I can only handle simple home commands right now, and I didn't understand that one. "
-    "No language model is configured for anything else."
-)
-NOT_CONNECTED_REPLY = "Sorry, I'm not connected to Home Assistant right now."
 OUTCOME_DELAY_S = 2.0
 
 
@@ -144,7 +141,7 @@ class Agent:
             if not dry_run and handled_by != "failed" and not acting_targets(outcomes):
                 # Nothing to wait for: a turn that did not act is judged by its words alone,
                 # and the verdict is stored with the turn instead of in a second write.
-                verdict = check_outcome(outcomes, reply, lambda _entity_id: None)
+                verdict = check_outcome(outcomes, reply, lambda _entity_id: None, language=language)
                 record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
                 record.flagged = verdict.flagged
             # Written off the reply's path, in a batch (addon.store.writer); the id is ours now.
@@ -161,6 +158,7 @@ class Agent:
             error=error,
             prompt_tokens=trace.prompt_tokens,
             completion_tokens=trace.completion_tokens,
+            error_kind=trace.error_kind,
         )
         self._after_turn(result, request, trace, outcomes, dry_run)
         return result
@@ -186,7 +184,8 @@ class Agent:
                 messages = [user_message, *local.messages]
                 return local.reply, messages, "local", local.error, [local.outcome]
         if self.llm is None:
-            reply = NO_MODEL_REPLY if model is not None else NOT_CONNECTED_REPLY
+            trace.error_kind = ErrorKind.NO_MODEL if model is not None else ErrorKind.NOT_CONNECTED
+            reply = messages_for(context.language).for_error(trace.error_kind)
             if on_text is not None:
                 await on_text(reply)
             messages = [user_message, {"role": "assistant", "content": reply}]
@@ -286,7 +285,7 @@ class Agent:
         # A dry run changed nothing in Home Assistant, so there is nothing to compare; a turn
         # that acted on nothing was judged when it was stored.
         if not dry_run and result.handled_by != "failed" and acting_targets(outcomes):
-            self._spawn(self._check(result, outcomes))
+            self._spawn(self._check(result, outcomes, request.language or self.options.language))
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)
@@ -332,7 +331,9 @@ class Agent:
                 "Could not fire Home Agent events for turn %s", result.turn_id, exc_info=True
             )
 
-    async def _check(self, result: ConversationResult, outcomes: list[ToolOutcome]) -> None:
+    async def _check(
+        self, result: ConversationResult, outcomes: list[ToolOutcome], language: str
+    ) -> None:
         try:
             await asyncio.sleep(self.outcome_delay)
 
@@ -341,7 +342,7 @@ class Agent:
                 state = model.state(entity_id) if model is not None else None
                 return state.state if state is not None else None
 
-            verdict = check_outcome(outcomes, result.reply, read_state)
+            verdict = check_outcome(outcomes, result.reply, read_state, language=language)
             self.store.writer.submit_outcome(
                 OutcomeUpdate(result.turn_id, verdict.outcome, verdict.detail, verdict.flagged)
             )

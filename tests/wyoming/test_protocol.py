@@ -13,9 +13,8 @@ from wyoming.event import Event, async_read_event
 from wyoming.info import Describe, Info
 
 from addon import __version__, keys
-from addon.agent.loop import UNREACHABLE_REPLY
+from addon.i18n.translations import EN
 from addon.store.models import Conversation
-from addon.wyoming.handler import AGENT_ERROR_REPLY, INVALID_REPLY
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeSettings
 from tests.fixtures.database import stored_conversation
@@ -125,7 +124,7 @@ async def test_model_failure_is_not_handled_with_the_apology(
     port = wyoming_port(await start_app())
     events = await converse(port, "what is the capital of France")
     assert types(events) == ["not-handled"]
-    assert events[0].data["text"] == UNREACHABLE_REPLY
+    assert events[0].data["text"] == EN.llm_failed
 
 
 async def test_agent_failure_sends_an_error_event(
@@ -148,7 +147,7 @@ async def test_agent_failure_sends_an_error_event(
     not_handled = events[kinds.index("not-handled")]
     assert kinds.index("error") < kinds.index("not-handled")
     assert error.data["code"] == "agent-error"
-    assert not_handled.data["text"] == AGENT_ERROR_REPLY
+    assert not_handled.data["text"] == EN.agent_error
 
 
 INVALID = {
@@ -168,7 +167,7 @@ async def test_invalid_transcript_is_refused(start_app: StartApp, data: dict[str
     events = await exchange(port, Event(type="transcript", data=data))
     assert types(events) == ["error", "not-handled"]
     assert events[0].data["code"] == "invalid-transcript"
-    assert events[1].data["text"] == INVALID_REPLY
+    assert events[1].data["text"] == EN.invalid_request
 
 
 async def test_transcript_whose_data_is_not_an_object_is_refused(start_app: StartApp) -> None:
