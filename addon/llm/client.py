@@ -144,6 +144,10 @@ class LLMClient:
             response = await self._client.post(CHAT_PATH, body=request, cast_to=httpx2.Response)
             body = _json_object(response.content)
         except openai.APITimeoutError as err:
+            if _refused(err):
+                raise LLMUnreachableError(
+                    f"cannot reach the model endpoint at {self.base_url}: {_root(err)}"
+                ) from err
             raise LLMTimeoutError(f"the model did not answer within {self._timeout:.0f} s") from err
         except openai.APIConnectionError as err:
             raise LLMUnreachableError(
@@ -268,6 +272,26 @@ class LLMClient:
             result = ComponentHealth("degraded", f"{self.base_url}: {type(err).__name__}")
         self._probe = (now, result)
         return result
+
+
+def _root(err: BaseException) -> BaseException:
+    """The exception at the bottom of ``err``'s chain of causes."""
+    seen = {id(err)}
+    while (inner := err.__cause__ or err.__context__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        err = inner
+    return err
+
+
+def _refused(err: openai.APITimeoutError) -> bool:
+    """Whether a "timeout" was really a connection that failed at once.
+
+    The package's aiohttp transport reports every failure to connect (refused, no route, a
+    name that does not resolve) as a connect timeout; the socket error underneath tells them
+    apart. ``TimeoutError`` is an ``OSError`` too, and the one that is a timeout.
+    """
+    root = _root(err)
+    return isinstance(root, OSError) and not isinstance(root, TimeoutError)
 
 
 def _status_error(err: openai.APIStatusError, model: str) -> LLMError:
