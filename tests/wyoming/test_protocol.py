@@ -13,7 +13,7 @@ from wyoming.event import Event, async_read_event
 from wyoming.info import Describe, Info
 
 from addon import __version__, keys
-from addon.i18n.translations import EN
+from addon.i18n.translations import DE, EN
 from addon.store.models import Conversation
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeSettings
@@ -45,6 +45,28 @@ async def test_describe_answers_with_a_handle_program(start_app: StartApp) -> No
     assert program.supports_home_control
     assert {"de", "en", "fr"} <= set(program.models[0].languages)
     assert (info.asr, info.tts, info.intent) == ([], [], [])
+
+
+async def test_describe_lists_only_the_languages_served_in_full(start_app: StartApp) -> None:
+    """``info`` lists the languages with both sentences and messages, whatever is configured."""
+    port = wyoming_port(await start_app(language="sv"))
+    async with asyncio.timeout(TIMEOUT_S), AsyncTcpClient("127.0.0.1", port) as client:
+        await client.write_event(Describe().event())
+        event = await client.read_event()
+    assert event is not None
+    languages = Info.from_event(event).handle[0].models[0].languages
+    assert set(languages) == {"de", "de-CH", "en", "es", "fr", "it", "nl", "pl", "pt", "pt-BR"}
+
+
+async def test_a_transcript_in_another_language_is_answered_in_it(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """The transcript's language reaches the agent: a German request hears a German apology."""
+    scripted_llm.error(401)
+    client = await start_app(language="en")
+    events = await converse(wyoming_port(client), "erzähl mir einen Witz", language="de")
+    assert types(events) == ["not-handled"]
+    assert events[0].data["text"] == DE.llm_auth
 
 
 async def test_transcript_is_answered_with_the_model_reply(
