@@ -128,11 +128,6 @@ def claims_action(reply: str, language: str) -> bool:
     return any(_claims(reply, CLAIMS[code]) for code in codes if code in CLAIMS)
 
 
-def judged_by_words(language: str) -> bool:
-    """Whether replies in ``language`` have claim patterns of their own."""
-    return base_language(language) in CLAIMS
-
-
 def _claims(reply: str, patterns: ClaimPatterns) -> bool:
     for match in patterns.claim.finditer(reply):
         if patterns.negation is None:

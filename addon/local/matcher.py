@@ -148,10 +148,6 @@ class LocalMatcher:
         """The configured language, matched when a request names none."""
         return self._language
 
-    def serves(self, language: str | None = None) -> bool:
-        """Whether Home Assistant ships sentences for ``language`` (default: the configured)."""
-        return supported_variant(language or self._language) is not None
-
     def loaded(self, language: str | None = None) -> bool:
         """Whether ``language`` (default: the configured) needs no loading before matching."""
         variant = supported_variant(language or self._language)
