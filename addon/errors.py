@@ -7,6 +7,30 @@ a clear answer without knowing which SDK was underneath.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import ClassVar
+
+
+class ErrorKind(StrEnum):
+    """Why a turn could not be answered as asked, as its trace records it.
+
+    Each kind has its own spoken message (:mod:`addon.i18n.messages`): "the model took too
+    long" and "the model refused the API key" call for different things from the user.
+    """
+
+    LLM_TIMEOUT = "llm_timeout"
+    LLM_AUTH = "llm_auth"
+    LLM_MODEL_NOT_FOUND = "llm_model_not_found"
+    LLM_UNREACHABLE = "llm_unreachable"
+    LLM_RATE_LIMITED = "llm_rate_limited"
+    LLM_FAILED = "llm_failed"
+    """Any other failure of the endpoint: a 5xx after retries, an answer that is not usable."""
+    ITERATION_LIMIT = "iteration_limit"
+    NO_MODEL = "no_model"
+    NOT_CONNECTED = "not_connected"
+    INTENT_FAILED = "intent_failed"
+    """The local path matched a command but carrying it out failed."""
+
 
 class HomeAgentError(Exception):
     """Base of every error Home Agent raises on purpose."""
@@ -63,3 +87,35 @@ class ToolError(HomeAgentError):
 
 class LLMError(HomeAgentError):
     """The language model endpoint failed or answered with something unusable."""
+
+    kind: ClassVar[ErrorKind] = ErrorKind.LLM_FAILED
+
+
+class LLMTimeoutError(LLMError):
+    """The model did not answer within ``request_timeout``."""
+
+    kind = ErrorKind.LLM_TIMEOUT
+
+
+class LLMAuthError(LLMError):
+    """The endpoint refused the API key (401); retrying will not help."""
+
+    kind = ErrorKind.LLM_AUTH
+
+
+class LLMModelNotFoundError(LLMError):
+    """The endpoint does not know the configured model (404 naming the model)."""
+
+    kind = ErrorKind.LLM_MODEL_NOT_FOUND
+
+
+class LLMUnreachableError(LLMError):
+    """No connection to the endpoint: refused, no route, or a name that does not resolve."""
+
+    kind = ErrorKind.LLM_UNREACHABLE
+
+
+class LLMRateLimitedError(LLMError):
+    """The endpoint still answered 429 after the client's retries."""
+
+    kind = ErrorKind.LLM_RATE_LIMITED

@@ -29,19 +29,34 @@ BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health"})
 ALLOWED: dict[str, frozenset[str]] = {
     "base": frozenset(),
     "config": frozenset({"base"}),
+    # Home Agent's own words per language: every layer that speaks may use them.
+    "i18n": frozenset({"base"}),
     "store": frozenset({"base"}),
     "home": frozenset({"base"}),
     "llm": frozenset({"base"}),
     "ha": frozenset({"base", "home"}),
-    "local": frozenset({"base", "home"}),
+    "local": frozenset({"base", "home", "i18n"}),
     "tools": frozenset({"base", "home"}),
-    "agent": frozenset({"base", "config", "home", "llm", "local", "store", "tools"}),
-    "wyoming": frozenset({"base", "config", "home", "agent"}),
-    "web": frozenset({"base", "config", "home", "store", "agent", "keys"}),
+    "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
+    "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
+    "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys"}),
     # The keys name everything the app holds, for type checking only.
     "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming"}),
     "wiring": frozenset(
-        {"base", "config", "store", "home", "llm", "ha", "local", "agent", "wyoming", "web", "keys"}
+        {
+            "base",
+            "config",
+            "i18n",
+            "store",
+            "home",
+            "llm",
+            "ha",
+            "local",
+            "agent",
+            "wyoming",
+            "web",
+            "keys",
+        }
     ),
 }
 

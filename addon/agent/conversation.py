@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from addon.errors import ErrorKind
+
 Source = Literal["wyoming", "http", "openai", "ui"]
 HandledBy = Literal["local", "llm", "failed"]
 
@@ -47,3 +49,5 @@ class ConversationResult:
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    error_kind: ErrorKind | None = None
+    """Why the turn failed or was cut short (the model timed out, refused the key…)."""

@@ -1,5 +1,8 @@
 """The local path: Home Assistant's sentence matcher, our resolver and executor, no model.
 
+The request's language picks the sentences (:class:`~addon.local.matcher.LocalMatcher` keeps
+one set per language used).
+
 A locally handled turn enters history in the same shape as a model's tool call (an assistant
 message calling the intent, the tool result, the spoken reply), so a later model turn can resolve
 "turn it off again" from it.
@@ -7,6 +10,7 @@ message calling the intent, the tool result, the spoken reply), so a later model
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -15,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from addon.agent.trace import ToolCallTrace, TurnTrace
+from addon.errors import ErrorKind
 from addon.home.actions.handlers import handle_intent
 from addon.home.targets import MatchTargetsPreferences
 from addon.local.matcher import LocalMatcher, answered_locally
@@ -50,8 +55,14 @@ async def run_local_turn(
     model, executor = context.home, context.executor
     if model is None or executor is None:
         return None
+    if not matcher.loaded(context.language):
+        # A language's first request: its templates load and compile (a few hundred ms) in a
+        # worker thread, not on the loop that serves every other conversation.
+        await asyncio.to_thread(matcher.prepare, context.language)
     started = time.perf_counter()
-    match = matcher.recognize(text, model, preferred_area_id=context.area_id)
+    match = matcher.recognize(
+        text, model, preferred_area_id=context.area_id, language=context.language
+    )
     trace.timings["local_match"] = (time.perf_counter() - started) * 1000
     if match is None:
         return None
@@ -84,6 +95,8 @@ async def run_local_turn(
     )
     trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
     trace.timings["local_action"] = outcome.duration_ms
+    if outcome.error is not None:
+        trace.error_kind = ErrorKind.INTENT_FAILED
     messages: list[dict[str, Any]] = [
         {
             "role": "assistant",

@@ -14,17 +14,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from addon.agent.progress import done_so_far
 from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
-from addon.errors import LLMError
+from addon.errors import ErrorKind, LLMError
+from addon.i18n.translations import messages_for
 from addon.llm.client import Completion, LLMClient, ToolCallRequest
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 
 _LOGGER = logging.getLogger(__name__)
-
-UNREACHABLE_REPLY = "Sorry, I couldn't reach the language model. Please try again in a moment."
-ITERATION_LIMIT_REPLY = "Sorry, I couldn't finish that request; it needed too many steps."
 
 
 class ToolProgress(Protocol):
@@ -89,8 +88,10 @@ async def run_tool_loop(
             )
         except LLMError as err:
             call_trace.error = str(err)
-            _LOGGER.warning("Model call failed: %s", err)
-            return LoopResult(UNREACHABLE_REPLY, added, str(err), outcomes)
+            _LOGGER.warning("Model call failed (%s): %s", err.kind, err)
+            trace.error_kind = err.kind
+            reply = messages_for(context.language).for_error(err.kind)
+            return LoopResult(reply, added, str(err), outcomes)
         _fill_trace(call_trace, completion)
         added.append(completion.assistant_message())
         if not completion.tool_calls:
@@ -111,8 +112,13 @@ async def run_tool_loop(
                 }
             )
     _LOGGER.warning("Stopped a turn after %d model calls", max_iterations)
+    trace.error_kind = ErrorKind.ITERATION_LIMIT
+    # Cut off, the reply still says what was done: the user may not look at the home.
     return LoopResult(
-        ITERATION_LIMIT_REPLY, added, f"stopped after {max_iterations} model calls", outcomes
+        messages_for(context.language).stopped_at_limit(done_so_far(outcomes)),
+        added,
+        f"stopped after {max_iterations} model calls",
+        outcomes,
     )
 
 

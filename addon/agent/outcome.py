@@ -3,16 +3,17 @@
 A few seconds after a turn that acted, the states Home Assistant reported (the live home model,
 kept current by ``subscribe_entities``) are compared with what each successful intent implies.
 A turn is flagged when a claimed target did not reach the expected state, or when the reply
-claims an action although no tool acted — the failure people find hardest to spot by ear.
+claims an action although no tool acted — the failure people find hardest to spot by ear; that
+claim is read in the request's language.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from addon.i18n.claims import claims_action
 from addon.tools.registry import ToolOutcome
 
 # Accepted states per (intent, domain); transitional states count, since covers and locks take
@@ -33,13 +34,6 @@ EXPECTED_STATES: dict[tuple[str, str], set[str]] = {
     ("HassVacuumStart", "vacuum"): {"cleaning"},
     ("HassVacuumReturnToBase", "vacuum"): {"returning", "docked", "idle"},
 }
-
-_CLAIM = re.compile(
-    r"\b(turned (on|off)|switched (on|off)"
-    r"|(i'?ve|i have) (locked|unlocked|opened|closed|set|started)"
-    r"|is now (on|off|locked|unlocked|open|closed)|are now (on|off|open|closed))\b",
-    re.IGNORECASE,
-)
 
 StateReader = Callable[[str], str | None]
 
@@ -67,12 +61,15 @@ def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
 
 
 def check_outcome(
-    outcomes: list[ToolOutcome], reply: str, read_state: StateReader
+    outcomes: list[ToolOutcome], reply: str, read_state: StateReader, *, language: str
 ) -> OutcomeVerdict:
-    """Compare what the turn claimed with the states now reported."""
+    """Compare what the turn claimed with the states now reported.
+
+    ``language`` is the request's: a reply's claims are read in it (:mod:`addon.i18n.claims`).
+    """
     targets = acting_targets(outcomes)
     if not targets:
-        if _CLAIM.search(reply):
+        if claims_action(reply, language):
             return OutcomeVerdict(
                 "mismatch",
                 True,

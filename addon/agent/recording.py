@@ -36,6 +36,7 @@ def turn_record(
         handled_by=handled_by,
         dry_run=dry_run,
         error=error,
+        error_kind=trace.error_kind,
         duration_ms=trace.timings.get("total", 0.0),
         messages=messages,
         timings={key: round(value, 3) for key, value in trace.timings.items()},

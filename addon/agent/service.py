@@ -49,10 +49,12 @@ from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
 from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
+from addon.errors import ErrorKind
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache
+from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
 from addon.store.conversations import OutcomeUpdate
@@ -63,11 +65,6 @@ from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)
 
-NO_MODEL_REPLY = (
-    "I can only handle simple home commands right now, and I didn't understand that one. "
-    "No language model is configured for anything else."
-)
-NOT_CONNECTED_REPLY = "Sorry, I'm not connected to Home Assistant right now."
 OUTCOME_DELAY_S = 2.0
 
 
@@ -172,7 +169,7 @@ class Agent:
             if not dry_run and handled_by != "failed" and not acting_targets(outcomes):
                 # Nothing to wait for: a turn that did not act is judged by its words alone,
                 # and the verdict is stored with the turn instead of in a second write.
-                verdict = check_outcome(outcomes, reply, lambda _entity_id: None)
+                verdict = check_outcome(outcomes, reply, lambda _entity_id: None, language=language)
                 record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
                 record.flagged = verdict.flagged
             # Written off the reply's path, in a batch (addon.store.writer); the id is ours now.
@@ -189,6 +186,7 @@ class Agent:
             error=error,
             prompt_tokens=trace.prompt_tokens,
             completion_tokens=trace.completion_tokens,
+            error_kind=trace.error_kind,
         )
         self._after_turn(result, request, trace, outcomes, dry_run)
         return result
@@ -215,7 +213,8 @@ class Agent:
                 messages = [user_message, *local.messages]
                 return local.reply, messages, "local", local.error, [local.outcome]
         if self.llm is None:
-            reply = NO_MODEL_REPLY if model is not None else NOT_CONNECTED_REPLY
+            trace.error_kind = ErrorKind.NO_MODEL if model is not None else ErrorKind.NOT_CONNECTED
+            reply = messages_for(context.language).for_error(trace.error_kind)
             if spoken is not None:
                 await spoken.send(reply)
             messages = [user_message, {"role": "assistant", "content": reply}]
@@ -329,14 +328,16 @@ class Agent:
         # A dry run changed nothing in Home Assistant, so there is nothing to compare; a turn
         # that acted on nothing was judged when it was stored.
         if not dry_run and result.handled_by != "failed" and acting_targets(outcomes):
-            self._spawn(self._check(result, outcomes))
+            self._spawn(self._check(result, outcomes, request.language or self.options.language))
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def _check(self, result: ConversationResult, outcomes: list[ToolOutcome]) -> None:
+    async def _check(
+        self, result: ConversationResult, outcomes: list[ToolOutcome], language: str
+    ) -> None:
         try:
             await asyncio.sleep(self.outcome_delay)
 
@@ -345,7 +346,7 @@ class Agent:
                 state = model.state(entity_id) if model is not None else None
                 return state.state if state is not None else None
 
-            verdict = check_outcome(outcomes, result.reply, read_state)
+            verdict = check_outcome(outcomes, result.reply, read_state, language=language)
             self.records.add_outcome(
                 OutcomeUpdate(result.turn_id, verdict.outcome, verdict.detail, verdict.flagged)
             )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from addon.errors import ErrorKind
 from addon.tools.registry import ToolOutcome
 
 
@@ -44,6 +45,8 @@ class TurnTrace:
     llm_calls: list[LLMCallTrace] = field(default_factory=list)
     tool_calls: list[ToolCallTrace] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    error_kind: ErrorKind | None = None
+    """Why the turn failed or was cut short, when it was; stored with the turn."""
 
     @property
     def prompt_tokens(self) -> int:

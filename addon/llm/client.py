@@ -17,7 +17,14 @@ from typing import Any
 import httpx2
 import openai
 
-from addon.errors import LLMError
+from addon.errors import (
+    LLMAuthError,
+    LLMError,
+    LLMModelNotFoundError,
+    LLMRateLimitedError,
+    LLMTimeoutError,
+    LLMUnreachableError,
+)
 from addon.health import ComponentHealth
 from addon.llm.sse import event_data
 
@@ -137,13 +144,17 @@ class LLMClient:
             response = await self._client.post(CHAT_PATH, body=request, cast_to=httpx2.Response)
             body = _json_object(response.content)
         except openai.APITimeoutError as err:
-            raise LLMError(f"the model did not answer within {self._timeout:.0f} s") from err
+            if _refused(err):
+                raise LLMUnreachableError(
+                    f"cannot reach the model endpoint at {self.base_url}: {_root(err)}"
+                ) from err
+            raise LLMTimeoutError(f"the model did not answer within {self._timeout:.0f} s") from err
         except openai.APIConnectionError as err:
-            raise LLMError(f"cannot reach the model endpoint at {self.base_url}") from err
-        except openai.APIStatusError as err:
-            raise LLMError(
-                f"the model endpoint answered {err.status_code}: {_message(err)}"
+            raise LLMUnreachableError(
+                f"cannot reach the model endpoint at {self.base_url}"
             ) from err
+        except openai.APIStatusError as err:
+            raise _status_error(err, self.model) from err
         except openai.OpenAIError as err:
             raise LLMError(f"the model endpoint failed: {err}") from err
         except httpx2.HTTPError as err:
@@ -261,6 +272,44 @@ class LLMClient:
             result = ComponentHealth("degraded", f"{self.base_url}: {type(err).__name__}")
         self._probe = (now, result)
         return result
+
+
+def _root(err: BaseException) -> BaseException:
+    """The exception at the bottom of ``err``'s chain of causes."""
+    seen = {id(err)}
+    while (inner := err.__cause__ or err.__context__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        err = inner
+    return err
+
+
+def _refused(err: openai.APITimeoutError) -> bool:
+    """Whether a "timeout" was really a connection that failed at once.
+
+    The package's aiohttp transport reports every failure to connect (refused, no route, a
+    name that does not resolve) as a connect timeout; the socket error underneath tells them
+    apart. ``TimeoutError`` is an ``OSError`` too, and the one that is a timeout.
+    """
+    root = _root(err)
+    return isinstance(root, OSError) and not isinstance(root, TimeoutError)
+
+
+def _status_error(err: openai.APIStatusError, model: str) -> LLMError:
+    """The error for an HTTP error answer, of the kind that tells the user what to fix.
+
+    A 404 is a missing model only when the answer says so (OpenAI's ``model_not_found`` code,
+    Ollama's "model … not found"); a 404 for the path itself means a wrong ``llm_base_url``.
+    429 reaches here only after the client's own retries.
+    """
+    message = _message(err)
+    text = f"the model endpoint answered {err.status_code}: {message}"
+    if err.status_code == 401:
+        return LLMAuthError(f"the model endpoint refused the API key ({text})")
+    if err.status_code == 404 and (err.code == "model_not_found" or "model" in message.lower()):
+        return LLMModelNotFoundError(f"the model endpoint does not know model {model!r} ({text})")
+    if err.status_code == 429:
+        return LLMRateLimitedError(f"the model endpoint is rate limiting requests ({text})")
+    return LLMError(text)
 
 
 def _message(err: openai.APIStatusError) -> str:

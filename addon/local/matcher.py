@@ -33,7 +33,7 @@ from hassil.recognize import recognize_best
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
-from addon.local.language import LanguageIntents, load_language
+from addon.local.language import LanguageIntents, load_language, supported_variant
 from addon.local.prefilter import TemplateFilter
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
@@ -99,17 +99,29 @@ def answered_locally(result: IntentResult) -> bool:
     return not (result.is_error and result.error_code in _MODEL_ERRORS)
 
 
-class LocalMatcher:
-    """Recognises the sentences of one language against a home's names.
+@dataclass(frozen=True, slots=True)
+class _Language:
+    """What one loaded language matches with: its templates, their filter, its responses."""
 
-    The templates are loaded and parsed once, on first use, with the template filter read from
-    them: the first recognition costs about 100 ms, which :meth:`prepare` pays up front
-    (number ranges such as brightness still compile on first use, about 10 ms each). Slot
-    lists are built once per :class:`HomeModel` object: the home's sync swaps in a new model
-    when a registry changes, while state changes happen in place and leave names alone.
-    Recognition is synchronous and CPU-bound (about 0.1-0.3 ms for a sentence no template
-    matches, about 1 ms for a command); it may run in a worker thread, so loading is guarded
-    by a lock.
+    intents: LanguageIntents
+    filter: TemplateFilter | None
+    templates: ResponseTemplates
+
+
+class LocalMatcher:
+    """Recognises sentences against a home's names, in the configured language or another.
+
+    A request may come in any language (Home Assistant passes the pipeline's); each language's
+    templates are loaded and parsed on its first use and kept, with the template filter read
+    from them. Codes with a region read as the language shipped for them ("de-DE" as "de",
+    "de-CH" as itself); a language with no templates is not matched locally at all. The first
+    recognition in a language costs about 100 ms, which :meth:`prepare` pays up front (number
+    ranges such as brightness still compile on first use, about 10 ms each). Slot lists do not
+    depend on the language and are built once per :class:`HomeModel` object: the home's sync
+    swaps in a new model when a registry changes, while state changes happen in place and leave
+    names alone. Recognition is synchronous and CPU-bound (about 0.1-0.3 ms for a sentence no
+    template matches, about 1 ms for a command); it may run in a worker thread, so loading is
+    guarded by a lock.
     """
 
     def __init__(
@@ -123,24 +135,38 @@ class LocalMatcher:
         self._prefilter = prefilter
         self._intent_names = frozenset(LOCAL_INTENTS if intents is None else intents)
         self._lock = threading.Lock()
-        self._loaded = False
-        self._intents: LanguageIntents | None = None
-        self._filter: TemplateFilter | None = None
-        self._templates: ResponseTemplates | None = None
+        self._load_lock = threading.Lock()
+        # By the shipped code that serves a request's language: at most one entry per
+        # language home-assistant-intents ships, None for one that failed to load.
+        self._languages: dict[str, _Language | None] = {}
         self._model: HomeModel | None = None
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
 
     @property
     def language(self) -> str:
-        """The language asked for."""
+        """The configured language, matched when a request names none."""
         return self._language
 
-    def prepare(self) -> bool:
-        """Load and compile the templates now; False when the language has none."""
-        intents = self._load()
-        if intents is None:
+    def loaded(self, language: str | None = None) -> bool:
+        """Whether ``language`` (default: the configured) needs no loading before matching."""
+        variant = supported_variant(language or self._language)
+        return variant is None or variant in self._languages
+
+    def prepare(self, language: str | None = None) -> bool:
+        """Load and compile ``language``'s templates now; False when it has none.
+
+        ``language`` defaults to the configured one.
+        """
+        language = language or self._language
+        loaded = self._load(language)
+        if loaded is None:
+            _LOGGER.warning(
+                "No Home Assistant sentences for language %r; its requests go to the model",
+                language,
+            )
             return False
+        intents = loaded.intents
         # hassil parses each block's sentence templates on first use; parse them all now.
         for intent in intents.intents.intents.values():
             for data in intent.data:
@@ -152,23 +178,31 @@ class LocalMatcher:
         return True
 
     def recognize(
-        self, text: str, model: HomeModel, *, preferred_area_id: str | None = None
+        self,
+        text: str,
+        model: HomeModel,
+        *,
+        preferred_area_id: str | None = None,
+        language: str | None = None,
     ) -> LocalMatch | None:
         """The intent call for ``text`` if Home Assistant's templates handle it, else None.
 
         ``preferred_area_id`` is the area of the satellite that heard it: it fills an omitted
         area ("turn on the lights") and is passed on to break ties between same-named devices.
+        ``language`` is the request's (default: the configured one); a language Home Assistant
+        ships no sentences for is left to the model.
         """
         start = time.perf_counter()
-        intents = self._load()
-        if intents is None or not text.strip():
+        loaded = self._load(language or self._language)
+        if loaded is None or not text.strip():
             return None
+        intents = loaded.intents
         home_lists, values = self._slot_lists_for(model)
         slot_lists = home_lists.for_text(text)
         candidates = (
             intents.intents
-            if self._filter is None
-            else self._filter.reduce(text, slot_lists, values)
+            if loaded.filter is None
+            else loaded.filter.reduce(text, slot_lists, values)
         )
         if candidates is None:
             _LOGGER.debug("No local match for %r (no template can match)", text)
@@ -211,29 +245,32 @@ class LocalMatcher:
             ms=(time.perf_counter() - start) * 1000.0,
             language=intents.language,
             speech_slots=speech_slots(result),
-            templates=self._templates,
+            templates=loaded.templates,
         )
 
-    def _load(self) -> LanguageIntents | None:
-        """The parsed templates, loading them on first call; None (warned once) if none ship."""
-        if self._loaded:
-            return self._intents
-        with self._lock:
-            if not self._loaded:
-                intents = load_language(self._language, self._intent_names)
+    def _load(self, language: str) -> _Language | None:
+        """``language``'s templates, loading them on its first use; None if none ship."""
+        variant = supported_variant(language)
+        if variant is None:
+            _LOGGER.debug("No sentences for language %r; left to the model", language)
+            return None
+        if variant in self._languages:
+            return self._languages[variant]
+        # A lock of its own: loading a new language takes a while, and recognising in the
+        # languages already loaded must not wait for it.
+        with self._load_lock:
+            if variant not in self._languages:
+                intents = load_language(variant, self._intent_names)
                 if intents is None:
-                    _LOGGER.warning(
-                        "No Home Assistant sentences for language %r; every request goes to "
-                        "the model",
-                        self._language,
-                    )
+                    self._languages[variant] = None
                 else:
-                    self._templates = ResponseTemplates(intents.responses)
-                    if self._prefilter:
-                        self._filter = TemplateFilter(intents.intents)
-                self._intents = intents
-                self._loaded = True
-        return self._intents
+                    _LOGGER.info("Loaded Home Assistant's sentences for language %r", variant)
+                    self._languages[variant] = _Language(
+                        intents,
+                        TemplateFilter(intents.intents) if self._prefilter else None,
+                        ResponseTemplates(intents.responses),
+                    )
+        return self._languages[variant]
 
     def _slot_lists_for(self, model: HomeModel) -> tuple[HomeSlotLists, ValueCache]:
         """The slot lists of ``model``, rebuilt only when a different model object arrives.

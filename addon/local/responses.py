@@ -14,8 +14,9 @@ give them the same meaning:
 It does so only when the handler set no speech of its own, and collapses whitespace afterwards.
 Templates are trusted package data, but they run in Jinja's immutable sandbox anyway
 (:mod:`addon.local.response_templates`), so a template can never change the states it is
-shown. When a template is missing or fails on our data, a short English sentence is built from
-the result instead: an answer is always spoken.
+shown. When a template is missing or fails on our data, a short sentence is built from the
+result instead, in the request's language (:mod:`addon.i18n.translations`): an answer is always
+spoken.
 """
 
 from __future__ import annotations
@@ -26,9 +27,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from addon.home.actions.response import IntentResult, ResponseType, StateReport, TargetType
+from addon.i18n.messages import Action, Done, Messages
+from addon.i18n.translations import messages_for
 from addon.local.matcher import LocalMatch
 
-_VERBS = {"HassTurnOn": "Turned on", "HassTurnOff": "Turned off", "HassToggle": "Toggled"}
+_VERBS = {
+    "HassTurnOn": Action.TURNED_ON,
+    "HassTurnOff": Action.TURNED_OFF,
+    "HassToggle": Action.TOGGLED,
+}
 """Fallback wording for the intents whose success list says it all."""
 
 
@@ -123,29 +130,21 @@ def render_speech(match: LocalMatch, result: IntentResult) -> str:
 
 
 def fallback_speech(result: IntentResult) -> str:
-    """A short English sentence from the result alone, for when no template applies."""
+    """A short sentence from the result alone, in its language, for when no template applies."""
+    words = messages_for(result.language)
     if result.is_error:
-        return result.message or "Sorry, I couldn't do that."
+        return result.message or words.could_not_do
     if result.matched_states and not result.success:
-        return "; ".join(_describe(report) for report in result.matched_states[:3])
+        return "; ".join(_describe(report, words) for report in result.matched_states[:3])
     names = [target.name for target in result.success if target.name]
-    verb = _VERBS.get(result.intent)
-    if verb and names:
-        return f"{verb} {_join(names)}"
-    return "Done"
+    action = _VERBS.get(result.intent)
+    if action and names:
+        return words.acted(Done(action, tuple(names)))
+    return words.done
 
 
-def _describe(report: StateReport) -> str:
+def _describe(report: StateReport, words: Messages) -> str:
     """'Kitchen Lights is on', with the unit when the state has one."""
     unit = report.attributes.get("unit_of_measurement")
     value = f"{report.state} {unit}" if unit else report.state
-    return f"{report.name} is {value}"
-
-
-def _join(names: list[str]) -> str:
-    """'A', 'A and B', 'A, B and C'; longer lists are cut to three and a count."""
-    if len(names) > 4:
-        return f"{', '.join(names[:3])} and {len(names) - 3} more"
-    if len(names) == 1:
-        return names[0]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return words.state(report.name, value)

@@ -79,6 +79,7 @@ class TurnRecord:
     outcome: str = "unchecked"
     outcome_detail: dict[str, Any] = field(default_factory=dict)
     flagged: bool = False
+    error_kind: str | None = None
 
 
 @dataclass(slots=True)
@@ -290,6 +291,7 @@ def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
         "language": record.language,
         "dry_run": record.dry_run,
         "error": record.error,
+        "error_kind": record.error_kind,
         "duration_ms": record.duration_ms,
         "prompt_tokens": sum(call.prompt_tokens for call in record.llm_calls),
         "completion_tokens": sum(call.completion_tokens for call in record.llm_calls),

@@ -113,6 +113,8 @@ class Turn(Base):
     language: Mapped[str] = mapped_column(String(16), default="en")
     dry_run: Mapped[bool] = mapped_column(Boolean, default=False)
     error: Mapped[str | None] = mapped_column(Text)
+    # Why the turn failed or was cut short, as addon.errors.ErrorKind names it; NULL if it did not.
+    error_kind: Mapped[str | None] = mapped_column(String(32))
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)

@@ -39,11 +39,10 @@ from wyoming.server import AsyncEventHandler
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
 from addon.errors import HomeAgentError
+from addon.i18n.translations import messages_for
 
 _LOGGER = logging.getLogger(__name__)
 
-AGENT_ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
-INVALID_REPLY = "Sorry, I could not read that request."
 # A spoken or typed sentence; the same bound as the HTTP API's, so no endpoint sends the model more.
 MAX_TEXT = 4000
 # Bounds of the store's columns (addon/store/models.py): refuse, rather than truncate, ids.
@@ -213,7 +212,9 @@ class AgentEventHandler(AsyncEventHandler):
             request = transcript_request(event)
         except ValueError as err:
             _LOGGER.warning("Refusing a transcript from %s: %s", self._peer, err)
-            await _Reply(self._send, None).fail(str(err), "invalid-transcript", INVALID_REPLY)
+            # The request's own language cannot be trusted here; the configured one is spoken.
+            apology = messages_for(self._agent.options.language).invalid_request
+            await _Reply(self._send, None).fail(str(err), "invalid-transcript", apology)
             return
         start_context = (
             {"conversation_id": request.conversation_id} if request.conversation_id else None
@@ -226,7 +227,7 @@ class AgentEventHandler(AsyncEventHandler):
             await reply.fail(
                 f"Home Agent could not complete the turn ({type(err).__name__})",
                 "agent-error",
-                AGENT_ERROR_REPLY,
+                messages_for(request.language or self._agent.options.language).agent_error,
             )
             return
         _LOGGER.debug(

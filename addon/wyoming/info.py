@@ -12,6 +12,7 @@ from home_assistant_intents import get_languages
 from wyoming.info import Attribution, HandleModel, HandleProgram, Info
 
 from addon import __version__
+from addon.i18n.translations import has_messages
 
 PROGRAM_NAME = "Home Agent"
 MODEL_NAME = "home-agent"
@@ -19,17 +20,18 @@ PROJECT_URL = "https://github.com/home-agent/home-agent-addon"
 DESCRIPTION = "LLM voice and chat agent that acts through Assist intents"
 
 
-def supported_languages(configured: str) -> list[str]:
-    """Every language Home Assistant's sentence templates ship, plus the configured one.
+def supported_languages() -> list[str]:
+    """The languages Home Agent serves in full: sentences to match and its own words to speak.
 
-    A model can answer in any language, but Home Assistant only offers an agent for a pipeline
-    whose language the agent lists, so we list explicitly what the local path knows, and the
-    configured language even when no templates exist for it (the model path still works).
+    A model can answer in any language, but Home Assistant offers an agent only for a pipeline
+    whose language the agent lists, so the list promises exactly what holds: every language
+    Home Assistant ships sentence templates for (regional ones such as "de-CH" included) whose
+    language also has Home Agent's messages (:mod:`addon.i18n.translations`).
     """
-    return sorted({*get_languages(), configured, "en"})
+    return sorted(code for code in get_languages() if has_messages(code))
 
 
-def build_info(language: str) -> Info:
+def build_info() -> Info:
     """The ``info`` answer: one installed handle program with one model."""
     attribution = Attribution(name="Home Agent", url=PROJECT_URL)
     model = HandleModel(
@@ -38,7 +40,7 @@ def build_info(language: str) -> Info:
         installed=True,
         description=DESCRIPTION,
         version=__version__,
-        languages=supported_languages(language),
+        languages=supported_languages(),
     )
     program = HandleProgram(
         name=PROGRAM_NAME,

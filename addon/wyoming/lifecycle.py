@@ -10,8 +10,9 @@ from aiohttp import web
 
 from addon import keys
 from addon.health import ComponentHealth
+from addon.i18n.codes import base_language
 from addon.wyoming.handler import AgentEventHandler
-from addon.wyoming.info import build_info
+from addon.wyoming.info import build_info, supported_languages
 from addon.wyoming.server import WyomingServer
 
 _LOGGER = logging.getLogger(__name__)
@@ -25,7 +26,15 @@ async def wyoming_ctx(app: web.Application) -> AsyncIterator[None]:
     """
     settings = app[keys.SETTINGS]
     server = WyomingServer(settings.wyoming_host, settings.wyoming_port)
-    info = build_info(settings.options.language)
+    info = build_info()
+    served = supported_languages()
+    if base_language(settings.options.language) not in {base_language(code) for code in served}:
+        _LOGGER.warning(
+            "Language %r is not one Home Agent serves in full (%s): Home Assistant will not "
+            "offer Home Agent to an Assist pipeline in it",
+            settings.options.language,
+            ", ".join(served),
+        )
     await server.start(partial(AgentEventHandler, agent=app[keys.AGENT], info=info))
     app[keys.WYOMING] = server
     _LOGGER.info("Wyoming server listening on %s:%d", settings.wyoming_host, server.bound_port)

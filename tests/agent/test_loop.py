@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
-from addon.agent.loop import ITERATION_LIMIT_REPLY, UNREACHABLE_REPLY, run_tool_loop
+from addon.agent.loop import run_tool_loop
 from addon.agent.trace import TurnTrace
+from addon.errors import ErrorKind
+from addon.i18n.translations import EN
 from addon.llm.client import LLMClient
 from addon.tools.base import ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
@@ -134,7 +136,7 @@ async def test_iteration_bound_stops_a_looping_model(
     for _ in range(3):
         scripted_llm.tool_calls(("GetDateTime", {}))
     result = await run(scripted_llm, registry, context, max_iterations=3)
-    assert result.reply == ITERATION_LIMIT_REPLY
+    assert result.reply == EN.iteration_limit
     assert len(scripted_llm.chat_requests) == 3
     assert result.error == "stopped after 3 model calls"
 
@@ -159,7 +161,8 @@ async def test_model_error_becomes_a_spoken_apology(
     scripted_llm.error(500)
     trace = TurnTrace()
     result = await run(scripted_llm, registry, context, trace=trace)
-    assert result.reply == UNREACHABLE_REPLY
+    assert result.reply == EN.llm_failed
+    assert trace.error_kind is ErrorKind.LLM_FAILED
     assert "500" in (result.error or "")
     assert trace.llm_calls[0].error is not None
 
@@ -181,8 +184,10 @@ async def test_timeout_is_a_clear_failure(
     """A model slower than the request timeout ends the turn with the apology."""
     scripted_llm.reply("too late", delay=2.0)
     client = make_client(scripted_llm, timeout=0.5)
-    result = await run(scripted_llm, registry, context, client=client)
-    assert result.reply == UNREACHABLE_REPLY
+    trace = TurnTrace()
+    result = await run(scripted_llm, registry, context, client=client, trace=trace)
+    assert result.reply == EN.llm_timeout
+    assert trace.error_kind is ErrorKind.LLM_TIMEOUT
     assert "did not answer within" in (result.error or "")
 
 

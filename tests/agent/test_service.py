@@ -11,11 +11,10 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from addon.agent.conversation import ConversationRequest
-from addon.agent.loop import UNREACHABLE_REPLY
-from addon.agent.service import NO_MODEL_REPLY
 from addon.errors import HomeAssistantCommandError
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
+from addon.i18n.translations import EN
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
 from devtools.scripted_llm import ScriptedLLM
@@ -85,7 +84,7 @@ async def test_without_a_model_local_commands_still_work(
     refused = await agent.process(ask("write me a poem about lamps"))
     assert done.handled_by == "local"
     assert demo_model.state("light.kitchen_lights").state == "off"  # type: ignore[union-attr]
-    assert refused.reply == NO_MODEL_REPLY
+    assert refused.reply == EN.no_model
     assert refused.handled_by == "failed"
 
 
@@ -299,7 +298,7 @@ async def test_model_failure_is_spoken_and_recorded(
     """An endpoint error gives the apology, handled_by failed, and the error in the store."""
     scripted_llm.error(503)
     result = await make_agent(llm=scripted_llm).process(ask("tell me a joke"))
-    assert result.reply == UNREACHABLE_REPLY
+    assert result.reply == EN.llm_failed
     assert result.handled_by == "failed"
     turn = await stored_turn(store, result.turn_id)
     assert turn.error is not None

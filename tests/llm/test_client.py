@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from addon.errors import LLMError
+from addon.errors import ErrorKind, LLMError
 from addon.llm.client import LLMClient
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -160,3 +160,38 @@ async def test_a_stream_cut_off_mid_answer_is_a_clear_error(serve: Serve) -> Non
 
     with pytest.raises(LLMError):
         await (await serve(answer)).complete(MESSAGES, [], stream=True)
+
+
+STATUS_KINDS = {
+    "openai's unknown model": (
+        404,
+        {"message": "The model `m` does not exist.", "code": "model_not_found"},
+        ErrorKind.LLM_MODEL_NOT_FOUND,
+    ),
+    "ollama's unknown model": (
+        404,
+        {"message": 'model "m" not found, try pulling it first'},
+        ErrorKind.LLM_MODEL_NOT_FOUND,
+    ),
+    "a wrong path": (404, {"message": "Not found."}, ErrorKind.LLM_FAILED),
+    "a wrong key": (401, {"message": "Incorrect API key provided."}, ErrorKind.LLM_AUTH),
+    "rate limiting": (429, {"message": "Rate limit reached."}, ErrorKind.LLM_RATE_LIMITED),
+    "a server error": (503, {"message": "Overloaded."}, ErrorKind.LLM_FAILED),
+}
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "kind"), STATUS_KINDS.values(), ids=STATUS_KINDS.keys()
+)
+async def test_an_error_status_is_translated_to_its_kind(
+    serve: Serve, status: int, error: dict[str, str], kind: ErrorKind
+) -> None:
+    """Each status gets the kind that says what to fix; a 404 is the model's only if it says so."""
+
+    async def answer(_request: web.Request) -> web.Response:
+        return web.json_response({"error": error}, status=status)
+
+    with pytest.raises(LLMError) as raised:
+        await (await serve(answer)).complete(MESSAGES, [])
+    assert raised.value.kind is kind
+    assert error["message"] in str(raised.value)

@@ -238,3 +238,41 @@ def test_language_without_templates_never_matches(
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1
     assert "'xx'" in warnings[0].getMessage()
+
+
+def test_a_requests_language_is_matched_with_its_own_sentences(
+    matcher: LocalMatcher, home: HomeModel
+) -> None:
+    """An English matcher asked in German matches German sentences, and English ones still."""
+    german = matcher.recognize("schalte Kitchen Lights aus", home, language="de-DE")
+    english = matcher.recognize("turn off the kitchen lights", home)
+
+    assert german is not None
+    assert (german.intent, german.slots, german.language) == (
+        "HassTurnOff",
+        {"name": "Kitchen Lights"},
+        "de",
+    )
+    assert english is not None
+    assert english.language == "en"
+
+
+def test_a_region_with_sentences_of_its_own_keeps_them(home: HomeModel) -> None:
+    """Swiss German has its own sentences, so "de-CH" is not read as "de"."""
+    match = LocalMatcher("en").recognize("mach Kitchen Lights us", home, language="de-CH")
+
+    assert match is not None
+    assert match.language == "de-CH"
+
+
+def test_a_language_is_loaded_on_first_use_and_kept(home: HomeModel) -> None:
+    """Only the languages asked for are loaded; an unshipped one has nothing to load."""
+    local = LocalMatcher("en")
+
+    before = (local.loaded("en"), local.loaded("fr"), local.loaded("xx"))
+    match = local.recognize("allume Kitchen Lights", home, language="fr")
+
+    assert before == (False, False, True)
+    assert match is not None
+    assert (local.loaded("fr"), local.loaded("fr-FR"), local.loaded("en")) == (True, True, False)
+    assert local.recognize("turn on the kitchen lights", home, language="xx") is None

@@ -73,6 +73,20 @@ async def test_local_command_acts_on_the_real_home(
     assert scripted_llm.chat_requests == []
 
 
+async def test_a_german_transcript_acts_through_german_sentences(
+    fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """An English-configured agent acts on a German transcript through German sentences."""
+    home = fresh_home_assistant()
+    await home.handle_intent("HassTurnOn", {"name": "Kitchen Lights"})
+    client = await start_for(start_app, home, language="en")
+    events = await converse(wyoming_port(client), "schalte Kitchen Lights aus", language="de")
+    assert final(events).type == "handled"
+    assert "ausgeschaltet" in final(events).data["text"].lower()
+    await until_state(home, "light.kitchen_lights", "off")
+    assert scripted_llm.chat_requests == []
+
+
 async def test_home_assistant_uses_home_agent_as_its_conversation_agent(
     fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
 ) -> None:

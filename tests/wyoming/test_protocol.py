@@ -13,9 +13,8 @@ from wyoming.event import Event, async_read_event
 from wyoming.info import Describe, Info
 
 from addon import __version__, keys
-from addon.agent.loop import UNREACHABLE_REPLY
+from addon.i18n.translations import DE, EN
 from addon.store.models import Conversation, Turn
-from addon.wyoming.handler import AGENT_ERROR_REPLY, INVALID_REPLY
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeSettings
 from tests.fixtures.database import stored_conversation
@@ -46,6 +45,28 @@ async def test_describe_answers_with_a_handle_program(start_app: StartApp) -> No
     assert program.supports_home_control
     assert {"de", "en", "fr"} <= set(program.models[0].languages)
     assert (info.asr, info.tts, info.intent) == ([], [], [])
+
+
+async def test_describe_lists_only_the_languages_served_in_full(start_app: StartApp) -> None:
+    """``info`` lists the languages with both sentences and messages, whatever is configured."""
+    port = wyoming_port(await start_app(language="sv"))
+    async with asyncio.timeout(TIMEOUT_S), AsyncTcpClient("127.0.0.1", port) as client:
+        await client.write_event(Describe().event())
+        event = await client.read_event()
+    assert event is not None
+    languages = Info.from_event(event).handle[0].models[0].languages
+    assert set(languages) == {"de", "de-CH", "en", "es", "fr", "it", "nl", "pl", "pt", "pt-BR"}
+
+
+async def test_a_transcript_in_another_language_is_answered_in_it(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """The transcript's language reaches the agent: a German request hears a German apology."""
+    scripted_llm.error(401)
+    client = await start_app(language="en")
+    events = await converse(wyoming_port(client), "erzähl mir einen Witz", language="de")
+    assert types(events) == ["not-handled"]
+    assert events[0].data["text"] == DE.llm_auth
 
 
 async def test_transcript_is_answered_with_the_model_reply(
@@ -125,7 +146,7 @@ async def test_model_failure_is_not_handled_with_the_apology(
     port = wyoming_port(await start_app())
     events = await converse(port, "what is the capital of France")
     assert types(events) == ["not-handled"]
-    assert events[0].data["text"] == UNREACHABLE_REPLY
+    assert events[0].data["text"] == EN.llm_failed
 
 
 async def test_agent_failure_sends_an_error_event(
@@ -148,7 +169,7 @@ async def test_agent_failure_sends_an_error_event(
     not_handled = events[kinds.index("not-handled")]
     assert kinds.index("error") < kinds.index("not-handled")
     assert error.data["code"] == "agent-error"
-    assert not_handled.data["text"] == AGENT_ERROR_REPLY
+    assert not_handled.data["text"] == EN.agent_error
 
 
 INVALID = {
@@ -168,7 +189,7 @@ async def test_invalid_transcript_is_refused(start_app: StartApp, data: dict[str
     events = await exchange(port, Event(type="transcript", data=data))
     assert types(events) == ["error", "not-handled"]
     assert events[0].data["code"] == "invalid-transcript"
-    assert events[1].data["text"] == INVALID_REPLY
+    assert events[1].data["text"] == EN.invalid_request
 
 
 async def test_transcript_whose_data_is_not_an_object_is_refused(start_app: StartApp) -> None:
@@ -239,6 +260,6 @@ async def test_an_apology_after_streamed_text_is_streamed_too(
     chunks = "".join(e.data["text"] for e in events if e.type == "handled-chunk")
     reply = final(events)
     assert reply.type == "handled"  # a tool ran: the turn did something
-    assert reply.data["text"] == f"Let me check the clock. {UNREACHABLE_REPLY}"
+    assert reply.data["text"] == f"Let me check the clock. {EN.llm_failed}"
     assert chunks == reply.data["text"]
     assert await stored_reply(client) == reply.data["text"]

@@ -85,6 +85,7 @@ async def seed_turn(
     device_id: str | None = None,
     handled_by: str = "llm",
     error: str | None = None,
+    error_kind: str | None = None,
     flagged: bool = False,
     llm_calls: list[LLMCallRecord] | None = None,
     tool_calls: list[ToolCallRecord] | None = None,
@@ -111,6 +112,7 @@ async def seed_turn(
                 llm_calls=llm_calls or [],
                 tool_calls=tool_calls or [],
                 outcome="confirmed",
+                error_kind=error_kind,
             ),
         )
         if flagged:

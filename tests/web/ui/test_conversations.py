@@ -155,6 +155,22 @@ async def test_malformed_parameters_are_a_400_page(ui: UI, query: str) -> None:
     assert response.content_type == "text/html"
 
 
+async def test_trace_shows_the_kind_of_a_failure(ui: UI) -> None:
+    """A failed turn's error is shown with its kind, so a timeout reads apart from a bad key."""
+    await seed_turn(
+        ui.store,
+        "failed-auth",
+        "hi",
+        "Sorry, the language model rejected my API key.",
+        at=T0,
+        handled_by="failed",
+        error="the model endpoint refused the API key",
+        error_kind="llm_auth",
+    )
+    page = parse(await ui.page("/conversations/failed-auth")).text
+    assert "Error llm auth the model endpoint refused the API key" in page
+
+
 async def test_trace_shows_each_step_of_a_turn(ui: UI) -> None:
     """The timeline holds what was heard, the model call, the tool call, the reply, the check."""
     conversation_id, turn_id = await seed_trace(ui.store)

@@ -5,7 +5,7 @@
 an older Home Agent counts on from the largest stored id, as it always did.
 
 Revision ID: 5b7c3e1a9d20
-Revises: d2e6e0946102
+Revises: 8c4b7e2f1a93
 Create Date: 2026-11-23 09:00:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "5b7c3e1a9d20"
-down_revision: str | Sequence[str] | None = "d2e6e0946102"
+down_revision: str | Sequence[str] | None = "8c4b7e2f1a93"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,48 @@
+"""What a turn has done so far, read from its successful tool results.
+
+A turn cut off at ``max_tool_iterations`` may already have acted; DOCS.md promises that the
+reply then says what was done ("I turned on the kitchen lights, but couldn't finish the rest").
+Each successful intent reports the entities it acted on in its response data (``success``), with
+the names Home Assistant speaks; that is what the reply lists. Queries and failed calls did
+nothing to the home and are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from addon.i18n.messages import Action, Done
+from addon.tools.registry import ToolOutcome
+
+_ACTIONS: dict[str, Action] = {
+    "HassTurnOn": Action.TURNED_ON,
+    "HassTurnOff": Action.TURNED_OFF,
+    "HassToggle": Action.TOGGLED,
+    "HassLightSet": Action.SET,
+    "HassSetPosition": Action.SET,
+    "HassSetVolume": Action.SET,
+    "HassFanSetSpeed": Action.SET,
+    "HassClimateSetTemperature": Action.SET,
+}
+_ACTED = frozenset({"action_done", "partial_action_done"})
+_THINGS = frozenset({"entity", "device"})
+
+
+def done_so_far(outcomes: Sequence[ToolOutcome]) -> list[Done]:
+    """The actions that succeeded, one entry per kind in first-done order, names de-duplicated."""
+    names: dict[Action, list[str]] = {}
+    for outcome in outcomes:
+        result = outcome.result
+        if not outcome.ok or result.get("response_type") not in _ACTED:
+            continue
+        data = result.get("data")
+        targets = data.get("success") if isinstance(data, dict) else None
+        for target in targets if isinstance(targets, list) else []:
+            name = target.get("name") if isinstance(target, dict) else None
+            # Areas and floors come first in ``success`` and name where, not what.
+            if not isinstance(name, str) or not name or target.get("type") not in _THINGS:
+                continue
+            acted = names.setdefault(_ACTIONS.get(outcome.name, Action.CONTROLLED), [])
+            if name not in acted:
+                acted.append(name)
+    return [Done(action, tuple(acted)) for action, acted in names.items()]
