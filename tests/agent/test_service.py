@@ -100,7 +100,7 @@ async def test_model_tool_call_acts_on_the_home(
         tools = (await session.execute(select(ToolCall))).scalars().all()
     assert [c.finish_reason for c in calls] == ["tool_calls", "stop"]
     assert tools[0].name == "HassTurnOff"
-    assert tools[0].executor == "live"
+    assert tools[0].executor == "virtual"  # the fixture's executor is a virtual one on the home
     assert tools[0].llm_call_id == calls[0].id
     assert tools[0].result["data"]["success"][0]["id"] == "light.kitchen_lights"
     assert result.actions[0].success
@@ -218,6 +218,22 @@ async def test_dry_run_acts_on_a_virtual_copy(
         tool = (await session.execute(select(ToolCall))).scalar_one()
     assert tool.executor == "virtual"
     assert (await stored_turn(store, result.turn_id)).dry_run
+
+
+async def test_trace_names_the_executor_that_ran_not_the_dry_run_flag(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
+) -> None:
+    """A request that is not a dry run but acts through a virtual executor is traced as virtual."""
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Done.")
+    evaluated = VirtualExecutor(demo_model)  # what the demo and evaluation inject as "live"
+    agent = make_agent(llm=scripted_llm, executor=evaluated, local_first=False)
+    result = await agent.process(ask("kitchen lights off", dry_run=False))
+    assert [call.entity_ids for call in evaluated.calls] == [("light.kitchen_lights",)]
+    await store.writer.flush()
+    async with store.sessionmaker() as session:
+        tool = (await session.execute(select(ToolCall))).scalar_one()
+    assert tool.executor == evaluated.name == "virtual"
+    assert not (await stored_turn(store, result.turn_id)).dry_run
 
 
 async def test_device_without_conversation_id_continues_its_conversation(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from addon.home.actions.executor import ScriptRun
 from addon.home.actions.live import LiveExecutor
 from addon.tools.base import ToolContext
 from addon.tools.home_tools import ScriptTool
+from addon.tools.registry import ToolRegistry
 from tests.ha.conftest import MakeClient
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant, Handler
 from tests.home.script_home import script_home
@@ -195,3 +197,16 @@ async def test_the_script_tool_says_a_long_script_is_still_running(
     assert isinstance(context.executor, LiveExecutor)
     async with asyncio.timeout(5):
         await context.executor.drain()
+
+
+async def test_the_trace_label_is_the_live_executors_own_name(
+    client: HomeAssistantClient, fake_ha: FakeHomeAssistant
+) -> None:
+    """A call the live executor carries out is traced as live whatever the dry-run flag says."""
+    fake_ha.handlers["call_service"] = answer_after(0, {"level_set": 40})
+    tool = script_tool(1.0)
+    context = replace(tool_context(client), dry_run=True)
+    outcome = await ToolRegistry([tool]).execute(tool.name, '{"level": 40}', context)
+    assert outcome.ok, outcome.error
+    assert len(sent_calls(fake_ha)) == 1  # it really went to Home Assistant
+    assert outcome.executor == "live"
