@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -16,7 +15,7 @@ from addon.home.model import HomeModel
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.agent import MakeAgent, RecordedEvents
+from tests.fixtures.agent import MakeAgent, ManualClock, RecordedEvents
 
 
 def ask(text: str, **kwargs: Any) -> ConversationRequest:
@@ -252,12 +251,16 @@ async def test_device_without_conversation_id_continues_its_conversation(
 async def test_session_timeout_starts_a_new_conversation(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
-    """After the session timeout the same device starts afresh."""
-    agent = make_agent(llm=scripted_llm, session_timeout=1)
-    scripted_llm.reply("a").reply("b")
+    """Within the session timeout the same device continues; after it, it starts afresh."""
+    clock = ManualClock()
+    agent = make_agent(llm=scripted_llm, session_timeout=60, clock=clock)
+    scripted_llm.reply("a").reply("b").reply("c")
     first = await agent.process(ask("hello", device_id="satellite-1"))
-    await asyncio.sleep(1.05)
+    clock.advance(60)
+    within = await agent.process(ask("hello", device_id="satellite-1"))
+    clock.advance(60.001)
     later = await agent.process(ask("hello", device_id="satellite-1"))
+    assert within.conversation_id == first.conversation_id
     assert later.conversation_id != first.conversation_id
 
 
