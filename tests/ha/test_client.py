@@ -17,6 +17,7 @@ from addon.errors import (
 from addon.ha.client import HomeAssistantClient
 from tests.ha.conftest import MakeClient
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
+from tests.ha.waiting import until
 
 CLIENT_LOGGER = "addon.ha"
 
@@ -55,10 +56,14 @@ async def test_error_result_raises_command_error(client: HomeAssistantClient) ->
 
 
 async def test_command_before_connecting_fails_at_once(make_client: MakeClient) -> None:
-    """Without a link a command raises HomeAssistantUnavailableError immediately."""
+    """Without a link a command raises HomeAssistantUnavailableError without waiting at all."""
     idle = await make_client(start=False)
-    with pytest.raises(HomeAssistantUnavailableError, match="get_config"):
-        await asyncio.wait_for(idle.command({"type": "get_config"}), 0.5)
+    command = idle.command({"type": "get_config"})
+    try:
+        with pytest.raises(HomeAssistantUnavailableError, match="get_config"):
+            command.send(None)  # its first step: a command that waited would suspend instead
+    finally:
+        command.close()
 
 
 async def test_ids_increase_per_command(
@@ -111,7 +116,7 @@ async def test_event_in_same_frame_as_subscribe_result_is_delivered(
     fake_ha.handlers["subscribe_entities"] = result_and_snapshot
     events: list[Any] = []
     await client.subscribe({"type": "subscribe_entities"}, events.append)
-    await asyncio.sleep(0.05)
+    await until(lambda: bool(events))
     assert events == [{"a": {"light.x": {"s": "on"}}}]
 
 

@@ -154,9 +154,7 @@ def test_duplicate_names_are_refused(registry: ToolRegistry) -> None:
 async def test_an_acting_call_is_labelled_by_the_executor_that_ran(context: ToolContext) -> None:
     """Not a dry run, but a virtual executor acts: the trace says virtual, as the executor does."""
     acting = replace(context, executor=VirtualExecutor(script_home()), dry_run=False)
-    outcome = await ToolRegistry([EchoTool(kind="intent")]).execute(
-        "Echo", '{"name": "x"}', acting
-    )
+    outcome = await ToolRegistry([EchoTool(kind="intent")]).execute("Echo", '{"name": "x"}', acting)
     assert outcome.executor == "virtual"
 
 
