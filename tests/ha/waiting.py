@@ -13,8 +13,9 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# Only bounds a test whose awaited event never comes; no assertion rests on it.
-PATIENCE_S = 5.0
+# Only bounds a test whose awaited event never comes; no assertion rests on it, so it is
+# generous: a loaded 2-core machine can take seconds for what usually takes milliseconds.
+PATIENCE_S = 30.0
 
 
 async def until(condition: Callable[[], bool], seconds: float = PATIENCE_S) -> None:
