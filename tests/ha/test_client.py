@@ -256,15 +256,24 @@ async def test_call_service_without_a_time_limit_outlasts_the_command_timeout(
     """``timeout=math.inf`` waits for a long service (a script) past the command timeout."""
     client = await make_client(command_timeout=0.1)
     await client.wait_connected(5.0)
+    finished = asyncio.Event()
 
     async def slow(connection: FakeConnection, message: dict[str, Any]) -> None:
-        await asyncio.sleep(0.4)
+        await finished.wait()
         await connection.result(message["id"], {"context": {}})
 
     fake_ha.handlers["call_service"] = slow
+    fake_ha.handlers["slow/thing"] = _never_answer
     with pytest.raises(HomeAssistantUnavailableError, match=r"within 0\.1 s"):
         await client.call_service("script", "slow")
-    assert await client.call_service("script", "slow", timeout=math.inf) == {"context": {}}
+    unbounded = asyncio.ensure_future(client.call_service("script", "slow", timeout=math.inf))
+    await until(lambda: fake_ha.latest.sent_types().count("call_service") == 2)
+    # A command sent after it times out first: the unbounded call has outlived the timeout.
+    with pytest.raises(HomeAssistantUnavailableError, match=r"within 0\.1 s"):
+        await client.command({"type": "slow/thing"})
+    assert not unbounded.done()
+    finished.set()
+    assert await unbounded == {"context": {}}
 
 
 async def test_fire_event_sends_type_and_data(
