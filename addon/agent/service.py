@@ -68,6 +68,10 @@ _LOGGER = logging.getLogger(__name__)
 OUTCOME_DELAY_S = 2.0
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 class HomeSource(Protocol):
     """Where the current home model comes from (the live sync, or a fixed model in tests)."""
 
@@ -89,6 +93,8 @@ class Agent:
     events: EventSink | None = None
     extra_tools: Callable[[], list[Tool]] = list
     outcome_delay: float = OUTCOME_DELAY_S
+    # The time turns are stamped with and session_timeout is measured by; tests pass their own.
+    clock: Callable[[], datetime] = _utc_now
     history: ConversationHistory = field(init=False)
     _overview: OverviewCache = field(init=False, default_factory=OverviewCache)
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
@@ -114,7 +120,7 @@ class Agent:
         self, request: ConversationRequest, on_text: TextSink | None
     ) -> ConversationResult:
         started = time.perf_counter()
-        created_at = datetime.now(UTC)
+        created_at = self.clock()
         language = request.language or self.options.language
         # The option wins: with it on nothing acts for real, whatever a request asks; a request
         # may still ask for a dry run with the option off.
@@ -135,7 +141,7 @@ class Agent:
                 home=model,
                 executor=executor,
                 language=language,
-                now=self._now(model),
+                now=self._now(model, created_at),
                 device_id=request.device_id,
                 area_id=area_id,
                 floor_id=model.areas[area_id].floor_id if model and area_id else None,
@@ -307,13 +313,13 @@ class Agent:
         return device.area_id if device is not None else None
 
     @staticmethod
-    def _now(model: HomeModel | None) -> datetime:
+    def _now(model: HomeModel | None, at: datetime) -> datetime:
         zone_name = model.config.get("time_zone") if model is not None else None
         try:
             zone = ZoneInfo(zone_name) if isinstance(zone_name, str) else UTC
         except ZoneInfoNotFoundError:
             zone = UTC
-        return datetime.now(zone)
+        return at.astimezone(zone)
 
     def _after_turn(
         self,

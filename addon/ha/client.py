@@ -53,6 +53,10 @@ class HomeAssistantClient:
     subscription re-established and every connect listener awaited, in that order; commands
     work from authentication on, so connect listeners can use them. ``wait_connected`` therefore
     returns with the home model (a connect listener) already fresh.
+
+    ``sleep`` is how the link waits between attempts (the back-off, and the long pause after a
+    rejected token). It is :func:`asyncio.sleep`; tests pass one that records each pause and
+    ends it when they say, so "not retried for 300 s" is checked without waiting 300 s.
     """
 
     def __init__(
@@ -67,6 +71,7 @@ class HomeAssistantClient:
         backoff_initial: float = 0.5,
         backoff_max: float = 10.0,
         auth_retry_interval: float = 300.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._session = session
         self._websocket_url = websocket_url
@@ -78,6 +83,7 @@ class HomeAssistantClient:
         # A rejected token will not fix itself; trying again rarely still picks up a token
         # that was corrected in Home Assistant without restarting the add-on.
         self._auth_retry_interval = auth_retry_interval
+        self._sleep = sleep
         # A connect listener (the home snapshot) runs several commands, each bounded by the
         # command timeout; three of those is the most a healthy one needs.
         self._listener_timeout = 3 * command_timeout
@@ -203,7 +209,7 @@ class HomeAssistantClient:
                 reason = "Home Assistant closed the connection"
             except HomeAssistantAuthError as err:
                 self._on_auth_rejected(str(err))
-                await asyncio.sleep(self._auth_retry_interval)
+                await self._sleep(self._auth_retry_interval)
                 continue
             except (aiohttp.ClientError, OSError, TimeoutError, HomeAssistantError) as err:
                 reason = str(err) or type(err).__name__
@@ -224,7 +230,7 @@ class HomeAssistantClient:
                 delay,
             )
             attempt += 1
-            await asyncio.sleep(delay)
+            await self._sleep(delay)
 
     async def _connect_once(self) -> None:
         """One connection from handshake to close; returns or raises when it ends."""

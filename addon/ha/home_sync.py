@@ -140,6 +140,15 @@ class HomeSync:
         """How many snapshots have been swapped in; for tests and the dashboard."""
         return self._refreshes
 
+    @property
+    def settled(self) -> bool:
+        """No refresh is scheduled, running or waiting to retry.
+
+        Until the next event or reconnect the model is only updated in place, so tests check
+        that an event did *not* cause a refresh by this, not by waiting a while and counting.
+        """
+        return self._timer is None and not self._tasks and not self._lock.locked()
+
     async def wait_ready(self, timeout: float) -> None:  # noqa: ASYNC109 - becomes a domain error
         """Return once a model exists, or raise HomeAssistantUnavailableError."""
         try:

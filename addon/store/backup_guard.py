@@ -24,6 +24,7 @@ import logging
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -121,13 +122,16 @@ class BackupGuard:
         return permit
 
 
-def raise_flag(database: Path, timeout_s: float) -> None:
+def raise_flag(
+    database: Path, timeout_s: float, *, on_wait: Callable[[], None] | None = None
+) -> None:
     """Raise the flag, durably, once no checkpoint of ``database`` is running.
 
-    Raises :class:`TimeoutError` if a checkpoint held the lock for ``timeout_s``, or another
-    :class:`OSError` if the flag cannot be written.
+    ``on_wait`` is called once if a running checkpoint makes it wait (the hook says so, and
+    tests know the wait has begun). Raises :class:`TimeoutError` if a checkpoint held the lock
+    for ``timeout_s``, or another :class:`OSError` if the flag cannot be written.
     """
-    fd = _lock(database.parent, fcntl.LOCK_EX, timeout_s)
+    fd = _lock(database.parent, fcntl.LOCK_EX, timeout_s, on_wait)
     if fd is None:
         raise TimeoutError(f"a checkpoint of {database} was still running after {timeout_s:g} s")
     try:
@@ -171,10 +175,13 @@ def open_pin(database: Path, timeout_s: float) -> sqlite3.Connection:
     return connection
 
 
-def _lock(directory: Path, operation: int, wait_s: float) -> int | None:
+def _lock(
+    directory: Path, operation: int, wait_s: float, on_wait: Callable[[], None] | None = None
+) -> int | None:
     """An open descriptor of ``directory`` holding ``flock(operation)``; None after ``wait_s``.
 
-    Polls rather than blocks, because ``flock`` itself cannot give up after a time.
+    Polls rather than blocks, because ``flock`` itself cannot give up after a time; ``on_wait``
+    is called once, when the first try finds the lock taken.
     """
     deadline = time.monotonic() + wait_s
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
@@ -183,6 +190,9 @@ def _lock(directory: Path, operation: int, wait_s: float) -> int | None:
             try:
                 fcntl.flock(fd, operation | fcntl.LOCK_NB)
             except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                    on_wait = None
                 if time.monotonic() >= deadline:
                     break
                 time.sleep(LOCK_RETRY_S)

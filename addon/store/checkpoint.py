@@ -10,7 +10,8 @@ So the add-on turns SQLite's automatic checkpoint off and runs its own, which it
 backup is in progress (:mod:`addon.store.backup_guard`), and the hooks are:
 
 - ``--begin-backup PATH`` (``backup_pre``): raise the backup flag, then checkpoint with
-  ``TRUNCATE``, so the database file holds everything and the WAL starts again empty;
+  ``TRUNCATE``, so the database file holds everything and the WAL starts again empty (if the
+  add-on is checkpointing at that moment, it first says on standard output that it waits);
 - ``--end-backup PATH`` (``backup_post``): lower the flag and checkpoint without waiting
   (``PASSIVE``), so the WAL written during the backup is folded in at once;
 - ``PATH`` alone: only the ``TRUNCATE`` checkpoint, as before the flag existed.
@@ -38,6 +39,8 @@ import contextlib
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -77,18 +80,24 @@ def checkpoint(path: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
     return True
 
 
-def begin_backup(path: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
+def begin_backup(
+    path: Path,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    *,
+    on_wait: Callable[[], None] | None = None,
+) -> bool:
     """Stop the add-on's checkpoints, then fold the WAL in; False when there is no database.
 
     The flag goes up first and the ``TRUNCATE`` after it, so the last write to the database file
     before the copy is this one, made before Supervisor starts copying. The flag is raised even
     without a database, which the add-on could create during the backup. If the checkpoint
     fails, the flag comes down again: Supervisor abandons a backup whose ``backup_pre`` failed
-    and never runs its ``backup_post``.
+    and never runs its ``backup_post``. ``on_wait`` is called once if the add-on's running
+    checkpoint makes raising the flag wait.
     """
     deadline = time.monotonic() + timeout_s
     try:
-        raise_flag(path, timeout_s)
+        raise_flag(path, timeout_s, on_wait=on_wait)
     except OSError as err:
         raise CheckpointError(f"cannot raise the backup flag {flag_path(path)}: {err}") from err
     try:
@@ -158,8 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"seconds to wait for other connections (default {DEFAULT_TIMEOUT_S:g})",
     )
     args = parser.parse_args(argv)
+    run: Callable[[Path, float], bool]
     if args.begin_backup:
-        run, name = begin_backup, "backup start"
+        run, name = partial(begin_backup, on_wait=_say_waiting), "backup start"
     elif args.end_backup:
         run, name = end_backup, "backup end"
     else:
@@ -172,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     if not found:
         sys.stderr.write(f"no database at {args.database} yet; nothing to checkpoint\n")
     return 0
+
+
+def _say_waiting() -> None:
+    sys.stdout.write("waiting for the add-on's checkpoint to end before raising the flag\n")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

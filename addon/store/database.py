@@ -22,6 +22,7 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 from urllib.parse import quote
 
 from alembic.util import CommandError
@@ -55,6 +56,8 @@ CHECKPOINT_RETRY_S = 0.05
 CHECKPOINT_INTERVAL_S = 30.0
 WAL_CHECK_S = 5.0
 WAL_LIMIT_BYTES = 4 * 1024 * 1024
+# What one periodic look did: nothing to do yet, skipped for a backup, checkpointed, or failed.
+CheckpointRound = Literal["not due", "paused", "done", "failed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +205,7 @@ class Checkpointer:
         self.guard = BackupGuard(path)
         self._stopping = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._round_waiters: list[asyncio.Future[CheckpointRound]] = []
 
     def start(self) -> None:
         """Start the periodic checkpoints."""
@@ -217,6 +221,20 @@ class Checkpointer:
         if task is not None:
             self._stopping.set()
             await task
+        for waiter in self._round_waiters:
+            waiter.cancel()
+        self._round_waiters.clear()
+
+    async def next_round(self) -> CheckpointRound:
+        """What the next periodic look at the WAL does (one under way counts as the next).
+
+        Nothing in the add-on waits on this. Tests do, to see a look that chose not to
+        checkpoint (too early, or a backup copying) instead of sleeping and finding the file
+        unchanged.
+        """
+        waiter: asyncio.Future[CheckpointRound] = asyncio.get_running_loop().create_future()
+        self._round_waiters.append(waiter)
+        return await waiter
 
     async def permit(self, *, wait_s: float = 0.0) -> Permit | None:
         """A permit to checkpoint now, or None while a backup is in progress or beginning.
@@ -276,15 +294,24 @@ class Checkpointer:
                 return
             except TimeoutError:
                 pass
+            outcome: CheckpointRound
             try:
                 due = loop.time() - last >= self._interval_s
                 if not due:
                     due = await asyncio.to_thread(self._wal_size) > WAL_LIMIT_BYTES
-                if due and await self.passive():
-                    last = loop.time()
+                if not due:
+                    outcome = "not due"
+                elif await self.passive():
+                    last, outcome = loop.time(), "done"
+                else:
+                    outcome = "paused"
             except (SQLAlchemyError, OSError) as err:
-                last = loop.time()
+                last, outcome = loop.time(), "failed"
                 _LOGGER.warning("Checkpoint of %s failed: %s", self._path, err)
+            waiters, self._round_waiters = self._round_waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(outcome)
 
     def _wal_size(self) -> int:
         try:

@@ -107,6 +107,7 @@ class TurnWriter:
         self._restart_s = 0.0
         self._stopped: str | None = None
         self._restarts = 0
+        self._holding = False
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -139,6 +140,15 @@ class TurnWriter:
     def pending(self) -> int:
         """How many items are not written yet (waiting, or in the batch being written)."""
         return self._submitted - self._written
+
+    @property
+    def holding(self) -> bool:
+        """Whether the writer has looked at what waits and is letting it gather, writing nothing.
+
+        True only while its task is paused for a quiet moment, so a test can tell "chose not to
+        write yet" from "has not got round to it" without sleeping.
+        """
+        return self._holding
 
     @property
     def failing(self) -> str | None:
@@ -289,7 +299,11 @@ class TurnWriter:
                 continue
             hold = self._hold_for()
             if hold > 0:
-                await _pause(hold, self._wake)
+                self._holding = True
+                try:
+                    await _pause(hold, self._wake)
+                finally:
+                    self._holding = False
                 self._wake.set()  # look again: quiet now, or time is up
                 continue
             await self._write()

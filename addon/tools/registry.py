@@ -104,8 +104,14 @@ class ToolRegistry:
 
 
 def _executor_label(tool: Tool | None, context: ToolContext) -> str:
+    """What the trace says ran the call: the executor's own name, never a guess from options.
+
+    Intents and scripts act through the turn's executor, which names itself (``live`` or
+    ``virtual``); a turn can act virtually without ``dry_run`` (the demo, evaluation, no live
+    link), so the flag cannot tell. Other tools run in-process and are labelled by their kind.
+    """
     if tool is None:
         return "none"
     if tool.kind in ("intent", "script"):
-        return "virtual" if context.dry_run else "live"
+        return context.executor.name if context.executor is not None else "none"
     return tool.kind

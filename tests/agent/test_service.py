@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -18,7 +17,7 @@ from addon.i18n.translations import EN
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.agent import MakeAgent, RecordedEvents
+from tests.fixtures.agent import MakeAgent, ManualClock, RecordedEvents
 
 
 def ask(words: str, **kwargs: Any) -> ConversationRequest:
@@ -115,7 +114,7 @@ async def test_model_tool_call_acts_on_the_home(
         tools = (await session.execute(select(ToolCall))).scalars().all()
     assert [c.finish_reason for c in calls] == ["tool_calls", "stop"]
     assert tools[0].name == "HassTurnOff"
-    assert tools[0].executor == "live"
+    assert tools[0].executor == "virtual"  # the fixture's executor is a virtual one on the home
     assert tools[0].llm_call_id == calls[0].id
     assert tools[0].result["data"]["success"][0]["id"] == "light.kitchen_lights"
     assert result.actions[0].success
@@ -249,6 +248,22 @@ async def test_dry_run_acts_on_a_virtual_copy(
     assert (await stored_turn(store, result.turn_id)).dry_run
 
 
+async def test_trace_names_the_executor_that_ran_not_the_dry_run_flag(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
+) -> None:
+    """A request that is not a dry run but acts through a virtual executor is traced as virtual."""
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Done.")
+    evaluated = VirtualExecutor(demo_model)  # what the demo and evaluation inject as "live"
+    agent = make_agent(llm=scripted_llm, executor=evaluated, local_first=False)
+    result = await agent.process(ask("kitchen lights off", dry_run=False))
+    assert [call.entity_ids for call in evaluated.calls] == [("light.kitchen_lights",)]
+    await store.writer.flush()
+    async with store.sessionmaker() as session:
+        tool = (await session.execute(select(ToolCall))).scalar_one()
+    assert tool.executor == evaluated.name == "virtual"
+    assert not (await stored_turn(store, result.turn_id)).dry_run
+
+
 async def test_device_without_conversation_id_continues_its_conversation(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
@@ -265,12 +280,16 @@ async def test_device_without_conversation_id_continues_its_conversation(
 async def test_session_timeout_starts_a_new_conversation(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM
 ) -> None:
-    """After the session timeout the same device starts afresh."""
-    agent = make_agent(llm=scripted_llm, session_timeout=1)
-    scripted_llm.reply("a").reply("b")
+    """Within the session timeout the same device continues; after it, it starts afresh."""
+    clock = ManualClock()
+    agent = make_agent(llm=scripted_llm, session_timeout=60, clock=clock)
+    scripted_llm.reply("a").reply("b").reply("c")
     first = await agent.process(ask("hello", device_id="satellite-1"))
-    await asyncio.sleep(1.05)
+    clock.advance(60)
+    within = await agent.process(ask("hello", device_id="satellite-1"))
+    clock.advance(60.001)
     later = await agent.process(ask("hello", device_id="satellite-1"))
+    assert within.conversation_id == first.conversation_id
     assert later.conversation_id != first.conversation_id
 
 

@@ -19,7 +19,8 @@ from aiohttp import WSMsgType, web
 from aiohttp.test_utils import TestServer
 
 HA_VERSION = "2025.4.4"
-WAIT_S = 5.0
+# Only bounds a wait for something that never comes; generous for a loaded machine.
+WAIT_S = 30.0
 Handler = Callable[["FakeConnection", dict[str, Any]], Awaitable[None]]
 
 
@@ -132,7 +133,7 @@ class FakeHomeAssistant:
                 await connection.ws.close()
 
     async def wait_for_connection(self, count: int) -> FakeConnection:
-        """Wait (up to 5 s) until ``count`` connections have authenticated; returns the newest."""
+        """Wait (up to WAIT_S) until ``count`` connections have authenticated; the newest."""
         async with asyncio.timeout(WAIT_S):
             while len(self.connections) < count:
                 self.new_connection.clear()
@@ -142,7 +143,7 @@ class FakeHomeAssistant:
     async def wait_for_message(
         self, connection: FakeConnection, command_type: str
     ) -> dict[str, Any]:
-        """Wait (up to 5 s) until ``connection`` has sent ``command_type``; returns it."""
+        """Wait (up to WAIT_S) until ``connection`` has sent ``command_type``; returns it."""
         async with asyncio.timeout(WAIT_S):
             while True:
                 for message in connection.received:

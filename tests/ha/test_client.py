@@ -17,6 +17,7 @@ from addon.errors import (
 from addon.ha.client import HomeAssistantClient
 from tests.ha.conftest import MakeClient
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
+from tests.ha.waiting import until
 
 CLIENT_LOGGER = "addon.ha"
 
@@ -55,10 +56,14 @@ async def test_error_result_raises_command_error(client: HomeAssistantClient) ->
 
 
 async def test_command_before_connecting_fails_at_once(make_client: MakeClient) -> None:
-    """Without a link a command raises HomeAssistantUnavailableError immediately."""
+    """Without a link a command raises HomeAssistantUnavailableError without waiting at all."""
     idle = await make_client(start=False)
-    with pytest.raises(HomeAssistantUnavailableError, match="get_config"):
-        await asyncio.wait_for(idle.command({"type": "get_config"}), 0.5)
+    command = idle.command({"type": "get_config"})
+    try:
+        with pytest.raises(HomeAssistantUnavailableError, match="get_config"):
+            command.send(None)  # its first step: a command that waited would suspend instead
+    finally:
+        command.close()
 
 
 async def test_ids_increase_per_command(
@@ -111,7 +116,7 @@ async def test_event_in_same_frame_as_subscribe_result_is_delivered(
     fake_ha.handlers["subscribe_entities"] = result_and_snapshot
     events: list[Any] = []
     await client.subscribe({"type": "subscribe_entities"}, events.append)
-    await asyncio.sleep(0.05)
+    await until(lambda: bool(events))
     assert events == [{"a": {"light.x": {"s": "on"}}}]
 
 
@@ -251,15 +256,24 @@ async def test_call_service_without_a_time_limit_outlasts_the_command_timeout(
     """``timeout=math.inf`` waits for a long service (a script) past the command timeout."""
     client = await make_client(command_timeout=0.1)
     await client.wait_connected(5.0)
+    finished = asyncio.Event()
 
     async def slow(connection: FakeConnection, message: dict[str, Any]) -> None:
-        await asyncio.sleep(0.4)
+        await finished.wait()
         await connection.result(message["id"], {"context": {}})
 
     fake_ha.handlers["call_service"] = slow
+    fake_ha.handlers["slow/thing"] = _never_answer
     with pytest.raises(HomeAssistantUnavailableError, match=r"within 0\.1 s"):
         await client.call_service("script", "slow")
-    assert await client.call_service("script", "slow", timeout=math.inf) == {"context": {}}
+    unbounded = asyncio.ensure_future(client.call_service("script", "slow", timeout=math.inf))
+    await until(lambda: fake_ha.latest.sent_types().count("call_service") == 2)
+    # A command sent after it times out first: the unbounded call has outlived the timeout.
+    with pytest.raises(HomeAssistantUnavailableError, match=r"within 0\.1 s"):
+        await client.command({"type": "slow/thing"})
+    assert not unbounded.done()
+    finished.set()
+    assert await unbounded == {"context": {}}
 
 
 async def test_fire_event_sends_type_and_data(

@@ -14,6 +14,7 @@ from addon.ha.client import HomeAssistantClient
 from addon.ha.protocol import backoff_delay
 from tests.ha.conftest import MakeClient
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
+from tests.ha.waiting import Pauses, until
 
 WRONG_TOKEN = "wrong-token-abcdefghijkl"
 
@@ -33,11 +34,12 @@ async def _wait_until_connected_on(
 async def test_rejected_token_is_logged_once_without_hot_loop(
     make_client: MakeClient, fake_ha: FakeHomeAssistant, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """auth_invalid is logged once at error level and not retried for (at least) 2 s."""
-    client = await make_client(token=WRONG_TOKEN)
-    await asyncio.sleep(2.0)
+    """After auth_invalid the client logs one error and pauses the auth retry interval."""
+    pauses = Pauses()
+    client = await make_client(token=WRONG_TOKEN, auth_retry_interval=300.0, sleep=pauses)
+    pause = await pauses.next()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert fake_ha.auth_attempts == 1
+    assert (pause.seconds, fake_ha.auth_attempts) == (300.0, 1)
     assert [r.getMessage().split(" (")[0] for r in errors] == [
         "Home Assistant rejected the access token"
     ]
@@ -47,11 +49,16 @@ async def test_rejected_token_is_logged_once_without_hot_loop(
 async def test_rejected_token_is_retried_slowly(
     make_client: MakeClient, fake_ha: FakeHomeAssistant, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """With a short auth retry interval the client tries again, still logging the error once."""
-    await make_client(token=WRONG_TOKEN, auth_retry_interval=0.2)
-    await asyncio.sleep(1.0)
+    """Each retry comes after a full auth retry interval; the error is still logged once."""
+    pauses = Pauses()
+    await make_client(token=WRONG_TOKEN, auth_retry_interval=300.0, sleep=pauses)
+    for attempts in (1, 2, 3):
+        pause = await pauses.next()
+        assert (pause.seconds, fake_ha.auth_attempts) == (300.0, attempts)
+        pause.end()
+    await pauses.next()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert 3 <= fake_ha.auth_attempts <= 6
+    assert (fake_ha.auth_attempts, pauses.asked) == (4, [300.0] * 4)
     assert len(errors) == 1
 
 
@@ -74,8 +81,9 @@ async def test_token_never_logged(
     good = await make_client()
     await good.wait_connected(5.0)
     await good.command({"type": "get_config"})
-    await make_client(token=WRONG_TOKEN)
-    await asyncio.sleep(0.3)
+    rejected = await make_client(token=WRONG_TOKEN)
+    with pytest.raises(HomeAssistantAuthError):
+        await rejected.wait_connected(5.0)  # returns once the rejection has been logged
     assert fake_ha.token not in caplog.text
     assert WRONG_TOKEN not in caplog.text
 
@@ -179,22 +187,28 @@ async def test_answered_pings_keep_link(
     """Answered pings keep the same connection open."""
     client = await make_client(heartbeat_interval=0.05, command_timeout=0.5)
     await client.wait_connected(5.0)
-    await asyncio.sleep(0.5)
-    assert fake_ha.latest.sent_types().count("ping") >= 3
+    first = fake_ha.latest
+    # A ping is sent only once the one before it was answered: four pings, three pongs taken.
+    await until(lambda: first.sent_types().count("ping") >= 4)
     assert (len(fake_ha.connections), client.connected) == (1, True)
 
 
 async def test_unreachable_home_assistant_is_degraded_not_fatal(
     make_client: MakeClient, fake_ha: FakeHomeAssistant
 ) -> None:
-    """With nothing listening the client keeps retrying and health says why."""
+    """With nothing listening the client backs off, tries again, and health says why."""
     await fake_ha.close()
-    client = await make_client()
+    pauses = Pauses()
+    client = await make_client(sleep=pauses)
+    first = await pauses.next()  # the first attempt failed; the client is backing off
     with pytest.raises(HomeAssistantUnavailableError, match="not connected"):
-        await client.wait_connected(0.5)
+        await client.wait_connected(0)
     health = await client.health()
     assert health.status == "degraded"
     assert client.last_error
+    first.end()
+    await pauses.next()  # and it tried again
+    assert len(pauses.asked) == 2
 
 
 def test_backoff_grows_to_cap_with_jitter() -> None:

@@ -20,13 +20,11 @@ from sqlalchemy import text
 
 from addon.store import database
 from addon.store.backup_guard import STALE_AFTER_S, flag_path, lower_flag, raise_flag
-from addon.store.database import Store
+from addon.store.database import Checkpointer, CheckpointRound, Store
 from tests.store.data import add_conversation
 
 # Short enough that a test sees many checkpoint rounds in a fraction of a second.
 FAST_INTERVAL_S = 0.02
-# How long a paused store is watched: many intervals, so a checkpoint would have shown.
-PAUSE_WATCH_S = 0.5
 WAIT_TIMEOUT_S = 10.0
 DIGEST_SCRIPT = (
     "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())"
@@ -53,16 +51,24 @@ def _digest(path: Path) -> str:
     return result.stdout.strip()
 
 
-async def _eventually(condition: Callable[[], bool]) -> None:
-    """Wait until ``condition()`` holds, failing after WAIT_TIMEOUT_S."""
+async def _look_begun_now(checkpointer: Checkpointer) -> CheckpointRound:
+    """What the store's first periodic look begun after this call did."""
+    async with asyncio.timeout(WAIT_TIMEOUT_S):
+        await checkpointer.next_round()  # one may be under way, begun before the call
+        return await checkpointer.next_round()
 
-    def poll() -> None:
-        deadline = time.monotonic() + WAIT_TIMEOUT_S
-        while not condition():
-            assert time.monotonic() < deadline, "the condition never held"
-            time.sleep(0.01)
 
-    await asyncio.to_thread(poll)
+async def _due_look_begun_now(checkpointer: Checkpointer) -> CheckpointRound:
+    """What the first look begun after this call that found a checkpoint due did with it.
+
+    A look can wake a hair before the interval is up and find nothing due yet; such looks say
+    nothing about a backup, so they are passed over.
+    """
+    outcome = await _look_begun_now(checkpointer)
+    async with asyncio.timeout(WAIT_TIMEOUT_S):
+        while outcome == "not due":
+            outcome = await checkpointer.next_round()
+    return outcome
 
 
 @pytest.fixture
@@ -87,7 +93,8 @@ async def test_store_checkpoints_in_the_background(fast_store: Store) -> None:
     """Commits reach the database file on the store's timer, with no one asking."""
     before = await asyncio.to_thread(_digest, fast_store.path)
     await add_conversation(fast_store, "c1")
-    await _eventually(lambda: _digest(fast_store.path) != before)
+    assert await _due_look_begun_now(fast_store.checkpointer) == "done"
+    assert await asyncio.to_thread(_digest, fast_store.path) != before
 
 
 async def test_wal_past_the_limit_is_checkpointed_before_the_interval(
@@ -103,14 +110,16 @@ async def test_wal_past_the_limit_is_checkpointed_before_the_interval(
     try:
         before = await asyncio.to_thread(_digest, path)
         await add_conversation(store, "small")
-        await asyncio.sleep(PAUSE_WATCH_S)
+        small_look = await _look_begun_now(store.checkpointer)
         unchanged_while_small = await asyncio.to_thread(_digest, path) == before
         big = tuple((f"turn {n} " + "x" * 4000, "Done.") for n in range(100))
         await add_conversation(store, "big", turns=big)
-        await _eventually(lambda: _digest(path) != before)
+        big_look = await _look_begun_now(store.checkpointer)
+        changed_when_big = await asyncio.to_thread(_digest, path) != before
     finally:
         await store.close()
-    assert unchanged_while_small
+    assert (small_look, unchanged_while_small) == ("not due", True)
+    assert (big_look, changed_when_big) == ("done", True)
 
 
 async def test_background_checkpoints_pause_while_the_flag_is_up(fast_store: Store) -> None:
@@ -119,7 +128,7 @@ async def test_background_checkpoints_pause_while_the_flag_is_up(fast_store: Sto
     before = await asyncio.to_thread(_digest, fast_store.path)
     for n in range(20):
         await add_conversation(fast_store, f"c{n}")
-    await asyncio.sleep(PAUSE_WATCH_S)
+    assert await _due_look_begun_now(fast_store.checkpointer) == "paused"
     assert await asyncio.to_thread(_digest, fast_store.path) == before
 
 
@@ -128,9 +137,10 @@ async def test_background_checkpoints_resume_when_the_flag_is_lowered(fast_store
     await asyncio.to_thread(raise_flag, fast_store.path, WAIT_TIMEOUT_S)
     before = await asyncio.to_thread(_digest, fast_store.path)
     await add_conversation(fast_store, "c1")
-    await asyncio.sleep(PAUSE_WATCH_S)
+    assert await _due_look_begun_now(fast_store.checkpointer) == "paused"
     await asyncio.to_thread(lower_flag, fast_store.path)
-    await _eventually(lambda: _digest(fast_store.path) != before)
+    assert await _due_look_begun_now(fast_store.checkpointer) == "done"
+    assert await asyncio.to_thread(_digest, fast_store.path) != before
 
 
 async def test_a_stale_flag_does_not_pause_checkpoints(fast_store: Store) -> None:
@@ -140,7 +150,8 @@ async def test_a_stale_flag_does_not_pause_checkpoints(fast_store: Store) -> Non
     os.utime(flag_path(fast_store.path), (old, old))
     before = await asyncio.to_thread(_digest, fast_store.path)
     await add_conversation(fast_store, "c1")
-    await _eventually(lambda: _digest(fast_store.path) != before)
+    assert await _due_look_begun_now(fast_store.checkpointer) == "done"
+    assert await asyncio.to_thread(_digest, fast_store.path) != before
 
 
 async def test_a_stale_flag_is_reported_once(

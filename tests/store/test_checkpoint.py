@@ -152,9 +152,12 @@ async def test_begin_backup_waits_for_a_checkpoint_in_progress(store: Store) -> 
     assert permit is not None
     with permit:
         process = await asyncio.to_thread(_start_cli, "--begin-backup", str(store.path))
-        await asyncio.sleep(0.5)
+        assert process.stdout is not None
+        # The hook says so once it found the lock taken (a bounded read: it gives up at 10 s).
+        notice = await asyncio.to_thread(process.stdout.readline)
         flag_up_while_checkpointing = flag_path(store.path).exists()
     _stdout, stderr = await asyncio.to_thread(process.communicate, timeout=CLI_TIMEOUT_S)
+    assert notice.startswith("waiting for the add-on's checkpoint to end")
     assert not flag_up_while_checkpointing
     assert (process.returncode, stderr) == (0, "")
     assert flag_path(store.path).is_file()

@@ -14,6 +14,7 @@ from addon.store.conversations import OutcomeUpdate
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
 from addon.store.writer import TurnWriter
+from tests.ha.waiting import until
 from tests.store.turns import record, tool_call, turn
 
 
@@ -93,12 +94,17 @@ async def test_turns_of_one_conversation_in_one_batch_are_numbered_in_order(
 
 async def test_writes_wait_for_a_quiet_moment(store: Store) -> None:
     """While a turn is being answered nothing is written; when none is, the batch goes."""
-    with store.writer.turn_in_progress():
-        store.writer.submit(turn("c1"))
-        store.writer.submit(turn("c2"))
-        await asyncio.sleep(0.05)
-        assert store.writer.pending == 2
-    assert await all_written(store.writer)
+    writer = TurnWriter(store.engine, max_delay_s=3600.0)
+    await writer.start()
+    try:
+        with writer.turn_in_progress():
+            writer.submit(turn("c1"))
+            writer.submit(turn("c2"))
+            await until(lambda: writer.holding)  # it looked, and chose to wait
+            assert writer.pending == 2
+        assert await all_written(writer)
+    finally:
+        await writer.close()
     assert len(await turns_of(store, "c1")) == len(await turns_of(store, "c2")) == 1
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from addon.errors import ToolError
+from addon.home.actions.virtual import VirtualExecutor
 from addon.tools.base import ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.registry import ToolRegistry
+from tests.home.script_home import script_home
 
 SCHEMA = {
     "type": "object",
@@ -147,3 +149,19 @@ def test_duplicate_names_are_refused(registry: ToolRegistry) -> None:
     """Two tools with one name is a wiring bug caught at registration."""
     with pytest.raises(ValueError, match="registered twice"):
         registry.add(EchoTool())
+
+
+async def test_an_acting_call_is_labelled_by_the_executor_that_ran(context: ToolContext) -> None:
+    """Not a dry run, but a virtual executor acts: the trace says virtual, as the executor does."""
+    acting = replace(context, executor=VirtualExecutor(script_home()), dry_run=False)
+    outcome = await ToolRegistry([EchoTool(kind="intent")]).execute("Echo", '{"name": "x"}', acting)
+    assert outcome.executor == "virtual"
+
+
+async def test_an_in_process_tool_is_labelled_by_its_kind(
+    registry: ToolRegistry, context: ToolContext
+) -> None:
+    """A built-in tool never touches an executor, so its kind is the label."""
+    acting = replace(context, executor=VirtualExecutor(script_home()))
+    outcome = await registry.execute("GetDateTime", "", acting)
+    assert outcome.executor == "builtin"
