@@ -101,9 +101,7 @@ def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> dict[
     summary: dict[str, Any] = {"entity_id": entity_id, "samples": len(states)}
     if not states:
         return {**summary, "note": "no recorded states in this period"}
-    numbers = [
-        (value, at) for value, at in ((_number(s), at) for s, at in states) if value is not None
-    ]
+    numbers = [value for value in (_number(state) for state, _at in states) if value is not None]
     valued = [s for s, _at in states if s not in _NOT_VALUES]
     if numbers and len(numbers) == len(valued):
         values = numbers
