@@ -43,9 +43,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys"}),
     # The keys name everything the app holds, for type checking only.
-    "keys": frozenset(
-        {"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools"}
-    ),
+    "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools"}),
     "wiring": frozenset(
         {
             "base",

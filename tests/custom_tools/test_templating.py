@@ -52,7 +52,7 @@ def test_a_runaway_loop_stops_at_the_time_limit() -> None:
 
 def test_recursive_macros_stop() -> None:
     """A macro calling itself ends with an error, not a hang."""
-    with pytest.raises(TemplateRenderError, match="recursion|time limit"):
+    with pytest.raises(TemplateRenderError, match=r"recursion|time limit"):
         Renderer().render("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", {}, "f")
 
 
