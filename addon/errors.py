@@ -119,3 +119,40 @@ class LLMRateLimitedError(LLMError):
     """The endpoint still answered 429 after the client's retries."""
 
     kind = ErrorKind.LLM_RATE_LIMITED
+
+
+class CustomToolInvalid(HomeAgentError):
+    """A custom tool's definition breaks the rules; every problem names its field.
+
+    ``problems`` holds ``(path, message)`` pairs such as ``("rest.url", "…")``, all of them at
+    once, so an editor can mark every line concerned in one round trip.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems: tuple[tuple[str, str], ...] = tuple(problems)
+        listed = "; ".join(f"{path or '(definition)'}: {message}" for path, message in problems)
+        super().__init__(f"invalid custom tool: {listed}")
+
+
+class TemplateRenderError(ToolError):
+    """A custom tool's template failed: the message names the field, the line and the cause."""
+
+    def __init__(self, field: str, line: int | None, cause: str) -> None:
+        where = f"{field}, line {line}" if line is not None else field
+        super().__init__(f"template {where}: {cause}")
+        self.field = field
+        self.line = line
+        self.cause = cause
+
+
+class CustomToolCallError(ToolError):
+    """A custom tool's call failed; carries what was sent and received, for the trace.
+
+    ``request`` and ``response`` are the runner's records (typed there): kept as objects here
+    so the hierarchy stays free of the feature's types.
+    """
+
+    def __init__(self, message: str, *, request: object = None, response: object = None) -> None:
+        super().__init__(message)
+        self.request = request
+        self.response = response

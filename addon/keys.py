@@ -13,6 +13,8 @@ from aiohttp import web
 if TYPE_CHECKING:
     from addon.agent.service import Agent
     from addon.config.settings import Settings
+    from addon.custom_tools.runner import Runner
+    from addon.custom_tools.source import CustomToolSource
     from addon.ha.client import HomeAssistantClient
     from addon.ha.home_sync import HomeSync
     from addon.health import HealthRegistry
@@ -28,3 +30,7 @@ HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
 HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
 AGENT: web.AppKey[Agent] = web.AppKey("agent")
 WYOMING: web.AppKey[WyomingServer] = web.AppKey("wyoming")
+CUSTOM_TOOL_SOURCE: web.AppKey[CustomToolSource] = web.AppKey("custom_tool_source")
+"""Enabled custom tools and secrets; set before the agent starts (the store), else none."""
+CUSTOM_TOOL_RUNNER: web.AppKey[Runner] = web.AppKey("custom_tool_runner")
+"""Runs custom tools: for the agent's turns and for trying a tool in the panel."""

@@ -96,12 +96,17 @@ def port_is_free(port: int) -> bool:
 
 
 def configuration(
-    port: int, name: str = "Home Agent Demo", scripts: Mapping[str, Any] | None = None
+    port: int,
+    name: str = "Home Agent Demo",
+    scripts: Mapping[str, Any] | None = None,
+    recorder: bool = False,
 ) -> dict[str, Any]:
     """``configuration.yaml`` of the demo home: loopback only, no ``default_config`` (fast boot).
 
     ``scripts`` adds YAML scripts (``script:``, keyed by object id); the demo itself has none, and
     counts of its entities elsewhere rely on that, so only the tests that want scripts pass them.
+    ``recorder`` adds ``recorder:`` (committing at once, so a test reads what it just changed)
+    and ``history:``, for tests of recorded states and statistics; off by default for a fast boot.
     """
     config: dict[str, Any] = {
         "homeassistant": {
@@ -124,6 +129,9 @@ def configuration(
     }
     if scripts:
         config["script"] = dict(scripts)
+    if recorder:
+        config["recorder"] = {"commit_interval": 0}
+        config["history"] = None
     return config
 
 
@@ -199,6 +207,7 @@ class HomeAssistantProcess:
         port: int | None = None,
         shopping_list: bool = False,
         scripts: Mapping[str, Any] | None = None,
+        recorder: bool = False,
         boot_timeout: float = BOOT_TIMEOUT_S,
     ) -> None:
         self.config_dir = config_dir.resolve()
@@ -210,6 +219,7 @@ class HomeAssistantProcess:
         # To edit the scripts while Home Assistant runs: change this, write_configuration(), then
         # call script.reload.
         self.scripts: Mapping[str, Any] | None = scripts
+        self.recorder = recorder
         self._boot_timeout = boot_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._credentials = load_credentials(self.config_dir)
@@ -223,10 +233,17 @@ class HomeAssistantProcess:
         port: int | None = None,
         shopping_list: bool = False,
         scripts: Mapping[str, Any] | None = None,
+        recorder: bool = False,
     ) -> Self:
         """A fresh home copied from an onboarded template; the template's token works for it too."""
         shutil.copytree(template, config_dir, ignore=shutil.ignore_patterns("*.log", "*.log.*"))
-        return cls(config_dir, port=port, shopping_list=shopping_list, scripts=scripts)
+        return cls(
+            config_dir,
+            port=port,
+            shopping_list=shopping_list,
+            scripts=scripts,
+            recorder=recorder,
+        )
 
     @property
     def credentials(self) -> Credentials:
@@ -307,7 +324,10 @@ class HomeAssistantProcess:
 
     def write_configuration(self) -> None:
         """Write ``configuration.yaml`` for this port and :attr:`scripts`."""
-        text = yaml.safe_dump(configuration(self.port, scripts=self.scripts), sort_keys=False)
+        text = yaml.safe_dump(
+            configuration(self.port, scripts=self.scripts, recorder=self.recorder),
+            sort_keys=False,
+        )
         (self.config_dir / "configuration.yaml").write_text(text, "utf-8")
 
     def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:

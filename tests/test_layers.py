@@ -36,12 +36,14 @@ ALLOWED: dict[str, frozenset[str]] = {
     "llm": frozenset({"base"}),
     "ha": frozenset({"base", "home"}),
     "local": frozenset({"base", "home", "i18n"}),
-    "tools": frozenset({"base", "home"}),
+    # Custom tools run the user's definitions; the tools package adapts them to the registry.
+    "custom_tools": frozenset({"base", "config", "i18n", "home"}),
+    "tools": frozenset({"base", "home", "custom_tools"}),
     "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys"}),
     # The keys name everything the app holds, for type checking only.
-    "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming"}),
+    "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools"}),
     "wiring": frozenset(
         {
             "base",
@@ -52,6 +54,8 @@ ALLOWED: dict[str, frozenset[str]] = {
             "llm",
             "ha",
             "local",
+            "custom_tools",
+            "tools",
             "agent",
             "wyoming",
             "web",

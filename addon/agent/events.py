@@ -132,6 +132,8 @@ def finished_events(
                 "error": call.outcome.error,
                 "executor": call.outcome.executor,
                 "duration_ms": round(call.outcome.duration_ms, 1),
+                # A custom tool's rendered request and response, secrets masked; else None.
+                "detail": call.outcome.detail,
             },
         )
         for call in trace.tool_calls

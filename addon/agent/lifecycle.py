@@ -6,22 +6,36 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 
+import aiohttp
 from aiohttp import web
 
 from addon import keys
 from addon.agent.service import Agent
+from addon.custom_tools.runner import Runner
+from addon.custom_tools.source import StaticSource
+from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.home.actions.live import LiveExecutor
 from addon.local.matcher import LocalMatcher
 from addon.store.records import ConversationRecords
+from addon.tools.custom import CustomToolProvider
+from addon.tools.home_tools import builtin_tool_names
 
 _LOGGER = logging.getLogger(__name__)
 
 
 async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Build the agent; compile the local sentence templates off the start-up path."""
+    """Build the agent; compile the local sentence templates off the start-up path.
+
+    Custom tools get an HTTP session of their own, without cookies, so one tool's API never
+    sees another's cookies or Home Assistant's connection.
+    """
     options = app[keys.SETTINGS].options
     client = app[keys.HA_CLIENT]
     local = LocalMatcher(options.language) if options.local_first else None
+    session = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
+    runner = Runner(session=session, port=HomeAssistantToolPort(client, app[keys.HOME_SYNC]))
+    app[keys.CUSTOM_TOOL_RUNNER] = runner
+    source = app.get(keys.CUSTOM_TOOL_SOURCE) or StaticSource()
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -30,6 +44,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         llm=app[keys.LLM],
         local=local,
         events=client,
+        custom_tools=CustomToolProvider(source, runner, builtin_tool_names()),
     )
     app[keys.AGENT] = agent
     warm_up: asyncio.Task[bool] | None = None
@@ -42,3 +57,4 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
         await agent.drain(cancel=True)
+        await session.close()

@@ -35,6 +35,22 @@ EXPECTED_STATES: dict[tuple[str, str], set[str]] = {
     ("HassVacuumReturnToBase", "vacuum"): {"returning", "docked", "idle"},
 }
 
+# A custom tool's Home Assistant action, read as the intent whose expected states apply.
+ACTION_INTENTS: dict[str, str] = {
+    "turn_on": "HassTurnOn",
+    "turn_off": "HassTurnOff",
+    "open_cover": "HassTurnOn",
+    "close_cover": "HassTurnOff",
+    "open_valve": "HassTurnOn",
+    "close_valve": "HassTurnOff",
+    "lock": "HassTurnOn",
+    "unlock": "HassTurnOff",
+    "media_pause": "HassMediaPause",
+    "media_play": "HassMediaUnpause",
+    "start": "HassVacuumStart",
+    "return_to_base": "HassVacuumReturnToBase",
+}
+
 StateReader = Callable[[str], str | None]
 
 
@@ -48,9 +64,20 @@ class OutcomeVerdict:
 
 
 def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
-    """(intent, entity_id, domain) for every target a successful intent says it acted on."""
+    """(intent, entity_id, domain) for every target a successful intent says it acted on.
+
+    A custom tool's action counts as the intent it amounts to (``light.turn_on`` as
+    ``HassTurnOn``); an action with no such intent is still a target, just not one with an
+    expected state.
+    """
     targets: list[tuple[str, str, str]] = []
     for outcome in outcomes:
+        if outcome.ok and outcome.acted:
+            for acted in outcome.acted:
+                service = acted.action.partition(".")[2]
+                domain = acted.entity_id.split(".", 1)[0]
+                targets.append((ACTION_INTENTS.get(service, acted.action), acted.entity_id, domain))
+            continue
         if not outcome.ok or outcome.result.get("response_type") != "action_done":
             continue
         for target in outcome.result.get("data", {}).get("success", []):

@@ -8,6 +8,7 @@ from typing import Any
 from addon.agent.conversation import ConversationRequest, HandledBy
 from addon.agent.trace import TurnTrace
 from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
+from addon.tools.registry import ToolOutcome
 
 
 def turn_record(
@@ -63,7 +64,7 @@ def turn_record(
                 call_id=call.call_id,
                 name=call.outcome.name,
                 arguments=call.outcome.arguments,
-                result=call.outcome.result,
+                result=_stored_result(call.outcome),
                 duration_ms=call.outcome.duration_ms,
                 executor=call.outcome.executor,
                 error=call.outcome.error,
@@ -72,3 +73,10 @@ def turn_record(
             for call in trace.tool_calls
         ],
     )
+
+
+def _stored_result(outcome: ToolOutcome) -> dict[str, Any]:
+    """The result the model got, plus a custom tool's request and response (already masked)."""
+    if outcome.detail is None:
+        return outcome.result
+    return {**outcome.result, "custom_tool": outcome.detail}

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -92,6 +92,8 @@ class Agent:
     local: LocalMatcher | None = None
     events: EventSink | None = None
     extra_tools: Callable[[], list[Tool]] = list
+    custom_tools: Callable[[], Awaitable[list[Tool]]] | None = None
+    """The user's enabled custom tools, asked for on every turn (they change without restarts)."""
     outcome_delay: float = OUTCOME_DELAY_S
     # The time turns are stamped with and session_timeout is measured by; tests pass their own.
     clock: Callable[[], datetime] = _utc_now
@@ -226,7 +228,10 @@ class Agent:
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
-        registry = build_registry(model, self.extra_tools())
+        extra = self.extra_tools()
+        if self.custom_tools is not None:
+            extra = [*extra, *await self.custom_tools()]
+        registry = build_registry(model, extra)
         system = self._system_prompt(
             self._overview.get(model) if model is not None else None,
             model.areas[context.area_id].name if model and context.area_id else None,

@@ -31,6 +31,30 @@ class ToolContext:
     dry_run: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ActedTarget:
+    """An entity a tool acted on through a Home Assistant action, for the outcome check."""
+
+    action: str
+    """``domain.service``, e.g. ``light.turn_on``."""
+    entity_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReply:
+    """A tool's answer with more for the trace than the model reads (custom tools).
+
+    ``result`` goes to the model; ``error`` marks a failed call whose ``result`` explains it;
+    ``detail`` (the rendered request and the response, secrets masked) goes to the trace and
+    the ``home_agent_tool_executed`` event; ``acted`` feeds the outcome check.
+    """
+
+    result: dict[str, Any]
+    error: str | None = None
+    detail: dict[str, Any] | None = None
+    acted: tuple[ActedTarget, ...] = ()
+
+
 class Tool(Protocol):
     """One function the model may call."""
 
@@ -50,8 +74,13 @@ class Tool(Protocol):
     def kind(self) -> str:
         """Where it runs, for traces: ``intent``, ``builtin``, ``script``, ``custom``..."""
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
-        """Run with validated arguments; raise ToolError for failures the model should see."""
+    async def call(
+        self, arguments: dict[str, Any], context: ToolContext
+    ) -> dict[str, Any] | ToolReply:
+        """Run with validated arguments; raise ToolError for failures the model should see.
+
+        A :class:`ToolReply` carries what the trace should record beside the result.
+        """
 
 
 def tool_spec(tool: Tool) -> dict[str, Any]:

@@ -7,6 +7,7 @@ only ever sees entities exposed to Assist.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,8 @@ from addon.tools.base import Tool, ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.registry import ToolRegistry
 from addon.tools.script_fields import resolve_places, script_description, script_parameters
+
+_LOGGER = logging.getLogger(__name__)
 
 LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
 NOT_CONNECTED = "Home Assistant is not connected right now; try again in a moment"
@@ -265,10 +268,22 @@ def home_tools(model: HomeModel | None) -> list[Tool]:
     return tools
 
 
+def builtin_tool_names() -> frozenset[str]:
+    """Names a custom tool may not take: every intent tool, GetLiveContext and GetDateTime."""
+    return frozenset({*INTENTS, GetLiveContextTool().name, GetDateTimeTool().name})
+
+
 def build_registry(model: HomeModel | None, extra: list[Tool]) -> ToolRegistry:
-    """The registry for one turn: the home's tools, GetDateTime, then ``extra`` (custom, memory)."""
+    """The registry for one turn: the home's tools, GetDateTime, then ``extra`` (custom, memory).
+
+    An extra tool named like one already offered (a custom tool named like an exposed script)
+    is left out with a warning: the home's own tool wins.
+    """
     registry = ToolRegistry(home_tools(model))
     registry.add(GetDateTimeTool())
     for tool in extra:
+        if tool.name in registry:
+            _LOGGER.warning("Not offering %s tool %s: the name is taken", tool.kind, tool.name)
+            continue
         registry.add(tool)
     return registry

@@ -15,7 +15,7 @@ from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
 from addon.tools.arguments import coerce, parse_arguments, validate
-from addon.tools.base import Tool, ToolContext, tool_spec
+from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -32,6 +32,10 @@ class ToolOutcome:
     duration_ms: float
     executor: str
     repaired: bool = False
+    detail: dict[str, Any] | None = None
+    """What a custom tool sent and received (secrets masked), for the trace and events."""
+    acted: tuple[ActedTarget, ...] = ()
+    """Entities a custom tool's action addressed, for the outcome check."""
 
     @property
     def ok(self) -> bool:
@@ -72,6 +76,8 @@ class ToolRegistry:
         started = time.perf_counter()
         arguments: dict[str, Any] = {}
         repaired = False
+        detail: dict[str, Any] | None = None
+        acted: tuple[ActedTarget, ...] = ()
         tool = self._tools.get(name)
         executor = _executor_label(tool, context)
         try:
@@ -81,8 +87,17 @@ class ToolRegistry:
             parsed, repaired = parse_arguments(raw_arguments)
             arguments = coerce(parsed, tool.parameters)
             validate(arguments, tool.parameters)
-            result = await tool.call(arguments, context)
+            answer = await tool.call(arguments, context)
             error = None
+            if isinstance(answer, ToolReply):
+                result, error, detail, acted = (
+                    answer.result,
+                    answer.error,
+                    answer.detail,
+                    answer.acted,
+                )
+            else:
+                result = answer
         except HomeAgentError as err:
             result = {"error": type(err).__name__, "error_text": str(err)}
             error = str(err)
@@ -100,6 +115,8 @@ class ToolRegistry:
             duration_ms=(time.perf_counter() - started) * 1000,
             executor=executor,
             repaired=repaired,
+            detail=detail,
+            acted=acted,
         )
 
 

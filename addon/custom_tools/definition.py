@@ -1,0 +1,320 @@
+"""A custom tool's definition: the mapping users edit as YAML or JSON, parsed and checked.
+
+The shape is fixed by the feature's contract (name, description, parameters, kind, enabled,
+timeout, acts, and the kind's settings under a key named like the kind). Parsing collects every
+problem at once into one :class:`~addon.errors.CustomToolInvalid`, each with the dotted path of
+the field it concerns (``rest.url``, ``composite.steps.1.service.action``), so an editor can show
+all of them inline. Models are frozen: a definition is a value, compared and cached as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from typing import Any, Literal
+
+import yarl
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from addon.errors import CustomToolInvalid
+
+NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
+STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+KINDS = ("rest", "service", "template", "script", "history", "composite")
+Kind = Literal["rest", "service", "template", "script", "history", "composite"]
+StepKind = Literal["rest", "service", "template", "script", "history"]
+DEFAULT_MAX_BYTES = 1024 * 1024
+MAX_STEPS = 10
+_TEMPLATE_MARK = re.compile(r"\{\{|\{%|\{#")
+_LITERAL_ORIGIN = re.compile(r"^(https?)://([^/?#{}%\s]+)(?=$|[/?#])", re.IGNORECASE)
+_PERIOD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+_PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ResultSpec(_Frozen):
+    """How the model's result is taken from an answer: a template, or a JSON pointer."""
+
+    template: str | None = None
+    pointer: str | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> ResultSpec:
+        if (self.template is None) == (self.pointer is None):
+            raise ValueError("give exactly one of 'template' or 'pointer'")
+        if self.pointer is not None and self.pointer and not self.pointer.startswith("/"):
+            raise ValueError("a JSON pointer is empty or starts with '/'")
+        return self
+
+
+class BodySpec(_Frozen):
+    """A request body: JSON, form fields or text; ``content`` is a template or a mapping of them."""
+
+    type: Literal["json", "form", "text"] = "json"
+    content: str | dict[str, Any] | list[Any]
+
+    @model_validator(mode="after")
+    def _shape(self) -> BodySpec:
+        if self.type == "form" and not isinstance(self.content, dict):
+            raise ValueError("a form body's content is a mapping of field names to templates")
+        if self.type == "text" and not isinstance(self.content, str):
+            raise ValueError("a text body's content is one template")
+        return self
+
+
+class RestSettings(_Frozen):
+    """An HTTP request. The URL's scheme, host and port are literal: arguments never change them."""
+
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"] = "GET"
+    url: str
+    query: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    headers: dict[str, str] = Field(default_factory=dict)
+    body: BodySpec | None = None
+    max_bytes: int = Field(default=DEFAULT_MAX_BYTES, ge=1, le=16 * 1024 * 1024)
+    result: ResultSpec | None = None
+
+    @model_validator(mode="after")
+    def _literal_origin(self) -> RestSettings:
+        origin_of(self.url)
+        if self.body is not None and self.method in ("GET", "DELETE"):
+            raise ValueError(f"a {self.method} request has no body")
+        return self
+
+
+def origin_of(url: str) -> yarl.URL:
+    """The literal ``scheme://host[:port]`` the URL template starts with; rendering must keep it.
+
+    Raises ValueError when the URL does not start with one written out in full (no template in
+    the scheme, host or port), which is what keeps model arguments to the path, query and body.
+    """
+    match = _LITERAL_ORIGIN.match(url.strip())
+    if match is None:
+        raise ValueError(
+            "the URL must start with http:// or https:// and a host written out, followed by "
+            "'/', '?' or the end; templates may fill only the path and the query"
+        )
+    try:
+        origin = yarl.URL(match.group(0))
+    except ValueError as err:
+        raise ValueError(f"the URL's host is not valid: {err}") from err
+    if not origin.host or origin.user is not None:
+        raise ValueError("the URL needs a host, without user or password (use headers instead)")
+    return origin
+
+
+class ServiceSettings(_Frozen):
+    """A Home Assistant action with templated data and target."""
+
+    action: str = Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+$")
+    data: dict[str, Any] = Field(default_factory=dict)
+    target: dict[str, Any] = Field(default_factory=dict)
+    return_response: bool = False
+    result: ResultSpec | None = None
+
+    @model_validator(mode="after")
+    def _target_keys(self) -> ServiceSettings:
+        allowed = {"entity_id", "device_id", "area_id", "floor_id", "label_id"}
+        unknown = sorted(set(self.target) - allowed)
+        if unknown:
+            raise ValueError(f"unknown target keys {unknown}; use {sorted(allowed)}")
+        return self
+
+
+class TemplateSettings(_Frozen):
+    """A template Home Assistant renders itself, with its live states."""
+
+    template: str = Field(min_length=1)
+
+
+class ScriptSettings(_Frozen):
+    """A script entity run with the arguments as its variables."""
+
+    entity_id: str = Field(pattern=r"^script\.[a-z0-9_]+$")
+
+
+class HistorySettings(_Frozen):
+    """Recorded states or long-term statistics of entities over a period back from now."""
+
+    entity_ids: list[str] = Field(min_length=1, max_length=20)
+    period: str | None = None
+    start: str | None = None
+    end: str | None = None
+    statistics: bool = False
+
+    @model_validator(mode="after")
+    def _window(self) -> HistorySettings:
+        if self.period is not None and self.start is not None:
+            raise ValueError("give either 'period' or 'start' (and 'end'), not both")
+        if self.period is not None:
+            period_seconds(self.period)
+        return self
+
+    @property
+    def lookback(self) -> float:
+        """Seconds back from now when no ``start`` is given (default one day)."""
+        return period_seconds(self.period or "24h")
+
+
+def period_seconds(text: str) -> float:
+    """``30m``, ``24h``, ``7d`` as seconds; ValueError for anything else."""
+    match = _PERIOD.match(text)
+    if match is None:
+        raise ValueError(f"period {text!r} is not a duration such as 30m, 24h or 7d")
+    seconds = float(match.group(1)) * _PERIOD_SECONDS[match.group(2)]
+    if not 0 < seconds <= 366 * 86400:
+        raise ValueError(f"period {text!r} must be more than 0 and at most a year")
+    return seconds
+
+
+class CompositeStep(_Frozen):
+    """One step of a composite: a name later steps use, a kind and its settings."""
+
+    name: str = Field(pattern=STEP_NAME_PATTERN)
+    kind: StepKind
+    acts: bool | None = None
+    rest: RestSettings | None = None
+    service: ServiceSettings | None = None
+    template: TemplateSettings | None = None
+    script: ScriptSettings | None = None
+    history: HistorySettings | None = None
+
+    @model_validator(mode="after")
+    def _settings(self) -> CompositeStep:
+        _check_settings(self, self.kind, ("rest", "service", "template", "script", "history"))
+        return self
+
+    @property
+    def settings(self) -> BaseModel:
+        """The settings of this step's kind."""
+        value = getattr(self, self.kind)
+        assert isinstance(value, BaseModel)
+        return value
+
+    @property
+    def resolved_acts(self) -> bool:
+        """Whether the step changes something (see :func:`default_acts`)."""
+        return self.acts if self.acts is not None else default_acts(self.kind, self.settings)
+
+
+class CompositeSettings(_Frozen):
+    """Steps run in order; each one's result is ``steps.NAME`` to later steps and the result."""
+
+    steps: list[CompositeStep] = Field(min_length=1, max_length=MAX_STEPS)
+    result: ResultSpec | None = None
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> CompositeSettings:
+        names = [step.name for step in self.steps]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"step names must be unique; repeated: {repeated}")
+        return self
+
+
+class ToolDefinition(_Frozen):
+    """One custom tool as stored, exported and offered to the model."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    description: str = Field(min_length=1, max_length=2000)
+    parameters: dict[str, Any] = Field(default_factory=lambda: dict(EMPTY_PARAMETERS))
+    kind: Kind
+    enabled: bool = True
+    timeout: float = Field(default=10.0, ge=0.1, le=120.0)
+    acts: bool | None = None
+    rest: RestSettings | None = None
+    service: ServiceSettings | None = None
+    template: TemplateSettings | None = None
+    script: ScriptSettings | None = None
+    history: HistorySettings | None = None
+    composite: CompositeSettings | None = None
+
+    @model_validator(mode="after")
+    def _settings(self) -> ToolDefinition:
+        _check_settings(self, self.kind, KINDS)
+        return self
+
+    @property
+    def settings(self) -> BaseModel:
+        """The settings of this tool's kind."""
+        value = getattr(self, self.kind)
+        assert isinstance(value, BaseModel)
+        return value
+
+    @property
+    def resolved_acts(self) -> bool:
+        """Whether calling the tool changes something; decides what a dry run sends."""
+        if self.acts is not None:
+            return self.acts
+        if self.composite is not None:
+            return any(step.resolved_acts for step in self.composite.steps)
+        return default_acts(self.kind, self.settings)
+
+
+def default_acts(kind: str, settings: BaseModel) -> bool:
+    """A ``rest`` GET, ``template`` and ``history`` only read; everything else acts."""
+    if isinstance(settings, RestSettings):
+        return settings.method != "GET"
+    return kind not in ("template", "history")
+
+
+def _check_settings(model: BaseModel, kind: str, kinds: tuple[str, ...]) -> None:
+    if getattr(model, kind) is None:
+        raise ValueError(f"a '{kind}' tool needs its settings under '{kind}:'")
+    others = [other for other in kinds if other != kind and getattr(model, other) is not None]
+    if others:
+        raise ValueError(f"settings for {others} do not belong to a '{kind}' tool")
+
+
+def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> ToolDefinition:
+    """Parse and check ``data``; raise CustomToolInvalid listing every problem with its path.
+
+    ``reserved`` holds the built-in tool names a custom tool may not take.
+    """
+    if not isinstance(data, Mapping):
+        raise CustomToolInvalid([("", "a definition is a mapping of fields")])
+    try:
+        definition = ToolDefinition.model_validate(dict(data))
+    except ValidationError as err:
+        raise CustomToolInvalid(_problems(err)) from err
+    problems: list[tuple[str, str]] = []
+    if definition.name in reserved:
+        problems.append(("name", f"'{definition.name}' is the name of a built-in tool"))
+    problems.extend(_schema_problems(definition.parameters))
+    if problems:
+        raise CustomToolInvalid(problems)
+    return definition
+
+
+def _problems(err: ValidationError) -> list[tuple[str, str]]:
+    problems = []
+    for item in err.errors(include_url=False):
+        path = ".".join(str(part) for part in item["loc"])
+        message = str(item["msg"]).removeprefix("Value error, ")
+        problems.append((path, message))
+    return problems
+
+
+def _schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as err:
+        where = ".".join(str(part) for part in ("parameters", *err.absolute_path))
+        return [(where, f"not a valid JSON Schema: {err.message}")]
+    if schema.get("type") != "object":
+        return [("parameters.type", "the parameters are a JSON Schema of type 'object'")]
+    properties = schema.get("properties", {})
+    reserved = sorted({"args", "secrets", "steps", "value", "value_json"} & set(properties))
+    if reserved:
+        return [("parameters.properties", f"{reserved} are template variables of their own")]
+    return []
+
+
+def has_template(text: str) -> bool:
+    """Whether ``text`` contains Jinja markup (so it is not a literal the user wrote)."""
+    return _TEMPLATE_MARK.search(text) is not None

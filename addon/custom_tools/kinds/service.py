@@ -1,0 +1,108 @@
+"""The ``service`` kind: a Home Assistant action with templated data and target.
+
+Entities the user wrote in the definition may be any; entities that come from the model's
+arguments (anything a template produced) must be exposed to Assist, like everything else the
+agent touches. Area, device, floor and label targets act on entities we cannot check one by one,
+so only the user may write them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from addon.custom_tools.context import (
+    ActedOn,
+    RecordedResponse,
+    RenderedRequest,
+    StepContext,
+    StepResult,
+)
+from addon.custom_tools.definition import ServiceSettings, has_template
+from addon.custom_tools.kinds.shaping import shape
+from addon.errors import CustomToolCallError, HomeAgentError, ToolError
+
+NOT_SENT = "dry run: the action was recorded, not called"
+_ENTITY_ID = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
+_WIDE_TARGETS = ("device_id", "area_id", "floor_id", "label_id")
+
+
+async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
+    """Render, check the targets, call (unless a dry run holds it back) and shape the answer."""
+    renderer, variables, field = context.renderer, context.variables, context.field
+    data = renderer.render_tree(settings.data, variables, f"{field}.data")
+    target = renderer.render_tree(settings.target, variables, f"{field}.target")
+    if not isinstance(data, dict) or not isinstance(target, dict):  # pragma: no cover - mappings
+        raise ToolError(f"{field}: data and target must be mappings")
+    for key in _WIDE_TARGETS:
+        if key in settings.target and _templated(settings.target[key]):
+            raise ToolError(
+                f"{field}.target.{key}: a target from the arguments must be entities exposed to "
+                "Assist; write areas, devices, floors and labels in the definition"
+            )
+    entity_ids = entity_list(target.get("entity_id")) + entity_list(data.get("entity_id"))
+    literal = literal_entities([settings.target.get("entity_id"), settings.data.get("entity_id")])
+    if context.port is None:
+        raise ToolError("Home Assistant is not connected right now; try again in a moment")
+    for entity_id in entity_ids:
+        if not _ENTITY_ID.match(entity_id):
+            raise ToolError(f"{field}.target: {entity_id!r} is not an entity id")
+        if entity_id not in literal and not context.port.exposed(entity_id):
+            raise ToolError(f"{entity_id} is not exposed to Assist")
+    if "entity_id" in target:
+        target["entity_id"] = entity_list(target["entity_id"])
+    request = RenderedRequest(
+        "ACTION",
+        settings.action,
+        {},
+        {"data": data, "target": target, "return_response": settings.return_response},
+    )
+    if not context.send:
+        return StepResult(NOT_SENT, request=request, sent=False)
+    domain, service = settings.action.split(".", 1)
+    try:
+        answer = await context.port.call_service(
+            domain, service, data, target or None, settings.return_response
+        )
+    except HomeAgentError as err:
+        raise CustomToolCallError(f"{settings.action} failed: {err}", request=request) from err
+    response_value = answer.get("response") if isinstance(answer, Mapping) else None
+    text = json.dumps(response_value, ensure_ascii=False, default=str)
+    response = RecordedResponse(None, {}, text)
+    acted = tuple(ActedOn(settings.action, entity_id) for entity_id in entity_ids)
+    if settings.result is None and not settings.return_response:
+        return StepResult(f"{settings.action} done", request, response, acted=acted)
+    try:
+        result = shape(settings.result, text, response_value, context)
+    except ToolError as err:
+        raise CustomToolCallError(str(err), request=request, response=response) from err
+    return StepResult(result, request, response, acted=acted)
+
+
+def entity_list(value: Any) -> list[str]:
+    """Entity ids from a rendered value: a list, or one string, perhaps comma-separated."""
+    if value is None:
+        return []
+    items: Iterable[Any] = value if isinstance(value, list | tuple) else [value]
+    ids: list[str] = []
+    for item in items:
+        ids.extend(part.strip() for part in str(item).split(",") if part.strip())
+    return ids
+
+
+def literal_entities(sources: list[Any]) -> frozenset[str]:
+    """The entity ids written out in the definition, without templates."""
+    found: set[str] = set()
+    for source in sources:
+        items = source if isinstance(source, list) else [source]
+        for item in items:
+            if isinstance(item, str) and not has_template(item):
+                found.update(entity_list(item))
+    return frozenset(found)
+
+
+def _templated(value: Any) -> bool:
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(item, str) and has_template(item) for item in items)

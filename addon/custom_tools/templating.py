@@ -1,0 +1,300 @@
+"""Local Jinja for custom tools: sandboxed, bounded in time and size, errors that say where.
+
+Templates render in Jinja's :class:`ImmutableSandboxedEnvironment` (no private attributes, no
+mutation of lists and dicts, no unsafe callables). The sandbox does not bound work, so every
+render gets a :class:`RenderBudget` (a deadline and a size cap) checked at each place a template
+can spend unbounded time or memory:
+
+- every ``for`` loop's iterable is wrapped (an AST rewrite before compiling) so each iteration
+  checks the deadline: nested loops, ``range`` and recursive loops all pass through it;
+- every call (functions, filters called as functions, macros) goes through the sandbox's
+  ``call``, which checks the deadline too, so recursive macros stop;
+- ``+``, ``*`` and ``**`` are intercepted, and ``~`` concatenations are wrapped, so a string or
+  list cannot double its way past the cap between two checks;
+- the output is streamed and stops at the cap.
+
+A render never runs in a thread: it is synchronous, short, and stops itself (docs/DECISIONS.md).
+Compiled templates are cached per source, so a tool call pays for parsing only once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import (
+    StrictUndefined,
+    Template,
+    TemplateSyntaxError,
+    UndefinedError,
+    nodes,
+    pass_context,
+)
+from jinja2.exceptions import SecurityError
+from jinja2.runtime import Context
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.visitor import NodeTransformer
+
+from addon.errors import TemplateRenderError
+
+TIME_LIMIT_S = 1.0
+"""Seconds one template may take; far more than any shaping template needs."""
+MAX_CHARS = 256 * 1024
+"""Characters one template may produce (and the largest string or list it may build)."""
+MAX_EXPONENT = 100
+BUDGET_NAME = "__render_budget__"
+_NATIVE = re.compile(r"^\s*\{\{(?P<expr>(?:(?!\{\{|\}\}|\{%|%\}).)*)\}\}\s*$", re.DOTALL)
+_ITER_FILTER = "__budget_iter__"
+_SIZE_FILTER = "__budget_size__"
+_RESULT_NAME = "native_result"
+
+Clock = Callable[[], float]
+
+
+class TemplateLimitError(Exception):
+    """A render went past its deadline or its size cap (becomes a TemplateRenderError)."""
+
+
+@dataclass(slots=True)
+class RenderBudget:
+    """The deadline and size cap of one render."""
+
+    deadline: float
+    max_chars: int
+    clock: Clock
+
+    def tick(self) -> None:
+        """Stop the render once the deadline has passed."""
+        if self.clock() > self.deadline:
+            raise TemplateLimitError("took longer than its time limit")
+
+    def sized(self, value: Any) -> Any:
+        """``value``, unless it is a string or list longer than the cap."""
+        if isinstance(value, str | list | tuple | bytes) and len(value) > self.max_chars:
+            raise TemplateLimitError(f"built a value longer than {self.max_chars} characters")
+        return value
+
+
+def _budget(context: Context) -> RenderBudget:
+    budget = context.get(BUDGET_NAME)
+    if not isinstance(budget, RenderBudget):  # a template cannot render without one
+        raise SecurityError("render budget missing")
+    return budget
+
+
+@pass_context
+def _budget_iter(context: Context, iterable: Iterable[Any]) -> Iterator[Any]:
+    budget = _budget(context)
+    for item in iterable:
+        budget.tick()
+        yield item
+
+
+@pass_context
+def _budget_size(context: Context, value: Any) -> Any:
+    return _budget(context).sized(value)
+
+
+class _Bounded(NodeTransformer):
+    """Wraps every loop's iterable and every ``~`` concatenation in the budget's checks."""
+
+    def visit_For(self, node: nodes.For) -> nodes.Node:
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, _ITER_FILTER, [], [], None, None, lineno=node.lineno)
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        self.generic_visit(node)
+        return nodes.Filter(node, _SIZE_FILTER, [], [], None, None, lineno=node.lineno)
+
+
+class BoundedEnvironment(ImmutableSandboxedEnvironment):
+    """The immutable sandbox plus the budget checks on calls and growing operators."""
+
+    intercepted_binops = frozenset({"+", "*", "**"})
+
+    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        """Check the deadline before every call a template makes."""
+        _budget(__context).tick()
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        """``+``, ``*`` and ``**``, refusing results past the size cap."""
+        budget = _budget(context)
+        budget.tick()
+        if operator == "**":
+            if isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
+                raise TemplateLimitError(f"an exponent above {MAX_EXPONENT}")
+            return left**right
+        if operator == "*":
+            for sequence, count in ((left, right), (right, left)):
+                if (
+                    isinstance(sequence, str | list | tuple)
+                    and isinstance(count, int)
+                    and len(sequence) * count > budget.max_chars
+                ):
+                    raise TemplateLimitError(
+                        f"built a value longer than {budget.max_chars} characters"
+                    )
+            return left * right
+        return budget.sized(left + right)
+
+
+def _to_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _from_json(value: str) -> Any:
+    return json.loads(value)
+
+
+def _environment() -> BoundedEnvironment:
+    env = BoundedEnvironment(
+        undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True
+    )
+    env.filters[_ITER_FILTER] = _budget_iter
+    env.filters[_SIZE_FILTER] = _budget_size
+    env.filters["to_json"] = _to_json
+    env.filters["from_json"] = _from_json
+    # Filters that build large strings from a small number, with no use in shaping an answer.
+    for name in ("center", "indent", "wordwrap", "format"):
+        env.filters.pop(name, None)
+    env.globals.pop("lipsum", None)
+    return env
+
+
+class Renderer:
+    """Renders custom tools' templates; one per app, its compiled templates cached."""
+
+    def __init__(
+        self,
+        *,
+        time_limit: float = TIME_LIMIT_S,
+        max_chars: int = MAX_CHARS,
+        clock: Clock = time.monotonic,
+        cache_size: int = 512,
+    ) -> None:
+        self.time_limit = time_limit
+        self.max_chars = max_chars
+        self._clock = clock
+        self._env = _environment()
+        self._compiled = lru_cache(maxsize=cache_size)(self._compile)
+
+    def _compile(self, source: str) -> Template:
+        tree = _Bounded().visit(self._env.parse(source))
+        tree.set_environment(self._env)
+        code = self._env.compile(tree)
+        return self._env.template_class.from_code(
+            self._env, code, self._env.make_globals(None), None
+        )
+
+    def _template(self, source: str, field: str) -> Template:
+        try:
+            return self._compiled(source)
+        except TemplateSyntaxError as err:
+            raise TemplateRenderError(field, err.lineno, err.message or str(err)) from err
+
+    def _budget(self) -> RenderBudget:
+        return RenderBudget(self._clock() + self.time_limit, self.max_chars, self._clock)
+
+    def render(self, source: str, variables: Mapping[str, Any], field: str) -> str:
+        """Render ``source`` to text; raise TemplateRenderError naming ``field`` and the line."""
+        template = self._template(source, field)
+        budget = self._budget()
+        parts: list[str] = []
+        produced = 0
+        try:
+            for chunk in template.generate({**variables, BUDGET_NAME: budget}):
+                produced += len(chunk)
+                if produced > self.max_chars:
+                    raise TemplateLimitError(f"output longer than {self.max_chars} characters")
+                parts.append(chunk)
+        except Exception as err:
+            raise _render_error(err, field) from err
+        return "".join(parts)
+
+    def render_native(self, source: str, variables: Mapping[str, Any], field: str) -> Any:
+        """Render to a value: a lone ``{{ expr }}`` keeps its type (a number stays a number)."""
+        match = _NATIVE.match(source)
+        if match is None:
+            return self.render(source, variables, field)
+        wrapped = f"{{% set {_RESULT_NAME} = ({match.group('expr')}) %}}"
+        template = self._template(wrapped, field)
+        try:
+            module = template.make_module({**variables, BUDGET_NAME: self._budget()})
+            value = getattr(module, _RESULT_NAME)
+            if isinstance(value, StrictUndefined):
+                str(value)  # raises the UndefinedError naming the variable
+            self._budget_for_value(value)
+        except Exception as err:
+            raise _native_error(self._env, field) from err
+        return value
+
+    def _budget_for_value(self, value: Any) -> None:
+        if isinstance(value, str | list | tuple | dict) and len(value) > self.max_chars:
+            raise TemplateLimitError(f"a value longer than {self.max_chars} characters")
+
+    def render_tree(self, value: Any, variables: Mapping[str, Any], field: str) -> Any:
+        """Render every string inside ``value`` (mappings, lists), keeping the structure."""
+        if isinstance(value, str):
+            return self.render_native(value, variables, field)
+        if isinstance(value, Mapping):
+            return {
+                str(key): self.render_tree(item, variables, f"{field}.{key}")
+                for key, item in value.items()
+            }
+        if isinstance(value, list | tuple):
+            return [
+                self.render_tree(item, variables, f"{field}.{index}")
+                for index, item in enumerate(value)
+            ]
+        return value
+
+
+def _native_error(env: BoundedEnvironment, field: str) -> TemplateRenderError:
+    """The error being handled, its traceback rewritten to template lines by Jinja."""
+    try:
+        env.handle_exception()
+    except Exception as rewritten:
+        failure = _render_error(rewritten, field)
+        line = failure.line or 1
+        return TemplateRenderError(field, line, failure.cause)
+
+
+def _render_error(err: Exception, field: str) -> TemplateRenderError:
+    if isinstance(err, TemplateRenderError):
+        return err
+    if isinstance(err, TemplateSyntaxError):
+        return TemplateRenderError(field, err.lineno, err.message or str(err))
+    line = _template_line(err.__traceback__)
+    if isinstance(err, TemplateLimitError):
+        return TemplateRenderError(field, line, str(err))
+    if isinstance(err, SecurityError):
+        return TemplateRenderError(field, line, f"not allowed: {err}")
+    if isinstance(err, UndefinedError):
+        return TemplateRenderError(field, line, str(err))
+    if isinstance(err, RecursionError):
+        return TemplateRenderError(field, line, "recursion too deep")
+    return TemplateRenderError(field, line, f"{type(err).__name__}: {err}")
+
+
+def _template_line(traceback: types.TracebackType | None) -> int | None:
+    """The template line of the innermost template frame (Jinja rewrites tracebacks to them)."""
+    line = None
+    while traceback is not None:
+        if traceback.tb_frame.f_code.co_filename == "<template>":
+            line = traceback.tb_lineno
+        traceback = traceback.tb_next
+    return line
+
+
+def is_finite_number(value: Any) -> bool:
+    """Whether ``value`` is an int or a finite float (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

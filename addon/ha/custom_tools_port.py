@@ -1,0 +1,124 @@
+"""Custom tools' way into Home Assistant: the runner's ``HomeAssistantPort`` over our client.
+
+Structural: it matches :class:`addon.custom_tools.context.HomeAssistantPort` without importing
+it, so ``addon.ha`` stays below the feature. Templates render over Home Assistant's
+``render_template`` subscription (its first event is the result); history comes from the
+recorder's WebSocket commands; exposure is read from the live home model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from addon.errors import HomeAssistantCommandError
+from addon.ha.client import HomeAssistantClient
+from addon.ha.home_sync import HomeSync
+
+STATISTIC_TYPES = ["mean", "min", "max", "state"]
+_GRACE_S = 1.0
+"""Seconds beyond the render timeout we wait for Home Assistant's answer to arrive."""
+
+
+class HomeAssistantToolPort:
+    """What custom tools ask of Home Assistant, through the add-on's one link."""
+
+    def __init__(self, client: HomeAssistantClient, sync: HomeSync) -> None:
+        self._client = client
+        self._sync = sync
+
+    async def call_service(
+        self,
+        domain: str,
+        service: str,
+        data: Mapping[str, Any],
+        target: Mapping[str, Any] | None,
+        return_response: bool,
+    ) -> Any:
+        """Call the action; no command timeout of its own, the tool's timeout bounds it.
+
+        A script is called by its own service, which follows a renamed entity's ``unique_id``
+        as exposed scripts do (:meth:`addon.home.model.HomeModel.script_service_name`).
+        """
+        model = self._sync.model
+        if domain == "script" and model is not None and model.entity(f"script.{service}"):
+            service = model.script_service_name(f"script.{service}")
+        return await self._client.call_service(
+            domain,
+            service,
+            service_data=dict(data) if data else None,
+            target=dict(target) if target else None,
+            return_response=return_response,
+            timeout=math.inf,
+        )
+
+    async def render_template(
+        self,
+        template: str,
+        variables: Mapping[str, Any],
+        timeout: float,  # noqa: ASYNC109 - Home Assistant's own render timeout
+    ) -> str:
+        """The first result of a ``render_template`` subscription, which then ends."""
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def on_event(event: Any) -> None:
+            if not answer.done():
+                answer.set_result(event)
+
+        subscription = await self._client.subscribe(
+            {
+                "type": "render_template",
+                "template": template,
+                "variables": dict(variables),
+                "timeout": timeout,
+                "strict": True,
+                "report_errors": True,
+            },
+            on_event,
+            resubscribe=False,
+        )
+        try:
+            async with asyncio.timeout(timeout + _GRACE_S):
+                event = await answer
+        finally:
+            await subscription.unsubscribe()
+        if isinstance(event, Mapping) and "error" in event:
+            raise HomeAssistantCommandError("template_error", str(event["error"]))
+        result = event.get("result") if isinstance(event, Mapping) else event
+        return result if isinstance(result, str) else json.dumps(result, default=str)
+
+    async def history(
+        self, entity_ids: list[str], start: datetime, end: datetime, statistics: bool
+    ) -> Any:
+        """Recorded states (compressed, no attributes) or hourly statistics of the period."""
+        if statistics:
+            return await self._client.command(
+                {
+                    "type": "recorder/statistics_during_period",
+                    "start_time": start.isoformat(),
+                    "end_time": end.isoformat(),
+                    "statistic_ids": entity_ids,
+                    "period": "hour",
+                    "types": STATISTIC_TYPES,
+                }
+            )
+        return await self._client.command(
+            {
+                "type": "history/history_during_period",
+                "start_time": start.isoformat(),
+                "end_time": end.isoformat(),
+                "entity_ids": entity_ids,
+                "minimal_response": True,
+                "no_attributes": True,
+                "significant_changes_only": False,
+            }
+        )
+
+    def exposed(self, entity_id: str) -> bool:
+        """Whether the entity is exposed to Assist in the current home model."""
+        model = self._sync.model
+        return model is not None and model.is_exposed(entity_id)

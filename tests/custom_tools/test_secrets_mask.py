@@ -1,0 +1,32 @@
+"""Secrets are masked in every form a request may carry them."""
+
+from __future__ import annotations
+
+import base64
+
+from addon.custom_tools.secrets_mask import MASK, SecretMask
+
+SECRET = "s3cr3t&token/value"
+
+
+def test_raw_url_encoded_and_json_escaped_forms_are_masked() -> None:
+    """The value, its percent-encoding and its JSON escape all disappear."""
+    mask = SecretMask([SECRET])
+    text = f"a={SECRET} b=s3cr3t%26token%2Fvalue c=" + '"s3cr3t&token\\/value"'.replace("\\/", "/")
+    masked = mask.text(text)
+    assert "s3cr3t" not in masked
+    assert masked.count(MASK) == 3
+
+
+def test_basic_auth_is_masked() -> None:
+    """The secret inside a base64 ``user:secret`` header is masked."""
+    header = "Basic " + base64.b64encode(f"user:{SECRET}".encode()).decode()
+    masked = SecretMask([SECRET]).text(header)
+    assert base64.b64encode(f"user:{SECRET}".encode()).decode() not in masked
+    assert MASK in masked
+
+
+def test_structures_are_masked_keys_included() -> None:
+    """Mappings and lists are walked; other values pass through."""
+    masked = SecretMask([SECRET]).value({SECRET: [SECRET, 3], "n": None})
+    assert masked == {MASK: [MASK, 3], "n": None}
