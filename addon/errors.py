@@ -119,3 +119,24 @@ class LLMRateLimitedError(LLMError):
     """The endpoint still answered 429 after the client's retries."""
 
     kind = ErrorKind.LLM_RATE_LIMITED
+
+
+class CustomToolError(HomeAgentError):
+    """A custom tool's definition, or a change to the stored custom tools, was refused."""
+
+
+class InvalidDefinitionError(CustomToolError):
+    """A definition is malformed; ``field`` is the dotted path of the culprit ("" for the whole)."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
+        self.field = field
+        self.reason = reason
+
+
+class ToolNameTakenError(CustomToolError):
+    """Another custom tool that is not deleted already has this name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"a custom tool named {name!r} already exists")
+        self.name = name
