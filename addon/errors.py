@@ -121,22 +121,22 @@ class LLMRateLimitedError(LLMError):
     kind = ErrorKind.LLM_RATE_LIMITED
 
 
-class CustomToolError(HomeAgentError):
-    """A custom tool's definition, or a change to the stored custom tools, was refused."""
+class CustomToolInvalid(HomeAgentError):
+    """A custom tool's definition breaks the rules; every problem names its field.
+
+    ``problems`` holds ``(path, message)`` pairs such as ``("rest.url", "…")``, all of them at
+    once, so an editor can mark every line concerned in one round trip.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems: tuple[tuple[str, str], ...] = tuple(problems)
+        listed = "; ".join(f"{path or '(definition)'}: {message}" for path, message in problems)
+        super().__init__(f"invalid custom tool: {listed}")
 
 
-class InvalidDefinitionError(CustomToolError):
-    """A definition is malformed; ``field`` is the dotted path of the culprit ("" for the whole)."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}" if field else reason)
-        self.field = field
-        self.reason = reason
-
-
-class ToolNameTakenError(CustomToolError):
-    """Another custom tool that is not deleted already has this name."""
+class ToolNameTakenError(CustomToolInvalid):
+    """Another custom tool that is not deleted already has this name: a problem of ``name``."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"a custom tool named {name!r} already exists")
+        super().__init__([("name", f"a custom tool named {name!r} already exists")])
         self.name = name

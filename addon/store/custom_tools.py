@@ -28,7 +28,7 @@ from sqlalchemy import case, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import InvalidDefinitionError, NotFoundError, ToolNameTakenError
+from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
 from addon.store.models import CustomTool, CustomToolVersion, Secret, ToolCall, utcnow
 
 Validator = Callable[[Mapping[str, Any]], None]
@@ -176,7 +176,7 @@ async def save_tool(
     """Save ``definition`` as a new tool (no ``tool_id``) or as the next version of one.
 
     ``validate`` (the definition parser) runs first and its error propagates unchanged. Raises
-    :class:`InvalidDefinitionError` for a definition without a name or not storable as JSON,
+    :class:`CustomToolInvalid` for a definition without a name or not storable as JSON,
     :class:`ToolNameTakenError` if another tool not deleted has the name, and
     :class:`NotFoundError` for an unknown ``tool_id``. A deleted tool cannot be saved to:
     restore it first.
@@ -321,7 +321,7 @@ async def undelete_tool(session: AsyncSession, tool_id: int) -> StoredTool:
 async def set_secret(session: AsyncSession, name: str, value: str) -> None:
     """Create or replace the secret ``name``."""
     if not name or not name.isidentifier():
-        raise InvalidDefinitionError("name", f"{name!r} is not a valid secret name")
+        raise CustomToolInvalid([("name", f"{name!r} is not a valid secret name")])
     secret = await session.get(Secret, name)
     if secret is None:
         session.add(Secret(name=name, value=value, updated_at=utcnow()))
@@ -407,10 +407,10 @@ async def _flush(session: AsyncSession, name: str) -> None:
 
 def _name_of(definition: Mapping[str, Any]) -> str:
     if not isinstance(definition, Mapping):
-        raise InvalidDefinitionError("", "a definition is a mapping of its fields")
+        raise CustomToolInvalid([("", "a definition is a mapping of its fields")])
     name = definition.get("name")
     if not isinstance(name, str) or not name:
-        raise InvalidDefinitionError("name", "a definition needs a name")
+        raise CustomToolInvalid([("name", "a definition needs a name")])
     return name
 
 
@@ -418,7 +418,7 @@ def _dump(definition: Mapping[str, Any]) -> str:
     try:
         return json.dumps(definition, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as err:
-        raise InvalidDefinitionError("", f"the definition is not plain JSON data: {err}") from err
+        raise CustomToolInvalid([("", f"the definition is not plain JSON data: {err}")]) from err
 
 
 def _load(text: str) -> dict[str, Any]:

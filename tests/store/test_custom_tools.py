@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from addon.errors import InvalidDefinitionError, NotFoundError, ToolNameTakenError
+from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
 from addon.store import custom_tools
 from addon.store.conversations import ToolCallRecord
 from addon.store.custom_tools import StoredTool, StoredToolSource
@@ -187,9 +187,9 @@ async def test_the_validator_runs_first_and_its_error_stores_nothing(store: Stor
     """A definition the parser refuses is not stored, and the parser's error comes through."""
 
     def validate(definition: Mapping[str, Any]) -> None:
-        raise InvalidDefinitionError("rest.url", f"bad url in {definition['name']}")
+        raise CustomToolInvalid([("rest.url", f"bad url in {definition['name']}")])
 
-    with pytest.raises(InvalidDefinitionError, match=r"rest\.url: bad url in get_weather"):
+    with pytest.raises(CustomToolInvalid, match=r"rest\.url: bad url in get_weather"):
         await save(store, weather(), validate=validate)
     async with store.sessionmaker() as session:
         assert await custom_tools.list_tools(session, include_deleted=True) == []
@@ -197,14 +197,14 @@ async def test_the_validator_runs_first_and_its_error_stores_nothing(store: Stor
 
 async def test_a_definition_without_a_name_is_refused(store: Store) -> None:
     """The store needs a name to keep a tool apart; the error names the field."""
-    with pytest.raises(InvalidDefinitionError) as raised:
+    with pytest.raises(CustomToolInvalid) as raised:
         await save(store, {"kind": "template"})
-    assert raised.value.field == "name"
+    assert [path for path, _ in raised.value.problems] == ["name"]
 
 
 async def test_a_definition_that_is_not_plain_data_is_refused(store: Store) -> None:
     """Values JSON cannot hold (a set from a loose YAML parser) are refused, not mangled."""
-    with pytest.raises(InvalidDefinitionError, match="plain JSON"):
+    with pytest.raises(CustomToolInvalid, match="plain JSON"):
         await save(store, weather(tags={"a"}))
 
 
@@ -290,9 +290,9 @@ async def test_a_deleted_secret_is_gone_and_an_unknown_one_not_found(store: Stor
 async def test_a_secret_name_must_be_usable_in_a_template(store: Store) -> None:
     """``secrets.NAME`` needs an identifier; anything else is refused naming the field."""
     async with store.sessionmaker.begin() as session:
-        with pytest.raises(InvalidDefinitionError) as raised:
+        with pytest.raises(CustomToolInvalid) as raised:
             await custom_tools.set_secret(session, "my-token", "x")
-    assert raised.value.field == "name"
+    assert [path for path, _ in raised.value.problems] == ["name"]
 
 
 async def test_the_source_offers_enabled_tools_in_name_order(store: Store) -> None:
