@@ -37,9 +37,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "ha": frozenset({"base", "home"}),
     "local": frozenset({"base", "home", "i18n"}),
     "tools": frozenset({"base", "home"}),
+    # Custom tools: definitions, their kinds and runner, import and export (docs/ARCHITECTURE.md).
+    "custom_tools": frozenset({"base", "config", "i18n", "home", "tools"}),
     "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
-    "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys"}),
+    "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools"}),
     # The keys name everything the app holds, for type checking only.
     "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming"}),
     "wiring": frozenset(
