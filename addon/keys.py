@@ -6,7 +6,8 @@ added to this module as the resources they name are wired in by :mod:`addon.app`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -28,3 +29,8 @@ HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
 HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
 AGENT: web.AppKey[Agent] = web.AppKey("agent")
 WYOMING: web.AppKey[WyomingServer] = web.AppKey("wyoming")
+# The definition parser custom tools are checked with before they are stored (wired by the app;
+# the store's own checks alone when absent).
+CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
+    "custom_tool_validator"
+)
