@@ -154,16 +154,6 @@ async def get_tool(session: AsyncSession, tool_id: int) -> StoredTool:
     return _stored(tool, version)
 
 
-async def find_tool(session: AsyncSession, name: str) -> StoredTool:
-    """The tool not deleted named ``name``; :class:`NotFoundError` if there is none."""
-    tool_id = await session.scalar(
-        select(CustomTool.id).where(CustomTool.name == name, CustomTool.deleted_at.is_(None))
-    )
-    if tool_id is None:
-        raise NotFoundError(f"no custom tool named {name!r}")
-    return await get_tool(session, tool_id)
-
-
 async def save_tool(
     session: AsyncSession,
     definition: Mapping[str, Any],

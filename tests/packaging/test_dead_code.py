@@ -18,6 +18,8 @@ USED_ELSEWHERE = {
     "IdCounter": "schema",
     # Writes one turn without a running writer, numbered as the writer numbers; for tools.
     "record_turn": "tools",
+    # The agent's source of custom tools (custom_tools' CustomToolSource), built by the wiring.
+    "StoredToolSource": "wiring",
 }
 
 

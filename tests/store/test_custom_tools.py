@@ -243,19 +243,6 @@ async def test_an_unknown_tool_or_version_is_not_found(store: Store) -> None:
             await custom_tools.get_tool(session, saved.id + 1)
         with pytest.raises(NotFoundError):
             await custom_tools.get_version(session, saved.id, 2)
-        with pytest.raises(NotFoundError):
-            await custom_tools.find_tool(session, "nothing")
-
-
-async def test_find_tool_gets_the_live_tool_of_a_name(store: Store) -> None:
-    """By name, the tool not deleted is found, not a deleted one of the same name."""
-    first = await save(store, weather())
-    async with store.sessionmaker.begin() as session:
-        await custom_tools.delete_tool(session, first.id)
-    second = await save(store, weather())
-    async with store.sessionmaker() as session:
-        found = await custom_tools.find_tool(session, "get_weather")
-    assert found.id == second.id
 
 
 async def test_secrets_are_listed_by_name_only(store: Store) -> None:
