@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
 
 from aiohttp import web
 
 from addon import keys
 from addon.agent.lifecycle import agent_ctx
 from addon.config.settings import Settings
+from addon.custom_tools.definition import parse_definition
 from addon.ha.lifecycle import ha_link_ctx
 from addon.health import HealthRegistry
 from addon.llm.lifecycle import llm_ctx
+from addon.store.custom_tools import StoredToolSource
 from addon.store.database import Store
 from addon.store.retention import prune_periodically
+from addon.tools.home_tools import builtin_tool_names
 from addon.web.access import access_middleware
 from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
@@ -38,6 +42,13 @@ def create_app(settings: Settings) -> web.Application:
     )
     app[keys.SETTINGS] = settings
     app[keys.HEALTH] = HealthRegistry()
+    # Custom tools are checked by the same parser the agent runs them with before they are stored.
+    reserved = builtin_tool_names()
+
+    def check_custom_tool(data: Mapping[str, Any]) -> None:
+        parse_definition(data, reserved=reserved)
+
+    app[keys.CUSTOM_TOOL_VALIDATOR] = check_custom_tool
 
     # The store comes first: everything after it records into it.
     app.cleanup_ctx.append(store_ctx)
@@ -64,6 +75,8 @@ async def store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[keys.SETTINGS]
     store = await Store.open(settings.database_path)
     app[keys.STORE] = store
+    # The agent reads the enabled custom tools and the secrets from the store at every turn.
+    app[keys.CUSTOM_TOOL_SOURCE] = StoredToolSource(store.sessionmaker)
     app[keys.HEALTH].register("store", store.health, critical=True)
     try:
         yield

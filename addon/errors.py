@@ -156,3 +156,11 @@ class CustomToolCallError(ToolError):
         super().__init__(message)
         self.request = request
         self.response = response
+
+
+class ToolNameTakenError(CustomToolInvalid):
+    """Another custom tool that is not deleted already has this name: a problem of ``name``."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__([("name", f"a custom tool named {name!r} already exists")])
+        self.name = name

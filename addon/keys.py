@@ -6,7 +6,8 @@ added to this module as the resources they name are wired in by :mod:`addon.app`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -34,3 +35,8 @@ CUSTOM_TOOL_SOURCE: web.AppKey[CustomToolSource] = web.AppKey("custom_tool_sourc
 """Enabled custom tools and secrets; set before the agent starts (the store), else none."""
 CUSTOM_TOOL_RUNNER: web.AppKey[Runner] = web.AppKey("custom_tool_runner")
 """Runs custom tools: for the agent's turns and for trying a tool in the panel."""
+# The definition parser custom tools are checked with before they are stored (wired by the app;
+# the store's own checks alone when absent).
+CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
+    "custom_tool_validator"
+)

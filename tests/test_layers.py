@@ -41,7 +41,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "tools": frozenset({"base", "home", "custom_tools"}),
     "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
-    "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys"}),
+    "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools"}),
     # The keys name everything the app holds, for type checking only.
     "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools"}),
     "wiring": frozenset(

@@ -20,7 +20,6 @@ Compiled templates are cached per source, so a tool call pays for parsing only o
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
 import types
@@ -293,8 +292,3 @@ def _template_line(traceback: types.TracebackType | None) -> int | None:
             line = traceback.tb_lineno
         traceback = traceback.tb_next
     return line
-
-
-def is_finite_number(value: Any) -> bool:
-    """Whether ``value`` is an int or a finite float (not a bool)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

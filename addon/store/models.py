@@ -23,6 +23,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncAttrs
@@ -251,37 +252,70 @@ class Memory(Base):
 
 
 class CustomTool(Base):
-    """A tool the user defined; its definition lives in versions, newest is current."""
+    """A tool the user defined; its definition lives in versions, the one named current counts.
+
+    Deleting sets ``deleted_at`` and keeps every version, so a delete can be undone; the name is
+    unique only among tools that are not deleted, so a deleted tool's name can be used again.
+    """
 
     __tablename__ = "custom_tools"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(64), unique=True)
-    description: Mapped[str] = mapped_column(Text, default="")
+    name: Mapped[str] = mapped_column(String(64))
+    # A plain column, not a foreign key: one would make the two tables a cycle that SQLite can
+    # only build with the key deferred. Set in the same transaction as the version it names.
+    current_version_id: Mapped[int | None] = mapped_column(Integer)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
-    current_version: Mapped[int] = mapped_column(Integer, default=1)
+    deleted_at: Mapped[datetime | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     versions: Mapped[list[CustomToolVersion]] = relationship(
-        back_populates="tool", cascade="all, delete-orphan", order_by="CustomToolVersion.version"
+        back_populates="tool", cascade="all, delete-orphan", order_by="CustomToolVersion.number"
+    )
+
+    __table_args__ = (
+        Index(
+            "ix_custom_tools_live_name",
+            "name",
+            unique=True,
+            sqlite_where=text("deleted_at IS NULL"),
+        ),
     )
 
 
 class CustomToolVersion(Base):
-    """One saved definition of a custom tool; edits add a version, never overwrite one."""
+    """One saved definition of a custom tool; every save adds a version, none is overwritten."""
 
     __tablename__ = "custom_tool_versions"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     tool_id: Mapped[int] = mapped_column(ForeignKey("custom_tools.id", ondelete="CASCADE"))
-    version: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... per tool
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    definition: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The definition as the JSON text of its plain mapping, keys in the order they were written.
+    definition: Mapped[str] = mapped_column(Text)
+    # The Home Assistant user who saved it (from the ingress headers); NULL if unknown.
+    author: Mapped[str | None] = mapped_column(String(200))
     note: Mapped[str] = mapped_column(Text, default="")
 
     tool: Mapped[CustomTool] = relationship(back_populates="versions")
 
     __table_args__ = (
-        UniqueConstraint("tool_id", "version", name="uq_custom_tool_versions_tool_version"),
+        UniqueConstraint("tool_id", "number", name="uq_custom_tool_versions_tool_number"),
     )
+
+
+class Secret(Base):
+    """A value custom tools reach as ``{{ secrets.NAME }}``: an API key, a token.
+
+    Stored plainly, as Home Assistant keeps its own ``secrets.yaml`` under its config: the file
+    lives in the add-on's private ``/data``. Only the tool runner reads the value; every other
+    read gives names alone.
+    """
+
+    __tablename__ = "secrets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

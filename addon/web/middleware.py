@@ -7,7 +7,7 @@ import logging
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from addon.errors import ConfigError, NotFoundError, ToolError
+from addon.errors import ConfigError, CustomToolInvalid, NotFoundError, ToolError
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -19,6 +19,13 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         return await handler(request)
     except web.HTTPException:
         raise
+    except CustomToolInvalid as err:
+        # Every problem with its field, so an editor marks each line concerned at once.
+        problems = [{"field": path, "message": message} for path, message in err.problems]
+        body = {"error": "invalid_definition", "message": str(err), "problems": problems}
+        if problems:
+            body["field"] = problems[0]["field"]
+        return web.json_response(body, status=422)
     except NotFoundError as err:
         return web.json_response({"error": "not_found", "message": str(err)}, status=404)
     except (ConfigError, ToolError) as err:

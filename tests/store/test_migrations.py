@@ -21,6 +21,8 @@ from addon.store.models import Base
 
 # The revision that moved system prompts and tool lists into llm_payloads.
 PAYLOADS_REVISION = "d2e6e0946102"
+# The revision before custom tools got soft deletes, authors and secrets.
+BEFORE_CUSTOM_TOOLS = "5b7c3e1a9d20"
 
 
 def _schema(path: Path) -> set[tuple[str, str, str | None]]:
@@ -138,3 +140,36 @@ def test_downgrade_from_payloads_puts_them_back_inline(tmp_path: Path) -> None:
         {"role": "user", "content": "hi"},
     ]
     assert json.loads(offered) == tools
+
+
+def test_custom_tools_keep_their_versions_through_the_upgrade_and_back(tmp_path: Path) -> None:
+    """A tool stored in the older shape keeps its current version going up, and again going down."""
+    path = tmp_path / "home_agent.db"
+    config = alembic_config(database_url(path))
+    command.upgrade(config, BEFORE_CUSTOM_TOOLS)
+    definitions = [json.dumps({"name": "t", "description": f"v{n}"}) for n in (1, 2)]
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute(
+            "INSERT INTO custom_tools VALUES (7, 't', 'v2', 1, 2, '2026-11-22', '2026-11-22')"
+        )
+        connection.executemany(
+            "INSERT INTO custom_tool_versions VALUES (?, 7, ?, '2026-11-22', ?, '')",
+            [(10, 1, definitions[0]), (11, 2, definitions[1])],
+        )
+    command.upgrade(config, "head")
+    with closing(sqlite3.connect(path)) as connection:
+        current = connection.execute(
+            "SELECT v.number, v.definition FROM custom_tools t "
+            "JOIN custom_tool_versions v ON v.id = t.current_version_id WHERE t.id = 7"
+        ).fetchone()
+    command.downgrade(config, BEFORE_CUSTOM_TOOLS)
+    with closing(sqlite3.connect(path)) as connection:
+        tool = connection.execute(
+            "SELECT name, description, current_version FROM custom_tools"
+        ).fetchone()
+        versions = connection.execute(
+            "SELECT version FROM custom_tool_versions ORDER BY version"
+        ).fetchall()
+    assert current == (2, definitions[1])
+    assert tool == ("t", "v2", 2)
+    assert versions == [(1,), (2,)]

@@ -8,13 +8,15 @@ from addon.web.api.conversation import conversation_stream_view, conversation_vi
 from addon.web.api.openai_views import openai_app
 from addon.web.api.openapi import openapi_view
 from addon.web.api.problems import OPENAI_PREFIX
+from addon.web.api.tools import add_tool_routes
 
 
 def add_api_routes(app: web.Application) -> None:
-    """Add ``/api/conversation``, its stream, the OpenAPI document and the ``/v1`` façade."""
+    """Add ``/api/conversation``, its stream, custom tools, the OpenAPI document, ``/v1``."""
     app.router.add_post("/api/conversation", conversation_view, name="api_conversation")
     app.router.add_post(
         "/api/conversation/stream", conversation_stream_view, name="api_conversation_stream"
     )
+    add_tool_routes(app)
     app.router.add_get("/api/openapi.json", openapi_view, name="api_openapi")
     app.add_subapp(OPENAI_PREFIX, openai_app())

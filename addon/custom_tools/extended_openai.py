@@ -1,0 +1,463 @@
+"""Import and export of Extended OpenAI Conversation's function YAML.
+
+Extended OpenAI Conversation (EOC) keeps its tools as a list of ``{spec, function}`` entries:
+``spec`` is the OpenAI function (name, description, parameters), ``function`` says what runs,
+by ``type``: ``template``, ``script``, ``rest``, ``scrape``, ``composite``, ``sqlite`` or
+``native`` (``predefined`` in old versions). Each entry becomes one definition of ours, or is
+refused whole with the reason: nothing is half-imported.
+
+What carries over, and how:
+
+- ``template``: our ``template`` kind; both render with Home Assistant's own template engine,
+  the arguments as top-level variables.
+- ``rest``: our ``rest`` kind. ``resource`` or ``resource_template`` becomes the URL,
+  ``params`` the query, ``payload`` a text body, ``value_template`` the result template (which
+  sees ``value``, ``value_json`` and the arguments, as in EOC).
+- ``script``: a sequence of action calls; one call becomes our ``service`` kind, several a
+  ``composite`` of them. ``response_variable: _function_result`` (EOC's way of returning the
+  answer) becomes ``return_response``. Steps that are not action calls (delays, conditions) are
+  refused, and so is any call into ``automation.*`` or ``config.*``.
+- ``composite``: our ``composite``. EOC puts each step's ``response_variable`` beside the
+  arguments; we give it as ``steps.NAME``, so later templates are rewritten accordingly.
+- ``native``: ``get_history`` becomes our ``history`` kind over the model's ``entity_ids``.
+  ``add_automation`` is refused (writing automations from model output is unsafe),
+  ``execute_service`` because the built-in tools already act on exposed entities, the others
+  because Home Agent has no equivalent.
+- ``sqlite`` is refused (raw SQL is unsafe), ``scrape`` too (no HTML scraping here).
+
+Export writes the same format from our definitions; a definition with no EOC equivalent is
+listed with the reason instead. Secrets stay ``{{ secrets.NAME }}`` references: values are never
+exported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from jinja2 import Environment, TemplateSyntaxError
+
+from addon.errors import CustomToolInvalid, HomeAgentError
+
+Validator = Callable[[Mapping[str, Any]], None]
+
+FUNCTION_RESULT = "_function_result"
+EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+STEP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+_LITERAL_ORIGIN = re.compile(r"^https?://[^/?#{}%\s]+(?=$|[/?#])", re.IGNORECASE)
+_UNSAFE_DOMAINS = ("automation", "config")
+_REST_KEYS = frozenset(
+    {"type", "resource", "resource_template", "method", "headers", "params", "payload"}
+    | {"payload_template", "value_template", "timeout", "response_variable"}
+)
+_CALL_KEYS = frozenset({"service", "action", "data", "data_template", "target"})
+_NATIVE_REASONS = {
+    "add_automation": "writing automations from model output is unsafe",
+    "execute_service": (
+        "Home Agent's built-in tools (HassTurnOn, HassTurnOff, HassLightSet, ...) already "
+        "act on exposed entities; an action chosen freely by the model is not imported"
+    ),
+    "execute_service_single": (
+        "Home Agent's built-in tools already act on exposed entities; an action chosen freely "
+        "by the model is not imported"
+    ),
+}
+HISTORY_ENTITIES = "{{ entity_ids | join(',') }}"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """The definitions made from the entries that carry over, and the others with a reason."""
+
+    definitions: tuple[dict[str, Any], ...]
+    refused: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExportResult:
+    """The EOC entries as YAML, and the definitions that have no EOC equivalent, with why."""
+
+    text: str
+    entries: tuple[dict[str, Any], ...]
+    not_exported: tuple[tuple[str, str], ...]
+
+
+class _Unsupported(HomeAgentError):
+    """An entry, or a definition, that cannot be carried over; the message is the reason."""
+
+
+def import_functions(text: str, *, validate: Validator | None = None) -> ImportResult:
+    """Convert EOC function YAML; ``validate`` (the definition parser) checks each result.
+
+    Raises :class:`CustomToolInvalid` if the text is not YAML holding a list. An entry whose
+    definition ``validate`` refuses is refused with the parser's problems as its reason.
+    """
+    try:
+        entries = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        raise CustomToolInvalid([("", f"{where}not valid YAML: {err}")]) from err
+    if entries is None:
+        entries = []
+    if not isinstance(entries, list):
+        raise CustomToolInvalid([("", "expected a list of {spec, function} entries")])
+    definitions: list[dict[str, Any]] = []
+    refused: list[tuple[str, str]] = []
+    for index, entry in enumerate(entries):
+        name = _entry_name(entry, index)
+        try:
+            definition = import_entry(entry)
+            if validate is not None:
+                validate(definition)
+        except _Unsupported as err:
+            refused.append((name, str(err)))
+        except CustomToolInvalid as err:
+            problems = "; ".join(f"{path or 'definition'}: {text}" for path, text in err.problems)
+            refused.append((name, f"the converted definition is not valid: {problems}"))
+        else:
+            definitions.append(definition)
+    return ImportResult(tuple(definitions), tuple(refused))
+
+
+def import_entry(entry: Any) -> dict[str, Any]:
+    """One EOC entry as our definition; :class:`_Unsupported` says why it cannot be."""
+    if not isinstance(entry, Mapping):
+        raise _Unsupported("an entry is a mapping with 'spec' and 'function'")
+    spec, function = entry.get("spec"), entry.get("function")
+    if not isinstance(spec, Mapping) or not isinstance(function, Mapping):
+        raise _Unsupported("an entry needs a 'spec' and a 'function' mapping")
+    name = spec.get("name")
+    if not isinstance(name, str) or not name:
+        raise _Unsupported("the spec has no name")
+    definition: dict[str, Any] = {
+        "name": name,
+        "description": str(spec.get("description") or name).strip(),
+        "parameters": dict(spec.get("parameters") or EMPTY_PARAMETERS),
+    }
+    kind, settings = _import_function(function, definition["parameters"])
+    definition["kind"] = kind
+    if isinstance(function.get("timeout"), int | float) and kind == "rest":
+        definition["timeout"] = function["timeout"]
+    definition[kind] = settings
+    return definition
+
+
+def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str, dict[str, Any]]:
+    kind = function.get("type")
+    if kind == "template":
+        return "template", {"template": _text(function, "value_template")}
+    if kind == "rest":
+        return "rest", _import_rest(function)
+    if kind == "script":
+        return _import_script(function.get("sequence"))
+    if kind == "composite":
+        return "composite", _import_composite(function.get("sequence"))
+    if kind in ("native", "predefined"):
+        return _import_native(function, parameters)
+    if kind == "sqlite":
+        raise _Unsupported("sqlite: running raw SQL against the recorder's database is unsafe")
+    if kind == "scrape":
+        raise _Unsupported(
+            "scrape: Home Agent does not scrape HTML pages; use a rest tool over a JSON API"
+        )
+    raise _Unsupported(f"function type {kind!r} has no equivalent")
+
+
+def _import_rest(function: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(function) - _REST_KEYS)
+    if unknown:
+        raise _Unsupported(f"rest: {', '.join(unknown)} cannot be carried over")
+    url = function.get("resource_template") or function.get("resource")
+    if not isinstance(url, str) or not _LITERAL_ORIGIN.match(url.strip()):
+        raise _Unsupported(
+            "rest: the URL must start with a scheme and host written out; a template may fill "
+            "only its path and query"
+        )
+    settings: dict[str, Any] = {"method": str(function.get("method", "GET")).upper()}
+    settings["url"] = url.strip()
+    for ours, theirs in (("query", "params"), ("headers", "headers")):
+        if function.get(theirs):
+            settings[ours] = {str(key): str(value) for key, value in function[theirs].items()}
+    payload = function.get("payload_template", function.get("payload"))
+    if payload is not None:
+        settings["body"] = {"type": "text", "content": str(payload)}
+    if function.get("value_template") is not None:
+        settings["result"] = {"template": _text(function, "value_template")}
+    return settings
+
+
+def _import_script(sequence: Any) -> tuple[str, dict[str, Any]]:
+    calls = _service_calls(sequence, "script")
+    if len(calls) == 1:
+        return "service", calls[0][1]
+    return "composite", {
+        "steps": [{"name": name, "kind": "service", "service": call} for name, call in calls]
+    }
+
+
+def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]]:
+    """The action calls of a script sequence, named; refuses anything else in it."""
+    if not isinstance(sequence, list) or not sequence:
+        raise _Unsupported(f"{where}: the sequence is empty")
+    calls = []
+    for number, step in enumerate(sequence, start=1):
+        if not isinstance(step, Mapping) or not ({"service", "action"} & set(step)):
+            keys = ", ".join(step) if isinstance(step, Mapping) else type(step).__name__
+            raise _Unsupported(f"{where}: step {number} ({keys}) is not an action call")
+        extra = sorted(set(step) - _CALL_KEYS - {"response_variable"})
+        if extra:
+            raise _Unsupported(f"{where}: step {number}'s {', '.join(extra)} has no equivalent")
+        action = str(step.get("action") or step.get("service"))
+        if action.split(".", 1)[0] in _UNSAFE_DOMAINS:
+            raise _Unsupported(
+                f"{where}: step {number} calls {action}: changing automations or the "
+                "configuration from model output is unsafe"
+            )
+        call: dict[str, Any] = {"action": action}
+        data = step.get("data", step.get("data_template"))
+        if data:
+            call["data"] = data
+        if step.get("target"):
+            call["target"] = step["target"]
+        variable = step.get("response_variable")
+        if variable == FUNCTION_RESULT:
+            call["return_response"] = True
+        calls.append((f"step_{number}", call))
+    return calls
+
+
+def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, dict[str, Any]]:
+    name = function.get("name")
+    if name == "get_history":
+        properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
+        settings: dict[str, Any] = {"entity_ids": [HISTORY_ENTITIES]}
+        if "start_time" in properties:
+            settings["start"] = "{{ start_time }}"
+        if "end_time" in properties:
+            settings["end"] = "{{ end_time }}"
+        if "entity_ids" not in properties:
+            raise _Unsupported("native get_history: the parameters have no 'entity_ids'")
+        return "history", settings
+    reason = _NATIVE_REASONS.get(str(name), "Home Agent has no equivalent")
+    raise _Unsupported(f"native {name}: {reason}")
+
+
+def _import_composite(sequence: Any) -> dict[str, Any]:
+    if not isinstance(sequence, list) or not sequence:
+        raise _Unsupported("composite: the sequence is empty")
+    steps: list[dict[str, Any]] = []
+    names: list[str] = []
+    for number, step in enumerate(sequence, start=1):
+        if not isinstance(step, Mapping):
+            raise _Unsupported(f"composite: step {number} is not a mapping")
+        variable = step.get("response_variable")
+        name = variable if isinstance(variable, str) else f"step_{number}"
+        if not STEP_NAME.match(name):
+            raise _Unsupported(f"composite: step {number}'s response_variable {name!r}")
+        kind, settings = _import_function(step, {"properties": {}})
+        if kind == "history":
+            raise _Unsupported("composite: a get_history step's raw states have no equivalent")
+        if kind == "composite":
+            raise _Unsupported(f"composite: step {number} is a multi-step script")
+        steps.append({"name": name, "kind": kind, kind: _to_steps(settings, names)})
+        names.append(name)
+    return {"steps": steps}
+
+
+def _text(function: Mapping[str, Any], key: str) -> str:
+    value = function.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise _Unsupported(f"{function.get('type')}: '{key}' is missing")
+    return value
+
+
+def _entry_name(entry: Any, index: int) -> str:
+    spec = entry.get("spec") if isinstance(entry, Mapping) else None
+    name = spec.get("name") if isinstance(spec, Mapping) else None
+    return name if isinstance(name, str) and name else f"entry {index + 1}"
+
+
+def _to_steps(value: Any, names: list[str]) -> Any:
+    """Every template in ``value`` with earlier steps' variables read as ``steps.NAME``."""
+    return _map_templates(value, lambda text: _rename(text, set(names), to_steps=True))
+
+
+def _from_steps(value: Any) -> Any:
+    """Every template in ``value`` with ``steps.NAME`` read as the plain variable ``NAME``."""
+    return _map_templates(value, lambda text: _rename(text, set(), to_steps=False))
+
+
+def _map_templates(value: Any, change: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, Mapping):
+        return {key: _map_templates(item, change) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_map_templates(item, change) for item in value]
+    return value
+
+
+def _rename(text: str, names: set[str], *, to_steps: bool) -> str:
+    """Rewrite variable references through Jinja's own lexer, leaving all else byte for byte.
+
+    Only bare names are touched: not attributes (``x.data``), keyword arguments or strings.
+    """
+    if "{" not in text:
+        return text
+    try:
+        tokens = list(Environment().lex(text))
+    except TemplateSyntaxError as err:
+        raise _Unsupported(f"a template does not parse: {err}") from err
+    out: list[str] = []
+    skip = 0
+    for index, (_line, kind, value) in enumerate(tokens):
+        if skip:
+            skip -= 1
+            continue
+        before = _neighbour(tokens, index, -1)
+        after = _neighbour(tokens, index, 1)
+        if to_steps and kind == "name" and value in names and before != "." and after != "=":
+            out.append(f"steps.{value}")
+            continue
+        if not to_steps and kind == "name" and value == "steps" and before != ".":
+            following = tokens[index + 1 : index + 3]
+            if len(following) == 2 and following[0][2] == "." and following[1][1] == "name":
+                out.append(following[1][2])
+                skip = 2
+                continue
+        out.append(value)
+    return "".join(out)
+
+
+def _neighbour(tokens: list[tuple[int, str, str]], index: int, step: int) -> str:
+    index += step
+    while 0 <= index < len(tokens) and tokens[index][1] == "whitespace":
+        index += step
+    return tokens[index][2] if 0 <= index < len(tokens) else ""
+
+
+def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
+    """Our definitions as EOC function YAML, in the order given."""
+    entries: list[dict[str, Any]] = []
+    not_exported: list[tuple[str, str]] = []
+    for definition in definitions:
+        name = str(definition.get("name", ""))
+        try:
+            entries.append(export_definition(definition))
+        except _Unsupported as err:
+            not_exported.append((name, str(err)))
+    text = (
+        yaml.safe_dump(entries, sort_keys=False, allow_unicode=True, default_flow_style=False)
+        if entries
+        else ""
+    )
+    return ExportResult(text, tuple(entries), tuple(not_exported))
+
+
+def export_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
+    """One definition as an EOC entry; :class:`_Unsupported` says why it has none."""
+    spec = {
+        "name": definition.get("name"),
+        "description": definition.get("description", ""),
+        "parameters": definition.get("parameters") or EMPTY_PARAMETERS,
+    }
+    kind = str(definition.get("kind"))
+    settings = definition.get(kind) or {}
+    function = _export_kind(kind, settings, spec["parameters"])
+    if kind == "rest" and "timeout" in definition:
+        function["timeout"] = definition["timeout"]
+    return {"spec": spec, "function": function}
+
+
+def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
+    if kind == "template":
+        return {"type": "template", "value_template": settings.get("template", "")}
+    if kind == "rest":
+        return _export_rest(settings)
+    if kind == "service":
+        return {"type": "script", "sequence": [_export_call(settings)]}
+    if kind == "script":
+        return {"type": "script", "sequence": [_export_script(settings, parameters)]}
+    if kind == "history":
+        return _export_history(settings)
+    if kind == "composite":
+        return _export_composite(settings)
+    raise _Unsupported(f"kind {kind!r} has no Extended OpenAI equivalent")
+
+
+def _export_rest(settings: Mapping[str, Any]) -> dict[str, Any]:
+    url = str(settings.get("url", ""))
+    function: dict[str, Any] = {"type": "rest"}
+    function["resource_template" if "{" in url else "resource"] = url
+    function["method"] = settings.get("method", "GET")
+    if settings.get("headers"):
+        function["headers"] = dict(settings["headers"])
+    if settings.get("query"):
+        function["params"] = dict(settings["query"])
+    body = settings.get("body")
+    if body is not None:
+        if body.get("type") == "form":
+            raise _Unsupported("rest: a form body has no Extended OpenAI equivalent")
+        content = body.get("content")
+        function["payload"] = content if isinstance(content, str) else json.dumps(content)
+    result = settings.get("result")
+    if result is not None:
+        if "template" not in result:
+            raise _Unsupported("rest: a JSON pointer result has no Extended OpenAI equivalent")
+        function["value_template"] = result["template"]
+    return function
+
+
+def _export_call(settings: Mapping[str, Any]) -> dict[str, Any]:
+    if settings.get("result") is not None:
+        raise _Unsupported("service: a result template has no Extended OpenAI equivalent")
+    call: dict[str, Any] = {"service": settings.get("action")}
+    if settings.get("data"):
+        call["data"] = dict(settings["data"])
+    if settings.get("target"):
+        call["target"] = dict(settings["target"])
+    if settings.get("return_response"):
+        call["response_variable"] = FUNCTION_RESULT
+    return call
+
+
+def _export_script(settings: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
+    """Running a script entity with the arguments as variables: its action, data from each."""
+    properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
+    call: dict[str, Any] = {"service": settings.get("entity_id")}
+    if properties:
+        call["data"] = {name: f"{{{{ {name} }}}}" for name in properties}
+    call["response_variable"] = FUNCTION_RESULT
+    return call
+
+
+def _export_history(settings: Mapping[str, Any]) -> dict[str, Any]:
+    if settings.get("entity_ids") != [HISTORY_ENTITIES] or settings.get("statistics"):
+        raise _Unsupported(
+            "history: Extended OpenAI's get_history reads the entities the model names; "
+            "a fixed list or statistics have no equivalent"
+        )
+    if settings.get("period") is not None:
+        raise _Unsupported("history: a fixed period has no Extended OpenAI equivalent")
+    return {"type": "native", "name": "get_history"}
+
+
+def _export_composite(settings: Mapping[str, Any]) -> dict[str, Any]:
+    sequence: list[dict[str, Any]] = []
+    for step in settings.get("steps", []):
+        kind = str(step.get("kind"))
+        if kind in ("history", "composite"):
+            raise _Unsupported(f"composite: a {kind} step has no Extended OpenAI equivalent")
+        exported = _export_kind(kind, _from_steps(step.get(kind) or {}), EMPTY_PARAMETERS)
+        sequence.append({**exported, "response_variable": step.get("name")})
+    result = settings.get("result")
+    if result is not None:
+        if "template" not in result:
+            raise _Unsupported("composite: a JSON pointer result has no Extended OpenAI equivalent")
+        sequence.append({"type": "template", "value_template": _from_steps(result["template"])})
+    return {"type": "composite", "sequence": sequence}

@@ -1,0 +1,318 @@
+"""The JSON API behind the panel's Custom tools page: tools, their versions, import, secrets.
+
+Thin views over :mod:`addon.store.custom_tools`: parse the request, call one function in one
+transaction, answer JSON. A definition the parser refuses comes back as a 422 listing every
+problem with its field (the error middleware renders :class:`~addon.errors.CustomToolInvalid`).
+The access middleware guards every route; the author of a save is the Home Assistant user named
+in the ingress headers, believed only on ingress, where Supervisor sets them.
+
+Secret values go in (``PUT /api/secrets/{name}``) and never come out: every answer names them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any, cast
+
+import yaml
+from aiohttp import web
+
+from addon import keys
+from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.errors import CustomToolInvalid
+from addon.store import custom_tools as stored
+from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
+from addon.web.access import ACCESS
+from addon.web.api.problems import KIB, RequestProblem, read_json_object
+
+BODY_LIMIT = 256 * KIB
+# Supervisor's ingress proxy names the Home Assistant user in these (display name first).
+USER_HEADERS = ("X-Remote-User-Display-Name", "X-Remote-User-Name")
+
+
+def add_tool_routes(app: web.Application) -> None:
+    """Mount the custom tool and secret routes."""
+    router = app.router
+    router.add_get("/api/tools", list_view, name="api_tools")
+    router.add_post("/api/tools", create_view)
+    router.add_post("/api/tools/import", import_view, name="api_tools_import")
+    router.add_get("/api/tools/export", export_view, name="api_tools_export")
+    router.add_get("/api/tools/{id:\\d+}", get_view, name="api_tool")
+    router.add_put("/api/tools/{id:\\d+}", save_view)
+    router.add_delete("/api/tools/{id:\\d+}", delete_view)
+    router.add_post("/api/tools/{id:\\d+}/undelete", undelete_view)
+    router.add_post("/api/tools/{id:\\d+}/enabled", enabled_view)
+    router.add_get("/api/tools/{id:\\d+}/versions", versions_view)
+    router.add_get("/api/tools/{id:\\d+}/diff", diff_view)
+    router.add_post("/api/tools/{id:\\d+}/restore", restore_view)
+    router.add_get("/api/secrets", secrets_view, name="api_secrets")
+    router.add_put("/api/secrets/{name}", set_secret_view)
+    router.add_delete("/api/secrets/{name}", delete_secret_view)
+
+
+async def list_view(request: web.Request) -> web.Response:
+    """Every tool with its use; ``?deleted=1`` includes the deleted ones."""
+    include_deleted = request.query.get("deleted") in ("1", "true")
+    async with request.app[keys.STORE].sessionmaker() as session:
+        tools = await stored.list_tools(session, include_deleted=include_deleted)
+    return web.json_response({"tools": [_summary(tool) for tool in tools]})
+
+
+async def create_view(request: web.Request) -> web.Response:
+    """A new tool from ``definition`` (an object) or ``source`` (the editor's YAML or JSON)."""
+    body = await read_json_object(request, limit=BODY_LIMIT)
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.save_tool(
+            session,
+            _definition(body),
+            author=_author(request),
+            note=_note(body),
+            validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+        )
+    return web.json_response(_tool(tool), status=201)
+
+
+async def get_view(request: web.Request) -> web.Response:
+    """One tool, deleted or not, with its current definition as data and as YAML."""
+    async with request.app[keys.STORE].sessionmaker() as session:
+        tool = await stored.get_tool(session, _id(request))
+    return web.json_response(_tool(tool))
+
+
+async def save_view(request: web.Request) -> web.Response:
+    """The next version of a tool."""
+    body = await read_json_object(request, limit=BODY_LIMIT)
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.save_tool(
+            session,
+            _definition(body),
+            tool_id=_id(request),
+            author=_author(request),
+            note=_note(body),
+            validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+        )
+    return web.json_response(_tool(tool))
+
+
+async def delete_view(request: web.Request) -> web.Response:
+    """Delete a tool, reversibly."""
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.delete_tool(session, _id(request))
+    return web.json_response(_tool(tool))
+
+
+async def undelete_view(request: web.Request) -> web.Response:
+    """Bring a deleted tool back."""
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.undelete_tool(session, _id(request))
+    return web.json_response(_tool(tool))
+
+
+async def enabled_view(request: web.Request) -> web.Response:
+    """Offer the tool to the model or not: ``{"enabled": true|false}``."""
+    body = await read_json_object(request, limit=KIB)
+    enabled = body.get("enabled")
+    if not isinstance(enabled, bool):
+        raise RequestProblem(422, "invalid_field", "'enabled' is true or false", field="enabled")
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.set_enabled(session, _id(request), enabled)
+    return web.json_response(_tool(tool))
+
+
+async def versions_view(request: web.Request) -> web.Response:
+    """Every version of a tool, newest first."""
+    async with request.app[keys.STORE].sessionmaker() as session:
+        versions = await stored.tool_versions(session, _id(request))
+    return web.json_response({"versions": [_version(version) for version in versions]})
+
+
+async def diff_view(request: web.Request) -> web.Response:
+    """``?from=N&to=M[&format=json]``: a unified diff between two versions."""
+    fmt = request.query.get("format", "yaml")
+    if fmt not in ("yaml", "json"):
+        raise RequestProblem(422, "invalid_field", "format is yaml or json", field="format")
+    old, new = _number(request, "from"), _number(request, "to")
+    async with request.app[keys.STORE].sessionmaker() as session:
+        diff = await stored.diff_versions(
+            session, _id(request), old, new, fmt=cast(stored.DiffFormat, fmt)
+        )
+    return web.json_response({"from": old, "to": new, "format": fmt, "diff": diff})
+
+
+async def restore_view(request: web.Request) -> web.Response:
+    """``{"version": N}``: make an old version current again, as a new version."""
+    body = await read_json_object(request, limit=KIB)
+    number = body.get("version")
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise RequestProblem(422, "invalid_field", "'version' is a number", field="version")
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.restore_version(
+            session,
+            _id(request),
+            number,
+            author=_author(request),
+            validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+        )
+    return web.json_response(_tool(tool))
+
+
+async def import_view(request: web.Request) -> web.Response:
+    """``{"text": EOC YAML, "preview": bool}``: each entry saved as a tool, or refused with why.
+
+    Each tool is saved in a transaction of its own, so a name already taken refuses that entry
+    alone. ``preview`` converts and checks without saving anything.
+    """
+    body = await read_json_object(request, limit=BODY_LIMIT)
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise RequestProblem(422, "invalid_field", "'text' is the YAML to import", field="text")
+    validate = request.app.get(keys.CUSTOM_TOOL_VALIDATOR)
+    result = import_functions(text, validate=validate)
+    refused = [{"name": name, "reason": reason} for name, reason in result.refused]
+    if body.get("preview") is True:
+        return web.json_response({"definitions": list(result.definitions), "refused": refused})
+    imported = []
+    sessionmaker = request.app[keys.STORE].sessionmaker
+    for definition in result.definitions:
+        try:
+            async with sessionmaker.begin() as session:
+                tool = await stored.save_tool(
+                    session, definition, author=_author(request), note="imported"
+                )
+        except CustomToolInvalid as err:
+            reason = "; ".join(message for _path, message in err.problems)
+            refused.append({"name": definition["name"], "reason": reason})
+        else:
+            imported.append({"id": tool.id, "name": tool.name})
+    return web.json_response({"imported": imported, "refused": refused})
+
+
+async def export_view(request: web.Request) -> web.Response:
+    """Tools as EOC YAML: ``?ids=1,2`` or every tool not deleted."""
+    raw_ids = request.query.get("ids")
+    async with request.app[keys.STORE].sessionmaker() as session:
+        if raw_ids:
+            ids = [int(part) for part in raw_ids.split(",") if part.strip().isdigit()]
+        else:
+            ids = [tool.id for tool in await stored.list_tools(session)]
+        tools = [await stored.get_tool(session, tool_id) for tool_id in ids]
+    result = export_functions([tool.current.definition for tool in tools])
+    not_exported = [{"name": name, "reason": reason} for name, reason in result.not_exported]
+    return web.json_response({"text": result.text, "not_exported": not_exported})
+
+
+async def secrets_view(request: web.Request) -> web.Response:
+    """The secrets by name and last change: never a value."""
+    async with request.app[keys.STORE].sessionmaker() as session:
+        names = await stored.secret_names(session)
+    return web.json_response(
+        {"secrets": [{"name": s.name, "updated_at": _time(s.updated_at)} for s in names]}
+    )
+
+
+async def set_secret_view(request: web.Request) -> web.Response:
+    """``{"value": "..."}``: create or replace a secret; the answer does not repeat it."""
+    body = await read_json_object(request, limit=16 * KIB)
+    value = body.get("value")
+    if not isinstance(value, str) or not value:
+        raise RequestProblem(422, "invalid_field", "'value' is a non-empty string", field="value")
+    name = request.match_info["name"]
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        await stored.set_secret(session, name, value)
+    return web.json_response({"name": name})
+
+
+async def delete_secret_view(request: web.Request) -> web.Response:
+    """Delete a secret."""
+    name = request.match_info["name"]
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        await stored.delete_secret(session, name)
+    return web.json_response({"name": name})
+
+
+def _definition(body: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The definition sent as an object, or parsed from the editor's text (YAML reads JSON)."""
+    if isinstance(body.get("definition"), Mapping):
+        return cast(Mapping[str, Any], body["definition"])
+    source = body.get("source")
+    if not isinstance(source, str):
+        raise RequestProblem(
+            422,
+            "invalid_field",
+            "send the definition as 'definition' (an object) or 'source' (YAML or JSON text)",
+            field="definition",
+        )
+    try:
+        parsed = yaml.safe_load(source)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(err, "problem", None) or str(err)
+        raise CustomToolInvalid([("", f"{line}not valid YAML or JSON: {problem}")]) from err
+    if not isinstance(parsed, Mapping):
+        raise CustomToolInvalid([("", "a definition is a mapping of its fields")])
+    return cast(Mapping[str, Any], parsed)
+
+
+def _author(request: web.Request) -> str | None:
+    if request.get(ACCESS) != "ingress":
+        return None
+    for header in USER_HEADERS:
+        value = request.headers.get(header, "").strip()
+        if value:
+            return value[:200]
+    return None
+
+
+def _note(body: Mapping[str, Any]) -> str:
+    note = body.get("note", "")
+    return note[:500] if isinstance(note, str) else ""
+
+
+def _id(request: web.Request) -> int:
+    return int(request.match_info["id"])
+
+
+def _number(request: web.Request, name: str) -> int:
+    value = request.query.get(name, "")
+    if not value.isdigit():
+        raise RequestProblem(422, "invalid_field", f"'{name}' is a version number", field=name)
+    return int(value)
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _summary(tool: ToolSummary) -> dict[str, Any]:
+    fields = asdict(tool)
+    for key in ("deleted_at", "updated_at", "last_used_at"):
+        fields[key] = _time(fields[key])
+    fields["error_rate"] = tool.error_rate
+    return fields
+
+
+def _version(version: ToolVersion) -> dict[str, Any]:
+    return {
+        "number": version.number,
+        "created_at": _time(version.created_at),
+        "author": version.author,
+        "note": version.note,
+        "definition": version.definition,
+    }
+
+
+def _tool(tool: StoredTool) -> dict[str, Any]:
+    return {
+        "id": tool.id,
+        "name": tool.name,
+        "enabled": tool.enabled,
+        "deleted_at": _time(tool.deleted_at),
+        "created_at": _time(tool.created_at),
+        "updated_at": _time(tool.updated_at),
+        "version": _version(tool.current),
+        "definition": tool.definition,
+        "source": render_definition(tool.definition),
+    }
