@@ -288,8 +288,7 @@ class HomeSync:
             )
         else:
             _LOGGER.error(
-                "Building the home model %s failed (failure %d in a row; %s); "
-                "trying again in %g s",
+                "Building the home model %s failed (failure %d in a row; %s); trying again in %g s",
                 when,
                 self._failures,
                 "the last model stays in use" if self._model is not None else "no model yet",
