@@ -25,7 +25,7 @@ from addon.errors import (
     HomeAssistantError,
     HomeAssistantUnavailableError,
 )
-from addon.ha.dispatch import Dispatcher, EventCallback, Subscription
+from addon.ha.dispatch import Dispatcher, ErrorCallback, EventCallback, Subscription
 from addon.ha.protocol import (
     MAX_MESSAGE_BYTES,
     SUPPORTED_FEATURES_MESSAGE,
@@ -411,13 +411,19 @@ class HomeAssistantClient:
                 dispatcher.forget(subscription)
 
     async def subscribe(
-        self, message: dict[str, Any], callback: EventCallback, *, resubscribe: bool = True
+        self,
+        message: dict[str, Any],
+        callback: EventCallback,
+        *,
+        resubscribe: bool = True,
+        on_error: ErrorCallback | None = None,
     ) -> Subscription:
         """Send a subscribe command; ``callback`` gets each event's ``event`` payload.
 
-        The callback runs on the reader task and must not block; it may schedule work.
+        The callback runs on the reader task and must not block; it may schedule work. If it
+        raises, the event is dropped and ``on_error`` (if given) gets the exception.
         """
-        sub = Subscription(self, message, callback, resubscribe=resubscribe)
+        sub = Subscription(self, message, callback, resubscribe=resubscribe, on_error=on_error)
         await self._request(sub.message, limit=None, subscription=sub)
         if resubscribe:
             self._persistent.append(sub)

@@ -20,6 +20,8 @@ from addon.ha.protocol import excerpt
 _LOGGER = logging.getLogger(__name__)
 
 EventCallback = Callable[[Any], None]
+# Told when the subscription's callback raised: the events it missed may matter (a state diff).
+ErrorCallback = Callable[[Exception], None]
 
 
 class SubscriptionOwner(Protocol):
@@ -36,9 +38,13 @@ class Subscription:
     every reconnect, so the callback keeps receiving events across Home Assistant restarts.
     Without it the subscription ends with the connection it was made on (``active`` turns
     False); :class:`~addon.ha.home_sync.HomeSync` uses that to take a fresh snapshot each time.
+
+    A callback that raises is logged and the event dropped, so one bad event cannot break the
+    link; ``on_error``, if given, is then told, for a subscriber whose state an event it could
+    not take in leaves wrong (``HomeSync`` takes a new snapshot).
     """
 
-    __slots__ = ("_owner", "active", "callback", "message", "resubscribe", "wire_id")
+    __slots__ = ("_owner", "active", "callback", "message", "on_error", "resubscribe", "wire_id")
 
     def __init__(
         self,
@@ -47,10 +53,12 @@ class Subscription:
         callback: EventCallback,
         *,
         resubscribe: bool,
+        on_error: ErrorCallback | None = None,
     ) -> None:
         self._owner = owner
         self.message = dict(message)
         self.callback = callback
+        self.on_error = on_error
         self.resubscribe = resubscribe
         self.wire_id: int | None = None
         self.active = True
@@ -126,10 +134,14 @@ class Dispatcher:
                 return
             try:
                 sub.callback(message.get("event"))
-            except Exception:  # boundary: a subscriber's bug must not break the link
+            except Exception as err:  # boundary: a subscriber's bug must not break the link
                 _LOGGER.exception(
-                    "Callback for subscription %s (id %s) failed", sub.message.get("type"), msg_id
+                    "Callback for subscription %s (id %s) failed on %s",
+                    sub.message.get("type"),
+                    msg_id,
+                    excerpt(json.dumps(message)),
                 )
+                self._tell_failed(sub, err)
         elif msg_type in ("result", "pong"):
             pending = self._pending.get(msg_id) if isinstance(msg_id, int) else None
             if pending is None:
@@ -152,6 +164,16 @@ class Dispatcher:
                 msg_type,
                 excerpt(json.dumps(message)),
             )
+
+    @staticmethod
+    def _tell_failed(sub: Subscription, err: Exception) -> None:
+        """Tell the subscriber its callback failed; its own failure there is only logged."""
+        if sub.on_error is None:
+            return
+        try:
+            sub.on_error(err)
+        except Exception:  # boundary: as for the callback itself
+            _LOGGER.exception("Error handler of subscription %s failed", sub.message.get("type"))
 
     def _log_stray(self, message: dict[str, Any], what: str) -> None:
         """Late answers (timed out, unsubscribed) are expected; ids never issued are not."""

@@ -18,6 +18,12 @@ exposing a YAML entity without a ``unique_id``, and ``expose_new_entities/set``.
 Scripts' fields and descriptions come from ``get_services``. Editing a script reloads it, which
 removes and registers its service again (``service_removed``, ``service_registered``) without
 touching the entity registry, so those events, for the ``script`` domain only, refresh too.
+
+The model never goes stale silently. A snapshot that fails, whether Home Assistant refused a
+command (still starting) or answered something the build could not take in, is tried again
+after a pause that doubles with each failure in a row, from ``retry_interval`` up to
+``retry_max``. A state change that cannot be applied (the dispatcher reports the failed
+callback) leaves the model wrong in a way nobody can see, so it brings a new snapshot too.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ REGISTRY_EVENTS = (
 )
 SERVICE_EVENTS = ("service_registered", "service_removed")
 SCRIPT_DOMAIN = "script"
+RETRY_MAX_S = 60.0
 
 
 class _EntityFeed:
@@ -103,6 +110,7 @@ class HomeSync:
         debounce_max: float = 5.0,
         snapshot_timeout: float = 30.0,
         retry_interval: float = 10.0,
+        retry_max: float = RETRY_MAX_S,
     ) -> None:
         self._client = client
         self._debounce = debounce
@@ -113,6 +121,9 @@ class HomeSync:
         self._snapshot_timeout = snapshot_timeout
         # Right after Home Assistant starts some commands are not registered yet; try again.
         self._retry_interval = retry_interval
+        self._retry_max = retry_max
+        self._failures = 0
+        self._stopped = False
         self._model: HomeModel | None = None
         self._ready = asyncio.Event()
         self._feed: _EntityFeed | None = None
@@ -181,6 +192,7 @@ class HomeSync:
 
     async def stop(self) -> None:
         """Stop refreshing and end the subscriptions."""
+        self._stopped = True
         if self._remove_connect_listener is not None:
             self._remove_connect_listener()
             self._remove_connect_listener = None
@@ -216,13 +228,14 @@ class HomeSync:
         ]
         try:
             await self.refresh()
-        except HomeAssistantCommandError as err:
-            _LOGGER.warning(
-                "Could not read the home from Home Assistant (%s); trying again in %.0f s",
-                err,
-                self._retry_interval,
-            )
+        except HomeAssistantUnavailableError:
+            raise  # the link dropped meanwhile; the next connect takes a snapshot anyway
+        except asyncio.CancelledError:
+            # The client gave up waiting for this snapshot (a slow home): try again later.
             self._schedule(self._retry_interval)
+            raise
+        except Exception as err:  # boundary: the link must come up even if the home cannot
+            self._retry_later("on connect", err)
 
     def _on_registry_event(self, event: Any) -> None:
         _LOGGER.debug(
@@ -239,6 +252,8 @@ class HomeSync:
 
     def _schedule(self, delay: float) -> None:
         """Refresh after ``delay``; a newer request restarts the wait, up to ``debounce_max``."""
+        if self._stopped:
+            return
         loop = asyncio.get_running_loop()
         if self._timer is None:
             self._first_request = loop.time()
@@ -260,22 +275,51 @@ class HomeSync:
         except HomeAssistantUnavailableError as err:
             # The next connect takes a snapshot anyway.
             _LOGGER.debug("Home model refresh skipped, Home Assistant unavailable: %s", err)
-        except HomeAssistantError as err:
+        except Exception as err:  # boundary: a background task has nobody else to tell
+            self._retry_later("in the background", err)
+
+    def _retry_later(self, when: str, err: Exception) -> None:
+        """Log a failed snapshot and schedule the next try, backing off while failures last.
+
+        A refusal from Home Assistant is expected while it starts (a warning); anything else is
+        a fault in what it answered or in the build (an error, with the traceback).
+        """
+        delay = min(self._retry_max, self._retry_interval * 2**self._failures)
+        self._failures += 1
+        if isinstance(err, HomeAssistantError):
             _LOGGER.warning(
-                "Could not refresh the home model (%s); trying again in %.0f s",
+                "Could not read the home from Home Assistant %s (%s, failure %d in a row); "
+                "trying again in %g s",
+                when,
                 err,
-                self._retry_interval,
+                self._failures,
+                delay,
             )
-            self._schedule(self._retry_interval)
-        except Exception:  # boundary: a background task has nobody else to tell
-            _LOGGER.exception("Home model refresh failed")
+        else:
+            _LOGGER.error(
+                "Building the home model %s failed (failure %d in a row; %s); trying again in %g s",
+                when,
+                self._failures,
+                "the last model stays in use" if self._model is not None else "no model yet",
+                delay,
+                exc_info=err,
+            )
+        self._schedule(delay)
+
+    def _on_feed_error(self, err: Exception) -> None:
+        """A state change could not be applied: the model may be wrong, so take a new one."""
+        _LOGGER.warning("A state change could not be applied (%s); taking a new snapshot", err)
+        self._schedule(self._debounce)
 
     async def refresh(self) -> None:
         """Take a full snapshot and swap the new model in; one at a time."""
         async with self._lock:
             feed = _EntityFeed(self._notify)
             sub = await self._client.subscribe(
-                {"type": "subscribe_entities"}, feed, resubscribe=False
+                {"type": "subscribe_entities"},
+                feed,
+                resubscribe=False,
+                on_error=self._on_feed_error,
             )
             try:
                 model = await self._build(feed)
@@ -290,6 +334,7 @@ class HomeSync:
                 old_feed.retire()
             self._model, self._feed, self._entities_sub = model, feed, sub
             self._refreshes += 1
+            self._failures = 0
             self._ready.set()
             _LOGGER.info(
                 "Home model ready: %d entities (%d exposed to Assist), %d areas",

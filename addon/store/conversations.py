@@ -127,8 +127,14 @@ class TurnIds:
         return self.turns.wants_reservation() or self.llm_calls.wants_reservation()
 
     async def reserve(self, connection: AsyncConnection) -> tuple[Claim, Claim]:
-        """Reserve more of both, in the caller's transaction; :meth:`settle` once committed."""
-        return await self.turns.reserve(connection), await self.llm_calls.reserve(connection)
+        """Reserve more of what runs low, in the caller's transaction; :meth:`settle` after."""
+        nothing = Claim(range(0), range(0))
+        return (
+            await self.turns.reserve(connection) if self.turns.wants_reservation() else nothing,
+            await self.llm_calls.reserve(connection)
+            if self.llm_calls.wants_reservation()
+            else nothing,
+        )
 
     def settle(self, claims: tuple[Claim, Claim]) -> tuple[range, range]:
         """Take in committed reservations; returns the lost turn and model-call ids, if any."""

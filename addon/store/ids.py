@@ -149,6 +149,8 @@ class Ids:
         reservation are covered if the new block follows on from them, and lost otherwise.
         """
         reserved = claim.reserved
+        if not reserved:
+            return range(0)
         if self._trusted_from is None:
             if not self._ranges and self._next >= self._end:
                 self._next, self._end = reserved.start, reserved.stop

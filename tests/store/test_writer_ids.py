@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from addon.store.conversations import OutcomeUpdate
 from addon.store.database import Store
@@ -152,3 +152,16 @@ async def test_rows_written_past_the_counters_are_never_reused(tmp_path: Path) -
         assert await stored_ids(store) == {"c1": [first, first + 100, given]}
     finally:
         await store.close()
+
+
+async def test_each_table_reserves_only_as_it_runs_low(
+    store: Store, small_blocks: TurnWriter
+) -> None:
+    """Model calls (two a turn) running low do not make turns reserve more than they use."""
+    given = []
+    for _ in range(12):
+        given.append(small_blocks.submit(turn("c1")))
+        assert await small_blocks.flush()
+    async with store.engine.connect() as connection:
+        counters = dict((await connection.execute(text("SELECT * FROM id_counters"))).all())
+    assert counters["turns"] - given[-1] <= 4 + 1  # a block, after at most one left
