@@ -33,8 +33,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord, record_turn
+from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.store.database import Store
+from devtools.recording import record_turn
 
 TURNS = 400
 WARMUP = 20

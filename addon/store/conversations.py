@@ -2,7 +2,7 @@
 
 Functions run inside the caller's transaction, so a turn, its model calls and its tool calls
 land together or not at all. The agent's turns are written in batches by the store's writer
-(:mod:`addon.store.writer`); :func:`record_turn` writes one at once, for tools and tests.
+(:mod:`addon.store.writer`); ``devtools/recording.py`` writes one at once, for tests and benchmarks.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from addon.store.ids import BLOCK, Claim, Ids, reserve
+from addon.store.ids import BLOCK, Claim, Ids
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
 from addon.store.payloads import Detacher
 
@@ -145,20 +145,6 @@ class TurnIds:
         """Return the unused reservations at a stop (see :meth:`Ids.give_back`)."""
         await self.turns.give_back(connection)
         await self.llm_calls.give_back(connection)
-
-
-async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
-    """Store one turn now, in the caller's transaction; returns its id.
-
-    For tools and tests: the agent's turns go through the store's writer. The ids are reserved
-    like the writer's (:mod:`addon.store.ids`), so both may write the same file.
-    """
-    connection = await session.connection()
-    turn_ids = await reserve(connection, "turns", 1)
-    calls = len(record.llm_calls)
-    llm_call_ids = await reserve(connection, "llm_calls", calls) if calls else range(0)
-    await write_turns(connection, [NumberedTurn(record, turn_ids.start, list(llm_call_ids))])
-    return turn_ids.start
 
 
 async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]) -> None:

@@ -16,8 +16,6 @@ USED_ELSEWHERE = {
     "Memory": "schema",
     # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
     "IdCounter": "schema",
-    # Writes one turn without a running writer, numbered as the writer numbers; for tools.
-    "record_turn": "tools",
 }
 
 

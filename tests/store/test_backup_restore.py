@@ -17,9 +17,10 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import func, select
 
-from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord, record_turn
+from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.store.database import Store
 from addon.store.models import Turn
+from devtools.recording import record_turn
 
 CLI_TIMEOUT_S = 30.0
 WAIT_TIMEOUT_S = 30.0

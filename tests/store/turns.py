@@ -6,8 +6,9 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord, record_turn
+from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.store.database import Store
+from devtools.recording import record_turn
 from tests.store.data import NOW
 
 PROMPT = "You are a voice assistant for Home Assistant.\nStatic Context:\n" + "- light\n" * 2000

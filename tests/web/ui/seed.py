@@ -12,10 +12,10 @@ from addon.store.conversations import (
     OutcomeUpdate,
     ToolCallRecord,
     TurnRecord,
-    record_turn,
     write_outcomes,
 )
 from addon.store.database import Store
+from devtools.recording import record_turn
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 

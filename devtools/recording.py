@@ -1,0 +1,23 @@
+"""Store one turn at once, outside the store's writer: for tests and benchmarks.
+
+The agent's turns go through the store's writer (:mod:`addon.store.writer`); this writes one in
+the caller's transaction, with ids reserved the writer's way (:mod:`addon.store.ids`), so both may
+write the same file. Kept out of the add-on's package because the product never does this.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from addon.store.conversations import NumberedTurn, TurnRecord, write_turns
+from addon.store.ids import reserve
+
+
+async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
+    """Store one turn now, in the caller's transaction; returns its id."""
+    connection = await session.connection()
+    turn_ids = await reserve(connection, "turns", 1)
+    calls = len(record.llm_calls)
+    llm_call_ids = await reserve(connection, "llm_calls", calls) if calls else range(0)
+    await write_turns(connection, [NumberedTurn(record, turn_ids.start, list(llm_call_ids))])
+    return turn_ids.start
