@@ -108,6 +108,10 @@ async def read_json_object(request: web.Request, *, limit: int) -> dict[str, Any
         data = json.loads(raw)
     except ValueError as err:  # JSONDecodeError and UnicodeDecodeError both
         raise RequestProblem(400, "invalid_json", f"the body is not valid JSON: {err}") from err
+    except RecursionError as err:  # the parser recurses per level: 10,000 "[" exhaust the stack
+        raise RequestProblem(
+            400, "invalid_json", "the body is not valid JSON: it is nested too deeply"
+        ) from err
     if not isinstance(data, dict):
         raise RequestProblem(
             400, "invalid_json", f"the body must be a JSON object, not {_json_type(data)}"
