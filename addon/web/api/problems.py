@@ -100,10 +100,13 @@ async def read_json_object(request: web.Request, *, limit: int) -> dict[str, Any
     if request.content_length is not None and request.content_length > limit:
         raise _too_large(limit)
     raw = bytearray()
-    async for chunk in request.content.iter_any():
-        raw += chunk
-        if len(raw) > limit:
-            raise _too_large(limit)
+    try:
+        async for chunk in request.content.iter_any():
+            raw += chunk
+            if len(raw) > limit:
+                raise _too_large(limit)
+    except web.RequestPayloadError as err:  # e.g. "Content-Encoding: gzip" on bytes that are not
+        raise RequestProblem(400, "invalid_body", f"the body could not be read: {err}") from err
     try:
         data = json.loads(raw)
     except ValueError as err:  # JSONDecodeError and UnicodeDecodeError both

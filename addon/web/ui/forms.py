@@ -3,7 +3,8 @@
 aiohttp's ``request.post()`` raises whatever its parsers meet: ``ValueError`` for a multipart
 body without its boundary or with parts it cannot split, ``UnicodeDecodeError`` for bytes that
 are not the declared charset, ``LookupError`` for a charset Python does not know,
-``RuntimeError`` for a part in an unknown encoding. Each means the request is malformed, so
+``RuntimeError`` for a part in an unknown encoding, ``RequestPayloadError`` for a body that is
+not in the ``Content-Encoding`` it names. Each means the request is malformed, so
 each is answered as such, once, here; the CSRF check and the chat views both read the form
 through this.
 """
@@ -18,18 +19,28 @@ from multidict import MultiDictProxy
 
 _LOGGER = logging.getLogger(__name__)
 
-Form = MultiDictProxy[str | bytes | web.FileField]
-MALFORMED_MESSAGE = "The form could not be read: its body is malformed. Reload the page and try again."
+Form = MultiDictProxy[str | bytes | bytearray | web.FileField]
+MALFORMED_MESSAGE = (
+    "The form could not be read: its body is malformed. Reload the page and try again."
+)
 
 
 async def read_form(request: web.Request) -> Form:
     """The request's form fields; 400 when the body cannot be parsed as the form it claims.
 
-    aiohttp keeps the parsed form on the request, so reading it again is free.
+    aiohttp keeps the parsed form on the request, so reading it again is free. The UI's forms
+    have no file fields, so an uploaded file is closed at once: aiohttp spools each one to a
+    temporary file and leaves closing it to the application.
     """
     try:
-        return await request.post()
-    except (ValueError, LookupError, RuntimeError, HttpProcessingError) as err:
+        form = await request.post()
+    except (
+        ValueError,
+        LookupError,
+        RuntimeError,
+        HttpProcessingError,
+        web.RequestPayloadError,
+    ) as err:
         _LOGGER.info(
             "Refused %s %s from %s: malformed %s body (%s: %s)",
             request.method,
@@ -40,3 +51,7 @@ async def read_form(request: web.Request) -> Form:
             err,
         )
         raise web.HTTPBadRequest(text=MALFORMED_MESSAGE) from err
+    for value in form.values():
+        if isinstance(value, web.FileField):
+            value.file.close()
+    return form

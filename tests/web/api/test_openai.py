@@ -211,3 +211,19 @@ async def test_unknown_route_is_an_openai_404(direct: AppClient) -> None:
     assert response.status == 404
     error = (await response.json())["error"]
     assert set(error) == {"message", "type", "param", "code"}
+
+
+async def test_deeply_nested_json_is_an_openai_400(direct: AppClient) -> None:
+    """A body nested too deeply to parse is refused in OpenAI's shape, not answered 500."""
+    response = await direct.post(
+        "/v1/chat/completions",
+        data=b'{"messages": ' + b"[" * 10_000 + b"]" * 10_000 + b"}",
+        headers={
+            "Authorization": "Bearer test-api-token-0123456789abcdef",
+            "Content-Type": "application/json",
+        },
+    )
+    assert response.status == 400
+    error = (await response.json())["error"]
+    assert error["code"] == "invalid_json"
+    assert "nested too deeply" in error["message"]
