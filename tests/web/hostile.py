@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from hypothesis import strategies as st
 
@@ -30,6 +30,64 @@ Framing = Literal["length", "chunked", "truncated", "none"]
 Header = tuple[bytes, bytes]
 
 
+MISSING = object()  # a field left out of the body
+FORM = b"application/x-www-form-urlencoded"
+JSON = b"application/json"
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Hostile values for the fields the POST routes read, put in the shape each route expects.
+
+    Sent to every route at once, so one lone surrogate or wrong type reaches the conversation
+    API, the façade and the chat form (and the agent behind each) in the same example.
+    """
+
+    text: Any
+    conversation_id: Any
+    language: Any
+    device_id: Any
+    user: Any
+    stream: Any
+    dry_run: Any
+
+    def body_for(self, target: bytes) -> tuple[bytes, bytes]:
+        """The content type and body for the route at ``target``."""
+        if target.startswith(b"/v1/"):
+            message = {"role": "user", "content": self.text}
+            return JSON, _json_of(
+                model="home-agent", messages=[message], stream=self.stream, user=self.user
+            )
+        if target.startswith(b"/api/"):
+            return JSON, _json_of(
+                text=self.text,
+                conversation_id=self.conversation_id,
+                language=self.language,
+                device_id=self.device_id,
+                dry_run=self.dry_run,
+            )
+        form = {
+            "text": self.text,
+            "conversation_id": self.conversation_id,
+            "dry_run": self.dry_run,
+            FORM_FIELD: CSRF_TOKEN,
+        }
+        return FORM, b"&".join(
+            name.encode() + b"=" + _percent(str(value))
+            for name, value in form.items()
+            if value is not MISSING
+        )
+
+
+def _json_of(**fields: Any) -> bytes:
+    return json.dumps({k: v for k, v in fields.items() if v is not MISSING}).encode()
+
+
+def _percent(text: str) -> bytes:
+    raw = text.encode("utf-8", "surrogatepass")
+    return b"".join(bytes([b]) if chr(b).isalnum() else b"%%%02X" % b for b in raw)
+
+
 @dataclass(frozen=True)
 class Abuse:
     """One way for a request to be wrong, applicable to any route."""
@@ -42,6 +100,7 @@ class Abuse:
     body: bytes
     framing: Framing
     description: str = field(default="", compare=False)
+    fields: Fields | None = None  # the body is built per route from these, when set
 
 
 @dataclass(frozen=True)
@@ -55,8 +114,11 @@ class Answer:
 def request_bytes(method: bytes, target: bytes, abuse: Abuse, auth: tuple[Header, ...]) -> bytes:
     """The request as it goes on the wire (headers first, then the body as framed)."""
     lines = [method + b" " + target + b" HTTP/1.1", b"Host: 127.0.0.1", b"Connection: close"]
-    lines += [name + b": " + value for name, value in (*auth, *abuse.headers)]
-    body = abuse.body
+    headers, body = abuse.headers, abuse.body
+    if abuse.fields is not None:
+        content_type, body = abuse.fields.body_for(target)
+        headers = ((b"Content-Type", content_type), *headers)
+    lines += [name + b": " + value for name, value in (*auth, *headers)]
     if abuse.framing == "length":
         lines.append(b"Content-Length: %d" % len(body))
     elif abuse.framing == "truncated":
@@ -243,11 +305,14 @@ def _json(value: object) -> bytes:
 @st.composite
 def json_bodies(draw: st.DrawFn) -> tuple[bytes, str]:
     """A JSON body: plausible requests with hostile fields, wrong shapes, deep nesting."""
-    text = draw(st.sampled_from(NASTY_TEXT) | st.text(max_size=30))
+    text = draw(st.sampled_from(NASTY_TEXT))
     kind = draw(
         st.sampled_from(
             [
                 "conversation",
+                "conversation",
+                "completion",
+                "completion",
                 "completion",
                 "wrong types",
                 "deep arrays",
@@ -277,21 +342,22 @@ def json_bodies(draw: st.DrawFn) -> tuple[bytes, str]:
         )
         return _json(fields), kind
     if kind == "completion":
-        message = draw(
-            st.fixed_dictionaries(
-                {"role": st.sampled_from(["user", "assistant", "system", "tool", "bogus"])},
-                optional={
-                    "content": st.sampled_from(
-                        [text, None, 1, [{"type": "text", "text": text}], [{"type": "image"}]]
-                    )
-                },
-            )
-        )
+        # Mostly well-formed, so hostile text reaches the view and the agent behind it.
+        message = {
+            "role": draw(st.sampled_from(["user", "user", "user", "assistant", "tool", "bogus"])),
+            "content": draw(
+                st.sampled_from(
+                    [text, text, None, 1, [{"type": "text", "text": text}], [{"type": "image"}]]
+                )
+            ),
+        }
         body = draw(
             st.fixed_dictionaries(
-                {"messages": st.sampled_from([[message], [], None, "x", [message, message]])},
+                {
+                    "model": st.sampled_from(["home-agent", "home-agent", "", 1, text]),
+                    "messages": st.sampled_from([[message], [message], [], None, [message] * 2]),
+                },
                 optional={
-                    "model": st.sampled_from(["home-agent", "", 1, text]),
                     "stream": st.sampled_from([True, False, "yes"]),
                     "stream_options": st.sampled_from([{"include_usage": True}, None, 1]),
                     "user": st.sampled_from([*NASTY_TEXT, 1]),
@@ -407,6 +473,20 @@ def multipart_bodies(draw: st.DrawFn) -> tuple[bytes, bytes, str]:
     return body, declared, "multipart"
 
 
+def hostile_fields() -> st.SearchStrategy[Fields]:
+    """Mostly well-formed values, so the hostile ones get past validation to the agent."""
+    return st.builds(
+        Fields,
+        text=st.sampled_from([*NASTY_TEXT, 1, None]),
+        conversation_id=st.sampled_from([MISSING, MISSING, "abc", "x" * 64, "\ud800", "", 1]),
+        language=st.sampled_from([MISSING, MISSING, "en", "de-CH", "\ud800", 1]),
+        device_id=st.sampled_from([MISSING, MISSING, "kitchen", "\udcff", ""]),
+        user=st.sampled_from([MISSING, "alice", "\ud800", "", 1]),
+        stream=st.sampled_from([MISSING, False, True]),
+        dry_run=st.sampled_from([MISSING, True, False, "on"]),
+    )
+
+
 CONTENT_TYPES = [
     b"application/json",
     b"application/json; charset=bogus",
@@ -467,7 +547,17 @@ ODD_HEADERS: list[tuple[Header, ...]] = [
 @st.composite
 def abuses(draw: st.DrawFn) -> Abuse:
     """One hostile request shape, to be sent to every route."""
-    family = draw(st.sampled_from(["json", "form", "multipart", "bytes", "none", "oversize"]))
+    # JSON twice as often: three of the app's POST routes read it, and reach the agent with it.
+    family = draw(
+        st.sampled_from(
+            ["fields", "fields", "json", "json", "form", "multipart", "bytes", "none", "oversize"]
+        )
+    )
+    if family == "fields":  # well-framed, to every route's own path, so the values reach handlers
+        cookie = (b"Cookie", f"{COOKIE_NAME}={CSRF_TOKEN}".encode())
+        framing: Framing = draw(st.sampled_from(["length", "chunked"]))
+        fields = draw(hostile_fields())
+        return Abuse(None, draw(SEGMENTS), b"", b"", (cookie,), b"", framing, "fields", fields)
     if family == "json":
         body, description = draw(json_bodies())
         content_type: bytes | None = b"application/json"
@@ -497,7 +587,7 @@ def abuses(draw: st.DrawFn) -> Abuse:
             headers.append((CSRF_HEADER.encode(), CSRF_TOKEN.encode()))
     for odd in draw(st.lists(st.sampled_from(ODD_HEADERS), max_size=2)):
         headers.extend(odd)
-    framing: Framing = draw(st.sampled_from(["length", "length", "length", "chunked", "truncated"]))
+    framing = draw(st.sampled_from(["length", "length", "length", "chunked", "truncated"]))
     if not body and draw(st.booleans()):
         framing = "none"
     method = draw(

@@ -41,13 +41,6 @@ from tests.web.hostile import (
     send,
 )
 
-# aiohttp warns about a malformed Content-Disposition before it refuses the part (in production a
-# line on stderr, once); the suite turns warnings into errors, which would make the warning a 500.
-pytestmark = [
-    pytest.mark.filterwarnings("ignore::aiohttp.multipart.BadContentDispositionHeader"),
-    pytest.mark.filterwarnings("ignore::aiohttp.multipart.BadContentDispositionParam"),
-]
-
 TOKEN = "fuzz-api-token-0123456789abcdef"
 SUPERVISOR_PROXY = ("172.30.32.2",)
 AIOHTTP_REFUSALS = (HttpProcessingError, web.RequestPayloadError, ConnectionError)

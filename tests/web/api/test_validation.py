@@ -122,3 +122,16 @@ async def test_body_not_in_its_content_encoding_is_refused(api: AppClient) -> No
     )
     assert answer["error"] == "invalid_body"
     assert answer["message"].startswith("the body could not be read")
+
+
+async def test_lone_surrogate_is_refused(api: AppClient, scripted_llm: ScriptedLLM) -> None:
+    """An escaped lone surrogate is not Unicode text: refused as such, whichever field holds it."""
+    answer = await refused(
+        api,
+        400,
+        data=b'{"text": "hi", "device_id": "\\udcff"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer["error"] == "invalid_json"
+    assert "lone surrogate" in answer["message"]
+    assert scripted_llm.chat_requests == []
