@@ -28,8 +28,6 @@ READ_TIMEOUT_S = 30.0
 
 Framing = Literal["length", "chunked", "truncated", "none"]
 Header = tuple[bytes, bytes]
-
-
 MISSING = object()  # a field left out of the body
 FORM = b"application/x-www-form-urlencoded"
 JSON = b"application/json"

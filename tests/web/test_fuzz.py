@@ -33,8 +33,10 @@ from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.fixtures.app import MakeSettings
 from tests.web.hostile import (
     CSRF_TOKEN,
+    MISSING,
     Abuse,
     Answer,
+    Fields,
     Header,
     abuses,
     request_bytes,
@@ -190,6 +192,17 @@ FOUND_DEFECTS = [
     defect("JSON nested 10,000 deep", b"[" * 10_000 + b"]" * 10_000, JSON_TYPE),
     defect("not in its encoding", b'{"text": "hi"}', JSON_TYPE, (b"Content-Encoding", b"gzip")),
     defect("file name too long", b"", segment=b"a" * 300),
+    Abuse(
+        None,
+        b"x",
+        b"",
+        b"",
+        (),
+        b"",
+        "length",
+        "text and user that are not Unicode",
+        Fields("hi \ud800", MISSING, MISSING, MISSING, "\ud800", MISSING, MISSING),
+    ),
 ]
 
 
