@@ -23,7 +23,7 @@ WIRING = frozenset(
     {"addon.app", "addon.__main__"}
     | {f"addon.{package}.lifecycle" for package in ("ha", "llm", "agent", "wyoming")}
 )
-BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health"})
+BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health", "addon.text"})
 
 # What each component may import besides itself, from the bottom of the diagram up.
 ALLOWED: dict[str, frozenset[str]] = {

@@ -40,6 +40,7 @@ from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
 from addon.errors import HomeAgentError
 from addon.i18n.translations import messages_for
+from addon.text import is_unicode
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -60,6 +61,12 @@ def transcript_request(event: Event) -> ConversationRequest:
     data = event.data
     if not isinstance(data, dict):
         raise ValueError("the transcript's data is not an object")
+    try:
+        unicode = is_unicode(data)
+    except RecursionError:
+        raise ValueError("the transcript's data is nested too deeply") from None
+    if not unicode:
+        raise ValueError("the transcript holds a lone surrogate, which is not Unicode text")
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the transcript has no text")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -190,6 +191,33 @@ async def test_invalid_transcript_is_refused(start_app: StartApp, data: dict[str
     assert types(events) == ["error", "not-handled"]
     assert events[0].data["code"] == "invalid-transcript"
     assert events[1].data["text"] == EN.invalid_request
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param({"text": "turn on the light \ud800"}, id="text"),
+        pytest.param({"text": "hello", "context": {"conversation_id": "\ud800"}}, id="context"),
+        pytest.param({"text": "hello", "context": {"device_id": "\udcff"}}, id="device"),
+    ],
+)
+async def test_transcript_that_is_not_unicode_is_refused(
+    start_app: StartApp, scripted_llm: ScriptedLLM, data: dict[str, Any]
+) -> None:
+    """An escaped lone surrogate gets ``invalid-transcript``; the agent and model never see it."""
+    port = wyoming_port(await start_app())
+    frame = json.dumps({"type": "transcript", "data": data}).encode() + b"\n"  # the client cannot
+    async with asyncio.timeout(TIMEOUT_S):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(frame)
+        events = [await async_read_event(reader), await async_read_event(reader)]
+        writer.close()
+        await writer.wait_closed()
+    assert [(e.type, e.data.get("code")) for e in events if e is not None] == [
+        ("error", "invalid-transcript"),
+        ("not-handled", None),
+    ]
+    assert scripted_llm.chat_requests == []
 
 
 async def test_transcript_whose_data_is_not_an_object_is_refused(start_app: StartApp) -> None:

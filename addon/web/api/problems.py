@@ -14,6 +14,8 @@ from typing import Any
 from aiohttp import web
 from pydantic import ValidationError
 
+from addon.text import is_unicode
+
 OPENAI_PREFIX = "/v1"
 KIB = 1024
 
@@ -100,17 +102,32 @@ async def read_json_object(request: web.Request, *, limit: int) -> dict[str, Any
     if request.content_length is not None and request.content_length > limit:
         raise _too_large(limit)
     raw = bytearray()
-    async for chunk in request.content.iter_any():
-        raw += chunk
-        if len(raw) > limit:
-            raise _too_large(limit)
+    try:
+        async for chunk in request.content.iter_any():
+            raw += chunk
+            if len(raw) > limit:
+                raise _too_large(limit)
+    except web.RequestPayloadError as err:  # e.g. "Content-Encoding: gzip" on bytes that are not
+        raise RequestProblem(400, "invalid_body", f"the body could not be read: {err}") from err
     try:
         data = json.loads(raw)
+        unicode = is_unicode(data)
     except ValueError as err:  # JSONDecodeError and UnicodeDecodeError both
         raise RequestProblem(400, "invalid_json", f"the body is not valid JSON: {err}") from err
+    except RecursionError as err:  # the parser recurses per level: 10,000 "[" exhaust the stack
+        raise RequestProblem(
+            400, "invalid_json", "the body is not valid JSON: it is nested too deeply"
+        ) from err
     if not isinstance(data, dict):
         raise RequestProblem(
             400, "invalid_json", f"the body must be a JSON object, not {_json_type(data)}"
+        )
+    if not unicode:
+        raise RequestProblem(
+            400,
+            "invalid_json",
+            "a string in the body holds a lone surrogate escape (such as '\\ud800'), "
+            "which is not Unicode text",
         )
     return data
 

@@ -20,6 +20,7 @@ from aiohttp import web
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.store.queries.detail import conversation_turns
+from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
@@ -128,7 +129,7 @@ class _EventStream:
 
 
 async def _read_form(request: web.Request) -> ChatForm:
-    form = await request.post()
+    form = await read_form(request)
     text = form.get("text")
     conversation = form.get("conversation_id")
     text = text.strip() if isinstance(text, str) else ""

@@ -16,6 +16,8 @@ from addon.web.ui.templating import home_timezone, render
 
 _LOGGER = logging.getLogger(__name__)
 
+STATIC_ROUTE = "ui.static"
+
 
 async def dashboard_view(request: web.Request) -> web.Response:
     """Link status, today's activity, latency and token plots, recent failures and flags."""
@@ -38,7 +40,9 @@ async def ui_error_middleware(request: web.Request, handler: Handler) -> web.Str
     """Show UI errors as pages in the UI's frame rather than as bare text or JSON.
 
     Redirects pass through; a missing record becomes a 404 page here, since the app-wide error
-    middleware answers JSON for the API.
+    middleware answers JSON for the API. So does a static file name the filesystem refuses to
+    look up (longer than a name may be, say): aiohttp's static handler turns only a missing
+    file into a 404 and lets such an ``OSError`` out as a 500.
     """
     if not is_ui_request(request):
         return await handler(request)
@@ -46,6 +50,11 @@ async def ui_error_middleware(request: web.Request, handler: Handler) -> web.Str
         return await handler(request)
     except NotFoundError as err:
         return _error_page(request, 404, "Not found", str(err))
+    except OSError as err:
+        if request.match_info.route.name != STATIC_ROUTE or isinstance(err, ConnectionError):
+            raise
+        _LOGGER.debug("Static file %r not looked up: %s", request.path[:200], err)
+        return _error_page(request, 404, "Not found", "There is no such file.")
     except web.HTTPException as err:
         if err.status < 400:
             raise

@@ -23,6 +23,7 @@ import secrets
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from addon.web.ui.forms import read_form
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ async def check_csrf(request: web.Request) -> None:
         "application/x-www-form-urlencoded",
         "multipart/form-data",
     ):
-        form = await request.post()
+        form = await read_form(request)
         field = form.get(FORM_FIELD)
         sent = field if isinstance(field, str) else None
     if not (

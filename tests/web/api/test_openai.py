@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import openai
 import pytest
 from openai import AsyncOpenAI
@@ -211,3 +213,46 @@ async def test_unknown_route_is_an_openai_404(direct: AppClient) -> None:
     assert response.status == 404
     error = (await response.json())["error"]
     assert set(error) == {"message", "type", "param", "code"}
+
+
+async def test_deeply_nested_json_is_an_openai_400(direct: AppClient) -> None:
+    """A body nested too deeply to parse is refused in OpenAI's shape, not answered 500."""
+    response = await direct.post(
+        "/v1/chat/completions",
+        data=b'{"messages": ' + b"[" * 10_000 + b"]" * 10_000 + b"}",
+        headers={
+            "Authorization": "Bearer test-api-token-0123456789abcdef",
+            "Content-Type": "application/json",
+        },
+    )
+    assert response.status == 400
+    error = (await response.json())["error"]
+    assert error["code"] == "invalid_json"
+    assert "nested too deeply" in error["message"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param({"messages": [{"role": "user", "content": "hi \ud800"}]}, id="content"),
+        pytest.param(
+            {"messages": [{"role": "user", "content": "hi"}], "user": "\ud800"}, id="user"
+        ),
+    ],
+)
+async def test_lone_surrogate_is_an_openai_400(
+    direct: AppClient, scripted_llm: ScriptedLLM, body: dict[str, object]
+) -> None:
+    """An escaped lone surrogate is not Unicode text: a 400, not a 500 from the model call."""
+    response = await direct.post(
+        "/v1/chat/completions",
+        data=json.dumps({"model": "home-agent", **body}),  # ensure_ascii: sent as "\ud800"
+        headers={
+            "Authorization": "Bearer test-api-token-0123456789abcdef",
+            "Content-Type": "application/json",
+        },
+    )
+    assert response.status == 400, await response.text()
+    error = (await response.json())["error"]
+    assert "lone surrogate" in error["message"]
+    assert scripted_llm.chat_requests == []

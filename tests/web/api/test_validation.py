@@ -95,3 +95,43 @@ async def test_oversized_chunked_body_is_cut_off(api: AppClient) -> None:
 
     answer = await refused(api, 413, data=chunks(), headers={"Content-Type": "application/json"})
     assert answer["error"] == "payload_too_large"
+
+
+async def test_deeply_nested_json_is_refused(api: AppClient, scripted_llm: ScriptedLLM) -> None:
+    """10,000 nested arrays exhaust the parser's recursion: a 400 saying so, not a 500."""
+    answer = await refused(
+        api,
+        400,
+        data=b"[" * 10_000 + b"]" * 10_000,
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer == {
+        "error": "invalid_json",
+        "message": "the body is not valid JSON: it is nested too deeply",
+    }
+    assert scripted_llm.chat_requests == []
+
+
+async def test_body_not_in_its_content_encoding_is_refused(api: AppClient) -> None:
+    """A body marked gzip that is not gzip cannot be read: a 400 saying so."""
+    answer = await refused(
+        api,
+        400,
+        data=b'{"text": "hi"}',
+        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    assert answer["error"] == "invalid_body"
+    assert answer["message"].startswith("the body could not be read")
+
+
+async def test_lone_surrogate_is_refused(api: AppClient, scripted_llm: ScriptedLLM) -> None:
+    """An escaped lone surrogate is not Unicode text: refused as such, whichever field holds it."""
+    answer = await refused(
+        api,
+        400,
+        data=b'{"text": "hi", "device_id": "\\udcff"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer["error"] == "invalid_json"
+    assert "lone surrogate" in answer["message"]
+    assert scripted_llm.chat_requests == []

@@ -218,6 +218,13 @@ async def test_unknown_conversation_is_a_404_page(ui: UI) -> None:
     assert misplaced_urls(html, ui.prefix) == []
 
 
+async def test_static_name_too_long_for_the_filesystem_is_a_404(ingress_ui: UI) -> None:
+    """A file name longer than the filesystem allows is simply not there, not a 500."""
+    response = await ingress_ui.get("/static/" + "a" * 300)
+    assert response.status == 404
+    assert response.content_type == "text/html"
+
+
 async def test_malformed_ingress_header_is_ignored(ingress_ui: UI) -> None:
     """A prefix that is not a plain path never reaches the page."""
     response = await ingress_ui.client.get(
