@@ -20,7 +20,6 @@ from typing import Any
 
 from addon.custom_tools.definition import ToolDefinition, parse_definition
 from addon.custom_tools.runner import Runner
-from addon.custom_tools.secrets_mask import SecretMask
 from addon.custom_tools.source import CustomToolSource
 from addon.custom_tools.trial import Trial
 from addon.errors import CustomToolInvalid
@@ -133,7 +132,7 @@ class CustomToolProvider:
             home=None, executor=None, language="en", now=datetime.now(UTC), dry_run=dry_run
         )
         outcome = await ToolRegistry([tool]).execute(tool.name, raw, context)
-        mask = SecretMask.of(secrets)
+        mask = self._runner.mask(secrets)
         return Trial(
             name=tool.name,
             arguments=mask.value(outcome.arguments),
