@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from addon.config.settings import Settings
     from addon.custom_tools.runner import Runner
     from addon.custom_tools.source import CustomToolSource
+    from addon.custom_tools.trial import TryTool
     from addon.ha.client import HomeAssistantClient
     from addon.ha.home_sync import HomeSync
     from addon.health import HealthRegistry
@@ -35,6 +36,8 @@ CUSTOM_TOOL_SOURCE: web.AppKey[CustomToolSource] = web.AppKey("custom_tool_sourc
 """Enabled custom tools and secrets; set before the agent starts (the store), else none."""
 CUSTOM_TOOL_RUNNER: web.AppKey[Runner] = web.AppKey("custom_tool_runner")
 """Runs custom tools: for the agent's turns and for trying a tool in the panel."""
+CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
+"""Tries a definition once as the model would call it (the panel's "Try it"); set by the agent."""
 # The definition parser custom tools are checked with before they are stored (wired by the app;
 # the store's own checks alone when absent).
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(

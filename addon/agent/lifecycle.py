@@ -36,6 +36,8 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     runner = Runner(session=session, port=HomeAssistantToolPort(client, app[keys.HOME_SYNC]))
     app[keys.CUSTOM_TOOL_RUNNER] = runner
     source = app.get(keys.CUSTOM_TOOL_SOURCE) or StaticSource()
+    custom_tools = CustomToolProvider(source, runner, builtin_tool_names())
+    app[keys.CUSTOM_TOOL_TRY] = custom_tools.trial
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -44,7 +46,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         llm=app[keys.LLM],
         local=local,
         events=client,
-        custom_tools=CustomToolProvider(source, runner, builtin_tool_names()),
+        custom_tools=custom_tools,
     )
     app[keys.AGENT] = agent
     warm_up: asyncio.Task[bool] | None = None

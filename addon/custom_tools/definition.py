@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from functools import cached_property
 from typing import Any, Literal
 
 import yarl
@@ -85,6 +86,11 @@ class RestSettings(_Frozen):
         if self.body is not None and self.method in ("GET", "DELETE"):
             raise ValueError(f"a {self.method} request has no body")
         return self
+
+    @cached_property
+    def origin(self) -> yarl.URL:
+        """The URL's literal origin (see :func:`origin_of`), worked out once per definition."""
+        return origin_of(self.url)
 
 
 def origin_of(url: str) -> yarl.URL:

@@ -124,6 +124,16 @@ class Runner:
         self.port = port
         self.renderer = renderer if renderer is not None else Renderer()
         self._now = now
+        # The last secrets' mask: the table rarely changes, and building one costs more than
+        # the rest of a call's masking.
+        self._mask: tuple[tuple[str, ...], SecretMask] | None = None
+
+    def mask(self, secrets: Mapping[str, str]) -> SecretMask:
+        """The mask of ``secrets``' values, built again only when they change."""
+        values = tuple(secrets.values())
+        if self._mask is None or self._mask[0] != values:
+            self._mask = (values, SecretMask(values))
+        return self._mask[1]
 
     async def run(
         self,
@@ -136,7 +146,7 @@ class Runner:
         """Run ``definition`` with validated ``arguments``; never raises for a failed call."""
         started = time.perf_counter()
         deadline = started + definition.timeout
-        mask = SecretMask.of(secrets)
+        mask = self.mask(secrets)
         context = StepContext(
             renderer=self.renderer,
             session=self.session,

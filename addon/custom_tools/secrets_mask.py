@@ -1,8 +1,9 @@
 """Masking secret values wherever custom tools' data goes: traces, logs, try-it output, events.
 
-A secret reaches a request in more than its raw form: percent-encoded in a query string, escaped
-in a JSON body, base64-encoded in a Basic ``Authorization`` header. Each form is masked; longer
-values first, so a secret that contains another is masked whole.
+A secret reaches a request in more than its raw form: percent-encoded in a query string (as
+:mod:`urllib` writes it, and as yarl does, which leaves ``/ : @ ?`` as they are and writes a space
+as ``+``), in a path, escaped in a JSON body, base64-encoded in a Basic ``Authorization`` header.
+Each form is masked; longer values first, so a secret that contains another is masked whole.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus
+
+import yarl
 
 MASK = "••••••"
 
@@ -35,6 +38,7 @@ class SecretMask:
                     json.dumps(value)[1:-1],
                 }
             )
+            forms.update(_url_forms(value))
             forms.update(_base64_forms(value))
         self._forms = tuple(sorted(forms, key=len, reverse=True))
 
@@ -64,6 +68,18 @@ class SecretMask:
         if isinstance(value, list | tuple):
             return [self.value(item) for item in value]
         return value
+
+
+def _url_forms(value: str) -> set[str]:
+    """The secret as yarl writes it in a query value and in a path (the rest kind's URLs)."""
+    base = yarl.URL("http://h/")
+    try:
+        return {
+            base.with_query({"k": value}).raw_query_string.removeprefix("k="),
+            base.joinpath(value).raw_path.removeprefix("/"),
+        }
+    except ValueError:  # not a valid path segment; then it cannot be in a path either
+        return {base.with_query({"k": value}).raw_query_string.removeprefix("k=")}
 
 
 def _base64_forms(value: str) -> set[str]:

@@ -14,7 +14,8 @@ can spend unbounded time or memory:
 - the output is streamed and stops at the cap.
 
 A render never runs in a thread: it is synchronous, short, and stops itself (docs/DECISIONS.md).
-Compiled templates are cached per source, so a tool call pays for parsing only once.
+Compiled templates are cached per source, so a tool call pays for parsing only once, and text
+without markup (``units: metric``) is returned as it is, without a render.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ _NATIVE = re.compile(r"^\s*\{\{(?P<expr>(?:(?!\{\{|\}\}|\{%|%\}).)*)\}\}\s*$", r
 _ITER_FILTER = "__budget_iter__"
 _SIZE_FILTER = "__budget_size__"
 _RESULT_NAME = "native_result"
+_MARKUP = re.compile(r"\{\{|\{%|\{#")
+_LONE_NAME = re.compile(r"^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
 
 Clock = Callable[[], float]
 
@@ -204,7 +207,12 @@ class Renderer:
         return RenderBudget(self._clock() + self.time_limit, self.max_chars, self._clock)
 
     def render(self, source: str, variables: Mapping[str, Any], field: str) -> str:
-        """Render ``source`` to text; raise TemplateRenderError naming ``field`` and the line."""
+        """Render ``source`` to text; raise TemplateRenderError naming ``field`` and the line.
+
+        Text without Jinja markup is its own rendering: returned as it is, without a render.
+        """
+        if _MARKUP.search(source) is None:
+            return source
         template = self._template(source, field)
         budget = self._budget()
         parts: list[str] = []
@@ -221,6 +229,15 @@ class Renderer:
 
     def render_native(self, source: str, variables: Mapping[str, Any], field: str) -> Any:
         """Render to a value: a lone ``{{ expr }}`` keeps its type (a number stays a number)."""
+        lone = _LONE_NAME.match(source)
+        if lone is not None and lone.group(1) in variables:
+            # ``{{ city }}`` is the variable itself, as Jinja would return it, without a render.
+            value = variables[lone.group(1)]
+            try:
+                self._budget_for_value(value)
+            except TemplateLimitError as err:
+                raise TemplateRenderError(field, 1, str(err)) from err
+            return value
         match = _NATIVE.match(source)
         if match is None:
             return self.render(source, variables, field)

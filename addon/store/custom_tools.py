@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
 from addon.store.models import CustomTool, CustomToolVersion, Secret, ToolCall, utcnow
+
+_SECRETS_STATEMENT = re.compile(r"\b(?:INTO|UPDATE|FROM)\s+secrets\b", re.IGNORECASE)
+DRIVER_LOGGER = "aiosqlite"
 
 Validator = Callable[[Mapping[str, Any]], None]
 DiffFormat = Literal["yaml", "json"]
@@ -338,6 +343,27 @@ async def secret_values(session: AsyncSession) -> dict[str, str]:
     """Every secret's value by name: for the tool runner alone, which masks them in its output."""
     rows = await session.execute(select(Secret.name, Secret.value))
     return {row.name: row.value for row in rows}
+
+
+class SecretStatementFilter(logging.Filter):
+    """Withholds the parameters of statements on the secrets table from the driver's debug log.
+
+    aiosqlite logs every statement with its parameters at debug, which the ``trace`` log level
+    lets through: setting a secret would print its value. The record stays, without them.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite a record about the secrets table in place; never drops one."""
+        if record.args and _SECRETS_STATEMENT.search(record.getMessage()):
+            record.msg, record.args = "a statement on the secrets table (parameters withheld)", None
+        return True
+
+
+def withhold_secret_statements() -> None:
+    """Put :class:`SecretStatementFilter` on the driver's logger, once per process."""
+    logger = logging.getLogger(DRIVER_LOGGER)
+    if not any(isinstance(f, SecretStatementFilter) for f in logger.filters):
+        logger.addFilter(SecretStatementFilter())
 
 
 class StoredToolSource:

@@ -41,6 +41,7 @@ from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
 from addon.store import encoding
 from addon.store.backup_guard import BackupGuard, Permit, open_pin
+from addon.store.custom_tools import withhold_secret_statements
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
 from addon.store.writer import TurnWriter
 
@@ -84,6 +85,8 @@ class Store:
         Raises :class:`StoreError` (the directory is unusable, the file is not a database or the
         migration failed), :class:`SchemaTooNewError` or :class:`StoreLockedError`.
         """
+        # The secrets table's values must not reach the driver's debug log (trace level).
+        withhold_secret_statements()
         await asyncio.to_thread(_prepare_directory, path.parent)
         await asyncio.to_thread(_inspect_existing, path, busy_timeout_s)
         engine = _create_engine(path, busy_timeout_s)

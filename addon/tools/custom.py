@@ -15,13 +15,16 @@ import json
 import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from addon.custom_tools.definition import ToolDefinition, parse_definition
 from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import CustomToolSource
+from addon.custom_tools.trial import Trial
 from addon.errors import CustomToolInvalid
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply
+from addon.tools.registry import ToolRegistry
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -111,6 +114,35 @@ class CustomToolProvider:
         # Only what is current stays cached: edits do not grow it without bound.
         self._parsed = parsed
         return [tools[name] for name in sorted(tools)]
+
+    async def trial(
+        self, definition: Mapping[str, Any], arguments: Mapping[str, Any] | str, *, dry_run: bool
+    ) -> Trial:
+        """Run ``definition`` once through a registry of its own, exactly as the model would.
+
+        The arguments go through the registry's repair and validation; the definition need not
+        be saved or enabled. Raises CustomToolInvalid when it does not parse. Everything in the
+        answer is masked again, arguments and errors included, in case one repeats a secret.
+        """
+        parsed = parse_definition(definition, reserved=self._reserved)
+        secrets = await self._source.secrets()
+        tool = CustomTool(parsed, self._runner, secrets, canonical(parsed.parameters))
+        raw = arguments if isinstance(arguments, str) else json.dumps(dict(arguments))
+        context = ToolContext(
+            home=None, executor=None, language="en", now=datetime.now(UTC), dry_run=dry_run
+        )
+        outcome = await ToolRegistry([tool]).execute(tool.name, raw, context)
+        mask = self._runner.mask(secrets)
+        return Trial(
+            name=tool.name,
+            arguments=mask.value(outcome.arguments),
+            repaired=outcome.repaired,
+            result=mask.value(outcome.result),
+            error=mask.text(outcome.error) if outcome.error is not None else None,
+            duration_ms=outcome.duration_ms,
+            dry_run=dry_run,
+            run=mask.value(outcome.detail) if outcome.detail is not None else None,
+        )
 
     def _parse(self, mapping: Mapping[str, Any]) -> tuple[ToolDefinition, dict[str, Any]] | None:
         try:

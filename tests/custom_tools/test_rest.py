@@ -200,3 +200,14 @@ async def test_a_template_error_in_the_body_names_the_field(
     )
     run = await runner.run(tool, {}, dry_run=False, secrets={})
     assert run.error == "template rest.body.content.a, line 1: 'nope' is undefined"
+
+
+async def test_a_changed_secret_is_masked_on_the_next_call(
+    runner: Runner, api_server: TestServer
+) -> None:
+    """The runner keeps the last secrets' mask, and builds a new one when a value changes."""
+    tool = rest_tool(api_server, "/text", headers={"X-Key": "{{ secrets.token }}"})
+    await runner.run(tool, {}, dry_run=False, secrets={"token": "first-value-123"})
+    run = await runner.run(tool, {}, dry_run=False, secrets={"token": "second-value-456"})
+    assert run.request is not None
+    assert run.request.headers["X-Key"] == "••••••"

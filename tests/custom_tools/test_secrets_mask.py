@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 
+import yarl
+
 from addon.custom_tools.secrets_mask import MASK, SecretMask
 
 SECRET = "s3cr3t&token/value"
@@ -30,3 +32,12 @@ def test_structures_are_masked_keys_included() -> None:
     """Mappings and lists are walked; other values pass through."""
     masked = SecretMask([SECRET]).value({SECRET: [SECRET, 3], "n": None})
     assert masked == {MASK: [MASK, 3], "n": None}
+
+
+def test_the_forms_yarl_writes_in_a_url_are_masked() -> None:
+    """In a query yarl keeps ``/ : @ ?`` and writes a space as ``+``; in a path ``%20``."""
+    secret = "k3y/With+plus and:space@?~x"
+    url = yarl.URL("http://h/p").with_query({"key": secret})
+    path = yarl.URL("http://h/").joinpath(secret)
+    masked = SecretMask([secret]).text(f"{url} {path.raw_path}")
+    assert masked == f"http://h/p?key={MASK} /{MASK}"

@@ -89,3 +89,25 @@ def test_a_syntax_error_names_its_line() -> None:
     with pytest.raises(TemplateRenderError) as caught:
         Renderer().render("ok\n{% if %}", {}, "service.data.x")
     assert (caught.value.field, caught.value.line) == ("service.data.x", 2)
+
+
+def test_text_without_markup_comes_back_as_written() -> None:
+    """A literal, braces and all, is its own rendering, with no variables needed."""
+    text = "metric } %} #} {x}"
+    assert Renderer().render(text, {}, "rest.query.units") == text
+    assert Renderer().render_native(text, {}, "rest.query.units") == text
+
+
+def test_a_lone_variable_is_the_value_itself() -> None:
+    """``{{ name }}`` gives the argument as it is; an unknown one is still an error."""
+    renderer = Renderer()
+    levels = [1, 2]
+    assert renderer.render_native(" {{ levels }} ", {"levels": levels}, "f") is levels
+    with pytest.raises(TemplateRenderError, match="'missing' is undefined"):
+        renderer.render_native("{{ missing }}", {}, "f")
+
+
+def test_a_lone_variable_past_the_cap_is_refused() -> None:
+    """The size cap holds for a value passed through whole."""
+    with pytest.raises(TemplateRenderError, match="longer than 10"):
+        Renderer(max_chars=10).render_native("{{ big }}", {"big": "x" * 11}, "f")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -289,3 +290,19 @@ async def test_the_source_offers_enabled_tools_in_name_order(store: Store) -> No
     offered = await StoredToolSource(store.sessionmaker).enabled()
     assert [tool["name"] for tool in offered] == ["alpha", "zeta"]
     assert offered[0] == {**weather(name="alpha"), "enabled": True}
+
+
+async def test_the_drivers_debug_log_never_holds_a_secret_value(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """At the trace level aiosqlite logs parameters; those of the secrets table are withheld."""
+    caplog.set_level(logging.DEBUG, logger="aiosqlite")
+    async with store.sessionmaker.begin() as session:
+        await custom_tools.set_secret(session, "api_key", "value-nobody-may-read")
+    async with store.sessionmaker.begin() as session:
+        await custom_tools.set_secret(session, "api_key", "second-value-nobody-may-read")
+    async with store.sessionmaker() as session:
+        await custom_tools.secret_values(session)
+    messages = "\n".join(record.getMessage() for record in caplog.records)
+    assert "secrets table (parameters withheld)" in messages
+    assert "nobody-may-read" not in messages

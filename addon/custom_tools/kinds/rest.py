@@ -16,7 +16,7 @@ import aiohttp
 import yarl
 
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
-from addon.custom_tools.definition import RestSettings, origin_of
+from addon.custom_tools.definition import RestSettings
 from addon.custom_tools.kinds.shaping import parse_json, shape
 from addon.errors import CustomToolCallError, ToolError
 
@@ -70,7 +70,7 @@ def render_request(
 ) -> tuple[RenderedRequest, dict[str, Any]]:
     """The rendered request, and the body as aiohttp's keyword argument."""
     renderer, variables, field = context.renderer, context.variables, context.field
-    origin = origin_of(settings.url)
+    origin = settings.origin
     url = yarl.URL(renderer.render(settings.url, variables, f"{field}.url").strip())
     if settings.query:
         query = {

@@ -22,6 +22,23 @@ from addon.web.api.openai_schemas import (
     ModelOut,
 )
 from addon.web.api.schemas import ConversationIn, ConversationOut, DeltaEvent, ErrorOut
+from addon.web.api.tool_schemas import (
+    SecretIn,
+    SecretListOut,
+    SecretNameOut,
+    ToolDiffOut,
+    ToolEnabledIn,
+    ToolExportOut,
+    ToolImportIn,
+    ToolImportOut,
+    ToolListOut,
+    ToolOut,
+    ToolRestoreIn,
+    ToolSaveIn,
+    ToolTryIn,
+    ToolTryOut,
+    ToolVersionListOut,
+)
 
 _REF = "#/components/schemas/{model}"
 _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
@@ -34,6 +51,21 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     (ChatCompletionChunk, "serialization"),
     (ModelList, "serialization"),
     (ModelOut, "serialization"),
+    (ToolSaveIn, "validation"),
+    (ToolEnabledIn, "validation"),
+    (ToolRestoreIn, "validation"),
+    (ToolTryIn, "validation"),
+    (ToolImportIn, "validation"),
+    (SecretIn, "validation"),
+    (ToolOut, "serialization"),
+    (ToolListOut, "serialization"),
+    (ToolVersionListOut, "serialization"),
+    (ToolDiffOut, "serialization"),
+    (ToolTryOut, "serialization"),
+    (ToolImportOut, "serialization"),
+    (ToolExportOut, "serialization"),
+    (SecretNameOut, "serialization"),
+    (SecretListOut, "serialization"),
 ]
 _DESCRIPTION = """\
 Talk to the home agent over HTTP.
@@ -77,6 +109,7 @@ def openapi_document(server_url: str) -> dict[str, Any]:
             "/v1/chat/completions": {"post": _chat_completions()},
             "/v1/models": {"get": _models()},
             "/health": {"get": _health()},
+            **_tool_paths(),
         },
         "components": {
             "schemas": definitions.get("$defs", {}),
@@ -174,6 +207,134 @@ def _health() -> dict[str, Any]:
             "503": {"description": "A critical component (the store) is down."},
         },
     }
+
+
+def _tool_paths() -> dict[str, Any]:
+    """The custom tools and secrets routes of :mod:`addon.web.api.tools`."""
+    tool = "/api/tools/{id}"
+    return {
+        "/api/tools": {
+            "get": _op("listTools", "Every tool with its use.", out="ToolListOut"),
+            "post": _op("createTool", "Create a tool (version 1).", "ToolSaveIn", "ToolOut", "201"),
+        },
+        "/api/tools/try": {
+            "post": _op(
+                "tryUnsavedTool",
+                "Run an unsaved definition once, as the model would; secrets masked.",
+                "ToolTryIn",
+                "ToolTryOut",
+            )
+        },
+        "/api/tools/import": {
+            "post": _op(
+                "importTools",
+                "Import Extended OpenAI Conversation functions; refused entries say why.",
+                "ToolImportIn",
+                "ToolImportOut",
+            )
+        },
+        "/api/tools/export": {
+            "get": _op(
+                "exportTools",
+                "Tools as Extended OpenAI Conversation YAML (`?ids=1,2`, else all).",
+                out="ToolExportOut",
+            )
+        },
+        tool: {
+            "get": _op("getTool", "One tool, deleted or not.", out="ToolOut", path=True),
+            "put": _op("saveTool", "Save the next version.", "ToolSaveIn", "ToolOut", path=True),
+            "delete": _op("deleteTool", "Delete, reversibly.", out="ToolOut", path=True),
+        },
+        f"{tool}/undelete": {
+            "post": _op("undeleteTool", "Bring a deleted tool back.", out="ToolOut", path=True)
+        },
+        f"{tool}/enabled": {
+            "post": _op(
+                "enableTool", "Offer it to the model or not.", "ToolEnabledIn", "ToolOut", path=True
+            )
+        },
+        f"{tool}/versions": {
+            "get": _op(
+                "listToolVersions",
+                "Every version, newest first.",
+                out="ToolVersionListOut",
+                path=True,
+            )
+        },
+        f"{tool}/diff": {
+            "get": _op(
+                "diffToolVersions",
+                "A unified diff between versions `?from=N&to=M[&format=json]`.",
+                out="ToolDiffOut",
+                path=True,
+            )
+        },
+        f"{tool}/restore": {
+            "post": _op(
+                "restoreToolVersion",
+                "Make an old version current again, as a new version.",
+                "ToolRestoreIn",
+                "ToolOut",
+                path=True,
+            )
+        },
+        f"{tool}/try": {
+            "post": _op(
+                "tryTool",
+                "Run the tool once, as the model would; secrets masked.",
+                "ToolTryIn",
+                "ToolTryOut",
+                path=True,
+            )
+        },
+        "/api/secrets": {
+            "get": _op("listSecrets", "Secrets by name; never a value.", out="SecretListOut")
+        },
+        "/api/secrets/{name}": {
+            "put": _op(
+                "setSecret",
+                "Create or replace a secret; the answer does not repeat it.",
+                "SecretIn",
+                "SecretNameOut",
+                name=True,
+            ),
+            "delete": _op("deleteSecret", "Delete a secret.", out="SecretNameOut", name=True),
+        },
+    }
+
+
+def _op(
+    operation_id: str,
+    summary: str,
+    body: str | None = None,
+    out: str | None = None,
+    status: str = "200",
+    *,
+    path: bool = False,
+    name: bool = False,
+) -> dict[str, Any]:
+    """One operation with the API's usual refusals (and 404 for a tool or secret not found)."""
+    operation: dict[str, Any] = {"operationId": operation_id, "summary": summary}
+    parameters = []
+    if path:
+        parameters.append(
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+        )
+    if name:
+        parameters.append(
+            {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+        )
+    if parameters:
+        operation["parameters"] = parameters
+    if body is not None:
+        operation["requestBody"] = _json_body(body)
+    answer: dict[str, Any] = {"description": summary}
+    if out is not None:
+        answer["content"] = _json(out)
+    operation["responses"] = {status: answer, **_refusals()}
+    if path or name:
+        operation["responses"]["404"] = _error("No such tool, version or secret.")
+    return operation
 
 
 def _refusals() -> dict[str, Any]:

@@ -7,6 +7,12 @@ The access middleware guards every route; the author of a save is the Home Assis
 in the ingress headers, believed only on ingress, where Supervisor sets them.
 
 Secret values go in (``PUT /api/secrets/{name}``) and never come out: every answer names them.
+
+"Try it" (``POST /api/tools/{id}/try``, or ``POST /api/tools/try`` with an unsaved definition)
+runs a tool once as the model would, through the callable the agent's wiring provides
+(:data:`~addon.keys.CUSTOM_TOOL_TRY`), and answers with the rendered request, the response, the
+result the model would receive and the duration, secrets masked. The ``dry_run`` option forces a
+dry run, as it does for every turn.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ def add_tool_routes(app: web.Application) -> None:
     router.add_get("/api/tools", list_view, name="api_tools")
     router.add_post("/api/tools", create_view)
     router.add_post("/api/tools/import", import_view, name="api_tools_import")
+    router.add_post("/api/tools/try", try_unsaved_view, name="api_tools_try")
     router.add_get("/api/tools/export", export_view, name="api_tools_export")
     router.add_get("/api/tools/{id:\\d+}", get_view, name="api_tool")
     router.add_put("/api/tools/{id:\\d+}", save_view)
@@ -47,6 +54,7 @@ def add_tool_routes(app: web.Application) -> None:
     router.add_get("/api/tools/{id:\\d+}/versions", versions_view)
     router.add_get("/api/tools/{id:\\d+}/diff", diff_view)
     router.add_post("/api/tools/{id:\\d+}/restore", restore_view)
+    router.add_post("/api/tools/{id:\\d+}/try", try_view)
     router.add_get("/api/secrets", secrets_view, name="api_secrets")
     router.add_put("/api/secrets/{name}", set_secret_view)
     router.add_delete("/api/secrets/{name}", delete_secret_view)
@@ -156,6 +164,46 @@ async def restore_view(request: web.Request) -> web.Response:
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
     return web.json_response(_tool(tool))
+
+
+async def try_view(request: web.Request) -> web.Response:
+    """Run a saved tool once, as the model would: ``{"arguments": {...} or text, "dry_run"}``.
+
+    The tool's current definition is tried whether or not it is enabled.
+    """
+    body = await read_json_object(request, limit=BODY_LIMIT)
+    async with request.app[keys.STORE].sessionmaker() as session:
+        tool = await stored.get_tool(session, _id(request))
+    return await _try(request, tool.definition, body)
+
+
+async def try_unsaved_view(request: web.Request) -> web.Response:
+    """Try the editor's definition unsaved: ``definition`` or ``source``, as for a save."""
+    body = await read_json_object(request, limit=BODY_LIMIT)
+    return await _try(request, _definition(body), body)
+
+
+async def _try(
+    request: web.Request, definition: Mapping[str, Any], body: Mapping[str, Any]
+) -> web.Response:
+    trier = request.app.get(keys.CUSTOM_TOOL_TRY)
+    if trier is None:
+        raise RequestProblem(503, "not_ready", "the agent is not running yet; try again shortly")
+    arguments = body.get("arguments", {})
+    if not isinstance(arguments, Mapping | str):
+        raise RequestProblem(
+            422,
+            "invalid_field",
+            "'arguments' is an object, or the argument text a model would send",
+            field="arguments",
+        )
+    dry_run = body.get("dry_run", False)
+    if not isinstance(dry_run, bool):
+        raise RequestProblem(422, "invalid_field", "'dry_run' is true or false", field="dry_run")
+    # The option wins, as for every turn: with it on, nothing acts for real.
+    dry_run = dry_run or request.app[keys.SETTINGS].options.dry_run
+    trial = await trier(definition, cast(Mapping[str, Any] | str, arguments), dry_run=dry_run)
+    return web.json_response(trial.as_dict())
 
 
 async def import_view(request: web.Request) -> web.Response:

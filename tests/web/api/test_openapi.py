@@ -59,3 +59,41 @@ async def test_bearer_auth_is_described(api: AppClient) -> None:
     assert body["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     assert body["security"] == [{"bearerAuth": []}]
     assert body["paths"]["/health"]["get"]["security"] == []
+
+
+async def test_the_custom_tools_routes_are_listed(api: AppClient) -> None:
+    """Every tools and secrets route is in the document with its method and body schemas."""
+    paths = (await document(api))["paths"]
+    expected = {
+        "/api/tools": {"get", "post"},
+        "/api/tools/try": {"post"},
+        "/api/tools/import": {"post"},
+        "/api/tools/export": {"get"},
+        "/api/tools/{id}": {"get", "put", "delete"},
+        "/api/tools/{id}/undelete": {"post"},
+        "/api/tools/{id}/enabled": {"post"},
+        "/api/tools/{id}/versions": {"get"},
+        "/api/tools/{id}/diff": {"get"},
+        "/api/tools/{id}/restore": {"post"},
+        "/api/tools/{id}/try": {"post"},
+        "/api/secrets": {"get"},
+        "/api/secrets/{name}": {"put", "delete"},
+    }
+    assert {path: set(paths.get(path, {})) for path in expected} == expected
+    try_body = paths["/api/tools/{id}/try"]["post"]["requestBody"]["content"]
+    assert try_body["application/json"]["schema"]["$ref"].endswith("/ToolTryIn")
+
+
+async def test_every_tool_route_of_the_app_is_described(api: AppClient) -> None:
+    """No route under /api/tools or /api/secrets is missing from the document."""
+    paths = (await document(api))["paths"]
+    described = {(path, method.upper()) for path, item in paths.items() for method in item}
+    mounted = {
+        (route.resource.canonical.replace("{id:\\d+}", "{id}"), route.method)
+        for route in api.app.router.routes()
+        if route.resource is not None
+        and route.resource.canonical.startswith(("/api/tools", "/api/secrets"))
+        and route.method != "HEAD"
+    }
+    assert mounted
+    assert mounted <= described
