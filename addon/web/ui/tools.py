@@ -107,7 +107,7 @@ async def tool_view(request: web.Request) -> web.Response:
 async def tool_create_view(request: web.Request) -> web.Response:
     """Save a new tool from the editor, or show the editor again with its problems."""
     form = await _form(request)
-    source, fields = form.get("source", ""), _fields(form, "")
+    source = form.get("source", "")
     try:
         definition = _edited(form)
         async with request.app[keys.STORE].sessionmaker.begin() as session:
@@ -120,7 +120,7 @@ async def tool_create_view(request: web.Request) -> web.Response:
             )
     except CustomToolInvalid as err:
         problems = editor.place(err, source)
-        originals = _fields(form, "original.")
+        fields, originals = _refused_fields(form)
         return _editor_page(
             request, None, source, fields, problems, status=422, originals=originals
         )
@@ -132,7 +132,7 @@ async def tool_save_view(request: web.Request) -> web.Response:
     """Save the editor's definition as the tool's next version, or show its problems."""
     form = await _form(request)
     tool_id = _id(request)
-    source, fields = form.get("source", ""), _fields(form, "")
+    source = form.get("source", "")
     try:
         definition = _edited(form)
         async with request.app[keys.STORE].sessionmaker.begin() as session:
@@ -147,13 +147,14 @@ async def tool_save_view(request: web.Request) -> web.Response:
     except CustomToolInvalid as err:
         current = await _get_tool(request)
         problems = editor.place(err, source)
+        fields, originals = _refused_fields(form)
         return await _tool_page(
             request,
             current,
             source,
             fields,
             problems=problems,
-            originals=_fields(form, "original."),
+            originals=originals,
             status=422,
         )
     _LOGGER.info("Custom tool %s saved as version %d", tool.name, tool.current.number)
@@ -415,6 +416,22 @@ def _fields(form: Mapping[str, str], prefix: str) -> dict[str, str]:
     values = {name: form.get(prefix + name, "") for name in editor.COMMON_FIELDS}
     values["enabled"] = "on" if form.get(prefix + "enabled") == "on" else "off"
     return values
+
+
+def _refused_fields(form: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The fields to show after a refused save, and the originals they are compared with.
+
+    Shown: what would have been saved (a changed field, else the text's value), so the fields
+    and the text agree; compared with the text's own values, so a change the user made to a
+    field still wins next time. When the text does not parse, the form as it was sent.
+    """
+    sent, originals = _fields(form, ""), _fields(form, "original.")
+    try:
+        written = editor.parse_source(form.get("source", ""))
+    except CustomToolInvalid:
+        return sent, originals
+    merged = editor.merge_fields(written, sent, originals)
+    return editor.field_values(merged), editor.field_values(written)
 
 
 def _edited(form: Mapping[str, str]) -> dict[str, Any]:

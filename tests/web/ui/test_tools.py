@@ -242,3 +242,13 @@ async def test_secret_can_be_deleted(ui: UI) -> None:
     await set_secret(ui)
     assert (await post(ui, "/tools/secrets/delete", {"name": "api_key"})).status == 303
     assert "api_key" not in parse(await ui.page("/tools")).text
+
+
+async def test_refused_save_shows_the_fields_the_text_gives(ui: UI) -> None:
+    """After a refused save the name field shows the name written in the text, not the old one."""
+    fields = {"name": "get_weather", "description": "d", "kind": "rest", "timeout": "10"}
+    form = {"source": "name: from_text\ndescription: y\nkind: nope\n", **fields}
+    form |= {f"original.{key}": value for key, value in fields.items()}
+    response = await post(ui, "/tools/new", form)
+    assert response.status == 422
+    assert 'name="name" value="from_text"' in await response.text()

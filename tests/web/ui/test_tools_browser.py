@@ -60,6 +60,7 @@ async def test_create_shows_problem_inline_then_tries(
     await expect(widget).to_contain_text("the URL must start with http")
     line = page.locator(".CodeMirror-code > div").filter(has=widget)
     await expect(line.locator(".CodeMirror-line")).to_contain_text("rest:")
+    await page.screenshot(path=SCREENSHOTS / "problem.png", full_page=True)
     await set_editor(page, good)
     await page.get_by_role("button", name="Create").click()
     await expect(page.get_by_role("status").first).to_contain_text("Tool created.")
