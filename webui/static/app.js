@@ -4,6 +4,10 @@
  * data-stream-url attribute and the answer is read as Server-Sent Events ("text" chunks, then
  * "done" with the link to the turn's trace). Text is only ever set with textContent, never as
  * HTML, because replies come from a language model.
+ *
+ * The custom tool editor's textarea becomes a CodeMirror 5 editor (vendored under
+ * static/vendor/codemirror) with YAML or JSON highlighting; the server's problems, listed under
+ * #problems with the line each concerns, are shown as widgets under those lines.
  */
 "use strict";
 
@@ -142,4 +146,41 @@
   }
 
   document.querySelectorAll("form[data-stream-url]").forEach(enhanceChat);
+
+  function enhanceEditor(textarea) {
+    if (!window.CodeMirror) return;
+    const json = textarea.value.trimStart().startsWith("{");
+    const editor = window.CodeMirror.fromTextArea(textarea, {
+      mode: json ? { name: "javascript", json: true } : "yaml",
+      lineNumbers: true,
+      indentUnit: 2,
+      tabSize: 2,
+      lineWrapping: true,
+      viewportMargin: Infinity,
+      extraKeys: {
+        Tab: function (cm) {
+          cm.replaceSelection("  ");
+        },
+      },
+    });
+    const list = document.getElementById("problems");
+    if (!list) return;
+    let first = null;
+    list.querySelectorAll("li[data-line]").forEach(function (item) {
+      const line = parseInt(item.dataset.line, 10) - 1;
+      if (isNaN(line) || line < 0 || line >= editor.lineCount()) return;
+      const widget = document.createElement("div");
+      widget.className = "cm-problem-widget";
+      widget.textContent = item.textContent;
+      editor.addLineWidget(line, widget, { coverGutter: false, noHScroll: true });
+      editor.addLineClass(line, "background", "cm-problem-line");
+      if (first === null || line < first) first = line;
+    });
+    if (first !== null) editor.scrollIntoView({ line: first, ch: 0 }, 80);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    // After every deferred script, CodeMirror's included.
+    document.querySelectorAll("textarea.code-editor").forEach(enhanceEditor);
+  });
 })();

@@ -15,6 +15,7 @@ from addon.web.ui.conversations import conversation_view, conversations_view
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
 from addon.web.ui.security import csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
+from addon.web.ui.tools import add_tool_pages
 
 
 def setup_ui(app: web.Application) -> None:
@@ -34,4 +35,5 @@ def setup_ui(app: web.Application) -> None:
     router.add_post("/chat", chat_send_view, name="ui.chat_send")
     router.add_post("/chat/stream", chat_stream_view, name="ui.chat_stream")
     router.add_get("/settings", settings_view, name="ui.settings")
+    add_tool_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)

@@ -1,0 +1,272 @@
+"""The custom tool editor apart from HTTP: reading its text, placing problems, try-it forms.
+
+The editor sends the whole definition as YAML or JSON text beside a form of the common fields
+(name, description, kind, enabled, timeout). A field changed in the form wins over the same key
+in the text; an unchanged one leaves the text as typed (the form carries each field's original
+value to tell), so the page works the same with and without script.
+
+A problem the parser reports names a dotted field path (``rest.url``,
+``composite.steps.1.service.action``); :func:`locate` finds the line of the deepest key of that
+path present in the text, so the message can be shown at the line it concerns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+import yaml
+from jsonschema import Draft202012Validator
+
+from addon.errors import CustomToolInvalid
+
+COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
+KINDS = ("rest", "service", "template", "script", "history", "composite")
+MAX_SOURCE = 256 * 1024
+
+NEW_TOOL_SOURCE = """\
+name: get_weather
+description: Current weather for a city.
+parameters:
+  type: object
+  properties:
+    city: {type: string, description: City name}
+  required: [city]
+kind: rest
+enabled: true
+timeout: 10
+rest:
+  method: GET
+  url: "https://api.example.com/weather/{{ city | urlencode }}"
+  result: {pointer: /temp}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the editor's text: its field path, message and line (1-based)."""
+
+    path: str
+    message: str
+    line: int | None
+
+    @property
+    def common_field(self) -> str | None:
+        """The form field the problem belongs to, if it is one of the common fields."""
+        head = self.path.split(".", 1)[0]
+        return head if head in COMMON_FIELDS else None
+
+
+class SourceInvalid(CustomToolInvalid):
+    """The editor's text is not a definition; carries the problems already placed on lines."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__([(problem.path, problem.message) for problem in problems])
+        self.placed = tuple(problems)
+
+
+def parse_source(text: str) -> dict[str, Any]:
+    """The mapping written in the editor (YAML, which also reads JSON); SourceInvalid if none."""
+    if len(text) > MAX_SOURCE:
+        raise SourceInvalid([Problem("", f"the definition is over {MAX_SOURCE // 1024} KiB", None)])
+    try:
+        parsed = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(err, "problem", None) or str(err)
+        raise SourceInvalid([Problem("", f"not valid YAML or JSON: {problem}", line)]) from err
+    if not isinstance(parsed, dict):
+        raise SourceInvalid([Problem("", "a definition is a mapping of its fields", 1)])
+    return cast(dict[str, Any], parsed)
+
+
+def merge_fields(
+    definition: dict[str, Any], fields: Mapping[str, str], originals: Mapping[str, str]
+) -> dict[str, Any]:
+    """``definition`` with each common field the form changed set from the form.
+
+    ``fields`` and ``originals`` hold the form's values and the values it was shown with;
+    enabled is "on" or absent, as a checkbox sends it. A timeout that is not a number is kept
+    as text, so the parser names the field.
+    """
+    merged = dict(definition)
+    for name in COMMON_FIELDS:
+        value = fields.get(name, "off" if name == "enabled" else "")
+        if name == "enabled":
+            value = "on" if value == "on" else "off"
+        if value == originals.get(name):
+            continue
+        merged[name] = _field_value(name, value)
+    return merged
+
+
+def _field_value(name: str, value: str) -> Any:
+    if name == "enabled":
+        return value == "on"
+    if name == "timeout":
+        try:
+            return float(value) if "." in value else int(value)
+        except ValueError:
+            return value
+    return value
+
+
+def field_values(definition: Mapping[str, Any]) -> dict[str, str]:
+    """The common fields of a definition as the form shows them."""
+    values = dict.fromkeys(COMMON_FIELDS, "")
+    for name in ("name", "description", "kind"):
+        value = definition.get(name)
+        values[name] = value if isinstance(value, str) else ""
+    values["enabled"] = "off" if definition.get("enabled", True) is False else "on"
+    timeout = definition.get("timeout", 10)
+    values["timeout"] = f"{timeout:g}" if isinstance(timeout, int | float) else str(timeout)
+    return values
+
+
+def render_source(definition: Mapping[str, Any], fmt: str = "yaml") -> str:
+    """A definition as editor text: block YAML or indented JSON, keys in their order."""
+    if fmt == "json":
+        return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(
+        dict(definition), sort_keys=False, allow_unicode=True, default_flow_style=False
+    )
+
+
+def place(err: CustomToolInvalid, text: str) -> list[Problem]:
+    """The problems of ``err``, each with the line of the text it concerns (None if none)."""
+    if isinstance(err, SourceInvalid):
+        return list(err.placed)
+    return [Problem(path, message, locate(text, path)) for path, message in err.problems]
+
+
+def locate(text: str, path: str) -> int | None:
+    """The 1-based line of the deepest key of the dotted ``path`` found in the YAML/JSON text."""
+    try:
+        node = yaml.compose(text)
+    except yaml.YAMLError:
+        return None
+    if node is None:
+        return None
+    line: int | None = None
+    for part in [p for p in path.split(".") if p]:
+        if isinstance(node, yaml.MappingNode):
+            found = next(
+                ((key, value) for key, value in node.value if getattr(key, "value", None) == part),
+                None,
+            )
+            if found is None:
+                break
+            line = found[0].start_mark.line + 1
+            node = found[1]
+        elif isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
+            node = node.value[int(part)]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentField:
+    """One input of the try-it form, made from one property of the tool's parameter schema."""
+
+    name: str
+    widget: str  # text, number, integer, boolean, enum, json
+    required: bool
+    description: str
+    options: tuple[str, ...] = ()
+    value: str = ""
+
+    @property
+    def input_name(self) -> str:
+        """The form field's name; prefixed so no argument meets the page's own fields."""
+        return f"arg.{self.name}"
+
+
+def argument_fields(
+    parameters: Mapping[str, Any], values: Mapping[str, str] | None = None
+) -> list[ArgumentField]:
+    """The try-it inputs for a parameter schema, in the schema's order, with sent values kept."""
+    properties = parameters.get("properties")
+    if not isinstance(properties, Mapping):
+        return []
+    required = parameters.get("required")
+    required_names = set(required) if isinstance(required, list) else set()
+    fields = []
+    for name, schema in properties.items():
+        schema = schema if isinstance(schema, Mapping) else {}
+        widget, options = _widget(schema)
+        description = schema.get("description")
+        field = ArgumentField(
+            name=str(name),
+            widget=widget,
+            required=name in required_names,
+            description=description if isinstance(description, str) else "",
+            options=options,
+        )
+        value = (values or {}).get(field.input_name, "")
+        fields.append(
+            ArgumentField(field.name, widget, field.required, field.description, options, value)
+        )
+    return fields
+
+
+def _widget(schema: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum and all(isinstance(item, str) for item in enum):
+        return "enum", tuple(enum)
+    kind = schema.get("type")
+    if kind in ("string", "number", "integer", "boolean"):
+        return str(kind), ()
+    return ("json" if kind in ("object", "array") or kind is None else "text"), ()
+
+
+def read_arguments(
+    fields: list[ArgumentField], parameters: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """The arguments the try-it form gives, and every problem with them (schema checked).
+
+    A blank input leaves its argument out, so an optional one can be omitted.
+    """
+    arguments: dict[str, Any] = {}
+    problems: list[str] = []
+    for field in fields:
+        raw = field.value.strip()
+        if not raw:
+            continue
+        try:
+            arguments[field.name] = _argument(field.widget, raw)
+        except ValueError as err:
+            problems.append(f"{field.name}: {err}")
+    if not problems:
+        validator = Draft202012Validator(dict(parameters))
+        for error in sorted(validator.iter_errors(arguments), key=lambda e: list(e.path)):
+            where = ".".join(str(part) for part in error.path) or "arguments"
+            problems.append(f"{where}: {error.message}")
+    return arguments, problems
+
+
+def _argument(widget: str, raw: str) -> Any:
+    if widget == "integer":
+        try:
+            return int(raw)
+        except ValueError:
+            raise ValueError("not a whole number") from None
+    if widget == "number":
+        try:
+            return float(raw) if any(c in raw for c in ".eE") else int(raw)
+        except ValueError:
+            raise ValueError("not a number") from None
+    if widget == "boolean":
+        if raw not in ("true", "false"):
+            raise ValueError("true or false")
+        return raw == "true"
+    if widget == "json":
+        try:
+            return json.loads(raw)
+        except ValueError as err:
+            raise ValueError(f"not valid JSON: {err}") from None
+    return raw

@@ -1,0 +1,475 @@
+"""The Custom tools pages: the list, the editor, try it, versions, import, export and secrets.
+
+Thin views over :mod:`addon.store.custom_tools` and the tool runner; the editor's own logic
+(reading its text, placing problems on lines, the try-it form) is in :mod:`.tool_editor`. Every
+change is a form POST answered with a redirect (or the page again with its problems), so all of
+it works without script; ``app.js`` only adds the highlighting editor and marks problem lines.
+
+Secret values are written here and never read back: pages name secrets, and the runner masks
+their values in everything a try shows.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from aiohttp import web
+
+from addon import keys
+from addon.custom_tools.definition import parse_definition
+from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.errors import CustomToolInvalid, NotFoundError
+from addon.store import custom_tools as stored
+from addon.web.access import ACCESS
+from addon.web.ui import tool_editor as editor
+from addon.web.ui.templating import render
+from addon.web.ui.urls import Urls
+
+_LOGGER = logging.getLogger(__name__)
+
+# Supervisor's ingress proxy names the Home Assistant user in these (display name first).
+USER_HEADERS = ("X-Remote-User-Display-Name", "X-Remote-User-Name")
+NOTICES = {
+    "created": "Tool created.",
+    "saved": "Saved as a new version.",
+    "restored": "Restored as a new version.",
+    "enabled": "Enabled: the model gets it from its next turn.",
+    "disabled": "Disabled: the model no longer gets it.",
+    "deleted": "Deleted. Restore brings it back.",
+    "undeleted": "Restored from the deleted tools.",
+    "secret_set": "Secret saved.",
+    "secret_deleted": "Secret deleted.",
+}
+
+
+def add_tool_pages(router: web.UrlDispatcher) -> None:
+    """Mount the Custom tools pages (every route named ``ui.*``, like the rest of the UI)."""
+    tool = "/tools/{tool_id:\\d+}"
+    router.add_get("/tools", tools_view, name="ui.tools")
+    router.add_get("/tools/new", tool_new_view, name="ui.tool_new")
+    router.add_post("/tools/new", tool_create_view, name="ui.tool_create")
+    router.add_post("/tools/import", tools_import_view, name="ui.tools_import")
+    router.add_get("/tools/export", tools_export_view, name="ui.tools_export")
+    router.add_post("/tools/secrets", secret_set_view, name="ui.secret_set")
+    router.add_post("/tools/secrets/delete", secret_delete_view, name="ui.secret_delete")
+    router.add_get(tool, tool_view, name="ui.tool")
+    router.add_post(tool, tool_save_view, name="ui.tool_save")
+    router.add_post(tool + "/try", tool_try_view, name="ui.tool_try")
+    router.add_post(tool + "/enabled", tool_enabled_view, name="ui.tool_enabled")
+    router.add_post(tool + "/delete", tool_delete_view, name="ui.tool_delete")
+    router.add_post(tool + "/undelete", tool_undelete_view, name="ui.tool_undelete")
+    router.add_post(tool + "/restore", tool_restore_view, name="ui.tool_restore")
+    router.add_get(tool + "/diff", tool_diff_view, name="ui.tool_diff")
+
+
+async def tools_view(request: web.Request) -> web.Response:
+    """Every tool with its use; ``?deleted=1`` lists the deleted ones too."""
+    return await _list_page(request)
+
+
+async def _list_page(
+    request: web.Request, *, secret_problem: str = "", status: int = 200
+) -> web.Response:
+    include_deleted = request.query.get("deleted") == "1"
+    async with request.app[keys.STORE].sessionmaker() as session:
+        tools = await stored.list_tools(session, include_deleted=include_deleted)
+        secrets = await stored.secret_names(session)
+    return render(
+        request,
+        "tools.html",
+        {
+            "tools": tools,
+            "secrets": secrets,
+            "include_deleted": include_deleted,
+            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "secret_problem": secret_problem,
+        },
+        status=status,
+    )
+
+
+async def tool_new_view(request: web.Request) -> web.Response:
+    """The editor for a new tool, filled with an example to change."""
+    definition = editor.parse_source(editor.NEW_TOOL_SOURCE)
+    return _editor_page(request, None, editor.NEW_TOOL_SOURCE, editor.field_values(definition))
+
+
+async def tool_view(request: web.Request) -> web.Response:
+    """One tool: its editor, try it, versions and actions; ``?format=json`` shows JSON."""
+    fmt = "json" if request.query.get("format") == "json" else "yaml"
+    tool = await _get_tool(request)
+    source = editor.render_source(tool.definition, fmt)
+    return await _tool_page(request, tool, source, editor.field_values(tool.definition))
+
+
+async def tool_create_view(request: web.Request) -> web.Response:
+    """Save a new tool from the editor, or show the editor again with its problems."""
+    form = await _form(request)
+    source = form.get("source", "")
+    try:
+        definition = _edited(form)
+        async with request.app[keys.STORE].sessionmaker.begin() as session:
+            tool = await stored.save_tool(
+                session,
+                definition,
+                author=author(request),
+                note=form.get("note", "")[:500],
+                validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+            )
+    except CustomToolInvalid as err:
+        problems = editor.place(err, source)
+        fields, originals = _refused_fields(form)
+        return _editor_page(
+            request, None, source, fields, problems, status=422, originals=originals
+        )
+    _LOGGER.info("Custom tool %s created (id %d)", tool.name, tool.id)
+    raise web.HTTPSeeOther(_tool_url(request, tool.id, "created"))
+
+
+async def tool_save_view(request: web.Request) -> web.Response:
+    """Save the editor's definition as the tool's next version, or show its problems."""
+    form = await _form(request)
+    tool_id = _id(request)
+    source = form.get("source", "")
+    try:
+        definition = _edited(form)
+        async with request.app[keys.STORE].sessionmaker.begin() as session:
+            tool = await stored.save_tool(
+                session,
+                definition,
+                tool_id=tool_id,
+                author=author(request),
+                note=form.get("note", "")[:500],
+                validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+            )
+    except CustomToolInvalid as err:
+        current = await _get_tool(request)
+        problems = editor.place(err, source)
+        fields, originals = _refused_fields(form)
+        return await _tool_page(
+            request,
+            current,
+            source,
+            fields,
+            problems=problems,
+            originals=originals,
+            status=422,
+        )
+    _LOGGER.info("Custom tool %s saved as version %d", tool.name, tool.current.number)
+    raise web.HTTPSeeOther(_tool_url(request, tool.id, "saved"))
+
+
+async def tool_try_view(request: web.Request) -> web.Response:
+    """Run the tool's current version with the form's arguments, and show what happened."""
+    form = await _form(request)
+    tool = await _get_tool(request)
+    runner = request.app.get(keys.CUSTOM_TOOL_RUNNER)
+    if runner is None:
+        raise web.HTTPServiceUnavailable(text="The tool runner is not ready yet; try again soon.")
+    definition_data = tool.definition
+    parameters = definition_data.get("parameters") or {}
+    fields = editor.argument_fields(parameters, form)
+    dry_option = request.app[keys.SETTINGS].options.dry_run
+    dry_run = dry_option or form.get("dry_run") == "on"
+    arguments, problems = editor.read_arguments(fields, parameters)
+    run: dict[str, Any] | None = None
+    if not problems:
+        try:
+            definition = parse_definition(definition_data, reserved=())
+        except CustomToolInvalid as err:
+            problems = [f"{path or 'definition'}: {message}" for path, message in err.problems]
+        else:
+            async with request.app[keys.STORE].sessionmaker() as session:
+                secrets = await stored.secret_values(session)
+            result = await runner.run(definition, arguments, dry_run=dry_run, secrets=secrets)
+            run = result.as_dict() | {"for_model": result.for_model()}
+            _LOGGER.info(
+                "Custom tool %s tried from the panel (dry run: %s): %s",
+                tool.name,
+                dry_run,
+                result.error or "ok",
+            )
+    source = editor.render_source(tool.definition)
+    return await _tool_page(
+        request,
+        tool,
+        source,
+        editor.field_values(tool.definition),
+        arg_values=form,
+        run=run,
+        try_problems=problems,
+        dry_run=dry_run,
+        status=200 if not problems else 422,
+    )
+
+
+async def tool_enabled_view(request: web.Request) -> web.Response:
+    """Offer the tool to the model, or stop: ``enabled=on|off``."""
+    form = await _form(request)
+    enabled = form.get("enabled") == "on"
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.set_enabled(session, _id(request), enabled)
+    raise web.HTTPSeeOther(_tool_url(request, tool.id, "enabled" if enabled else "disabled"))
+
+
+async def tool_delete_view(request: web.Request) -> web.Response:
+    """Delete the tool, reversibly."""
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        tool = await stored.delete_tool(session, _id(request))
+    raise web.HTTPSeeOther(_tool_url(request, tool.id, "deleted"))
+
+
+async def tool_undelete_view(request: web.Request) -> web.Response:
+    """Bring a deleted tool back (refused if its name was taken meanwhile)."""
+    tool_id = _id(request)
+    try:
+        async with request.app[keys.STORE].sessionmaker.begin() as session:
+            await stored.undelete_tool(session, tool_id)
+    except CustomToolInvalid as err:
+        raise web.HTTPConflict(text=_reasons(err)) from err
+    raise web.HTTPSeeOther(_tool_url(request, tool_id, "undeleted"))
+
+
+async def tool_restore_view(request: web.Request) -> web.Response:
+    """Make an old version current again, as a new version: ``version=N``."""
+    form = await _form(request)
+    number = form.get("version", "")
+    if not number.isdigit():
+        raise web.HTTPBadRequest(text="Choose a version to restore.")
+    tool_id = _id(request)
+    try:
+        async with request.app[keys.STORE].sessionmaker.begin() as session:
+            await stored.restore_version(
+                session,
+                tool_id,
+                int(number),
+                author=author(request),
+                validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+            )
+    except CustomToolInvalid as err:
+        raise web.HTTPConflict(
+            text=f"Version {number} cannot be restored: {_reasons(err)}"
+        ) from err
+    raise web.HTTPSeeOther(_tool_url(request, tool_id, "restored"))
+
+
+async def tool_diff_view(request: web.Request) -> web.Response:
+    """``?from=N&to=M``: what changed between two versions, as a unified diff."""
+    old, new = request.query.get("from", ""), request.query.get("to", "")
+    if not (old.isdigit() and new.isdigit()):
+        raise web.HTTPBadRequest(text="Choose two versions to compare.")
+    tool = await _get_tool(request)
+    async with request.app[keys.STORE].sessionmaker() as session:
+        diff = await stored.diff_versions(session, tool.id, int(old), int(new))
+        versions = await stored.tool_versions(session, tool.id)
+    return render(
+        request,
+        "tool_diff.html",
+        {"tool": tool, "old": int(old), "new": int(new), "diff": diff, "versions": versions},
+    )
+
+
+async def tools_import_view(request: web.Request) -> web.Response:
+    """Extended OpenAI Conversation function YAML: each entry saved as a tool, or refused."""
+    form = await _form(request)
+    text = form.get("text", "")
+    if len(text) > editor.MAX_SOURCE:
+        raise web.HTTPRequestEntityTooLarge(max_size=editor.MAX_SOURCE, actual_size=len(text))
+    imported: list[stored.StoredTool] = []
+    refused: list[tuple[str, str]] = []
+    problem = ""
+    try:
+        result = import_functions(text, validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR))
+    except CustomToolInvalid as err:
+        problem = _reasons(err)
+    else:
+        refused.extend(result.refused)
+        for definition in result.definitions:
+            try:
+                # One transaction per tool: a name already taken refuses that entry alone.
+                async with request.app[keys.STORE].sessionmaker.begin() as session:
+                    tool = await stored.save_tool(
+                        session, definition, author=author(request), note="imported"
+                    )
+            except CustomToolInvalid as err:
+                refused.append((str(definition.get("name", "?")), _reasons(err)))
+            else:
+                imported.append(tool)
+    _LOGGER.info("Imported %d custom tools, refused %d", len(imported), len(refused))
+    return render(
+        request,
+        "tools_import.html",
+        {"imported": imported, "refused": refused, "problem": problem, "text": text},
+        status=422 if problem else 200,
+    )
+
+
+async def tools_export_view(request: web.Request) -> web.Response:
+    """Tools as Extended OpenAI Conversation YAML, downloaded: ``?id=N`` or every tool."""
+    raw = request.query.get("id", "")
+    async with request.app[keys.STORE].sessionmaker() as session:
+        if raw.isdigit():
+            ids = [int(raw)]
+        else:
+            ids = [tool.id for tool in await stored.list_tools(session)]
+        tools = [await stored.get_tool(session, tool_id) for tool_id in ids]
+    result = export_functions([tool.current.definition for tool in tools])
+    notes = "".join(f"# not exported: {name}: {reason}\n" for name, reason in result.not_exported)
+    filename = f"{tools[0].name}.yaml" if raw.isdigit() and tools else "home_agent_tools.yaml"
+    return web.Response(
+        text=notes + result.text,
+        content_type="application/yaml",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+async def secret_set_view(request: web.Request) -> web.Response:
+    """Create or replace a secret; the value is stored and never shown again."""
+    form = await _form(request)
+    name, value = form.get("name", "").strip(), form.get("value", "")
+    if not value:
+        return await _list_page(request, secret_problem="Give the secret a value.", status=422)
+    try:
+        async with request.app[keys.STORE].sessionmaker.begin() as session:
+            await stored.set_secret(session, name, value)
+    except CustomToolInvalid as err:
+        return await _list_page(request, secret_problem=_reasons(err), status=422)
+    _LOGGER.info("Secret %s set from the panel", name)
+    raise web.HTTPSeeOther(_list_url(request, "secret_set"))
+
+
+async def secret_delete_view(request: web.Request) -> web.Response:
+    """Delete a secret by name."""
+    form = await _form(request)
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        await stored.delete_secret(session, form.get("name", ""))
+    raise web.HTTPSeeOther(_list_url(request, "secret_deleted"))
+
+
+async def _tool_page(
+    request: web.Request,
+    tool: stored.StoredTool,
+    source: str,
+    fields: Mapping[str, str],
+    *,
+    problems: list[editor.Problem] | None = None,
+    arg_values: Mapping[str, str] | None = None,
+    run: dict[str, Any] | None = None,
+    try_problems: list[str] | None = None,
+    dry_run: bool = True,
+    originals: Mapping[str, str] | None = None,
+    status: int = 200,
+) -> web.Response:
+    async with request.app[keys.STORE].sessionmaker() as session:
+        versions = await stored.tool_versions(session, tool.id)
+    parameters = tool.definition.get("parameters") or {}
+    context = {
+        "tool": tool,
+        "versions": versions,
+        "arguments": editor.argument_fields(parameters, arg_values),
+        "run": run,
+        "try_problems": try_problems or [],
+        "dry_run": dry_run,
+        "dry_run_option": request.app[keys.SETTINGS].options.dry_run,
+        "notice": NOTICES.get(request.query.get("done", ""), ""),
+    }
+    return _editor_page(
+        request, tool, source, fields, problems, status=status, originals=originals, extra=context
+    )
+
+
+def _editor_page(
+    request: web.Request,
+    tool: stored.StoredTool | None,
+    source: str,
+    fields: Mapping[str, str],
+    problems: list[editor.Problem] | None = None,
+    *,
+    status: int = 200,
+    originals: Mapping[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> web.Response:
+    placed = problems or []
+    context: dict[str, Any] = {
+        "tool": tool,
+        "source": source,
+        "fields": fields,
+        "originals": originals if originals is not None else fields,
+        "kinds": editor.KINDS,
+        "problems": placed,
+        "field_problems": {p.common_field: p.message for p in placed if p.common_field},
+        "notice": "",
+        **(extra or {}),
+    }
+    return render(request, "tool.html", context, status=status)
+
+
+async def _form(request: web.Request) -> dict[str, str]:
+    """The posted form's text fields (files are not accepted)."""
+    posted = await request.post()
+    return {key: value for key, value in posted.items() if isinstance(value, str)}
+
+
+def _fields(form: Mapping[str, str], prefix: str) -> dict[str, str]:
+    values = {name: form.get(prefix + name, "") for name in editor.COMMON_FIELDS}
+    values["enabled"] = "on" if form.get(prefix + "enabled") == "on" else "off"
+    return values
+
+
+def _refused_fields(form: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The fields to show after a refused save, and the originals they are compared with.
+
+    Shown: what would have been saved (a changed field, else the text's value), so the fields
+    and the text agree; compared with the text's own values, so a change the user made to a
+    field still wins next time. When the text does not parse, the form as it was sent.
+    """
+    sent, originals = _fields(form, ""), _fields(form, "original.")
+    try:
+        written = editor.parse_source(form.get("source", ""))
+    except CustomToolInvalid:
+        return sent, originals
+    merged = editor.merge_fields(written, sent, originals)
+    return editor.field_values(merged), editor.field_values(written)
+
+
+def _edited(form: Mapping[str, str]) -> dict[str, Any]:
+    """The definition the editor's text and form fields make together."""
+    definition = editor.parse_source(form.get("source", ""))
+    return editor.merge_fields(definition, _fields(form, ""), _fields(form, "original."))
+
+
+async def _get_tool(request: web.Request) -> stored.StoredTool:
+    async with request.app[keys.STORE].sessionmaker() as session:
+        return await stored.get_tool(session, _id(request))
+
+
+def _id(request: web.Request) -> int:
+    try:
+        return int(request.match_info["tool_id"])
+    except ValueError:
+        raise NotFoundError("no such custom tool") from None
+
+
+def author(request: web.Request) -> str | None:
+    """The Home Assistant user ingress names, believed on ingress requests only."""
+    if request.get(ACCESS) != "ingress":
+        return None
+    for header in USER_HEADERS:
+        value = request.headers.get(header, "").strip()
+        if value:
+            return value[:200]
+    return None
+
+
+def _reasons(err: CustomToolInvalid) -> str:
+    return "; ".join(f"{path}: {message}" if path else message for path, message in err.problems)
+
+
+def _tool_url(request: web.Request, tool_id: int, done: str) -> str:
+    return Urls.of(request).page("ui.tool", {"done": done}, tool_id=str(tool_id))
+
+
+def _list_url(request: web.Request, done: str) -> str:
+    return Urls.of(request).page("ui.tools", {"done": done}, fragment="secrets")
