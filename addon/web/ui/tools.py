@@ -18,7 +18,6 @@ from typing import Any
 from aiohttp import web
 
 from addon import keys
-from addon.custom_tools.definition import parse_definition
 from addon.custom_tools.extended_openai import export_functions, import_functions
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
@@ -165,8 +164,8 @@ async def tool_try_view(request: web.Request) -> web.Response:
     """Run the tool's current version with the form's arguments, and show what happened."""
     form = await _form(request)
     tool = await _get_tool(request)
-    runner = request.app.get(keys.CUSTOM_TOOL_RUNNER)
-    if runner is None:
+    trier = request.app.get(keys.CUSTOM_TOOL_TRY)
+    if trier is None:
         raise web.HTTPServiceUnavailable(text="The tool runner is not ready yet; try again soon.")
     definition_data = tool.definition
     parameters = definition_data.get("parameters") or {}
@@ -176,20 +175,24 @@ async def tool_try_view(request: web.Request) -> web.Response:
     arguments, problems = editor.read_arguments(fields, parameters)
     run: dict[str, Any] | None = None
     if not problems:
+        # The same path as the model's calls and the API's try: the registry's argument repair
+        # and validation, the runner, secrets masked in everything shown.
         try:
-            definition = parse_definition(definition_data, reserved=())
+            trial = await trier(definition_data, arguments, dry_run=dry_run)
         except CustomToolInvalid as err:
             problems = [f"{path or 'definition'}: {message}" for path, message in err.problems]
         else:
-            async with request.app[keys.STORE].sessionmaker() as session:
-                secrets = await stored.secret_values(session)
-            result = await runner.run(definition, arguments, dry_run=dry_run, secrets=secrets)
-            run = result.as_dict() | {"for_model": result.for_model()}
+            run = (trial.run or {"request": None, "response": None, "sent": False, "steps": []}) | {
+                "for_model": trial.result,
+                "error": trial.error,
+                "duration_ms": trial.duration_ms,
+                "dry_run": trial.dry_run,
+            }
             _LOGGER.info(
                 "Custom tool %s tried from the panel (dry run: %s): %s",
                 tool.name,
                 dry_run,
-                result.error or "ok",
+                trial.error or "ok",
             )
     source = editor.render_source(tool.definition)
     return await _tool_page(
