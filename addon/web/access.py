@@ -89,6 +89,24 @@ async def access_middleware(request: web.Request, handler: Handler) -> web.Strea
     return await handler(request)
 
 
+USER_HEADERS = ("X-Remote-User-Display-Name", "X-Remote-User-Name")
+"""Where Home Assistant's ingress proxy names the user it let in."""
+
+
+def ingress_user(request: web.Request) -> str | None:
+    """The Home Assistant user ingress names, believed on ingress requests only.
+
+    On the direct port anyone could send the headers, so a tool version saved there has no author.
+    """
+    if request.get(ACCESS) != "ingress":
+        return None
+    for header in USER_HEADERS:
+        value = request.headers.get(header, "").strip()
+        if value:
+            return value[:200]
+    return None
+
+
 def is_trusted(remote: str | None, trusted_proxies: Iterable[str]) -> bool:
     """Whether the peer is one of the ingress proxies.
 

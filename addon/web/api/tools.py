@@ -30,12 +30,11 @@ from addon.custom_tools.extended_openai import export_functions, import_function
 from addon.errors import CustomToolInvalid
 from addon.store import custom_tools as stored
 from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
-from addon.web.access import ACCESS
+from addon.web.access import ingress_user
 from addon.web.api.problems import KIB, RequestProblem, read_json_object
 
 BODY_LIMIT = 256 * KIB
 # Supervisor's ingress proxy names the Home Assistant user in these (display name first).
-USER_HEADERS = ("X-Remote-User-Display-Name", "X-Remote-User-Name")
 
 
 def add_tool_routes(app: web.Application) -> None:
@@ -75,7 +74,7 @@ async def create_view(request: web.Request) -> web.Response:
         tool = await stored.save_tool(
             session,
             _definition(body),
-            author=_author(request),
+            author=ingress_user(request),
             note=_note(body),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
@@ -97,7 +96,7 @@ async def save_view(request: web.Request) -> web.Response:
             session,
             _definition(body),
             tool_id=_id(request),
-            author=_author(request),
+            author=ingress_user(request),
             note=_note(body),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
@@ -160,7 +159,7 @@ async def restore_view(request: web.Request) -> web.Response:
             session,
             _id(request),
             number,
-            author=_author(request),
+            author=ingress_user(request),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
     return web.json_response(_tool(tool))
@@ -227,7 +226,7 @@ async def import_view(request: web.Request) -> web.Response:
         try:
             async with sessionmaker.begin() as session:
                 tool = await stored.save_tool(
-                    session, definition, author=_author(request), note="imported"
+                    session, definition, author=ingress_user(request), note="imported"
                 )
         except CustomToolInvalid as err:
             reason = "; ".join(message for _path, message in err.problems)
@@ -302,16 +301,6 @@ def _definition(body: Mapping[str, Any]) -> Mapping[str, Any]:
     if not isinstance(parsed, Mapping):
         raise CustomToolInvalid([("", "a definition is a mapping of its fields")])
     return cast(Mapping[str, Any], parsed)
-
-
-def _author(request: web.Request) -> str | None:
-    if request.get(ACCESS) != "ingress":
-        return None
-    for header in USER_HEADERS:
-        value = request.headers.get(header, "").strip()
-        if value:
-            return value[:200]
-    return None
 
 
 def _note(body: Mapping[str, Any]) -> str:

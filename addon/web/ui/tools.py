@@ -21,7 +21,7 @@ from addon import keys
 from addon.custom_tools.extended_openai import export_functions, import_functions
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
-from addon.web.access import ACCESS
+from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
@@ -29,7 +29,6 @@ from addon.web.ui.urls import Urls
 _LOGGER = logging.getLogger(__name__)
 
 # Supervisor's ingress proxy names the Home Assistant user in these (display name first).
-USER_HEADERS = ("X-Remote-User-Display-Name", "X-Remote-User-Name")
 NOTICES = {
     "created": "Tool created.",
     "saved": "Saved as a new version.",
@@ -113,7 +112,7 @@ async def tool_create_view(request: web.Request) -> web.Response:
             tool = await stored.save_tool(
                 session,
                 definition,
-                author=author(request),
+                author=ingress_user(request),
                 note=form.get("note", "")[:500],
                 validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
             )
@@ -139,7 +138,7 @@ async def tool_save_view(request: web.Request) -> web.Response:
                 session,
                 definition,
                 tool_id=tool_id,
-                author=author(request),
+                author=ingress_user(request),
                 note=form.get("note", "")[:500],
                 validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
             )
@@ -248,7 +247,7 @@ async def tool_restore_view(request: web.Request) -> web.Response:
                 session,
                 tool_id,
                 int(number),
-                author=author(request),
+                author=ingress_user(request),
                 validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
             )
     except CustomToolInvalid as err:
@@ -294,7 +293,7 @@ async def tools_import_view(request: web.Request) -> web.Response:
                 # One transaction per tool: a name already taken refuses that entry alone.
                 async with request.app[keys.STORE].sessionmaker.begin() as session:
                     tool = await stored.save_tool(
-                        session, definition, author=author(request), note="imported"
+                        session, definition, author=ingress_user(request), note="imported"
                     )
             except CustomToolInvalid as err:
                 refused.append((str(definition.get("name", "?")), _reasons(err)))
@@ -453,17 +452,6 @@ def _id(request: web.Request) -> int:
         return int(request.match_info["tool_id"])
     except ValueError:
         raise NotFoundError("no such custom tool") from None
-
-
-def author(request: web.Request) -> str | None:
-    """The Home Assistant user ingress names, believed on ingress requests only."""
-    if request.get(ACCESS) != "ingress":
-        return None
-    for header in USER_HEADERS:
-        value = request.headers.get(header, "").strip()
-        if value:
-            return value[:200]
-    return None
 
 
 def _reasons(err: CustomToolInvalid) -> str:
