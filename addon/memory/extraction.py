@@ -180,14 +180,14 @@ class Extractor:
         except ValueError as err:
             _LOGGER.warning("Memory extraction answer unusable: %s", err)
             return Extraction((), (), tuple(calls), error=str(err))
-        kept, rejected = screen(found[:MAX_CANDIDATES])
+        kept, rejected = screen(found)
         if rejected:
             _LOGGER.debug(
                 "Memory extraction rejected %d candidate(s): %s",
                 len(rejected),
                 ", ".join(f"{r.reason} ({r.detail})" for r in rejected),
             )
-        return Extraction(kept, rejected, tuple(calls), repaired=repaired)
+        return Extraction(kept[:MAX_CANDIDATES], rejected, tuple(calls), repaired=repaired)
 
     async def _ask(
         self, exchange: Exchange, response_format: dict[str, Any] | None

@@ -31,9 +31,14 @@ class RejectReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """A dropped candidate and why; ``detail`` names the rule, never the secret itself."""
+    """A dropped candidate and why; ``detail`` names the rule.
 
-    candidate: Candidate
+    ``content`` is None for a secret, so nothing downstream (a trace, a log, the event) can keep
+    what the rule was there to drop.
+    """
+
+    content: str | None
+    kind: MemoryKind
     reason: RejectReason
     detail: str
 
@@ -177,23 +182,27 @@ def check(candidate: Candidate) -> Rejection | None:
     text = candidate.content
     for pattern, detail in _SECRET_PATTERNS:
         if pattern.search(text):
-            return Rejection(candidate, RejectReason.SECRET, detail)
+            return Rejection(None, candidate.kind, RejectReason.SECRET, detail)
     if len(text) < MIN_CHARS or len(text.split()) < MIN_WORDS:
-        return Rejection(candidate, RejectReason.TRIVIA, "too short to be worth keeping")
+        return _reject(candidate, RejectReason.TRIVIA, "too short to be worth keeping")
     if _GREETING.match(text):
-        return Rejection(candidate, RejectReason.TRIVIA, "a greeting or thanks")
+        return _reject(candidate, RejectReason.TRIVIA, "a greeting or thanks")
     if text.rstrip().endswith("?") or _ASKED.match(text):
-        return Rejection(candidate, RejectReason.TRIVIA, "a question, not something learned")
+        return _reject(candidate, RejectReason.TRIVIA, "a question, not something learned")
     if _TIME.search(text):
-        return Rejection(candidate, RejectReason.TIME, "the time or date")
+        return _reject(candidate, RejectReason.TIME, "the time or date")
     if _WEATHER.search(text):
-        return Rejection(candidate, RejectReason.WEATHER, "the weather")
+        return _reject(candidate, RejectReason.WEATHER, "the weather")
     habitual = candidate.kind is MemoryKind.PREFERENCE or _HABIT.search(text)
     if not habitual and _NOW.search(text):
-        return Rejection(candidate, RejectReason.TRANSIENT, "a state of the moment")
+        return _reject(candidate, RejectReason.TRANSIENT, "a state of the moment")
     if not habitual and _STATE.search(text):
-        return Rejection(candidate, RejectReason.TRANSIENT, "a device's current state")
+        return _reject(candidate, RejectReason.TRANSIENT, "a device's current state")
     return None
+
+
+def _reject(candidate: Candidate, reason: RejectReason, detail: str) -> Rejection:
+    return Rejection(candidate.content, candidate.kind, reason, detail)
 
 
 def screen(

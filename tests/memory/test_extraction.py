@@ -205,7 +205,7 @@ async def test_secret_said_in_conversation_never_becomes_a_candidate(
     result = await Extractor(llm).extract(exchange)
     assert all("4821" not in c.content for c in result.candidates)
     assert [c.content for c in result.candidates] == ["Anna sets the alarm when she leaves."]
-    assert [r.reason for r in result.rejected] == [RejectReason.SECRET]
+    assert [(r.reason, r.content) for r in result.rejected] == [(RejectReason.SECRET, None)]
 
 
 async def test_unknown_kinds_and_bad_items_are_skipped(
