@@ -35,6 +35,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "home": frozenset({"base"}),
     "llm": frozenset({"base"}),
     "ha": frozenset({"base", "home"}),
+    # Long-term memory: extraction asks the model, the store keeps; the agent drives it.
+    "memory": frozenset({"base", "config", "i18n", "llm", "store", "home"}),
     "local": frozenset({"base", "home", "i18n"}),
     # Custom tools run the user's definitions; the tools package adapts them to the registry.
     "custom_tools": frozenset({"base", "config", "i18n", "home"}),

@@ -128,8 +128,13 @@ class LLMClient:
         *,
         stream: bool = False,
         on_text: TextSink | None = None,
+        response_format: dict[str, Any] | None = None,
     ) -> Completion:
-        """Ask the model once; raise :class:`LLMError` with a readable reason on failure."""
+        """Ask the model once; raise :class:`LLMError` with a readable reason on failure.
+
+        ``response_format`` is sent as given (e.g. a strict ``json_schema``); an endpoint that
+        does not support it answers 400, which the caller may take as the cue to fall back.
+        """
         request: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
@@ -137,6 +142,8 @@ class LLMClient:
         }
         if tools:
             request["tools"] = tools
+        if response_format is not None:
+            request["response_format"] = response_format
         started = time.perf_counter()
         try:
             if stream:
