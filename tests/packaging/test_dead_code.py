@@ -14,6 +14,7 @@ USED_ELSEWHERE = {
     # Declares the memories table in the metadata the migrations are checked against, ahead of
     # the memory feature.
     "Memory": "schema",
+    "MemoryRecall": "schema",
     # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
     "IdCounter": "schema",
 }
