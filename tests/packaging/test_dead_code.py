@@ -11,10 +11,6 @@ ROOT = Path(__file__).resolve().parents[2]
 USED_ELSEWHERE = {
     # Alembic calls a revision's upgrade() and downgrade() by name.
     "downgrade": "alembic",
-    # Declares the memories table in the metadata the migrations are checked against, ahead of
-    # the memory feature.
-    "Memory": "schema",
-    "MemoryRecall": "schema",
     # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
     "IdCounter": "schema",
 }
