@@ -39,6 +39,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Custom tools run the user's definitions; the tools package adapts them to the registry.
     "custom_tools": frozenset({"base", "config", "i18n", "home"}),
     "tools": frozenset({"base", "home", "custom_tools"}),
+    # Long-term memory: its records live in the store, its embeddings may come from the endpoint.
+    "memory": frozenset({"base", "config", "i18n", "llm", "store", "home"}),
     "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools"}),
@@ -54,6 +56,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "llm",
             "ha",
             "local",
+            "memory",
             "custom_tools",
             "tools",
             "agent",
