@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import enum
 import math
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
 import numpy as np
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import bindparam, delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import NotFoundError
@@ -30,6 +32,11 @@ from addon.store.search import fts_query
 MemoryKind = Literal["fact", "preference", "context", "event"]
 KINDS: tuple[MemoryKind, ...] = ("fact", "preference", "context", "event")
 MemorySource = Literal["conversation", "manual"]
+_WORD = re.compile(r"\w+")
+# Recall leaves out words held by more than this share of the memories (or COMMON_FLOOR of them).
+COMMON_SHARE = 0.05
+COMMON_FLOOR = 50
+MAX_QUERY_TERMS = 64
 
 
 class _Keep(enum.Enum):
@@ -349,13 +356,45 @@ async def forget_everything(session: AsyncSession) -> int:
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
+def _terms(query: str) -> list[str]:
+    """The query's words as the index's tokenizer (unicode61, diacritics removed) sees them."""
+    folded = unicodedata.normalize("NFKD", query.casefold())
+    plain = "".join(char for char in folded if not unicodedata.combining(char))
+    return list(dict.fromkeys(_WORD.findall(plain)))
+
+
+async def _telling_terms(session: AsyncSession, query: str) -> list[str]:
+    """The words of ``query`` that some memory holds, without those nearly all memories hold.
+
+    A word in more than ``COMMON_SHARE`` of the memories ("the", "is") ranks nothing but costs
+    BM25 a score for each of those rows; if every word is that common, the rarest one stays.
+    """
+    terms = _terms(query)[:MAX_QUERY_TERMS]
+    if not terms:
+        return []
+    rows = await session.execute(
+        text("SELECT term, doc FROM memories_fts_terms WHERE term IN :terms").bindparams(
+            bindparam("terms", expanding=True)
+        ),
+        {"terms": terms},
+    )
+    counts: dict[str, int] = {str(term): int(doc) for term, doc in rows}
+    present = [term for term in terms if counts.get(term)]
+    if not present:
+        return []
+    total = int(await session.scalar(select(func.count(Memory.id))) or 0)
+    limit = max(COMMON_FLOOR, total * COMMON_SHARE)
+    telling = [term for term in present if counts[term] <= limit]
+    return telling or [min(present, key=lambda term: counts[term])]
+
+
 async def search_memories(session: AsyncSession, query: str, *, limit: int = 20) -> list[ScoredId]:
-    """Live memories sharing any word with ``query``, best BM25 first.
+    """Live memories sharing any telling word with ``query``, best BM25 first.
 
     The score is ``-bm25()`` (FTS5 gives lower-is-better negatives), so higher is better. Any
     text is safe: :func:`addon.store.search.fts_query` quotes every term.
     """
-    match = fts_query(query, any_term=True)
+    match = fts_query(" ".join(await _telling_terms(session, query)), any_term=True)
     if not match:
         return []
     rows = await session.execute(

@@ -242,7 +242,9 @@ class Memory(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     content: Mapped[str] = mapped_column(Text)
-    kind: Mapped[str] = mapped_column(String(16), default="fact")  # fact, preference, context, event
+    kind: Mapped[str] = mapped_column(
+        String(16), default="fact"
+    )  # fact, preference, context, event
     importance: Mapped[float] = mapped_column(Float, default=0.5)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -5,7 +5,8 @@
 update), and it gains the recall count, the pin, its source and turn, the entities and areas it
 concerns and an optional embedding. ``memory_recalls`` links a memory to the turns it was
 recalled into. ``memories_fts`` is an external-content FTS5 index over the content, kept in step
-by triggers as ``turns_fts`` is. Going down keeps content, kind, importance, conversation,
+by triggers as ``turns_fts`` is, with ``memories_fts_terms`` (fts5vocab) counting the memories
+that hold each term. Going down keeps content, kind, importance, conversation,
 times and whether the memory was deleted; the rest is lost.
 
 Revision ID: 3e91c5d7a4b2
@@ -53,6 +54,9 @@ CREATE_TRIGGERS = (
     END
     """,
 )
+# How many memories hold each term, so recall can leave out words nearly every memory has
+# ("the", "is") before BM25 scores thousands of rows for them.
+CREATE_VOCAB = "CREATE VIRTUAL TABLE memories_fts_terms USING fts5vocab(memories_fts, 'row')"
 TRIGGERS = ("memories_fts_after_insert", "memories_fts_after_delete", "memories_fts_after_update")
 
 
@@ -167,11 +171,13 @@ def upgrade() -> None:
     for trigger in CREATE_TRIGGERS:
         op.execute(trigger)
     op.execute("INSERT INTO memories_fts(memories_fts) VALUES('rebuild')")
+    op.execute(CREATE_VOCAB)
 
 
 def downgrade() -> None:
     for trigger in TRIGGERS:
         op.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    op.execute("DROP TABLE IF EXISTS memories_fts_terms")
     op.execute("DROP TABLE IF EXISTS memories_fts")
     op.drop_index(op.f("ix_memory_recalls_turn_id"), table_name="memory_recalls")
     op.drop_index(op.f("ix_memory_recalls_memory_id"), table_name="memory_recalls")
