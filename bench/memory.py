@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -33,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# As the add-on's image sets it (Dockerfile): numpy's BLAS on one thread, before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories

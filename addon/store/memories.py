@@ -372,18 +372,21 @@ async def _telling_terms(session: AsyncSession, query: str) -> list[str]:
     terms = _terms(query)[:MAX_QUERY_TERMS]
     if not terms:
         return []
-    rows = await session.execute(
-        text("SELECT term, doc FROM memories_fts_terms WHERE term IN :terms").bindparams(
-            bindparam("terms", expanding=True)
-        ),
-        {"terms": terms},
-    )
-    counts: dict[str, int] = {str(term): int(doc) for term, doc in rows}
+    # One round trip: the terms' counts and how many memories there are.
+    rows = (
+        await session.execute(
+            text(
+                "SELECT term, doc, (SELECT count(*) FROM memories) FROM memories_fts_terms "
+                "WHERE term IN :terms"
+            ).bindparams(bindparam("terms", expanding=True)),
+            {"terms": terms},
+        )
+    ).all()
+    counts: dict[str, int] = {str(term): int(doc) for term, doc, _total in rows}
     present = [term for term in terms if counts.get(term)]
     if not present:
         return []
-    total = int(await session.scalar(select(func.count(Memory.id))) or 0)
-    limit = max(COMMON_FLOOR, total * COMMON_SHARE)
+    limit = max(COMMON_FLOOR, int(rows[0][2]) * COMMON_SHARE)
     telling = [term for term in present if counts[term] <= limit]
     return telling or [min(present, key=lambda term: counts[term])]
 

@@ -277,3 +277,15 @@ async def test_memories_survive_closing_and_reopening_the_store(tmp_path: Path) 
         await second.close()
     assert [hit.id for hit in hits] == [added.id]
     assert [item.id for item in embedded] == [added.id]
+
+
+async def test_recall_search_leaves_out_words_nearly_every_memory_holds(store: Store) -> None:
+    """'the' in all 60 memories is dropped; a query of only common words keeps its rarest."""
+    for number in range(59):
+        await add(store, f"the lamp {number} is on the plug")
+    garage = await add(store, "the garage door sticks")
+    async with store.sessionmaker() as session:
+        telling = await memories.search_memories(session, "the garage", limit=100)
+        common = await memories.search_memories(session, "the plug", limit=100)
+    assert [hit.id for hit in telling] == [garage.id]
+    assert len(common) == 59
