@@ -54,89 +54,246 @@ NAMES = [(a + b).capitalize() for a in FIRST for b in SECOND]
 
 # (memory, question, kind, things): {n} a person, {t} the thing that answers.
 TEMPLATES: list[tuple[str, str, str, tuple[str, ...]]] = [
-    ("{n} is allergic to {t}", "what can't {n} eat because of an allergy", "fact",
-     ("peanuts", "shellfish", "gluten", "lactose", "eggs")),
-    ("{n} prefers the bedroom at {t} degrees", "how warm does {n} like the bedroom", "preference",
-     ("18", "19", "20", "21", "22")),
-    ("{n}'s birthday is on {t}", "when is {n} having a birthday", "fact",
-     ("March 3", "May 12", "July 30", "October 1", "December 24")),
-    ("{n} works night shifts at the {t}", "does {n} work at night", "fact",
-     ("hospital", "bakery", "airport", "station", "factory")),
-    ("{n} wakes up at {t} on weekdays", "what time does {n} get up during the week", "preference",
-     ("5:30", "6:00", "6:45", "7:15", "8:00")),
-    ("{n} likes the living room lights dimmed to {t} percent for movies",
-     "how dim should the lights be when {n} watches a movie", "preference",
-     ("10", "20", "25", "30", "40")),
-    ("{n}'s car is a {t} parked in the garage", "which car does {n} drive", "fact",
-     ("blue Volvo", "red Fiat", "white Tesla", "grey Golf", "black Skoda")),
-    ("{n} feeds the cat at {t}", "who feeds the cat and when, {n}?", "fact",
-     ("7 am", "8 am", "noon", "6 pm", "9 pm")),
-    ("{n} is learning to play the {t}", "what instrument is {n} practising", "fact",
-     ("piano", "violin", "guitar", "drums", "cello")),
-    ("{n} does not want the radio on before {t}", "when may the radio play for {n}", "preference",
-     ("8 am", "9 am", "10 am", "noon", "7 am")),
-    ("{n} keeps the spare key {t}", "where is {n}'s spare key", "fact",
-     ("under the mat", "in the blue pot", "with the neighbour", "in the shed", "in the mailbox")),
-    ("{n} takes medication at {t} every day", "when does {n} need the pills", "event",
-     ("8 am", "noon", "6 pm", "9 pm", "10 pm")),
-    ("{n} is vegetarian and never eats {t}", "does {n} eat meat", "fact",
-     ("beef", "pork", "chicken", "fish", "lamb")),
-    ("{n} plays {t} on Tuesday evenings", "what sport does {n} do on tuesdays", "fact",
-     ("football", "tennis", "badminton", "volleyball", "squash")),
-    ("{n} wants the hallway light on when arriving after {t}",
-     "should the hall lamp be lit when {n} comes home late", "preference",
-     ("8 pm", "9 pm", "10 pm", "11 pm", "midnight")),
-    ("{n}'s favourite music is {t}", "what music does {n} enjoy", "preference",
-     ("jazz", "techno", "classical", "reggae", "folk")),
-    ("{n} is away on a business trip until {t}", "when will {n} be back from travelling",
-     "context", ("Friday", "Monday", "Sunday", "Wednesday", "Thursday")),
-    ("{n} sleeps in the {t} room", "which room is {n}'s bedroom", "fact",
-     ("attic", "blue", "corner", "guest", "garden")),
-    ("{n} waters the plants every {t}", "how often does {n} water the plants", "fact",
-     ("morning", "Sunday", "second day", "evening", "Thursday")),
-    ("{n} cannot stand the smell of {t}", "which smell does {n} dislike", "preference",
-     ("coffee", "garlic", "lavender", "smoke", "vinegar")),
-    ("{n} has a dog called {t}", "what is the name of {n}'s dog", "fact",
-     ("Rex", "Bello", "Luna", "Pepper", "Ziggy")),
-    ("{n} studies {t} at university", "what subject is {n} studying", "fact",
-     ("biology", "law", "history", "physics", "design")),
-    ("{n} likes a shower at {t} degrees", "how hot should the water be for {n}", "preference",
-     ("36", "38", "40", "41", "42")),
-    ("{n} goes jogging at {t}", "when does {n} go for a run", "fact",
-     ("6 am", "7 am", "lunchtime", "5 pm", "8 pm")),
-    ("{n} reads in the {t} before sleeping", "where does {n} read at night", "fact",
-     ("armchair", "bed", "library", "kitchen", "balcony")),
-    ("{n} is expecting a parcel from {t}", "what delivery is {n} waiting for", "context",
-     ("the bank", "grandma", "the shop", "Berlin", "the pharmacy")),
-    ("{n} wants the blinds closed at {t}", "at what time should the blinds go down for {n}",
-     "preference", ("sunset", "7 pm", "8 pm", "9 pm", "6 pm")),
-    ("{n}'s phone charger is in the {t}", "where can {n} find the charger", "fact",
-     ("desk drawer", "kitchen", "car", "hallway", "office")),
-    ("{n} drinks {t} in the morning", "what does {n} have for breakfast drink", "preference",
-     ("green tea", "espresso", "orange juice", "cocoa", "oat milk")),
-    ("{n} is afraid of {t}", "what scares {n}", "fact",
-     ("spiders", "thunder", "the dark", "dogs", "heights")),
-    ("{n} volunteers at the {t} on Saturdays", "where does {n} help out at weekends", "fact",
-     ("animal shelter", "library", "food bank", "hospital", "school")),
-    ("{n} supports the {t} football team", "which team is {n} a fan of", "preference",
-     ("red", "blue", "green", "local", "national")),
-    ("{n}'s bike is locked in the {t}", "where is {n}'s bicycle", "fact",
-     ("basement", "garage", "shed", "hallway", "yard")),
-    ("{n} speaks {t} with the grandparents", "which language does {n} use with grandma",
-     "fact", ("Polish", "Italian", "Greek", "Dutch", "Turkish")),
-    ("{n} needs the heating off in the {t} because of asthma",
-     "why is the heater disabled for {n}", "fact",
-     ("study", "nursery", "attic", "bedroom", "office")),
-    ("{n} is saving for a trip to {t}", "where is {n} planning to travel", "context",
-     ("Japan", "Peru", "Iceland", "Kenya", "Canada")),
-    ("{n} bakes bread every {t}", "when does {n} make bread", "fact",
-     ("Saturday", "Sunday", "Friday", "morning", "weekend")),
-    ("{n} takes the {t} bus to school", "which bus does {n} ride", "fact",
-     ("number 12", "number 7", "early", "blue line", "night")),
-    ("{n} dislikes bright light after {t}", "when should the lights be soft for {n}",
-     "preference", ("9 pm", "10 pm", "8 pm", "11 pm", "sunset")),
-    ("{n} has a dentist appointment on {t}", "when is {n} seeing the dentist", "event",
-     ("Monday", "Tuesday", "the 14th", "Friday", "next week")),
+    (
+        "{n} is allergic to {t}",
+        "what can't {n} eat because of an allergy",
+        "fact",
+        ("peanuts", "shellfish", "gluten", "lactose", "eggs"),
+    ),
+    (
+        "{n} prefers the bedroom at {t} degrees",
+        "how warm does {n} like the bedroom",
+        "preference",
+        ("18", "19", "20", "21", "22"),
+    ),
+    (
+        "{n}'s birthday is on {t}",
+        "when is {n} having a birthday",
+        "fact",
+        ("March 3", "May 12", "July 30", "October 1", "December 24"),
+    ),
+    (
+        "{n} works night shifts at the {t}",
+        "does {n} work at night",
+        "fact",
+        ("hospital", "bakery", "airport", "station", "factory"),
+    ),
+    (
+        "{n} wakes up at {t} on weekdays",
+        "what time does {n} get up during the week",
+        "preference",
+        ("5:30", "6:00", "6:45", "7:15", "8:00"),
+    ),
+    (
+        "{n} likes the living room lights dimmed to {t} percent for movies",
+        "how dim should the lights be when {n} watches a movie",
+        "preference",
+        ("10", "20", "25", "30", "40"),
+    ),
+    (
+        "{n}'s car is a {t} parked in the garage",
+        "which car does {n} drive",
+        "fact",
+        ("blue Volvo", "red Fiat", "white Tesla", "grey Golf", "black Skoda"),
+    ),
+    (
+        "{n} feeds the cat at {t}",
+        "who feeds the cat and when, {n}?",
+        "fact",
+        ("7 am", "8 am", "noon", "6 pm", "9 pm"),
+    ),
+    (
+        "{n} is learning to play the {t}",
+        "what instrument is {n} practising",
+        "fact",
+        ("piano", "violin", "guitar", "drums", "cello"),
+    ),
+    (
+        "{n} does not want the radio on before {t}",
+        "when may the radio play for {n}",
+        "preference",
+        ("8 am", "9 am", "10 am", "noon", "7 am"),
+    ),
+    (
+        "{n} keeps the spare key {t}",
+        "where is {n}'s spare key",
+        "fact",
+        ("under the mat", "in the blue pot", "with the neighbour", "in the shed", "in the mailbox"),
+    ),
+    (
+        "{n} takes medication at {t} every day",
+        "when does {n} need the pills",
+        "event",
+        ("8 am", "noon", "6 pm", "9 pm", "10 pm"),
+    ),
+    (
+        "{n} is vegetarian and never eats {t}",
+        "does {n} eat meat",
+        "fact",
+        ("beef", "pork", "chicken", "fish", "lamb"),
+    ),
+    (
+        "{n} plays {t} on Tuesday evenings",
+        "what sport does {n} do on tuesdays",
+        "fact",
+        ("football", "tennis", "badminton", "volleyball", "squash"),
+    ),
+    (
+        "{n} wants the hallway light on when arriving after {t}",
+        "should the hall lamp be lit when {n} comes home late",
+        "preference",
+        ("8 pm", "9 pm", "10 pm", "11 pm", "midnight"),
+    ),
+    (
+        "{n}'s favourite music is {t}",
+        "what music does {n} enjoy",
+        "preference",
+        ("jazz", "techno", "classical", "reggae", "folk"),
+    ),
+    (
+        "{n} is away on a business trip until {t}",
+        "when will {n} be back from travelling",
+        "context",
+        ("Friday", "Monday", "Sunday", "Wednesday", "Thursday"),
+    ),
+    (
+        "{n} sleeps in the {t} room",
+        "which room is {n}'s bedroom",
+        "fact",
+        ("attic", "blue", "corner", "guest", "garden"),
+    ),
+    (
+        "{n} waters the plants every {t}",
+        "how often does {n} water the plants",
+        "fact",
+        ("morning", "Sunday", "second day", "evening", "Thursday"),
+    ),
+    (
+        "{n} cannot stand the smell of {t}",
+        "which smell does {n} dislike",
+        "preference",
+        ("coffee", "garlic", "lavender", "smoke", "vinegar"),
+    ),
+    (
+        "{n} has a dog called {t}",
+        "what is the name of {n}'s dog",
+        "fact",
+        ("Rex", "Bello", "Luna", "Pepper", "Ziggy"),
+    ),
+    (
+        "{n} studies {t} at university",
+        "what subject is {n} studying",
+        "fact",
+        ("biology", "law", "history", "physics", "design"),
+    ),
+    (
+        "{n} likes a shower at {t} degrees",
+        "how hot should the water be for {n}",
+        "preference",
+        ("36", "38", "40", "41", "42"),
+    ),
+    (
+        "{n} goes jogging at {t}",
+        "when does {n} go for a run",
+        "fact",
+        ("6 am", "7 am", "lunchtime", "5 pm", "8 pm"),
+    ),
+    (
+        "{n} reads in the {t} before sleeping",
+        "where does {n} read at night",
+        "fact",
+        ("armchair", "bed", "library", "kitchen", "balcony"),
+    ),
+    (
+        "{n} is expecting a parcel from {t}",
+        "what delivery is {n} waiting for",
+        "context",
+        ("the bank", "grandma", "the shop", "Berlin", "the pharmacy"),
+    ),
+    (
+        "{n} wants the blinds closed at {t}",
+        "at what time should the blinds go down for {n}",
+        "preference",
+        ("sunset", "7 pm", "8 pm", "9 pm", "6 pm"),
+    ),
+    (
+        "{n}'s phone charger is in the {t}",
+        "where can {n} find the charger",
+        "fact",
+        ("desk drawer", "kitchen", "car", "hallway", "office"),
+    ),
+    (
+        "{n} drinks {t} in the morning",
+        "what does {n} have for breakfast drink",
+        "preference",
+        ("green tea", "espresso", "orange juice", "cocoa", "oat milk"),
+    ),
+    (
+        "{n} is afraid of {t}",
+        "what scares {n}",
+        "fact",
+        ("spiders", "thunder", "the dark", "dogs", "heights"),
+    ),
+    (
+        "{n} volunteers at the {t} on Saturdays",
+        "where does {n} help out at weekends",
+        "fact",
+        ("animal shelter", "library", "food bank", "hospital", "school"),
+    ),
+    (
+        "{n} supports the {t} football team",
+        "which team is {n} a fan of",
+        "preference",
+        ("red", "blue", "green", "local", "national"),
+    ),
+    (
+        "{n}'s bike is locked in the {t}",
+        "where is {n}'s bicycle",
+        "fact",
+        ("basement", "garage", "shed", "hallway", "yard"),
+    ),
+    (
+        "{n} speaks {t} with the grandparents",
+        "which language does {n} use with grandma",
+        "fact",
+        ("Polish", "Italian", "Greek", "Dutch", "Turkish"),
+    ),
+    (
+        "{n} needs the heating off in the {t} because of asthma",
+        "why is the heater disabled for {n}",
+        "fact",
+        ("study", "nursery", "attic", "bedroom", "office"),
+    ),
+    (
+        "{n} is saving for a trip to {t}",
+        "where is {n} planning to travel",
+        "context",
+        ("Japan", "Peru", "Iceland", "Kenya", "Canada"),
+    ),
+    (
+        "{n} bakes bread every {t}",
+        "when does {n} make bread",
+        "fact",
+        ("Saturday", "Sunday", "Friday", "morning", "weekend"),
+    ),
+    (
+        "{n} takes the {t} bus to school",
+        "which bus does {n} ride",
+        "fact",
+        ("number 12", "number 7", "early", "blue line", "night"),
+    ),
+    (
+        "{n} dislikes bright light after {t}",
+        "when should the lights be soft for {n}",
+        "preference",
+        ("9 pm", "10 pm", "8 pm", "11 pm", "sunset"),
+    ),
+    (
+        "{n} has a dentist appointment on {t}",
+        "when is {n} seeing the dentist",
+        "event",
+        ("Monday", "Tuesday", "the 14th", "Friday", "next week"),
+    ),
 ]
 
 DEVICES = ("lamp", "heater", "fan", "speaker", "blind", "sensor", "plug", "camera", "lock", "tv")
@@ -220,12 +377,15 @@ async def main() -> dict[str, Any]:
             hybrid_p95, hybrid_recall = await _measure(hybrid, pairs)
         finally:
             await store.close()
-    print(f"memories: {TOTAL}, question pairs: {len(pairs)}")  # noqa: T201
-    print(f"embedding source: {source.model} (devtools/hash_embeddings.py, local, not semantic)")  # noqa: T201
-    print(f"recall p95: hybrid {hybrid_p95:.2f} ms (query embedding included), lexical {lexical_p95:.2f} ms")  # noqa: T201
-    print(f"recall@5: hybrid {hybrid_recall:.3f}, lexical {lexical_recall:.3f}")  # noqa: T201
-    print("extraction share of the reply path: n/a (agent wiring not there yet)")  # noqa: T201
-    print("prefix share with memories: n/a (agent wiring not there yet)")  # noqa: T201
+    print(f"memories: {TOTAL}, question pairs: {len(pairs)}")
+    print(f"embedding source: {source.model} (devtools/hash_embeddings.py, local, not semantic)")
+    print(
+        f"recall p95: hybrid {hybrid_p95:.2f} ms (query embedding included), "
+        f"lexical {lexical_p95:.2f} ms"
+    )
+    print(f"recall@5: hybrid {hybrid_recall:.3f}, lexical {lexical_recall:.3f}")
+    print("extraction share of the reply path: n/a (agent wiring not there yet)")
+    print("prefix share with memories: n/a (agent wiring not there yet)")
     return {
         "bench": "memory",
         "recall_p95_ms_10000": round(hybrid_p95, 3),
@@ -237,4 +397,4 @@ async def main() -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(asyncio.run(main())))  # noqa: T201
+    print(json.dumps(asyncio.run(main())))
