@@ -109,7 +109,9 @@ class MemoryIndex:
 
     def clear(self) -> None:
         """Forget every vector."""
-        self.__init__()  # type: ignore[misc]
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._rows = {}
 
     def nearest(self, vector: np.ndarray, limit: int) -> list[ScoredId]:
         """The ``limit`` ids most similar to ``vector`` by cosine, best first."""
