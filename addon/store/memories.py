@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 import numpy as np
-from sqlalchemy import bindparam, delete, func, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import NotFoundError
@@ -37,6 +37,7 @@ _WORD = re.compile(r"\w+")
 COMMON_SHARE = 0.05
 COMMON_FLOOR = 50
 MAX_QUERY_TERMS = 64
+STEM_CHARS = 5
 
 
 class _Keep(enum.Enum):
@@ -363,41 +364,61 @@ def _terms(query: str) -> list[str]:
     return list(dict.fromkeys(_WORD.findall(plain)))
 
 
-async def _telling_terms(session: AsyncSession, query: str) -> list[str]:
-    """The words of ``query`` that some memory holds, without those nearly all memories hold.
+def _stem(term: str) -> str:
+    """A word cut to its first ``STEM_CHARS`` characters, matched as a prefix ("allerg*")."""
+    return term[:STEM_CHARS] if len(term) > STEM_CHARS else term
 
-    A word in more than ``COMMON_SHARE`` of the memories ("the", "is") ranks nothing but costs
-    BM25 a score for each of those rows; if every word is that common, the rarest one stays.
+
+def _prefix(stem: str) -> bool:
+    """Whether ``stem`` is matched as a prefix (it may be a cut word) rather than a whole word."""
+    return len(stem) == STEM_CHARS
+
+
+async def _telling_terms(session: AsyncSession, query: str) -> str:
+    """The FTS5 query for recall: the words of ``query`` some memory holds, ORed, as stems.
+
+    Each word longer than ``STEM_CHARS`` is matched as a prefix of its first characters, a
+    stemmer for every language at once ("allergy" finds "allergic"). A stem in more than
+    ``COMMON_SHARE`` of the memories ("the", "is") ranks nothing but costs BM25 a score for each
+    of those rows, so it is left out; if every stem is that common, the rarest one stays.
     """
-    terms = _terms(query)[:MAX_QUERY_TERMS]
-    if not terms:
-        return []
-    # One round trip: the terms' counts and how many memories there are.
+    stems = list(dict.fromkeys(_stem(term) for term in _terms(query)))[:MAX_QUERY_TERMS]
+    if not stems:
+        return ""
+    # One round trip: each stem's count (summed over the words it begins) and the total.
+    ranges = " UNION ALL ".join(
+        f"SELECT {i} AS stem, doc FROM memories_fts_terms WHERE "
+        + (f"term >= :s{i} AND term < :s{i} || char(1114111)" if _prefix(stem) else f"term = :s{i}")
+        for i, stem in enumerate(stems)
+    )
+    bounds = {f"s{i}": stem for i, stem in enumerate(stems)}
     rows = (
         await session.execute(
             text(
-                "SELECT term, doc, (SELECT count(*) FROM memories) FROM memories_fts_terms "
-                "WHERE term IN :terms"
-            ).bindparams(bindparam("terms", expanding=True)),
-            {"terms": terms},
+                f"SELECT stem, sum(doc), (SELECT count(*) FROM memories) FROM ({ranges}) "
+                "GROUP BY stem"
+            ),
+            bounds,
         )
     ).all()
-    counts: dict[str, int] = {str(term): int(doc) for term, doc, _total in rows}
-    present = [term for term in terms if counts.get(term)]
-    if not present:
-        return []
+    if not rows:
+        return ""
+    counts = {stems[int(index)]: int(doc) for index, doc, _total in rows}
     limit = max(COMMON_FLOOR, int(rows[0][2]) * COMMON_SHARE)
-    telling = [term for term in present if counts[term] <= limit]
-    return telling or [min(present, key=lambda term: counts[term])]
+    present = [stem for stem in stems if counts.get(stem)]
+    telling = [stem for stem in present if counts[stem] <= limit] or [
+        min(present, key=lambda stem: counts[stem])
+    ]
+    return " OR ".join(fts_query(stem) + ("*" if _prefix(stem) else "") for stem in telling)
 
 
 async def search_memories(session: AsyncSession, query: str, *, limit: int = 20) -> list[ScoredId]:
-    """Live memories sharing any telling word with ``query``, best BM25 first.
+    """Live memories sharing any telling word stem with ``query``, best BM25 first.
 
     The score is ``-bm25()`` (FTS5 gives lower-is-better negatives), so higher is better. Any
     text is safe: :func:`addon.store.search.fts_query` quotes every term.
     """
-    match = fts_query(" ".join(await _telling_terms(session, query)), any_term=True)
+    match = await _telling_terms(session, query)
     if not match:
         return []
     rows = await session.execute(

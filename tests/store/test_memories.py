@@ -289,3 +289,12 @@ async def test_recall_search_leaves_out_words_nearly_every_memory_holds(store: S
         common = await memories.search_memories(session, "the plug", limit=100)
     assert [hit.id for hit in telling] == [garage.id]
     assert len(common) == 59
+
+
+async def test_recall_search_matches_word_stems(store: Store) -> None:
+    """A long word is matched by its first characters: 'allergy' finds 'allergic'."""
+    allergic = await add(store, "Anna is allergic to peanuts")
+    await add(store, "Anna likes jazz")
+    async with store.sessionmaker() as session:
+        hits = await memories.search_memories(session, "does anyone have an allergy")
+    assert [hit.id for hit in hits] == [allergic.id]
