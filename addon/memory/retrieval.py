@@ -230,7 +230,7 @@ class Retriever:
             vector = await self._nearest(query.text)
             fused = fuse([lexical, vector], k=self._rrf_k)
             shortlist = sorted(fused, key=lambda memory_id: -fused[memory_id])
-            records = await memories.get_memories(session, shortlist[: limit * 4])
+            records = await memories.get_memories(session, shortlist[: limit * 2])
         lexical_rank = {hit.id: rank for rank, hit in enumerate(lexical, start=1)}
         vector_rank = {hit.id: rank for rank, hit in enumerate(vector, start=1)}
         recalled = [

@@ -13,19 +13,20 @@ them once through :func:`stored_embeddings`.
 from __future__ import annotations
 
 import enum
+import json
 import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Literal
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
 
 import numpy as np
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.errors import NotFoundError
+from addon.errors import NotFoundError, StoreError
 from addon.store.models import Memory, MemoryRecall, Turn, utcnow
 from addon.store.search import fts_query
 
@@ -138,6 +139,57 @@ class PruneResult:
     purged: int
 
 
+async def _fetch(session: AsyncSession, sql: str, params: Sequence[object]) -> list[Any]:
+    """Rows of ``sql`` straight from the session's aiosqlite connection, in its transaction.
+
+    For recall on the reply's path only: SQLAlchemy's statement and ORM layers cost about a
+    millisecond per query on the add-on's hardware, the SQLite work itself a few hundredths.
+    """
+    connection = await session.connection()
+    driver = (await connection.get_raw_connection()).driver_connection
+    if driver is None:
+        raise StoreError("the store's connection is closed")
+    cursor = await driver.execute(sql, tuple(params))
+    try:
+        return list(await cursor.fetchall())
+    finally:
+        await cursor.close()
+
+
+def _time(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def _raw_record(row: Sequence[Any]) -> MemoryRecord:
+    """A record from a row of ``_RAW_COLUMNS``, parsed as the models' types would."""
+    return MemoryRecord(
+        id=int(row[0]),
+        content=str(row[1]),
+        kind=str(row[2]),
+        importance=float(row[3]),
+        created_at=_time(row[4]) or datetime.min.replace(tzinfo=UTC),
+        updated_at=_time(row[5]) or datetime.min.replace(tzinfo=UTC),
+        last_recalled_at=_time(row[6]),
+        recall_count=int(row[7]),
+        expires_at=_time(row[8]),
+        pinned=bool(row[9]),
+        source=str(row[10]),
+        conversation_id=row[11],
+        turn_id=row[12],
+        entity_ids=tuple(json.loads(row[13] or "[]")),
+        areas=tuple(json.loads(row[14] or "[]")),
+        embedding_model=row[15],
+        deleted_at=_time(row[16]),
+    )
+
+
+_RAW_COLUMNS = (
+    "id, content, kind, importance, created_at, updated_at, last_recalled_at, recall_count, "
+    "expires_at, pinned, source, source_conversation_id, source_turn_id, entity_ids, areas, "
+    "embedding_model, deleted_at"
+)
+
+
 def _record(row: Memory) -> MemoryRecord:
     return MemoryRecord(
         id=row.id,
@@ -232,14 +284,17 @@ async def get_memory(session: AsyncSession, memory_id: int) -> MemoryRecord:
 
 
 async def get_memories(session: AsyncSession, memory_ids: Iterable[int]) -> list[MemoryRecord]:
-    """The live memories among ``memory_ids``, in the order asked for."""
-    ids = list(memory_ids)
+    """The live memories among ``memory_ids``, in the order asked for (recall's read)."""
+    ids = [int(memory_id) for memory_id in memory_ids]
     if not ids:
         return []
-    rows = await session.scalars(
-        select(Memory).where(Memory.id.in_(ids), Memory.deleted_at.is_(None))
+    rows = await _fetch(
+        session,
+        f"SELECT {_RAW_COLUMNS} FROM memories WHERE deleted_at IS NULL "
+        f"AND id IN ({', '.join('?' * len(ids))})",
+        ids,
     )
-    by_id = {row.id: _record(row) for row in rows}
+    by_id = {record.id: record for record in map(_raw_record, rows)}
     return [by_id[memory_id] for memory_id in ids if memory_id in by_id]
 
 
@@ -388,19 +443,16 @@ async def _telling_terms(session: AsyncSession, query: str) -> str:
     # One round trip: each stem's count (summed over the words it begins) and the total.
     ranges = " UNION ALL ".join(
         f"SELECT {i} AS stem, doc FROM memories_fts_terms WHERE "
-        + (f"term >= :s{i} AND term < :s{i} || char(1114111)" if _prefix(stem) else f"term = :s{i}")
+        + ("term >= ?1 AND term < ?1 || char(1114111)" if _prefix(stem) else "term = ?1").replace(
+            "?1", f"?{i + 1}"
+        )
         for i, stem in enumerate(stems)
     )
-    bounds = {f"s{i}": stem for i, stem in enumerate(stems)}
-    rows = (
-        await session.execute(
-            text(
-                f"SELECT stem, sum(doc), (SELECT count(*) FROM memories) FROM ({ranges}) "
-                "GROUP BY stem"
-            ),
-            bounds,
-        )
-    ).all()
+    rows = await _fetch(
+        session,
+        f"SELECT stem, sum(doc), (SELECT count(*) FROM memories) FROM ({ranges}) GROUP BY stem",
+        stems,
+    )
     if not rows:
         return ""
     counts = {stems[int(index)]: int(doc) for index, doc, _total in rows}
@@ -421,14 +473,13 @@ async def search_memories(session: AsyncSession, query: str, *, limit: int = 20)
     match = await _telling_terms(session, query)
     if not match:
         return []
-    rows = await session.execute(
-        text(
-            "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
-            "JOIN memories m ON m.id = f.rowid "
-            "WHERE memories_fts MATCH :match AND m.deleted_at IS NULL "
-            "ORDER BY rank LIMIT :limit"
-        ),
-        {"match": match, "limit": limit},
+    rows = await _fetch(
+        session,
+        "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
+        "JOIN memories m ON m.id = f.rowid "
+        "WHERE memories_fts MATCH ? AND m.deleted_at IS NULL "
+        "ORDER BY rank LIMIT ?",
+        (match, limit),
     )
     return [ScoredId(int(memory_id), -float(rank)) for memory_id, rank in rows]
 
