@@ -226,11 +226,17 @@ class Retriever:
     async def recall(self, query: RecallQuery, *, limit: int = 5) -> list[Recalled]:
         """The ``limit`` live memories most relevant to ``query``, best first."""
         async with self._sessionmaker() as session:
-            lexical = await memories.search_memories(session, query.text, limit=self._candidates)
+            found = await memories.search_memory_records(
+                session, query.text, limit=self._candidates
+            )
+            lexical = [hit.scored for hit in found]
             vector = await self._nearest(query.text)
             fused = fuse([lexical, vector], k=self._rrf_k)
-            shortlist = sorted(fused, key=lambda memory_id: -fused[memory_id])
-            records = await memories.get_memories(session, shortlist[: limit * 2])
+            shortlist = sorted(fused, key=lambda memory_id: -fused[memory_id])[: limit * 2]
+            known = {hit.record.id: hit.record for hit in found}
+            missing = [memory_id for memory_id in shortlist if memory_id not in known]
+            known.update((r.id, r) for r in await memories.get_memories(session, missing))
+            records = [known[memory_id] for memory_id in shortlist if memory_id in known]
         lexical_rank = {hit.id: rank for rank, hit in enumerate(lexical, start=1)}
         vector_rank = {hit.id: rank for rank, hit in enumerate(vector, start=1)}
         recalled = [

@@ -470,18 +470,36 @@ async def search_memories(session: AsyncSession, query: str, *, limit: int = 20)
     The score is ``-bm25()`` (FTS5 gives lower-is-better negatives), so higher is better. Any
     text is safe: :func:`addon.store.search.fts_query` quotes every term.
     """
+    return [hit.scored for hit in await search_memory_records(session, query, limit=limit)]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredRecord:
+    """A search hit with its memory, read in the same query (recall saves a round trip)."""
+
+    scored: ScoredId
+    record: MemoryRecord
+
+
+async def search_memory_records(
+    session: AsyncSession, query: str, *, limit: int = 20
+) -> list[ScoredRecord]:
+    """:func:`search_memories` with each hit's memory."""
     match = await _telling_terms(session, query)
     if not match:
         return []
+    columns = ", ".join(f"m.{column.strip()}" for column in _RAW_COLUMNS.split(","))
     rows = await _fetch(
         session,
-        "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
+        f"SELECT bm25(memories_fts) AS rank, {columns} FROM memories_fts f "
         "JOIN memories m ON m.id = f.rowid "
         "WHERE memories_fts MATCH ? AND m.deleted_at IS NULL "
         "ORDER BY rank LIMIT ?",
         (match, limit),
     )
-    return [ScoredId(int(memory_id), -float(rank)) for memory_id, rank in rows]
+    return [
+        ScoredRecord(ScoredId(int(row[1]), -float(row[0])), _raw_record(row[1:])) for row in rows
+    ]
 
 
 async def mark_recalled(
