@@ -27,6 +27,7 @@ USED_ELSEWHERE = {
     "mark_recalled": "memory",
     "recalled_into": "memory",
     "nearest_ids": "memory",
+    "search_memories": "memory",
 }
 
 
