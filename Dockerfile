@@ -21,9 +21,11 @@ RUN python3 -m compileall -q addon
 COPY rootfs /
 
 # `python3 -m addon` is run by the s6 service and by Supervisor's backup_pre command, neither
-# of which starts in WORKDIR.
+# of which starts in WORKDIR. numpy's OpenBLAS stays on one thread: memory recall's one
+# matrix-vector product is ten times slower when its threads fight the event loop for 2 cores.
 ENV PYTHONPATH=/usr/src/app \
-    PYTHONUNBUFFERED=1
+    PYTHONUNBUFFERED=1 \
+    OPENBLAS_NUM_THREADS=1
 
 HEALTHCHECK --interval=30s --timeout=10s --start-period=2m --retries=3 \
     CMD curl --fail --silent --show-error --max-time 5 \

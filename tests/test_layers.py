@@ -56,6 +56,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "llm",
             "ha",
             "local",
+            "memory",
             "custom_tools",
             "tools",
             "agent",

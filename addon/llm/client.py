@@ -35,6 +35,7 @@ PROBE_CACHE_S = 30.0
 # typed parameters (1-2 ms of CPU per call for a large home), which our dicts do not need.
 # Retries, timeouts and error types are the client's as usual.
 CHAT_PATH = "/chat/completions"
+EMBEDDINGS_PATH = "/embeddings"
 # Answers are read raw (the documented ``cast_to=httpx.Response`` of the low-level calls) and
 # parsed with ``json.loads``: building the package's typed response objects was most of its
 # CPU per call. A streamed answer needs the package's raw-stream header so the body is not read
@@ -192,6 +193,38 @@ class LLMClient:
             duration_ms=duration,
             streamed=False,
         )
+
+    async def embed(self, texts: list[str], *, model: str) -> list[list[float]]:
+        """One vector per text from the endpoint's ``/v1/embeddings``, in the order given.
+
+        Asked for as plain floats so no decoding (or numpy, in the openai package) is involved.
+        """
+        request = {"model": model, "input": texts, "encoding_format": "float"}
+        try:
+            response = await self._client.post(
+                EMBEDDINGS_PATH, body=request, cast_to=httpx2.Response
+            )
+            body = _json_object(response.content)
+        except openai.APITimeoutError as err:
+            raise LLMTimeoutError(
+                f"the embeddings did not come within {self._timeout:.0f} s"
+            ) from err
+        except openai.APIConnectionError as err:
+            raise LLMUnreachableError(
+                f"cannot reach the model endpoint at {self.base_url}"
+            ) from err
+        except openai.APIStatusError as err:
+            raise _status_error(err, model) from err
+        except (openai.OpenAIError, httpx2.HTTPError) as err:
+            raise LLMError(f"the embeddings endpoint failed: {err}") from err
+        items = sorted(
+            (item for item in _list(body.get("data")) if isinstance(item, dict)),
+            key=lambda item: int(item.get("index") or 0),
+        )
+        vectors = [[float(v) for v in _list(item.get("embedding"))] for item in items]
+        if len(vectors) != len(texts) or any(not vector for vector in vectors):
+            raise LLMError(f"the endpoint gave {len(vectors)} embeddings for {len(texts)} texts")
+        return vectors
 
     async def _stream(
         self, request: dict[str, Any], started: float, on_text: TextSink | None

@@ -1,1 +1,1 @@
-"""Long-term memory: what the agent learns from conversations, keeps, merges and lets decay."""
+"""Long-term memory: what the agent learns about the home and its people, and recall of it."""

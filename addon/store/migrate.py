@@ -31,7 +31,7 @@ MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 FILE_TEMPLATE = "%%(year)d_%%(month).2d_%%(day).2d_%%(hour).2d%%(minute).2d_%%(slug)s"
 # The full-text index and its shadow tables are created by raw SQL in the migrations; no model
 # describes them, so autogenerate must not see them (or it would propose dropping them).
-FTS_TABLE = "turns_fts"
+FTS_TABLES = ("turns_fts", "memories_fts")
 
 
 def database_url(path: Path) -> URL:
@@ -59,9 +59,9 @@ def alembic_config(url: URL | None = None, *, output_buffer: TextIO | None = Non
 def include_name(
     name: str | None, type_: NameFilterType, parent_names: NameFilterParentNames
 ) -> bool:
-    """Keep the FTS5 table and its shadow tables out of autogenerate's comparison."""
+    """Keep the FTS5 tables and their shadow tables out of autogenerate's comparison."""
     if type_ == "table" and name is not None:
-        return name != FTS_TABLE and not name.startswith(f"{FTS_TABLE}_")
+        return not any(name == fts or name.startswith(f"{fts}_") for fts in FTS_TABLES)
     return True
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -230,25 +231,55 @@ class IdCounter(Base):
 
 
 class Memory(Base):
-    """Something worth remembering across conversations."""
+    """Something worth remembering across conversations, learned from one or added by hand.
+
+    Deleting sets ``deleted_at`` and keeps the row, so a delete can be undone. The FTS5 index
+    ``memories_fts`` over ``content`` is kept in step by triggers (see the migration), like
+    ``turns_fts``. ``embedding`` is little-endian float32, made by ``embedding_model``.
+    """
 
     __tablename__ = "memories"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    content: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(
+        String(16), default="fact"
+    )  # fact, preference, context, event
+    importance: Mapped[float] = mapped_column(Float, default=0.5)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
-    content: Mapped[str] = mapped_column(Text)
-    category: Mapped[str] = mapped_column(String(32), default="fact")
-    importance: Mapped[float] = mapped_column(Float, default=0.5)
+    last_recalled_at: Mapped[datetime | None] = mapped_column()
+    recall_count: Mapped[int] = mapped_column(Integer, default=0)
+    expires_at: Mapped[datetime | None] = mapped_column()
+    pinned: Mapped[bool] = mapped_column(Boolean, default=False)
+    source: Mapped[str] = mapped_column(String(16), default="conversation")  # or "manual"
     # Indexed because deleting a conversation (retention) looks up the memories that cite it.
     source_conversation_id: Mapped[str | None] = mapped_column(
         ForeignKey("conversations.id", ondelete="SET NULL"), index=True
     )
-    last_used_at: Mapped[datetime | None] = mapped_column()
-    expires_at: Mapped[datetime | None] = mapped_column()
-    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    source_turn_id: Mapped[int | None] = mapped_column(
+        ForeignKey("turns.id", ondelete="SET NULL"), index=True
+    )
+    entity_ids: Mapped[list[str]] = mapped_column(JSON, default=list)
+    areas: Mapped[list[str]] = mapped_column(JSON, default=list)
+    embedding: Mapped[bytes | None] = mapped_column(LargeBinary)
+    embedding_model: Mapped[str | None] = mapped_column(String(200))
+    deleted_at: Mapped[datetime | None] = mapped_column()
 
-    __table_args__ = (Index("ix_memories_active_updated", "active", "updated_at"),)
+    __table_args__ = (Index("ix_memories_deleted_updated", "deleted_at", "updated_at"),)
+
+
+class MemoryRecall(Base):
+    """A memory recalled into a turn's request: the panel shows each memory's turns by it."""
+
+    __tablename__ = "memory_recalls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    memory_id: Mapped[int] = mapped_column(
+        ForeignKey("memories.id", ondelete="CASCADE"), index=True
+    )
+    turn_id: Mapped[int] = mapped_column(ForeignKey("turns.id", ondelete="CASCADE"), index=True)
+    recalled_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class CustomTool(Base):

@@ -9,12 +9,16 @@ appear, in either column), as a search box is expected to behave.
 from __future__ import annotations
 
 
-def fts_query(user_text: str) -> str:
+def fts_query(user_text: str, *, any_term: bool = False) -> str:
     """The FTS5 query for ``user_text``: each term quoted (inner quotes doubled), ANDed.
+
+    With ``any_term`` the terms are ORed instead, for recall: a question shares some words with
+    the memory that answers it, rarely all, and BM25 ranks the ones sharing the rarer words first.
 
     Inside a quoted string FTS5 accepts every character but NUL, which ends the query early
     ("unterminated string"), so NUL separates terms like a space. Lone surrogates (from badly
     decoded input) cannot be encoded for SQLite at all and become "?".
     """
     cleaned = user_text.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
-    return " ".join('"' + term.replace('"', '""') + '"' for term in cleaned.split())
+    joiner = " OR " if any_term else " "
+    return joiner.join('"' + term.replace('"', '""') + '"' for term in cleaned.split())

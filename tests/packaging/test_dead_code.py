@@ -11,11 +11,23 @@ ROOT = Path(__file__).resolve().parents[2]
 USED_ELSEWHERE = {
     # Alembic calls a revision's upgrade() and downgrade() by name.
     "downgrade": "alembic",
-    # Declares the memories table in the metadata the migrations are checked against, ahead of
-    # the memory feature.
-    "Memory": "schema",
     # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
     "IdCounter": "schema",
+    # Long-term memory's store and recall, ahead of the agent's wiring, tools and panel
+    # (issue 12's next step), which will use them.
+    "EndpointEmbeddings": "memory",
+    "Retriever": "memory",
+    "add_memory": "memory",
+    "get_memory": "memory",
+    "list_memories": "memory",
+    "count_memories": "memory",
+    "delete_memory": "memory",
+    "restore_memory": "memory",
+    "forget_everything": "memory",
+    "mark_recalled": "memory",
+    "recalled_into": "memory",
+    "nearest_ids": "memory",
+    "search_memories": "memory",
 }
 
 

@@ -1,0 +1,160 @@
+"""Recall over a real migrated store: BM25 alone, and hybrid with the scripted model's vectors."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from addon.llm.client import LLMClient
+from addon.memory.retrieval import (
+    EndpointEmbeddings,
+    MemoryIndex,
+    RecallQuery,
+    Retriever,
+    fuse,
+)
+from addon.store import memories
+from addon.store.database import Store
+from addon.store.memories import MemoryRecord, ScoredId
+from devtools.scripted_llm import ScriptedLLM
+
+EMBEDDING_MODEL = "scripted-embeddings"
+
+
+@pytest.fixture
+async def client(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
+    """An LLM client on the scripted model."""
+    llm = LLMClient(
+        base_url=scripted_llm.base_url,
+        api_key="",
+        model="m",
+        temperature=0.0,
+        timeout=5.0,
+        max_retries=0,
+    )
+    try:
+        yield llm
+    finally:
+        await llm.close()
+
+
+async def add(store: Store, content: str, **options: Any) -> MemoryRecord:
+    """Add a memory in a transaction of its own."""
+    async with store.sessionmaker.begin() as session:
+        return await memories.add_memory(session, content, **options)
+
+
+async def test_lexical_recall_finds_the_memory_about_the_garage(store: Store) -> None:
+    """Without an embedding source the BM25 ranking alone finds the answer."""
+    await add(store, "The kitchen light is too bright in the evening")
+    garage = await add(store, "The garage door sticks when it is cold")
+    retriever = Retriever(store.sessionmaker)
+    recalled = await retriever.recall(RecallQuery("what do you know about the garage"))
+    assert not retriever.hybrid
+    assert recalled[0].memory.id == garage.id
+    assert (recalled[0].lexical_rank, recalled[0].vector_rank) == (1, None)
+
+
+async def test_recall_skips_deleted_memories(store: Store) -> None:
+    """A deleted memory is never recalled."""
+    garage = await add(store, "The garage door sticks")
+    async with store.sessionmaker.begin() as session:
+        await memories.delete_memory(session, garage.id)
+    assert await Retriever(store.sessionmaker).recall(RecallQuery("garage")) == []
+
+
+async def test_the_speakers_area_breaks_a_tie(store: Store) -> None:
+    """Of two equally matching memories, the one about the speaker's area comes first."""
+    await add(store, "The window blind is broken", areas=["bedroom"])
+    office = await add(store, "The window blind is broken", areas=["Office"])
+    recalled = await Retriever(store.sessionmaker).recall(
+        RecallQuery("window blind", area="office")
+    )
+    assert recalled[0].memory.id == office.id
+
+
+async def test_hybrid_recall_uses_the_endpoints_embeddings(
+    store: Store, client: LLMClient, scripted_llm: ScriptedLLM
+) -> None:
+    """Memories are embedded through /v1/embeddings and the vector ranking takes part."""
+    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(client, EMBEDDING_MODEL))
+    added = [
+        await add(store, "The cat is called Miso"),
+        await add(store, "The heating is set to 19 degrees at night"),
+    ]
+    await retriever.embed_memories(added)
+    recalled = await retriever.recall(RecallQuery("cat Miso"))
+    assert retriever.hybrid
+    assert recalled[0].memory.id == added[0].id
+    assert (recalled[0].lexical_rank, recalled[0].vector_rank) == (1, 1)
+    assert [request.body["model"] for request in scripted_llm.requests] == [EMBEDDING_MODEL] * 2
+
+
+async def test_the_index_loads_stored_embeddings_after_a_restart(
+    tmp_path: Path, client: LLMClient
+) -> None:
+    """Embeddings written before a restart are in the index of the next start."""
+    path = tmp_path / "home_agent.db"
+    source = EndpointEmbeddings(client, EMBEDDING_MODEL)
+    first = await Store.open(path)
+    try:
+        added = await add(first, "The cat is called Miso")
+        await Retriever(first.sessionmaker, source).embed_memories([added])
+    finally:
+        await first.close()
+    second = await Store.open(path)
+    try:
+        retriever = Retriever(second.sessionmaker, source)
+        await retriever.load()
+        recalled = await retriever.recall(RecallQuery("Miso the cat"))
+    finally:
+        await second.close()
+    assert len(retriever.index) == 1
+    assert recalled[0].vector_rank == 1
+
+
+async def test_a_failing_embedding_source_falls_back_to_lexical(
+    store: Store, client: LLMClient
+) -> None:
+    """If the endpoint cannot embed the query, recall is BM25 alone and still answers."""
+    added = await add(store, "The cat is called Miso")
+    await Retriever(store.sessionmaker, EndpointEmbeddings(client, EMBEDDING_MODEL)).embed_memories(
+        [added]
+    )
+    unreachable = LLMClient(
+        base_url="http://127.0.0.1:9/v1",
+        api_key="",
+        model="m",
+        temperature=0.0,
+        timeout=2.0,
+        max_retries=0,
+    )
+    try:
+        retriever = Retriever(store.sessionmaker, EndpointEmbeddings(unreachable, EMBEDDING_MODEL))
+        await retriever.load()
+        recalled = await retriever.recall(RecallQuery("Miso"))
+    finally:
+        await unreachable.close()
+    assert len(retriever.index) == 1
+    assert [(r.memory.id, r.vector_rank) for r in recalled] == [(added.id, None)]
+
+
+def test_the_index_keeps_rows_right_across_removals() -> None:
+    """Removing a row moves the last into its place without losing either id."""
+    index = MemoryIndex()
+    for memory_id, vector in ((1, [1, 0, 0]), (2, [0, 1, 0]), (3, [0, 0, 1])):
+        index.put(memory_id, np.array(vector))
+    index.remove(1)
+    assert len(index) == 2
+    assert [hit.id for hit in index.nearest(np.array([0, 0, 1]), 1)] == [3]
+    assert [hit.id for hit in index.nearest(np.array([0, 1, 0]), 1)] == [2]
+
+
+def test_fusion_adds_reciprocal_ranks() -> None:
+    """An id ranked well in both lists beats one ranked first in only one."""
+    fused = fuse([[ScoredId(1, 9.0), ScoredId(2, 5.0)], [ScoredId(2, 0.9), ScoredId(3, 0.8)]])
+    assert max(fused, key=lambda memory_id: fused[memory_id]) == 2
