@@ -28,6 +28,8 @@ USED_ELSEWHERE = {
     "recalled_into": "memory",
     "nearest_ids": "memory",
     "search_memories": "memory",
+    "Extractor": "memory",
+    "merge": "memory",
 }
 
 
