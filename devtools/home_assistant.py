@@ -100,6 +100,9 @@ def configuration(
     name: str = "Home Agent Demo",
     scripts: Mapping[str, Any] | None = None,
     recorder: bool = False,
+    *,
+    demo: bool = True,
+    extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``configuration.yaml`` of the demo home: loopback only, no ``default_config`` (fast boot).
 
@@ -107,6 +110,8 @@ def configuration(
     counts of its entities elsewhere rely on that, so only the tests that want scripts pass them.
     ``recorder`` adds ``recorder:`` (committing at once, so a test reads what it just changed)
     and ``history:``, for tests of recorded states and statistics; off by default for a fast boot.
+    ``demo=False`` leaves the demo integration out (a home of its own, such as the side-by-side
+    harness's synthetic homes); ``extra`` adds top-level keys (``synthetic_home: {...}``).
     """
     config: dict[str, Any] = {
         "homeassistant": {
@@ -125,13 +130,15 @@ def configuration(
         "websocket_api": None,
         "conversation": None,
         "intent": None,
-        "demo": None,
     }
+    if demo:
+        config["demo"] = None
     if scripts:
         config["script"] = dict(scripts)
     if recorder:
         config["recorder"] = {"commit_interval": 0}
         config["history"] = None
+    config.update(extra or {})
     return config
 
 
@@ -209,6 +216,8 @@ class HomeAssistantProcess:
         scripts: Mapping[str, Any] | None = None,
         recorder: bool = False,
         boot_timeout: float = BOOT_TIMEOUT_S,
+        demo: bool = True,
+        extra_config: Mapping[str, Any] | None = None,
     ) -> None:
         self.config_dir = config_dir.resolve()
         self.port = port or free_port()
@@ -220,6 +229,8 @@ class HomeAssistantProcess:
         # call script.reload.
         self.scripts: Mapping[str, Any] | None = scripts
         self.recorder = recorder
+        self.demo = demo
+        self.extra_config = extra_config
         self._boot_timeout = boot_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._credentials = load_credentials(self.config_dir)
@@ -234,6 +245,8 @@ class HomeAssistantProcess:
         shopping_list: bool = False,
         scripts: Mapping[str, Any] | None = None,
         recorder: bool = False,
+        demo: bool = True,
+        extra_config: Mapping[str, Any] | None = None,
     ) -> Self:
         """A fresh home copied from an onboarded template; the template's token works for it too."""
         shutil.copytree(template, config_dir, ignore=shutil.ignore_patterns("*.log", "*.log.*"))
@@ -243,6 +256,8 @@ class HomeAssistantProcess:
             shopping_list=shopping_list,
             scripts=scripts,
             recorder=recorder,
+            demo=demo,
+            extra_config=extra_config,
         )
 
     @property
@@ -325,7 +340,13 @@ class HomeAssistantProcess:
     def write_configuration(self) -> None:
         """Write ``configuration.yaml`` for this port and :attr:`scripts`."""
         text = yaml.safe_dump(
-            configuration(self.port, scripts=self.scripts, recorder=self.recorder),
+            configuration(
+                self.port,
+                scripts=self.scripts,
+                recorder=self.recorder,
+                demo=self.demo,
+                extra=self.extra_config,
+            ),
             sort_keys=False,
         )
         (self.config_dir / "configuration.yaml").write_text(text, "utf-8")
@@ -552,9 +573,13 @@ def _refresh_token_id(token: str) -> str:
     return str(claims["iss"])
 
 
-def build_template(config_dir: Path) -> Path:
-    """Boot once, onboard, stop cleanly: a config dir whose copies boot already onboarded."""
-    process = HomeAssistantProcess(config_dir)
+def build_template(config_dir: Path, *, demo: bool = True) -> Path:
+    """Boot once, onboard, stop cleanly: a config dir whose copies boot already onboarded.
+
+    ``demo=False`` onboards without the demo integration, whose config entry would otherwise come
+    back in every copy.
+    """
+    process = HomeAssistantProcess(config_dir, demo=demo)
     process.start()
     process.stop()
     return process.config_dir

@@ -1,0 +1,19 @@
+"""Names shared by the integration's modules."""
+
+DOMAIN = "synthetic_home"
+PLATFORMS = (
+    "binary_sensor",
+    "climate",
+    "cover",
+    "fan",
+    "light",
+    "lock",
+    "media_player",
+    "sensor",
+    "switch",
+    "todo",
+    "vacuum",
+    "valve",
+)
+DATA_HOME = "home"  # the fixture's home mapping
+DATA_ENTITIES = "entities"  # entity_id -> SyntheticEntity, filled as entities are added
