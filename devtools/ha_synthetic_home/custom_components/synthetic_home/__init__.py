@@ -32,7 +32,9 @@ from homeassistant.helpers.typing import ConfigType
 
 from .const import DATA_ENTITIES, DATA_HOME, DOMAIN, PLATFORMS
 
-CONFIG_SCHEMA = vol.Schema({DOMAIN: vol.Schema({vol.Required("home"): cv.string})}, extra=vol.ALLOW_EXTRA)
+CONFIG_SCHEMA = vol.Schema(
+    {DOMAIN: vol.Schema({vol.Required("home"): cv.string})}, extra=vol.ALLOW_EXTRA
+)
 STATE_SCHEMA = vol.Schema({vol.Optional("state"): cv.string, vol.Optional("attributes"): dict})
 RESET_SCHEMA = vol.Schema({vol.Optional("states", default=dict): {cv.entity_id: STATE_SCHEMA}})
 SET_STATE_SCHEMA = STATE_SCHEMA.extend({vol.Required("entity_id"): cv.entity_id})
@@ -61,7 +63,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
-    """Registries first (entities need their devices), then the platforms, then area and exposure."""
+    """Registries first (entities need their devices), then platforms, then area and exposure."""
     home: dict[str, Any] = hass.data[DOMAIN][DATA_HOME]
     areas = _build_places(hass, home)
     _build_devices(hass, entry, home, areas)
@@ -132,7 +134,9 @@ def _register_services(hass: HomeAssistant) -> None:
         try:
             return entities[entity_id]
         except KeyError:
-            raise HomeAssistantError(f"{entity_id} is not an entity of the synthetic home") from None
+            raise HomeAssistantError(
+                f"{entity_id} is not an entity of the synthetic home"
+            ) from None
 
     @callback
     def reset(call: ServiceCall) -> None:

@@ -18,7 +18,7 @@ DEFAULT_MODES = ("off", "heat", "cool", "auto")
 
 
 class SyntheticClimate(SyntheticEntity, ClimateEntity):
-    """Celsius unless ``unit_of_measurement`` says °F; on returns to the last mode that was not off."""
+    """Celsius unless ``unit_of_measurement`` says °F; on returns to the last mode but off."""
 
     default_features = int(
         ClimateEntityFeature.TARGET_TEMPERATURE
@@ -31,10 +31,14 @@ class SyntheticClimate(SyntheticEntity, ClimateEntity):
         return ClimateEntityFeature(value)
 
     def load(self, state: str, attributes: dict[str, Any]) -> None:
-        self._attr_hvac_modes = [HVACMode(mode) for mode in attributes.get("hvac_modes", DEFAULT_MODES)]
+        self._attr_hvac_modes = [
+            HVACMode(mode) for mode in attributes.get("hvac_modes", DEFAULT_MODES)
+        ]
         self._attr_hvac_mode = HVACMode(state)
         on_modes = [mode for mode in self._attr_hvac_modes if mode != HVACMode.OFF]
-        self._last_on = self._attr_hvac_mode if self._attr_hvac_mode != HVACMode.OFF else on_modes[0]
+        self._last_on = (
+            self._attr_hvac_mode if self._attr_hvac_mode != HVACMode.OFF else on_modes[0]
+        )
         fahrenheit = attributes.get("unit_of_measurement") == "°F"
         self._attr_temperature_unit = (
             UnitOfTemperature.FAHRENHEIT if fahrenheit else UnitOfTemperature.CELSIUS

@@ -1,4 +1,4 @@
-"""Sensors: read-only values (temperature, humidity, power, ...); only reset or set_state moves them."""
+"""Sensors: read-only values (temperature, humidity, ...); only reset or set_state move them."""
 
 from __future__ import annotations
 

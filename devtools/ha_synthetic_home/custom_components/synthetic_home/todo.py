@@ -44,7 +44,10 @@ class SyntheticTodo(SyntheticEntity, TodoListEntity):
 
     async def async_create_todo_item(self, item: TodoItem) -> None:
         status = item.status or TodoItemStatus.NEEDS_ACTION
-        self._attr_todo_items = [*(self._attr_todo_items or []), self._item(item.summary or "", status)]
+        self._attr_todo_items = [
+            *(self._attr_todo_items or []),
+            self._item(item.summary or "", status),
+        ]
         self.async_write_ha_state()
 
     async def async_update_todo_item(self, item: TodoItem) -> None:

@@ -1,0 +1,379 @@
+"""Side by side: the same sentences through Home Assistant's own agent and through Home Agent.
+
+``python -m devtools.side_by_side devtools/homes/*.yaml`` boots a real Home Assistant 2025.4.4 per
+task file, builds the file's home in it with the ``synthetic_home`` integration (devtools/
+ha_synthetic_home), and starts Home Agent in this process with no model (local path only), reached
+the way a user reaches it: Home Assistant's ``wyoming`` integration pointed at our Wyoming server.
+Each task then runs twice, once per agent, through ``POST /api/conversation/process``: reset the
+home and apply the task's setup, send the sentence, read every entity, score (devtools/scoring.py).
+A table per home follows; ``run_files`` returns the typed results for the benchmark and the test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from aiohttp import web
+from pydantic import SecretStr
+
+from addon import keys
+from addon.app import create_app
+from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
+from addon.config.settings import Options, Settings
+from devtools.home_assistant import REPO_ROOT, HomeAssistantProcess, build_template
+from devtools.scoring import EntityView, Reply, Score, Snapshot, same, score_task
+from devtools.task_file import Task, TaskFile, load_task_file
+
+INTEGRATION = REPO_ROOT / "devtools" / "ha_synthetic_home" / "custom_components" / "synthetic_home"
+HOMES_DIR = REPO_ROOT / "devtools" / "homes"
+HA_AGENT = "conversation.home_assistant"
+OURS, HA = "ours", "ha"
+AGENTS = (OURS, HA)
+SETUP_TIMEOUT_S = 60.0
+SYNC_TIMEOUT_S = 10.0
+_LOGGER = logging.getLogger(__name__)
+
+
+class HarnessError(RuntimeError):
+    """The harness could not build a home or reach an agent; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOutcome:
+    """One task run through one agent."""
+
+    task: Task
+    agent: str
+    reply: Reply
+    score: Score
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Passed out of run, and the wrong actions among them."""
+
+    passed: int
+    total: int
+    wrong_actions: int
+
+    @property
+    def share(self) -> float:
+        """The passed share (0 when nothing ran)."""
+        return self.passed / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HomeResult:
+    """Every task of one task file through both agents."""
+
+    name: str
+    path: Path
+    language: str
+    outcomes: tuple[TaskOutcome, ...]
+
+    def of(self, agent: str) -> tuple[TaskOutcome, ...]:
+        """The outcomes of one agent, in task order."""
+        return tuple(outcome for outcome in self.outcomes if outcome.agent == agent)
+
+    def tally(self, agent: str, tag: str | None = None) -> Tally:
+        """Passed, total and wrong actions of ``agent``, over one tag or all tasks."""
+        picked = [o for o in self.of(agent) if tag is None or tag in o.task.tags]
+        return Tally(
+            passed=sum(o.score.passed for o in picked),
+            total=len(picked),
+            wrong_actions=sum(len(o.score.wrong_actions) for o in picked),
+        )
+
+    @property
+    def tags(self) -> list[str]:
+        """Every tag used, sorted."""
+        return sorted({tag for outcome in self.outcomes for tag in outcome.task.tags})
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """A whole run: one result per home."""
+
+    homes: tuple[HomeResult, ...]
+
+    def tally(self, agent: str) -> Tally:
+        """Over every home."""
+        tallies = [home.tally(agent) for home in self.homes]
+        return Tally(
+            passed=sum(t.passed for t in tallies),
+            total=sum(t.total for t in tallies),
+            wrong_actions=sum(t.wrong_actions for t in tallies),
+        )
+
+
+def snapshot(states: Iterable[dict[str, Any]], entity_ids: Iterable[str]) -> Snapshot:
+    """The fixture entities of ``GET /api/states``."""
+    wanted = set(entity_ids)
+    return {
+        state["entity_id"]: EntityView(str(state["state"]), dict(state["attributes"]))
+        for state in states
+        if state["entity_id"] in wanted
+    }
+
+
+class HomeRun:
+    """One booted home: Home Assistant with the synthetic home, Home Agent wired in by Wyoming."""
+
+    def __init__(self, home: HomeAssistantProcess, task_file: TaskFile, app: web.Application):
+        self.home = home
+        self.task_file = task_file
+        self.app = app
+        self.ours_agent_id = ""
+        self._compared = task_file.compared_attributes()
+
+    async def reset(self, task: Task) -> Snapshot:
+        """Fixture states, then the task's setup; returns the home as the sentence finds it."""
+        states = {
+            entity_id: {
+                **({"state": change.state} if change.state is not None else {}),
+                "attributes": dict(change.attributes),
+            }
+            for entity_id, change in task.setup.items()
+        }
+        await self.home.request("POST", "/api/services/synthetic_home/reset", {"states": states})
+        return snapshot(await self.home.states(), self.task_file.entity_ids)
+
+    async def until_ours_sees(self, expected: Snapshot) -> None:
+        """Wait until Home Agent's mirror of the home (fed by events) agrees with ``expected``."""
+        sync = self.app[keys.HOME_SYNC]
+        async with asyncio.timeout(SYNC_TIMEOUT_S):
+            while not self._mirror_agrees(sync.model, expected):  # noqa: ASYNC110 - no event to await
+                await asyncio.sleep(0.01)
+
+    def _mirror_agrees(self, model: Any, expected: Snapshot) -> bool:
+        if model is None:
+            return False
+        for entity_id, view in expected.items():
+            mirrored = model.state(entity_id)
+            if mirrored is None or mirrored.state != view.state:
+                return False
+            for name in self._compared.get(entity_id, ()):
+                if not same(view.attributes.get(name), mirrored.attributes.get(name)):
+                    return False
+        return True
+
+    async def ask(self, agent_id: str, sentence: str) -> Reply:
+        """One sentence through ``/api/conversation/process``, as the Assist pipeline sends it."""
+        answer = await self.home.request(
+            "POST",
+            "/api/conversation/process",
+            {"text": sentence, "agent_id": agent_id, "language": self.task_file.language},
+        )
+        response = answer["response"]
+        speech = ((response.get("speech") or {}).get("plain") or {}).get("speech") or ""
+        return Reply(text=str(speech), failed=response.get("response_type") == "error")
+
+    async def run_task(self, task: Task, agent: str) -> TaskOutcome:
+        """Reset, send, read, score."""
+        before = await self.reset(task)
+        if agent == OURS:
+            await self.until_ours_sees(before)
+        agent_id = self.ours_agent_id if agent == OURS else HA_AGENT
+        started = time.perf_counter()
+        reply = await self.ask(agent_id, task.sentence)
+        seconds = time.perf_counter() - started
+        after = snapshot(await self.home.states(), self.task_file.entity_ids)
+        score = score_task(task, before, after, reply, self._compared)
+        return TaskOutcome(task=task, agent=agent, reply=reply, score=score, seconds=seconds)
+
+    async def run(self) -> HomeResult:
+        """Every task through both agents."""
+        outcomes = [
+            await self.run_task(task, agent) for task in self.task_file.tasks for agent in AGENTS
+        ]
+        return HomeResult(
+            name=self.task_file.name,
+            path=self.task_file.path,
+            language=self.task_file.language,
+            outcomes=tuple(outcomes),
+        )
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "home"
+
+
+def _addon_settings(home: HomeAssistantProcess, data_dir: Path, language: str) -> Settings:
+    """Home Agent with no model: only the local path can answer."""
+    websocket_url, rest_url = home_assistant_urls(home.url)
+    return Settings(
+        mode="standalone",
+        options=Options(llm_base_url="", language=language, local_first=True, log_level="warning"),
+        data_dir=data_dir,
+        http_host="127.0.0.1",
+        http_port=0,
+        wyoming_host="127.0.0.1",
+        wyoming_port=0,
+        ha_websocket_url=websocket_url,
+        ha_rest_url=rest_url,
+        ha_token=SecretStr(home.token),
+        webui_dir=DEFAULT_WEBUI_DIR,
+    )
+
+
+async def _until_entities(home: HomeAssistantProcess, entity_ids: Sequence[str]) -> None:
+    """The import flow sets the home up in the background: wait for every entity."""
+    try:
+        async with asyncio.timeout(SETUP_TIMEOUT_S):
+            while True:
+                present = {state["entity_id"] for state in await home.states()}
+                if present.issuperset(entity_ids):
+                    return
+                await asyncio.sleep(0.1)
+    except TimeoutError:
+        missing = sorted(set(entity_ids) - present)
+        raise HarnessError(
+            f"the synthetic home never showed {missing[:5]};"
+            f" log {home.log_path}:\n{home.log_tail()}"
+        ) from None
+
+
+async def add_wyoming_agent(home: HomeAssistantProcess, port: int) -> str:
+    """Home Assistant's Wyoming integration for our server; the conversation entity it makes."""
+    flows = "/api/config/config_entries/flow"
+    flow = await home.request("POST", flows, {"handler": "wyoming"})
+    entry = await home.request(
+        "POST", f"{flows}/{flow['flow_id']}", {"host": "127.0.0.1", "port": port}
+    )
+    if entry.get("type") != "create_entry":
+        raise HarnessError(f"the wyoming config flow ended with {entry}")
+    async with asyncio.timeout(SETUP_TIMEOUT_S):
+        while True:
+            for state in await home.states():
+                if (
+                    state["entity_id"].startswith("conversation.")
+                    and state["entity_id"] != HA_AGENT
+                ):
+                    return str(state["entity_id"])
+            await asyncio.sleep(0.1)
+
+
+@asynccontextmanager
+async def booted(task_file: TaskFile, template: Path, work_dir: Path) -> AsyncIterator[HomeRun]:
+    """Home Assistant with the task file's home, and Home Agent linked to it, for one ``with``."""
+    config_dir = work_dir / _slug(f"{task_file.path.stem}")
+    home_file = work_dir / f"{config_dir.name}.home.yaml"
+    home_file.write_text(yaml.safe_dump(dict(task_file.home), allow_unicode=True), "utf-8")
+    home = HomeAssistantProcess.from_template(
+        template, config_dir, demo=False, extra_config={"synthetic_home": {"home": str(home_file)}}
+    )
+    (config_dir / "custom_components").mkdir(exist_ok=True)
+    (config_dir / "custom_components" / "synthetic_home").symlink_to(INTEGRATION)
+    async with home:
+        await _until_entities(home, task_file.entity_ids)
+        app = create_app(_addon_settings(home, config_dir / "addon-data", task_file.language))
+        runner = web.AppRunner(app)
+        await runner.setup()
+        try:
+            await app[keys.HOME_SYNC].wait_ready(SETUP_TIMEOUT_S)
+            run = HomeRun(home, task_file, app)
+            run.ours_agent_id = await add_wyoming_agent(home, app[keys.WYOMING].bound_port)
+            yield run
+        finally:
+            await runner.cleanup()
+
+
+async def run_files(
+    paths: Sequence[Path], work_dir: Path | None = None, *, report: bool = False
+) -> RunResult:
+    """Run every task file side by side; with ``report``, print each home's table as it ends."""
+    task_files = [load_task_file(path) for path in paths]
+    with tempfile.TemporaryDirectory(prefix="side-by-side-") as scratch:
+        root = work_dir or Path(scratch)
+        template = await asyncio.to_thread(build_template, root / "template", demo=False)
+        results: list[HomeResult] = []
+        for task_file in task_files:
+            async with booted(task_file, template, root) as run:
+                result = await run.run()
+            results.append(result)
+            if report:
+                _print(format_home(result))
+    return RunResult(homes=tuple(results))
+
+
+def format_home(result: HomeResult) -> str:
+    """The per-home table: ours vs Home Assistant, overall and per tag."""
+    lines = [
+        f"== {result.name} ({result.path.name}, {result.language},"
+        f" {len(result.of(OURS))} sentences)",
+        f"{'tag':<22} {'ours':>13} {'ha':>13} {'wrong ours':>11} {'wrong ha':>9}",
+    ]
+    for tag in [None, *result.tags]:
+        ours, ha = result.tally(OURS, tag), result.tally(HA, tag)
+        lines.append(
+            f"{tag or 'ALL':<22} {_cell(ours):>13} {_cell(ha):>13}"
+            f" {ours.wrong_actions:>11} {ha.wrong_actions:>9}"
+        )
+    return "\n".join(lines)
+
+
+def format_failures(result: HomeResult, agent: str) -> str:
+    """One line per failed task of ``agent``: the sentence and why."""
+    return "\n".join(
+        f"  {o.task.id}: {o.task.sentence!r} -> {o.reply.text!r}: {'; '.join(o.score.problems)}"
+        for o in result.of(agent)
+        if not o.score.passed
+    )
+
+
+def _cell(tally: Tally) -> str:
+    return f"{tally.passed}/{tally.total} {tally.share:4.0%}"
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Task files (default: every home in devtools/homes) and what to print."""
+    parser = argparse.ArgumentParser(prog="python -m devtools.side_by_side", description=__doc__)
+    parser.add_argument("files", nargs="*", type=Path, help="task files (default: devtools/homes)")
+    parser.add_argument("--failures", choices=[*AGENTS, "both"], help="list failed sentences")
+    parser.add_argument("--work-dir", type=Path, help="keep config dirs and logs here")
+    return parser
+
+
+def default_files() -> list[Path]:
+    """Every task file shipped in devtools/homes."""
+    return sorted(HOMES_DIR.glob("*.yaml"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run, print the tables (and failures if asked); exit 0."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.work_dir:
+        args.work_dir.mkdir(parents=True, exist_ok=True)
+    result = asyncio.run(run_files(args.files or default_files(), args.work_dir, report=True))
+    for home in result.homes:
+        for agent in (
+            AGENTS if args.failures == "both" else [args.failures] if args.failures else []
+        ):
+            _print(f"-- {home.name}: failed for {agent}\n{format_failures(home, agent)}")
+    ours, ha = result.tally(OURS), result.tally(HA)
+    _print(f"TOTAL ours {_cell(ours)} (wrong {ours.wrong_actions})")
+    _print(f"TOTAL ha   {_cell(ha)} (wrong {ha.wrong_actions})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
