@@ -343,6 +343,12 @@ def _print(text: str) -> None:
     sys.stdout.flush()
 
 
+def configure_logging() -> None:
+    """Warnings of the harness; Home Agent's own warnings (its outcome checks) would drown the table."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("addon").setLevel(logging.ERROR)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Task files (default: every home in devtools/homes) and what to print."""
     parser = argparse.ArgumentParser(prog="python -m devtools.side_by_side", description=__doc__)
@@ -360,7 +366,7 @@ def default_files() -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     """Run, print the tables (and failures if asked); exit 0."""
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging()
     if args.work_dir:
         args.work_dir.mkdir(parents=True, exist_ok=True)
     result = asyncio.run(run_files(args.files or default_files(), args.work_dir, report=True))
