@@ -344,7 +344,7 @@ def _print(text: str) -> None:
 
 
 def configure_logging() -> None:
-    """Warnings of the harness; Home Agent's own warnings (its outcome checks) would drown the table."""
+    """The harness's warnings; Home Agent's own (its outcome checks) would drown the table."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("addon").setLevel(logging.ERROR)
 

@@ -1,0 +1,82 @@
+"""Accuracy of the local path beside Home Assistant's own agent, on every home in devtools/homes.
+
+Runs the whole side-by-side harness (devtools/side_by_side.py): per home a real Home Assistant
+2025.4.4 with the home built by the synthetic_home integration, and Home Agent with no model
+reached through Home Assistant's wyoming integration. Every sentence goes once to each agent;
+a sentence passes only if the home ends exactly as expected (and a question's reply holds the
+answer). Prints a table per home, then the sentence forms our local path fails most, then one
+JSON line: ``ours`` and ``ha`` are the shares of sentences passed, ``wrong_actions`` ours.
+Target (issue 13): ours ≥ ha + 0.05 overall and on every home, 0 wrong actions. About a minute
+per home; run as ``.venv/bin/python bench/local_accuracy.py [TASK_FILE ...]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from devtools.side_by_side import (
+    HA,
+    OURS,
+    RunResult,
+    configure_logging,
+    default_files,
+    format_home,
+    run_files,
+)
+
+MARGIN = 0.05
+TOP_FORMS = 12
+
+
+def failing_forms(result: RunResult) -> list[tuple[str, int, int]]:
+    """Per tag: how many sentences we fail and how many of those Home Assistant passes."""
+    ours_failed: Counter[str] = Counter()
+    ha_passed: Counter[str] = Counter()
+    for home in result.homes:
+        ha_by_id = {o.task.id: o.score.passed for o in home.of(HA)}
+        for outcome in home.of(OURS):
+            if outcome.score.passed:
+                continue
+            for tag in outcome.task.tags:
+                ours_failed[tag] += 1
+                ha_passed[tag] += ha_by_id.get(outcome.task.id, False)
+    return [(tag, count, ha_passed[tag]) for tag, count in ours_failed.most_common(TOP_FORMS)]
+
+
+def main() -> None:
+    configure_logging()
+    paths = [Path(arg) for arg in sys.argv[1:]] or default_files()
+    result = asyncio.run(run_files(paths))
+    for home in result.homes:
+        print(format_home(home))
+        ours, ha = home.tally(OURS), home.tally(HA)
+        verdict = "PASS" if ours.share >= ha.share + MARGIN and not ours.wrong_actions else "FAIL"
+        print(f"   ours {ours.share:.3f} vs ha {ha.share:.3f}: {verdict}")
+    print("our most failed forms (tag: ours failed, of which HA passed):")
+    for tag, failed, ha_passed in failing_forms(result):
+        print(f"   {tag:<16} {failed:>4} {ha_passed:>4}")
+    ours, ha = result.tally(OURS), result.tally(HA)
+    verdict = "PASS" if ours.share >= ha.share + MARGIN and not ours.wrong_actions else "FAIL"
+    print(f"target: ours ≥ ha + {MARGIN:.2f} with 0 wrong actions: {verdict}")
+    print(
+        json.dumps(
+            {
+                "bench": "local_accuracy",
+                "ours": round(ours.share, 3),
+                "ha": round(ha.share, 3),
+                "wrong_actions": ours.wrong_actions,
+                "sentences": ours.total,
+                "homes": len(result.homes),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
