@@ -61,6 +61,12 @@ def main() -> None:
     print("our most failed forms (tag: ours failed, of which HA passed):")
     for tag, failed, ha_passed in failing_forms(result):
         print(f"   {tag:<16} {failed:>4} {ha_passed:>4}")
+    print("sentences Home Assistant's agent passes and our local path fails:")
+    for home in result.homes:
+        ha_passed = {o.task.id for o in home.of(HA) if o.score.passed}
+        for outcome in home.of(OURS):
+            if not outcome.score.passed and outcome.task.id in ha_passed:
+                print(f"   [{home.language}] {outcome.task.sentence!r} -> {outcome.reply.text!r}")
     ours, ha = result.tally(OURS), result.tally(HA)
     verdict = "PASS" if ours.share >= ha.share + MARGIN and not ours.wrong_actions else "FAIL"
     print(f"target: ours ≥ ha + {MARGIN:.2f} with 0 wrong actions: {verdict}")
