@@ -15,7 +15,12 @@ from typing import Any
 
 from devtools.task_file import Expected, Task
 
-NUMBER_TOLERANCE = 1.5  # "50% brightness" is 127 or 128 depending on rounding
+BRIGHTNESS_TOLERANCE = 1.5
+"""Brightness is 0-255 set from a percentage: "50% brightness" is 127 or 128 depending on rounding."""
+RELATIVE_TOLERANCE = 0.012
+"""Other numbers within 1.2% of the expected value (33 vs 33.33 for a fan step), at least 0.011,
+so a thermostat at 21 fails when 22 was asked for, and a volume of 0.4 when 0.6 was."""
+ABSOLUTE_FLOOR = 0.011
 MISSING = "<missing>"
 
 
@@ -47,10 +52,10 @@ class Score:
     problems: tuple[str, ...]
 
 
-def same(expected: Any, actual: Any) -> bool:
+def same(expected: Any, actual: Any, name: str = "") -> bool:
     """Numbers within the tolerance, sequences and mappings item by item, anything else equal."""
     if _is_number(expected) and _is_number(actual):
-        return abs(float(expected) - float(actual)) <= NUMBER_TOLERANCE
+        return abs(float(expected) - float(actual)) <= tolerance(name, float(expected))
     if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
         return len(expected) == len(actual) and all(map(same, expected, actual))
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
@@ -60,6 +65,13 @@ def same(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
+def tolerance(name: str, expected: float) -> float:
+    """How far a number named ``name`` may be from ``expected`` and still be the same."""
+    if name == "brightness":
+        return BRIGHTNESS_TOLERANCE
+    return max(ABSOLUTE_FLOOR, RELATIVE_TOLERANCE * abs(expected))
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -67,7 +79,7 @@ def _is_number(value: Any) -> bool:
 def changed(before: EntityView, after: EntityView, attributes: frozenset[str]) -> bool:
     """Whether the state, or one of the compared attributes, moved."""
     return before.state != after.state or not all(
-        same(before.attributes.get(name), after.attributes.get(name)) for name in attributes
+        same(before.attributes.get(name), after.attributes.get(name), name) for name in attributes
     )
 
 
@@ -78,7 +90,7 @@ def mismatches(expected: Expected, after: EntityView) -> list[str]:
         problems.append(f"state {after.state!r}, expected {expected.state!r}")
     for name, value in expected.attributes.items():
         actual = after.attributes.get(name)
-        if not same(value, actual):
+        if not same(value, actual, name):
             problems.append(f"{name} {actual!r}, expected {value!r}")
     return problems
 
@@ -120,6 +132,6 @@ def _describe(old: EntityView, new: EntityView, attributes: frozenset[str]) -> s
     parts += [
         f"{name} {old.attributes.get(name)!r} -> {new.attributes.get(name)!r}"
         for name in sorted(attributes)
-        if not same(old.attributes.get(name), new.attributes.get(name))
+        if not same(old.attributes.get(name), new.attributes.get(name), name)
     ]
     return ", ".join(parts)

@@ -166,7 +166,7 @@ class HomeRun:
             if mirrored is None or mirrored.state != view.state:
                 return False
             for name in self._compared.get(entity_id, ()):
-                if not same(view.attributes.get(name), mirrored.attributes.get(name)):
+                if not same(view.attributes.get(name), mirrored.attributes.get(name), name):
                     return False
         return True
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from devtools.scoring import EntityView, Reply, score_task
+from devtools.scoring import EntityView, Reply, same, score_task
 from devtools.side_by_side import default_files
 from devtools.task_file import Expected, Task, TaskFileError, load_task_file
 
@@ -125,3 +125,11 @@ def test_every_shipped_home_loads() -> None:
     assert len(files) >= 6
     assert sum(len(f.tasks) for f in files) >= 400
     assert "de" in {f.language for f in files}
+
+
+def test_small_scales_are_not_swallowed_by_the_brightness_tolerance() -> None:
+    """A volume of 0.4 is not 0.6, a thermostat at 21 is not 22; a fan at 33 is its 33.33 step."""
+    assert not same(0.6, 0.4, "volume_level")
+    assert not same(22, 21, "temperature")
+    assert same(33.33, 33, "percentage")
+    assert same(128, 127, "brightness")
