@@ -16,7 +16,7 @@ from typing import Any
 from devtools.task_file import Expected, Task
 
 BRIGHTNESS_TOLERANCE = 1.5
-"""Brightness is 0-255 set from a percentage: "50% brightness" is 127 or 128 depending on rounding."""
+"""Brightness is 0-255 set from a percentage: "50% brightness" is 127 or 128 by rounding."""
 RELATIVE_TOLERANCE = 0.012
 """Other numbers within 1.2% of the expected value (33 vs 33.33 for a fan step), at least 0.011,
 so a thermostat at 21 fails when 22 was asked for, and a volume of 0.4 when 0.6 was."""
