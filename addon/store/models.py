@@ -78,7 +78,7 @@ class Conversation(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
-    source: Mapped[str] = mapped_column(String(16))  # wyoming, http, openai, ui
+    source: Mapped[str] = mapped_column(String(16))  # wyoming, http, openai, ui, eval
     device_id: Mapped[str | None] = mapped_column(String(128))
     satellite_id: Mapped[str | None] = mapped_column(String(128))
     language: Mapped[str] = mapped_column(String(16), default="en")
