@@ -120,8 +120,8 @@ def _tasks(model: HomeModel, entities: list[Entity]) -> list[dict[str, Any]]:
             expect={entity.entity_id: {"state": "locked"}})  # fmt: skip
     for entity in by_domain.get("cover", []):
         if _features(model, entity) & 1:
-            add("cover-open", f"open the {entity.name}",
-                setup={entity.entity_id: {"state": "closed", "attributes": {"current_position": 0}}},
+            closed = {"state": "closed", "attributes": {"current_position": 0}}
+            add("cover-open", f"open the {entity.name}", setup={entity.entity_id: closed},
                 expect={entity.entity_id: {"state": "open"}})  # fmt: skip
     for entity in by_domain.get("media_player", []):
         if _features(model, entity) & 1:
@@ -139,7 +139,7 @@ def _tasks(model: HomeModel, entities: list[Entity]) -> list[dict[str, Any]]:
 
 
 def _area_lights(model: HomeModel, lights: list[Entity], add: Any) -> None:
-    """ "set <area> lights to 30%": every dimmable light of the area ends on at 30%."""
+    """The "set <area> lights to 30%" tasks: every dimmable light of the area ends on at 30%."""
     by_area: dict[str, list[Entity]] = defaultdict(list)
     for light in lights:
         state = model.state(light.entity_id)
