@@ -144,8 +144,9 @@ def _area_lights(model: HomeModel, lights: list[Entity], add: Any) -> None:
     for light in lights:
         state = model.state(light.entity_id)
         modes = state.attributes.get("supported_color_modes") if state else None
-        if light.area_id in model.areas and modes and any(m != "onoff" for m in modes):
-            by_area[light.area_id].append(light)
+        area_id = light.area_id
+        if area_id is not None and area_id in model.areas and modes and set(modes) - {"onoff"}:
+            by_area[area_id].append(light)
     for area_id, members in by_area.items():
         area = model.areas[area_id]
         add("area-brightness", f"set the {area.name} lights to 30%",
