@@ -178,6 +178,3 @@ class TaskFileInvalid(HomeAgentError):
         listed = "; ".join(f"{path or '(file)'}: {message}" for path, message in problems)
         super().__init__(f"invalid task file: {listed}")
 
-
-class EvaluationError(HomeAgentError):
-    """An evaluation run could not start or go on (no home, a store that refused a write)."""
