@@ -177,4 +177,3 @@ class TaskFileInvalid(HomeAgentError):
         self.problems: tuple[tuple[str, str], ...] = tuple(problems)
         listed = "; ".join(f"{path or '(file)'}: {message}" for path, message in problems)
         super().__init__(f"invalid task file: {listed}")
-

@@ -197,9 +197,7 @@ async def suite_view(request: web.Request) -> web.Response:
     """The ready-made suite for the home as it is now, downloaded as a task file to edit."""
     home = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
     if home is None:
-        raise web.HTTPServiceUnavailable(
-            text="Home Assistant is not connected yet; try again soon."
-        )
+        raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
     return _yaml_download(suite_yaml(home), "home_agent_suite.yaml")
 
 
