@@ -17,6 +17,7 @@ from addon import keys
 from addon.agent.lifecycle import agent_ctx
 from addon.config.settings import Settings
 from addon.custom_tools.definition import parse_definition
+from addon.eval.lifecycle import eval_ctx
 from addon.ha.lifecycle import ha_link_ctx
 from addon.health import HealthRegistry
 from addon.llm.lifecycle import llm_ctx
@@ -61,6 +62,9 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(llm_ctx)
     # The agent uses all of the above.
     app.cleanup_ctx.append(agent_ctx)
+    # Evaluation runs need only the store and the options; closed before the store, so a run
+    # cut off by the shutdown is still marked interrupted.
+    app.cleanup_ctx.append(eval_ctx)
     # The Wyoming server hands transcripts to the agent, so it listens only once that exists.
     app.cleanup_ctx.append(wyoming_ctx)
 

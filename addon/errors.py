@@ -164,3 +164,16 @@ class ToolNameTakenError(CustomToolInvalid):
     def __init__(self, name: str) -> None:
         super().__init__([("name", f"a custom tool named {name!r} already exists")])
         self.name = name
+
+
+class TaskFileInvalid(HomeAgentError):
+    """An evaluation task file breaks the format (docs: DOCS.md, "Task files").
+
+    ``problems`` holds ``(path, message)`` pairs such as ``("tasks[3].expect", "…")``, every one
+    found at once, so a user fixes the file in one pass.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems: tuple[tuple[str, str], ...] = tuple(problems)
+        listed = "; ".join(f"{path or '(file)'}: {message}" for path, message in problems)
+        super().__init__(f"invalid task file: {listed}")

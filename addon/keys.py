@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from addon.custom_tools.runner import Runner
     from addon.custom_tools.source import CustomToolSource
     from addon.custom_tools.trial import TryTool
+    from addon.eval.service import Evaluations
     from addon.ha.client import HomeAssistantClient
     from addon.ha.home_sync import HomeSync
     from addon.health import HealthRegistry
@@ -32,6 +33,8 @@ HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
 HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
 AGENT: web.AppKey[Agent] = web.AppKey("agent")
 WYOMING: web.AppKey[WyomingServer] = web.AppKey("wyoming")
+EVALUATIONS: web.AppKey[Evaluations] = web.AppKey("evaluations")
+"""Starts evaluation runs in the background (the Evaluate page)."""
 CUSTOM_TOOL_SOURCE: web.AppKey[CustomToolSource] = web.AppKey("custom_tool_source")
 """Enabled custom tools and secrets; set before the agent starts (the store), else none."""
 CUSTOM_TOOL_RUNNER: web.AppKey[Runner] = web.AppKey("custom_tool_runner")

@@ -21,7 +21,7 @@ ADDON = Path(addon.__file__).parent
 # The modules that wire packages into the aiohttp app; the store has none (app.py wires it).
 WIRING = frozenset(
     {"addon.app", "addon.__main__"}
-    | {f"addon.{package}.lifecycle" for package in ("ha", "llm", "agent", "wyoming")}
+    | {f"addon.{package}.lifecycle" for package in ("ha", "llm", "agent", "wyoming", "eval")}
 )
 BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health", "addon.text"})
 
@@ -43,9 +43,15 @@ ALLOWED: dict[str, frozenset[str]] = {
     "tools": frozenset({"base", "home", "custom_tools"}),
     "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
-    "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools"}),
+    # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
+    "eval": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "agent"}),
+    "web": frozenset(
+        {"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools", "eval"}
+    ),
     # The keys name everything the app holds, for type checking only.
-    "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools"}),
+    "keys": frozenset(
+        {"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools", "eval"}
+    ),
     "wiring": frozenset(
         {
             "base",
@@ -61,6 +67,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "tools",
             "agent",
             "wyoming",
+            "eval",
             "web",
             "keys",
         }
@@ -162,11 +169,11 @@ def test_no_two_modules_import_each_other() -> None:
 
 
 def test_endpoints_use_only_the_agents_public_face() -> None:
-    """Wyoming and the web hand requests to the Agent and read results, no agent internals."""
+    """Wyoming, the web and evaluation hand requests to the Agent and read results, nothing else."""
     reaching_in = [
         str(found)
         for found in imports()
-        if component(found.importer) in {"web", "wyoming"}
+        if component(found.importer) in {"web", "wyoming", "eval"}
         and component(found.imported) == "agent"
         and found.imported not in AGENT_FACE
     ]

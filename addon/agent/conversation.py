@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from addon.errors import ErrorKind
 
-Source = Literal["wyoming", "http", "openai", "ui"]
+Source = Literal["wyoming", "http", "openai", "ui", "eval"]
 HandledBy = Literal["local", "llm", "failed"]
 
 

@@ -78,7 +78,7 @@ class Conversation(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
-    source: Mapped[str] = mapped_column(String(16))  # wyoming, http, openai, ui
+    source: Mapped[str] = mapped_column(String(16))  # wyoming, http, openai, ui, eval
     device_id: Mapped[str | None] = mapped_column(String(128))
     satellite_id: Mapped[str | None] = mapped_column(String(128))
     language: Mapped[str] = mapped_column(String(16), default="en")
@@ -350,3 +350,30 @@ class Secret(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class EvalRun(Base):
+    """One evaluation run: a task file run against the agent on a virtual home, and its results.
+
+    ``results`` grows by one entry per task as the run goes, so a page shows progress by reading
+    it; a run still ``running`` when the add-on starts was cut off by a restart and is marked
+    ``interrupted``.
+    """
+
+    __tablename__ = "eval_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column()
+    # running, done, failed, interrupted
+    status: Mapped[str] = mapped_column(String(16), default="running")
+    name: Mapped[str] = mapped_column(String(200))
+    # The run's settings: model, local_first, instructions.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The task file as it was given, so what was run can be read again.
+    tasks_text: Mapped[str] = mapped_column(Text, default="")
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    passed: Mapped[int] = mapped_column(Integer, default=0)
+    # One entry per task done, in order (addon.eval.runner.TaskResult.as_dict).
+    results: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    error: Mapped[str | None] = mapped_column(Text)

@@ -8,6 +8,10 @@
  * The custom tool editor's textarea becomes a CodeMirror 5 editor (vendored under
  * static/vendor/codemirror) with YAML or JSON highlighting; the server's problems, listed under
  * #problems with the line each concerns, are shown as widgets under those lines.
+ *
+ * The Evaluate page reads a chosen task file into its text area (forms are never multipart),
+ * and a run's page polls its progress URL, moving the progress bar and swapping in the rows
+ * and totals the server rendered (escaped there like every page), until the run ends.
  */
 "use strict";
 
@@ -178,6 +182,61 @@
     });
     if (first !== null) editor.scrollIntoView({ line: first, ch: 0 }, 80);
   }
+
+  function enhanceTaskFile(input) {
+    const text = document.getElementById("eval-text");
+    if (!text) return;
+    input.addEventListener("change", function () {
+      const file = input.files && input.files[0];
+      if (!file) return;
+      file.text().then(function (content) {
+        text.value = content;
+        const pasted = document.querySelector("input[name=source][value=text]");
+        if (pasted) pasted.checked = true;
+      });
+    });
+  }
+
+  const taskFile = document.getElementById("eval-file");
+  if (taskFile) enhanceTaskFile(taskFile);
+
+  function followRun(section) {
+    const url = section.dataset.progressUrl;
+    const bar = document.getElementById("eval-progress");
+    const status = document.getElementById("eval-status");
+    const count = document.getElementById("eval-count");
+    const rows = document.getElementById("eval-rows");
+    const totals = document.getElementById("eval-totals");
+    if (!url || !bar || !status || !count || !rows || !totals || !window.fetch) return;
+    let shown = -1;
+    async function poll() {
+      let data;
+      try {
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (!response.ok) throw new Error(String(response.status));
+        data = await response.json();
+      } catch (error) {
+        window.setTimeout(poll, 2000);
+        return;
+      }
+      bar.value = data.percent;
+      bar.textContent = data.percent + " %";
+      count.textContent = data.done + "/" + data.total;
+      status.textContent = data.status;
+      status.className = "badge " + data.status;
+      section.dataset.status = data.status;
+      if (data.done !== shown || data.status !== "running") {
+        shown = data.done;
+        rows.innerHTML = data.rows;
+        totals.innerHTML = data.totals;
+      }
+      if (data.status === "running") window.setTimeout(poll, 500);
+    }
+    poll();
+  }
+
+  const run = document.getElementById("eval-run");
+  if (run && run.dataset.status === "running") followRun(run);
 
   document.addEventListener("DOMContentLoaded", function () {
     // After every deferred script, CodeMirror's included.

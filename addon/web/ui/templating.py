@@ -74,6 +74,13 @@ def render(
     return response
 
 
+def render_fragment(request: web.Request, template: str, context: dict[str, Any]) -> str:
+    """A partial rendered to a string (for JSON answers that carry HTML), escaped as pages are."""
+    env = aiohttp_jinja2.get_env(request.app)
+    page = {"request": request, "tz": home_timezone(request), **context}
+    return env.get_template(template).render(page)
+
+
 def home_timezone(request: web.Request) -> tzinfo:
     """The home's time zone from Home Assistant's config, else the add-on's own local zone."""
     if TIMEZONE in request:

@@ -1,0 +1,124 @@
+"""A task file's home as a :class:`~addon.home.model.HomeModel`, and its reset between tasks.
+
+The fixture is written in Home Assistant's terms (areas, floors, devices, entities with states),
+so it becomes exactly the registry lists, ``get_entries`` details, exposure and compressed states
+that :meth:`HomeModel.build` takes from a real Home Assistant; the agent cannot tell the
+difference. Where the fixture leaves ``supported_features`` out, the domain's usual full set is
+given, so a cover opens and a media player pauses as most real ones do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from addon.eval.tasks import EntitySpec, HomeSpec, StateSpec
+from addon.home.exposure import CONVERSATION
+from addon.home.model import HomeModel
+
+FULL_FEATURES: Mapping[str, int] = MappingProxyType(
+    {
+        "light": 4 | 8 | 32,  # effect, flash, transition
+        "cover": 1 | 2 | 4 | 8,  # open, close, set position, stop
+        "valve": 1 | 2 | 4 | 8,
+        "lock": 1,  # open (unlatch)
+        "fan": 1 | 2 | 4 | 8 | 16 | 32,  # speed, oscillate, direction, preset, off, on
+        # pause, volume set and mute, previous, next, on, off, play media, step, source, stop, play
+        "media_player": 1 | 4 | 8 | 16 | 32 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 16384,
+        "climate": 1 | 128 | 256,  # target temperature, off, on
+        "vacuum": 4 | 8 | 16 | 4096 | 8192,  # pause, stop, return, state, start
+        "todo": 1 | 2 | 4,  # create, delete, update items
+    }
+)
+"""The ``supported_features`` a fixture entity gets when it names none (Home Assistant's bits)."""
+
+_START = 1_767_225_600.0  # 2026-01-01T00:00:00Z: every fixture state starts here
+
+
+def initial_states(home: HomeSpec) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Each entity's state and full attributes as the fixture starts it."""
+    devices = {device.id: device for device in home.devices}
+    states: dict[str, tuple[str, dict[str, Any]]] = {}
+    for entity in home.entities:
+        device = devices.get(entity.device) if entity.device else None
+        name = entity.name or (device.name if device else entity.entity_id.split(".")[1])
+        attributes: dict[str, Any] = {"friendly_name": name.replace("_", " ")}
+        if entity.device_class:
+            attributes["device_class"] = entity.device_class
+        features = entity.supported_features
+        if features is None:
+            features = FULL_FEATURES.get(entity.domain, 0)
+        attributes["supported_features"] = features
+        if entity.domain == "light" and "supported_color_modes" not in entity.attributes:
+            # A light that dims, the commonest kind; ``brightness`` must exist (None when off).
+            attributes["supported_color_modes"] = ["brightness"]
+            attributes["color_mode"] = "brightness" if entity.state == "on" else None
+            attributes["brightness"] = 255 if entity.state == "on" else None
+        attributes.update(entity.attributes)
+        states[entity.entity_id] = (entity.state, attributes)
+    return states
+
+
+def build_model(home: HomeSpec) -> HomeModel:
+    """The home as Home Assistant's WebSocket API would have described it."""
+    devices = {device.id: device for device in home.devices}
+    registry: list[dict[str, Any]] = []
+    details: dict[str, dict[str, Any]] = {}
+    exposure: dict[str, dict[str, Any]] = {}
+    states: dict[str, dict[str, Any]] = {}
+    for (entity_id, (state, attributes)), entity in zip(
+        initial_states(home).items(), home.entities, strict=True
+    ):
+        listed = _registry_entry(entity, has_device=entity.device in devices)
+        registry.append(listed)
+        details[entity_id] = {
+            **listed,
+            "aliases": list(entity.aliases),
+            "device_class": None,
+            "original_device_class": entity.device_class,
+        }
+        exposure[entity_id] = {CONVERSATION: entity.exposed}
+        states[entity_id] = {"s": state, "a": attributes, "c": "eval", "lc": _START}
+    return HomeModel.build(
+        config={"location_name": home.name, "language": home.language, "time_zone": "UTC"},
+        areas=[
+            {"area_id": a.id, "name": a.name, "aliases": a.aliases, "floor_id": a.floor}
+            for a in home.areas
+        ],
+        floors=[
+            {"floor_id": f.id, "name": f.name, "aliases": f.aliases, "level": f.level}
+            for f in home.floors
+        ],
+        devices=[{"id": d.id, "name": d.name, "area_id": d.area} for d in home.devices],
+        entities=registry,
+        entity_details=details,
+        exposure=exposure,
+        states=states,
+    )
+
+
+def _registry_entry(entity: EntitySpec, *, has_device: bool) -> dict[str, Any]:
+    return {
+        "entity_id": entity.entity_id,
+        "platform": "eval",
+        "name": entity.name,
+        "original_name": None,
+        "area_id": entity.area,
+        "device_id": entity.device if has_device else None,
+        "disabled_by": None,
+        "hidden_by": None,
+        "entity_category": None,
+        "has_entity_name": False,
+        "unique_id": entity.entity_id.split(".")[1],
+        "options": {CONVERSATION: {"should_expose": entity.exposed}},
+    }
+
+
+def apply_states(model: HomeModel, changes: Mapping[str, StateSpec]) -> None:
+    """Set a task's ``setup``: the given state and attributes, merged over the current ones."""
+    for entity_id, spec in changes.items():
+        current = model.state(entity_id)
+        state = spec.state if spec.state is not None else (current.state if current else "")
+        attributes = {**(current.attributes if current else {}), **spec.attributes}
+        model.set_state(entity_id, state, attributes, when=_START)

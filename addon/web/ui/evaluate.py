@@ -1,0 +1,221 @@
+"""The Evaluate pages: run a task file against the agent, watch it, read and compare results.
+
+Starting a run is a form POST answered with a redirect to the run's page; the run goes on in the
+background (:mod:`addon.eval.service`) and stores each result as it comes, so the page is the
+same whether it is watched, reloaded or opened later. ``app.js`` polls the run's progress (JSON
+with the rendered rows) to move the progress bar; without script the page refreshes itself.
+A file is uploaded by reading it into the text area in the browser: forms are never multipart.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from addon import keys
+from addon.errors import TaskFileInvalid
+from addon.eval.runner import MAX_INSTRUCTIONS, RunSettings, TaskResult, Totals
+from addon.eval.suite import suite_yaml
+from addon.eval.tasks import parse_task_file
+from addon.store import eval_runs
+from addon.web.ui.forms import read_form
+from addon.web.ui.templating import render, render_fragment
+from addon.web.ui.urls import Urls
+
+_LOGGER = logging.getLogger(__name__)
+
+MAX_TASK_TEXT = 900_000
+"""Characters of task file a form may carry (the app reads bodies up to 1 MiB)."""
+SUITE_NAME = "ready-made"
+
+
+def add_evaluate_pages(router: web.UrlDispatcher) -> None:
+    """Mount the Evaluate pages (every route named ``ui.*``, like the rest of the UI)."""
+    run = "/evaluate/runs/{run_id:\\d+}"
+    router.add_get("/evaluate", evaluate_view, name="ui.evaluate")
+    router.add_post("/evaluate", evaluate_start_view, name="ui.evaluate_start")
+    router.add_get("/evaluate/suite", suite_view, name="ui.evaluate_suite")
+    router.add_get("/evaluate/compare", compare_view, name="ui.evaluate_compare")
+    router.add_get(run, run_view, name="ui.evaluate_run")
+    router.add_get(run + "/progress", progress_view, name="ui.evaluate_progress")
+    router.add_get(run + "/tasks", run_tasks_view, name="ui.evaluate_tasks")
+
+
+@dataclass(frozen=True, slots=True)
+class RunView:
+    """A stored run with its results read back and summed up, for the templates."""
+
+    run: eval_runs.StoredRun
+    results: list[TaskResult]
+    totals: Totals
+
+    @property
+    def percent(self) -> int:
+        """How far the run has got, 0-100."""
+        return round(100 * len(self.results) / self.run.total) if self.run.total else 100
+
+    @property
+    def label(self) -> str:
+        """Settings in a few words, to tell runs apart."""
+        settings = self.run.settings
+        local = "local first" if settings.get("local_first", True) else "model only"
+        extra = ", own instructions" if settings.get("instructions") else ""
+        return f"#{self.run.id} {settings.get('model', '?')}, {local}{extra}"
+
+
+def _view(run: eval_runs.StoredRun) -> RunView:
+    results = [TaskResult.from_dict(dict(item)) for item in run.results]
+    return RunView(run, results, Totals.of(results))
+
+
+async def evaluate_view(request: web.Request) -> web.Response:
+    """The form to start a run, and the runs so far."""
+    return await _evaluate_page(request, {})
+
+
+async def _evaluate_page(
+    request: web.Request,
+    form: dict[str, str],
+    problems: list[tuple[str, str]] | None = None,
+    status: int = 200,
+) -> web.Response:
+    async with request.app[keys.STORE].sessionmaker() as session:
+        runs = [_view(run) for run in await eval_runs.list_runs(session)]
+    options = request.app[keys.SETTINGS].options
+    return render(
+        request,
+        "evaluate.html",
+        {
+            "runs": runs,
+            "form": {
+                "source": form.get("source", "suite"),
+                "text": form.get("text", ""),
+                "model": form.get("model", options.llm_model),
+                "local_first": form.get("local_first", "on" if options.local_first else ""),
+                "instructions": form.get("instructions", options.extra_instructions),
+            },
+            "problems": problems or [],
+            "has_model": bool(options.llm_base_url),
+        },
+        status=status,
+    )
+
+
+async def evaluate_start_view(request: web.Request) -> web.Response:
+    """Start a run from the form, or show the form again with what is wrong."""
+    raw = await read_form(request)
+    form = {key: value for key, value in raw.items() if isinstance(value, str)}
+    source = form.get("source", "text")
+    model = form.get("model", "").strip() or request.app[keys.SETTINGS].options.llm_model
+    instructions = form.get("instructions", "")
+    problems: list[tuple[str, str]] = []
+    if len(model) > 200:
+        problems.append(("model", "a model name is at most 200 characters"))
+    if len(instructions) > MAX_INSTRUCTIONS:
+        problems.append(("instructions", f"at most {MAX_INSTRUCTIONS} characters"))
+    text = form.get("text", "")
+    name = "pasted"
+    if source == "suite":
+        home = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
+        if home is None:
+            problems.append(
+                ("", "Home Assistant is not connected yet, so there is no home to test.")
+            )
+        else:
+            text, name = (
+                suite_yaml(home, name=str(home.config.get("location_name") or "Home")),
+                SUITE_NAME,
+            )
+    elif len(text) > MAX_TASK_TEXT:
+        problems.append(("text", f"the task file is longer than {MAX_TASK_TEXT} characters"))
+    elif not text.strip():
+        problems.append(("text", "paste a task file, upload one, or choose the ready-made suite"))
+    task_file = None
+    if not problems:
+        try:
+            task_file = parse_task_file(text, name=name)
+        except TaskFileInvalid as err:
+            problems.extend(err.problems)
+    if task_file is None:
+        return await _evaluate_page(request, form, problems, status=422)
+    settings = RunSettings(model, form.get("local_first") == "on", instructions)
+    run_id = await request.app[keys.EVALUATIONS].start(task_file, text, settings)
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate_run", run_id=str(run_id)))
+
+
+async def run_view(request: web.Request) -> web.Response:
+    """One run: its progress, totals and per-task results with links to the traces."""
+    view = await _load(request)
+    await request.app[keys.STORE].writer.flush()  # the traces linked are stored
+    return render(request, "eval_run.html", {"view": view})
+
+
+async def progress_view(request: web.Request) -> web.Response:
+    """The run's progress as JSON, with the results rows and totals rendered, for ``app.js``."""
+    view = await _load(request)
+    if view.run.status != "running":
+        await request.app[keys.STORE].writer.flush()
+    context = {"view": view}
+    return web.json_response(
+        {
+            "status": view.run.status,
+            "done": len(view.results),
+            "total": view.run.total,
+            "percent": view.percent,
+            "rows": render_fragment(request, "_eval_results.html", context),
+            "totals": render_fragment(request, "_eval_totals.html", context),
+        }
+    )
+
+
+async def compare_view(request: web.Request) -> web.Response:
+    """Two runs side by side: ``?a=N&b=M``, task by task and in total."""
+    first, second = request.query.get("a", ""), request.query.get("b", "")
+    if not (first.isdigit() and second.isdigit()):
+        raise web.HTTPBadRequest(text="Choose two runs to compare.")
+    async with request.app[keys.STORE].sessionmaker() as session:
+        a = _view(await eval_runs.get_run(session, int(first)))
+        b = _view(await eval_runs.get_run(session, int(second)))
+    by_id_b = {result.task_id: result for result in b.results}
+    rows: list[dict[str, Any]] = []
+    for result in a.results:
+        other = by_id_b.pop(result.task_id, None)
+        rows.append(
+            {"task_id": result.task_id, "sentence": result.sentence, "a": result, "b": other}
+        )
+    rows.extend(
+        {"task_id": other.task_id, "sentence": other.sentence, "a": None, "b": other}
+        for other in by_id_b.values()
+    )
+    return render(request, "eval_compare.html", {"a": a, "b": b, "rows": rows})
+
+
+async def suite_view(request: web.Request) -> web.Response:
+    """The ready-made suite for the home as it is now, downloaded as a task file to edit."""
+    home = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
+    if home is None:
+        raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
+    return _yaml_download(suite_yaml(home), "home_agent_suite.yaml")
+
+
+async def run_tasks_view(request: web.Request) -> web.Response:
+    """The task file a run ran, downloaded."""
+    view = await _load(request)
+    return _yaml_download(view.run.tasks_text, f"evaluation_{view.run.id}.yaml")
+
+
+def _yaml_download(text: str, filename: str) -> web.Response:
+    return web.Response(
+        text=text,
+        content_type="application/yaml",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+async def _load(request: web.Request) -> RunView:
+    async with request.app[keys.STORE].sessionmaker() as session:
+        run = await eval_runs.get_run(session, int(request.match_info["run_id"]))
+    return _view(run)
