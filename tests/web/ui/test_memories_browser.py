@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from playwright.async_api import expect
@@ -14,6 +15,13 @@ from tests.web.ui.seed import T0, seed_turn
 from tests.web.ui.test_memories import remember
 
 pytestmark = pytest.mark.browser
+SCREENSHOTS = Path("/tmp/home-agent-memories-screenshots")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screenshot_dir() -> None:
+    """Where the layout test leaves its screenshots for a person to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
 
 
 async def test_add_edit_delete_and_restore(ingress_ui: UI, browsing: MakeBrowsing) -> None:
@@ -143,13 +151,17 @@ async def test_forget_everything_takes_the_typed_words(
 async def test_memory_pages_fit_the_screen(
     ingress_ui: UI, browsing: MakeBrowsing, width: int
 ) -> None:
-    """The list and a memory's page need no sideways scrolling, on a desktop or a phone."""
+    """The pages need no sideways scrolling on a desktop or a phone; screenshots kept for a look."""
     memory = await remember(ingress_ui.store, "A long memory " * 40, pinned=True)
+    await remember(ingress_ui.store, "Guests stay until Sunday.", kind="event", importance=0.3,
+                   expires_at=datetime.now(UTC) + timedelta(days=2))  # fmt: skip
     session = await browsing(viewport={"width": width, "height": 900}, is_mobile=width < 500)
     page = await session.open("/memories")
     for path in ("/memories", f"/memories/{memory.id}", "/memories/forget"):
         await page.goto(session.proxy.url(path))
         await page.wait_for_load_state("load")
         assert await page.evaluate("document.documentElement.scrollWidth") <= width, path
+        name = path.strip("/").replace("/", "-")
+        await page.screenshot(path=SCREENSHOTS / f"{name}-{width}.png", full_page=True)
     assert session.console_errors == []
     assert await session.csp_violations() == []
