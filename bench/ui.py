@@ -13,6 +13,9 @@ requests through its handlers, ingress prefix included:
 * search: a few queries, from a rare word to common phrases;
 * detail: conversation pages picked at random.
 
+The Memories page is timed over a database of its own holding ``MEMORIES`` memories (ten times
+the default limit per home): its list, a filtered list, searches and memory pages.
+
 Targets: p95 ≤ 100 ms each. The dashboard is timed too, for information: its month view reads
 every turn of the month, which at this volume (half a million) takes seconds. The last line
 printed is one JSON object for tooling.
@@ -44,6 +47,7 @@ from pydantic import SecretStr
 from addon.app import create_app
 from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
 from addon.config.settings import Options, Settings
+from addon.store import memories
 from addon.store.database import Store
 from addon.store.migrate import MIGRATIONS_DIR
 
@@ -56,6 +60,9 @@ TARGET_MS = 100.0
 PREFIX = "/api/hassio_ingress/benchtoken"
 SAMPLES = 40
 SEARCHES = ("jazz", "garage door", "kitchen light", "turn on the bedroom lamp", "temperature")
+MEMORIES = 10_000
+MEMORY_KINDS = ("fact", "preference", "context", "event")
+MEMORY_SEARCHES = ("jazz", "garage door", "kitchen", "bedroom lamp")
 
 AREAS = (
     "kitchen", "bedroom", "living room", "office", "garage", "hallway", "bathroom", "garden",
@@ -363,11 +370,54 @@ async def measure(path: Path) -> dict[str, list[float]]:
     return results
 
 
+async def seed_memories(path: Path) -> None:
+    """``MEMORIES`` memories, about what the seeded turns talk of, some pinned or expiring."""
+    rng = random.Random(SEED + 2)
+    store = await Store.open(path)
+    try:
+        async with store.sessionmaker.begin() as session:
+            for number in range(MEMORIES):
+                area, device, genre = rng.choice(AREAS), rng.choice(DEVICES), rng.choice(GENRES)
+                await memories.add_memory(
+                    session,
+                    f"Memory {number}: the {area} {device} is used most evenings; {genre} too.",
+                    kind=MEMORY_KINDS[number % len(MEMORY_KINDS)],
+                    importance=rng.random(),
+                    pinned=number % 50 == 0,
+                    expires_at=datetime.now(UTC) + timedelta(days=rng.randint(1, 60))
+                    if number % 7 == 0
+                    else None,
+                )
+    finally:
+        await store.close()
+
+
+async def measure_memories() -> dict[str, list[float]]:
+    """Time the Memories page over its own database of ``MEMORIES`` memories."""
+    with tempfile.TemporaryDirectory(prefix="home_agent_bench_memories_") as directory:
+        data_dir = Path(directory)
+        await seed_memories(data_dir / "home_agent.db")
+        rng = random.Random(SEED + 3)
+        lists = ["/memories", "/memories?kind=preference&pinned=0", "/memories?expiring=1"]
+        searches = [f"/memories?q={query.replace(' ', '+')}" for query in MEMORY_SEARCHES]
+        details = [f"/memories/{rng.randint(1, MEMORIES)}" for _ in range(SAMPLES)]
+        app = create_app(settings_for(data_dir))
+        async with TestClient(TestServer(app, host="127.0.0.1")) as client:
+            for warm_up in (lists[0], searches[0], details[0]):
+                await timed(client, warm_up)
+            results: dict[str, list[float]] = {
+                "memories list": [await timed(client, page) for page in lists * 12],
+                "memories search": [await timed(client, page) for page in searches * 10],
+                "memory": [await timed(client, page) for page in details],
+            }
+    return results
+
+
 async def main() -> None:
     path, seeded_at = await seeded_database()
     print(f"database: {path} ({path.stat().st_size / 1e6:,.0f} MB, seeded {seeded_at:%Y-%m-%d})")
     started = time.perf_counter()
-    results = await measure(path)
+    results = await measure(path) | await measure_memories()
     print(
         f"timed {sum(map(len, results.values()))} requests in {time.perf_counter() - started:.1f} s"
     )
@@ -375,7 +425,8 @@ async def main() -> None:
     for name, samples in results.items():
         print(summary(name, samples))
     figures = {
-        f"{name}_p95_ms": round(p95(results[name]), 1) for name in ("list", "search", "detail")
+        f"{name.replace(' ', '_')}_p95_ms": round(p95(results[name]), 1)
+        for name in ("list", "search", "detail", "memories list", "memories search", "memory")
     }
     verdict = "ok" if all(value <= TARGET_MS for value in figures.values()) else "OVER TARGET"
     print(f"target p95 <= {TARGET_MS:.0f} ms each: {verdict}")

@@ -13,6 +13,7 @@ from addon import keys
 from addon.web.ui.chat import chat_send_view, chat_stream_view, chat_view
 from addon.web.ui.conversations import conversation_view, conversations_view
 from addon.web.ui.evaluate import add_evaluate_pages
+from addon.web.ui.memories import add_memory_pages
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
 from addon.web.ui.security import csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
@@ -38,4 +39,5 @@ def setup_ui(app: web.Application) -> None:
     router.add_get("/settings", settings_view, name="ui.settings")
     add_tool_pages(router)
     add_evaluate_pages(router)
+    add_memory_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)

@@ -15,6 +15,7 @@ from tests.web.ui.html import misplaced_urls, parse
 from tests.web.ui.seed import seed_trace, seed_turn
 
 PAGES = ["/", "/?span=month", "/conversations", "/chat", "/settings", "/tools", "/tools/new"]
+PAGES += ["/memories", "/memories?deleted=1&kind=fact&expiring=1", "/memories/forget"]
 
 
 @pytest.fixture
@@ -98,13 +99,11 @@ async def test_csp_forbids_inline_code_and_foreign_framing(ui: UI) -> None:
     assert policy["default-src"] == "'self'"
 
 
-async def test_nav_announces_future_pages_without_linking_them(ui: UI) -> None:
-    """Memories shows as a disabled "soon" item, not as a link to a stub."""
+async def test_nav_links_every_section(ui: UI) -> None:
+    """Every section, Memories included, is a link in the nav; none is a disabled stub."""
     html = await ui.page("/")
-    assert re.search(r'<span class="tab disabled" aria-disabled="true"[^>]*>Memories', html)
-    labels = [ref.attributes.get("class") for ref in parse(html).references if ref.tag == "a"]
-    assert "tab disabled" not in labels
-    for section in ("Dashboard", "Conversations", "Chat", "Custom tools", "Settings"):
+    assert "tab disabled" not in html
+    for section in ("Dashboard", "Conversations", "Chat", "Custom tools", "Memories", "Settings"):
         assert f">{section}</a>" in html
 
 
