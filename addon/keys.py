@@ -6,8 +6,8 @@ added to this module as the resources they name are wired in by :mod:`addon.app`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
@@ -43,3 +43,15 @@ CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
     "custom_tool_validator"
 )
+
+
+class MemoryChanges(Protocol):
+    """Told when the panel changes memories, so recall sees the change at once."""
+
+    async def changed(self, memory_ids: Sequence[int]) -> None: ...
+
+    async def cleared(self) -> None: ...
+
+
+MEMORY_CHANGES: web.AppKey[MemoryChanges] = web.AppKey("memory_changes")
+"""The memory service, told of the panel's edits; absent when memory is off."""
