@@ -51,7 +51,7 @@ EN = MemoryMessages(
     forgotten="I've forgotten that {fact}.",
     not_found="I couldn't find that memory.",
     lowercase_first=frozenset(
-        "the a an my our your his her their its this that these those".split()
+        ("the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that")
     ),
 )
 DE = MemoryMessages(

@@ -31,8 +31,8 @@ from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.extraction import Exchange, Extraction, ExtractionCall, Extractor
 from addon.memory.merge import closest, merge, words
 from addon.memory.policy import POLICIES, expires_at
-from addon.memory.retrieval import RecallQuery, Recalled, Retriever
-from addon.memory.rules import RejectReason, Rejection, check
+from addon.memory.retrieval import Recalled, RecallQuery, Retriever
+from addon.memory.rules import Rejection, RejectReason, check
 from addon.store import memories
 from addon.store.conversations import LLMCallRecord, add_model_call
 from addon.store.memories import MemoryRecord, PrunePolicy
@@ -244,9 +244,7 @@ class MemoryService:
         found = await self._retriever.recall(RecallQuery(text=query), limit=limit * 2)
         stems = _stems(query)
         request = RecallRequest(query)
-        return tuple(item.memory for item in found if self._relevant(item, stems, request))[
-            :limit
-        ]
+        return tuple(item.memory for item in found if self._relevant(item, stems, request))[:limit]
 
     @staticmethod
     def _relevant(item: Recalled, stems: frozenset[str], request: RecallRequest) -> bool:

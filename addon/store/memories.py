@@ -638,8 +638,6 @@ async def credit_source(
         return
     await session.execute(
         update(Memory)
-        .where(
-            Memory.id.in_(ids), Memory.source == "conversation", Memory.source_turn_id.is_(None)
-        )
+        .where(Memory.id.in_(ids), Memory.source == "conversation", Memory.source_turn_id.is_(None))
         .values(source_conversation_id=conversation_id, source_turn_id=turn_id)
     )
