@@ -3,8 +3,9 @@
 ``selectinload`` fetches the turns, then all their model calls, tool calls, memory recalls and
 the recalled memories, in one ``IN`` query each, and one more query fetches the system prompts
 and tool lists the model calls reference: seven queries whatever the length of the conversation,
-where lazy loading would cost several per turn (and is impossible under asyncio anyway). ``raiseload`` makes any other
-relationship a loud error instead of a hidden query from a template.
+where lazy loading would cost several per turn (and is impossible under asyncio anyway).
+``raiseload`` makes any other relationship a loud error instead of a hidden query from a
+template.
 """
 
 from __future__ import annotations
