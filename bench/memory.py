@@ -38,9 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from addon.memory.retrieval import RecallQuery, Retriever
-from bench import memory_turn
 from addon.store import memories
 from addon.store.database import Store
+from bench import memory_turn
 from devtools.hash_embeddings import HashEmbeddings
 
 TOTAL = 10_000
