@@ -15,7 +15,7 @@ The embedding source is ``devtools/hash_embeddings.py``: hashed words and charac
 deterministic and offline, NOT a semantic model; the scripted model's ``/v1/embeddings`` is the
 same kind of hashing over words and reaches over HTTP, so it would measure the loopback rather
 than recall. A real embedding model would change the hybrid figure. The extraction's share of
-the reply's path and the prefix share need the agent's wiring, which is not there yet: n/a.
+the reply's path and the prefix share with memories come from ``bench/memory_turn.py``.
 The last line is one JSON object.
 """
 
@@ -40,6 +40,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories
 from addon.store.database import Store
+from bench import memory_turn
 from devtools.hash_embeddings import HashEmbeddings
 
 TOTAL = 10_000
@@ -384,15 +385,16 @@ async def main() -> dict[str, Any]:
         f"included; lexical {lexical_p95:.2f} ({lexical_p50:.2f}) ms"
     )
     print(f"recall@5: hybrid {hybrid_recall:.3f}, lexical {lexical_recall:.3f}")
-    print("extraction share of the reply path: n/a (agent wiring not there yet)")
-    print("prefix share with memories: n/a (agent wiring not there yet)")
+    prefix_share, extraction_share = await memory_turn.measure()
+    print(f"extraction share of the reply path: {extraction_share:.3f} (target 0)")
+    print(f"prefix share with memories: {prefix_share:.4f} (target ≥ 0.95)")
     return {
         "bench": "memory",
         "recall_p95_ms_10000": round(hybrid_p95, 3),
         "lexical_p95_ms": round(lexical_p95, 3),
         "recall_at_5": round(hybrid_recall, 3),
         "recall_at_5_lexical": round(lexical_recall, 3),
-        "prefix_share": None,
+        "prefix_share": round(prefix_share, 4),
     }
 
 

@@ -40,8 +40,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "local": frozenset({"base", "home", "i18n"}),
     # Custom tools run the user's definitions; the tools package adapts them to the registry.
     "custom_tools": frozenset({"base", "config", "i18n", "home"}),
-    "tools": frozenset({"base", "home", "custom_tools"}),
-    "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
+    # The memory tools adapt the memory service to the registry and confirm in the user's words.
+    "tools": frozenset({"base", "home", "i18n", "custom_tools", "memory"}),
+    "agent": frozenset(
+        {"base", "config", "i18n", "home", "llm", "local", "memory", "store", "tools"}
+    ),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
     "eval": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "agent"}),

@@ -3,7 +3,8 @@
 The names follow the product's architecture: a turn fires ``home_agent_conversation_started``,
 ``home_agent_tool_progress`` (started, then completed or failed) around each tool call the model
 asks for, ``home_agent_tool_executed`` for each tool call, ``home_agent_error`` when it failed,
-and ``home_agent_conversation_finished``. DOCS.md lists every payload.
+and ``home_agent_conversation_finished``; after it, off the reply's path, the memory extraction
+fires ``home_agent_memory_extracted``. DOCS.md lists every payload.
 
 Events go through one queue drained by one task, so automations see them in the order they
 happened, and a turn only ever appends to that queue: a slow Home Assistant never holds up a reply,
@@ -20,6 +21,7 @@ from typing import Any, Protocol
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.trace import TurnTrace
+from addon.memory.service import Learned
 from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)
@@ -29,6 +31,7 @@ CONVERSATION_FINISHED = "home_agent_conversation_finished"
 TOOL_EXECUTED = "home_agent_tool_executed"
 TOOL_PROGRESS = "home_agent_tool_progress"
 ERROR = "home_agent_error"
+MEMORY_EXTRACTED = "home_agent_memory_extracted"
 # Events waiting for Home Assistant; beyond this (it answers far slower than turns come) new ones
 # are dropped with a warning rather than held in memory without bound.
 MAX_PENDING = 1000
@@ -221,3 +224,21 @@ class ToolProgressEvents:
                 "duration_ms": round(outcome.duration_ms, 1),
             },
         )
+
+
+def memory_extracted_event(conversation_id: str, turn_id: int, learned: Learned) -> dict[str, Any]:
+    """``home_agent_memory_extracted``: what the extraction after a turn kept and rejected.
+
+    Rejections carry their reasons only, never their text: a rejected secret stays unsaid.
+    """
+    return {
+        "conversation_id": conversation_id,
+        "turn_id": turn_id,
+        "added": len(learned.added),
+        "merged": len(learned.merged),
+        "rejected": len(learned.rejected),
+        "added_ids": list(learned.added),
+        "merged_ids": list(learned.merged),
+        "rejected_reasons": [str(rejection.reason) for rejection in learned.rejected],
+        "error": learned.error,
+    }

@@ -1,4 +1,8 @@
-"""The agent as an app resource, wired from the store, the Home Assistant link and the model."""
+"""The agent as an app resource, wired from the store, the Home Assistant link and the model.
+
+Long-term memory is wired here too: it lives as long as the agent that recalls into its turns,
+and the panel tells it of its edits through ``keys.MEMORY_CHANGES``.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,17 @@ from aiohttp import web
 
 from addon import keys
 from addon.agent.service import Agent
+from addon.config.settings import Options
 from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import StaticSource
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.home.actions.live import LiveExecutor
+from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
+from addon.memory.extraction import Extractor
+from addon.memory.retrieval import EmbeddingSource, EndpointEmbeddings, Retriever
+from addon.memory.service import MemoryLimits, MemoryService
+from addon.store.database import Store
 from addon.store.records import ConversationRecords
 from addon.tools.custom import CustomToolProvider
 from addon.tools.home_tools import builtin_tool_names
@@ -38,6 +48,13 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     source = app.get(keys.CUSTOM_TOOL_SOURCE) or StaticSource()
     custom_tools = CustomToolProvider(source, runner, builtin_tool_names())
     app[keys.CUSTOM_TOOL_TRY] = custom_tools.trial
+    memory = build_memory(options, app[keys.STORE], app[keys.LLM])
+    if memory is not None:
+        try:
+            await memory.start()
+        except Exception:  # recall still works by words; the index fills as memories change
+            _LOGGER.exception("Could not load the memory index; recall starts by words alone")
+        app[keys.MEMORY_CHANGES] = memory
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -47,6 +64,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         local=local,
         events=client,
         custom_tools=custom_tools,
+        memory=memory,
     )
     app[keys.AGENT] = agent
     warm_up: asyncio.Task[bool] | None = None
@@ -60,3 +78,35 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
             warm_up.cancel()
         await agent.drain(cancel=True)
         await session.close()
+
+
+def build_memory(options: Options, store: Store, llm: LLMClient | None) -> MemoryService | None:
+    """Long-term memory as the options ask for it; None when it is off.
+
+    Extraction needs the model; without an endpoint memory keeps only what the user asks for.
+    """
+    if not options.memory:
+        _LOGGER.info("Long-term memory is off")
+        return None
+    source: EmbeddingSource | None = None
+    if options.memory_embeddings == "endpoint":
+        if llm is None:
+            _LOGGER.warning(
+                "memory_embeddings is endpoint but no model endpoint is set; recall "
+                "finds memories by their words alone"
+            )
+        else:
+            source = EndpointEmbeddings(llm, options.embedding_model)
+    elif options.memory_embeddings == "local":
+        # The local embedding model (addon/memory/local_embeddings.py) is wired in here.
+        _LOGGER.warning(
+            "Local memory embeddings are not available in this build; recall finds "
+            "memories by their words alone"
+        )
+    extractor = Extractor(llm) if options.memory_extraction and llm is not None else None
+    return MemoryService(
+        store.sessionmaker,
+        Retriever(store.sessionmaker, source),
+        extractor=extractor,
+        limits=MemoryLimits(max_memories=options.max_memories),
+    )

@@ -7,13 +7,18 @@ states, the user's extra instructions); what depends on the speaking device come
 and date come last of all, on the user's message (:func:`timed_user_content`), because the request
 carries the tool list after the system prompt: a clock line inside the system prompt would end the
 cacheable prefix before the tools. Live states are not in the prompt at all but behind the
-``GetLiveContext`` tool, so a light switching on does not change a byte of the prefix.
+``GetLiveContext`` tool, so a light switching on does not change a byte of the prefix. The
+memories recalled for a turn ride on the user's message too, between the time and the words.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+from addon.memory.service import RecalledMemory
 
 DEFAULT_INSTRUCTIONS_PROMPT = (
     "You are a voice assistant for Home Assistant.\n"
@@ -103,6 +108,39 @@ def build_system_prompt(inputs: PromptInputs) -> str:
     return "\n".join(parts) + "\n"
 
 
-def timed_user_content(text: str, now: datetime) -> str:
-    """The user's words behind Home Assistant's date-time line, the one part that changes."""
-    return f"Current time is {now:%H:%M:%S}. Today's date is {now:%Y-%m-%d}.\n{text}"
+MEMORY_HEADER = (
+    "Memories from earlier conversations (use them only where they help; the number in "
+    "brackets is the memory's id):"
+)
+_TIME_LINE = re.compile(r"Current time is \d\d:\d\d:\d\d\. Today's date is \d{4}-\d\d-\d\d\.\n")
+_MEMORY_LINE = re.compile(r"- \[\d+\] [^\n]*\n")
+
+
+def timed_user_content(text: str, now: datetime, memories: Sequence[RecalledMemory] = ()) -> str:
+    """The user's words behind Home Assistant's date-time line and the recalled memories.
+
+    Both change from turn to turn, so they ride on the user's message, after everything a
+    prefix cache holds; the history keeps the message as it was sent, so the next turn's
+    request starts with this one's bytes.
+    """
+    timed = f"Current time is {now:%H:%M:%S}. Today's date is {now:%Y-%m-%d}.\n"
+    if memories:
+        lines = "".join(
+            f"- [{memory.id}] {' '.join(memory.content.split())}\n" for memory in memories
+        )
+        timed += f"{MEMORY_HEADER}\n{lines}"
+    return timed + text
+
+
+def user_words(content: str) -> str:
+    """What the user said in a message :func:`timed_user_content` made (or in any other)."""
+    matched = _TIME_LINE.match(content)
+    if matched is None:
+        return content
+    rest = content[matched.end() :]
+    header = MEMORY_HEADER + "\n"
+    if rest.startswith(header):
+        rest = rest[len(header) :]
+        while (line := _MEMORY_LINE.match(rest)) is not None:
+            rest = rest[line.end() :]
+    return rest

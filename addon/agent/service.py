@@ -1,14 +1,16 @@
 """The agent: one conversation turn from text to reply, recorded and observable.
 
 Order of work for a turn: find the conversation (given id, the device's recent one, or a new one),
-try Home Assistant's sentence matcher locally, otherwise run the model's tool loop, store the turn
-with its trace, then — off the reply's path — fire Home Assistant events and run the outcome check.
-Events are queued as the turn goes (:mod:`addon.agent.events`) and fired in order by their own task.
+try Home Assistant's sentence matcher locally, otherwise recall the relevant memories and run the
+model's tool loop, store the turn with its trace, then — off the reply's path — fire Home
+Assistant events, run the outcome check and let memory learn from the turn. Events are queued as
+the turn goes (:mod:`addon.agent.events`) and fired in order by their own task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 import uuid
@@ -28,11 +30,13 @@ from addon.agent.conversation import (
 from addon.agent.events import (
     CONVERSATION_STARTED,
     ERROR,
+    MEMORY_EXTRACTED,
     EventOutbox,
     EventSink,
     ToolProgressEvents,
     crashed_event,
     finished_events,
+    memory_extracted_event,
     started_event,
 )
 from addon.agent.history import ConversationHistory
@@ -44,6 +48,7 @@ from addon.agent.prompt import (
     PromptPreview,
     build_system_prompt,
     timed_user_content,
+    user_words,
 )
 from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
@@ -57,15 +62,21 @@ from addon.home.overview import OverviewCache
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
+from addon.memory.extraction import Exchange
+from addon.memory.service import AfterTurn, MemoryService, RecalledMemory, RecallRequest, TurnSource
 from addon.store.conversations import OutcomeUpdate
 from addon.store.records import ConversationRecords
 from addon.tools.base import Tool, ToolContext
 from addon.tools.home_tools import build_registry
+from addon.tools.memory import MEMORY_TOOL_NAMES, memory_tools, told_memory_ids
 from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)
 
 OUTCOME_DELAY_S = 2.0
+# What memory extraction reads of the conversation before the turn: enough for "she" or "there".
+EXTRACTION_HISTORY_TURNS = 2
+TOOL_SUMMARY_CHARS = 300
 
 
 def _utc_now() -> datetime:
@@ -94,6 +105,8 @@ class Agent:
     extra_tools: Callable[[], list[Tool]] = list
     custom_tools: Callable[[], Awaitable[list[Tool]]] | None = None
     """The user's enabled custom tools, asked for on every turn (they change without restarts)."""
+    memory: MemoryService | None = None
+    """Long-term memory: recall into requests, the memory tools, learning after turns; None off."""
     outcome_delay: float = OUTCOME_DELAY_S
     # The time turns are stamped with and session_timeout is measured by; tests pass their own.
     clock: Callable[[], datetime] = _utc_now
@@ -102,10 +115,13 @@ class Agent:
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
     _events: EventOutbox = field(init=False)
     _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
+    _memory_tools: list[Tool] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.history = ConversationHistory(self.records, max_turns=self.options.history_turns)
         self._events = EventOutbox(self.events)
+        if self.memory is not None:
+            self._memory_tools = memory_tools(self.memory)
 
     async def process(
         self, request: ConversationRequest, *, on_text: TextSink | None = None
@@ -196,7 +212,7 @@ class Agent:
             completion_tokens=trace.completion_tokens,
             error_kind=trace.error_kind,
         )
-        self._after_turn(result, request, trace, outcomes, dry_run)
+        self._after_turn(result, request, trace, outcomes, dry_run, history)
         return result
 
     async def _answer(
@@ -228,7 +244,8 @@ class Agent:
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
-        extra = self.extra_tools()
+        # The memory tools never change, so they go before the user's custom tools, which do.
+        extra = [*self.extra_tools(), *self._memory_tools]
         if self.custom_tools is not None:
             extra = [*extra, *await self.custom_tools()]
         registry = build_registry(model, extra)
@@ -236,10 +253,14 @@ class Agent:
             self._overview.get(model) if model is not None else None,
             model.areas[context.area_id].name if model and context.area_id else None,
         )
-        # The time changes every turn, so it rides on the user's message, after the system
-        # prompt and the tools: both stay byte-identical and a server's prefix cache holds.
-        user_message = {"role": "user", "content": timed_user_content(request.text, context.now)}
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
+        recalled = await self._recall(request.text, context, history, trace)
+        # The time and the memories change every turn, so they ride on the user's message, after
+        # the system prompt and the tools: both stay byte-identical and a prefix cache holds.
+        user_message = {
+            "role": "user",
+            "content": timed_user_content(request.text, context.now, recalled),
+        }
         loop_started = time.perf_counter()
         result = await run_tool_loop(
             llm=self.llm,
@@ -261,6 +282,41 @@ class Agent:
             # Failed or cut-off turns still end, in history, with what the user was told.
             messages = [*messages, {"role": "assistant", "content": result.reply}]
         return reply, messages, handled_by, result.error, result.outcomes
+
+    async def _recall(
+        self,
+        text: str,
+        context: ToolContext,
+        history: list[dict[str, Any]],
+        trace: TurnTrace,
+    ) -> tuple[RecalledMemory, ...]:
+        """The memories for this turn's request; a failing store costs the turn its memories."""
+        if self.memory is None:
+            return ()
+        started = time.perf_counter()
+        model = context.home
+        earlier = next(
+            (
+                user_words(message["content"])
+                for message in reversed(history)
+                if message.get("role") == "user" and isinstance(message.get("content"), str)
+            ),
+            "",
+        )
+        try:
+            recalled = await self.memory.recall(
+                RecallRequest(
+                    utterance=text,
+                    area=model.areas[context.area_id].name if model and context.area_id else None,
+                    history=earlier,
+                )
+            )
+        except Exception:  # the turn goes on without memories
+            _LOGGER.exception("Could not recall memories; this turn goes without them")
+            recalled = ()
+        trace.recalled_memories = tuple(memory.id for memory in recalled)
+        trace.timings["memory"] = (time.perf_counter() - started) * 1000
+        return recalled
 
     def prompt_preview(self) -> PromptPreview:
         """The system prompt as a turn from no particular area would send it now.
@@ -333,6 +389,7 @@ class Agent:
         trace: TurnTrace,
         outcomes: list[ToolOutcome],
         dry_run: bool,
+        history: list[dict[str, Any]],
     ) -> None:
         for event_type, data in finished_events(request, result, trace):
             self._events.emit(event_type, data)
@@ -340,6 +397,20 @@ class Agent:
         # that acted on nothing was judged when it was stored.
         if not dry_run and result.handled_by != "failed" and acting_targets(outcomes):
             self._spawn(self._check(result, outcomes, request.language or self.options.language))
+        if self.memory is None:
+            return
+        # Learned from: the model's turns that acted for real, unless the user already said what
+        # to remember or forget (the tools did it; extraction would only repeat it).
+        extract = (
+            self.memory.learns
+            and not dry_run
+            and result.handled_by == "llm"
+            and not any(outcome.name in MEMORY_TOOL_NAMES for outcome in outcomes)
+        )
+        told = told_memory_ids(outcomes)
+        if extract or told or trace.recalled_memories:
+            exchange = _exchange(request.text, result.reply, outcomes, history) if extract else None
+            self._spawn(self._learn(result, trace.recalled_memories, told, exchange))
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)
@@ -367,6 +438,43 @@ class Agent:
                 )
         except Exception:
             _LOGGER.exception("Outcome check of turn %s failed", result.turn_id)
+
+    async def _learn(
+        self,
+        result: ConversationResult,
+        recalled: tuple[int, ...],
+        told: tuple[int, ...],
+        exchange: Exchange | None,
+    ) -> None:
+        """Off the reply's path: extract, then link and keep once the turn itself is stored.
+
+        Nothing here can fail the turn: it is answered and handed to the store already.
+        """
+        assert self.memory is not None
+        try:
+            extraction = await self.memory.extract(exchange) if exchange is not None else None
+            # The links and the extraction's trace name the turn's row: it must be written.
+            stored = await self.records.settle()
+            if not stored:
+                _LOGGER.warning(
+                    "Turn %s is not stored yet; memory keeps what it learned without linking it",
+                    result.turn_id,
+                )
+            source = TurnSource(result.conversation_id, result.turn_id) if stored else None
+            learned = await self.memory.after_turn(AfterTurn(source, recalled, told, extraction))
+        except Exception:
+            _LOGGER.exception("Memory could not learn from turn %s", result.turn_id)
+            return
+        if extraction is None:
+            return
+        if learned.error is not None:
+            _LOGGER.warning(
+                "Memory extraction after turn %s failed: %s", result.turn_id, learned.error
+            )
+        self._events.emit(
+            MEMORY_EXTRACTED,
+            memory_extracted_event(result.conversation_id, result.turn_id, learned),
+        )
 
     async def drain(self, *, cancel: bool = False) -> None:
         """Wait for background work (events, outcome checks) and its writes, or cancel it.
@@ -402,4 +510,35 @@ def _summary(outcome: ToolOutcome) -> ActionSummary:
         success=success,
         targets=targets,
         error=outcome.error or outcome.result.get("error_text"),
+    )
+
+
+def _exchange(
+    text: str, reply: str, outcomes: list[ToolOutcome], history: list[dict[str, Any]]
+) -> Exchange:
+    """The finished turn as memory extraction reads it: plain words, tool calls in short."""
+    earlier: list[str] = []
+    users = 0
+    for message in reversed(history):
+        content = message.get("content")
+        if not isinstance(content, str) or message.get("role") not in ("user", "assistant"):
+            continue
+        if message["role"] == "user":
+            earlier.append(f"user: {user_words(content)}")
+            users += 1
+        elif content.strip():
+            earlier.append(f"assistant: {content.strip()}")
+        if users == EXTRACTION_HISTORY_TURNS:
+            break
+    calls = "\n".join(
+        f"{outcome.name}({json.dumps(outcome.arguments, ensure_ascii=False)}): "
+        + (
+            f"error {outcome.error}"
+            if outcome.error
+            else json.dumps(outcome.result, ensure_ascii=False, default=str)[:TOOL_SUMMARY_CHARS]
+        )
+        for outcome in outcomes
+    )
+    return Exchange(
+        user_text=text, reply=reply, tool_calls=calls, history="\n".join(reversed(earlier))
     )

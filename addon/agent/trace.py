@@ -47,6 +47,8 @@ class TurnTrace:
     timings: dict[str, float] = field(default_factory=dict)
     error_kind: ErrorKind | None = None
     """Why the turn failed or was cut short, when it was; stored with the turn."""
+    recalled_memories: tuple[int, ...] = ()
+    """The memories recalled into the request, stored as links once the turn is stored."""
 
     @property
     def prompt_tokens(self) -> int:

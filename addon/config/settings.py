@@ -13,6 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 LogLevel = Literal["trace", "debug", "info", "notice", "warning", "error", "fatal"]
 RunMode = Literal["supervisor", "standalone"]
+# Where memory's embeddings come from: none (recall by words alone), the model endpoint's
+# /v1/embeddings, or a small model shipped with the add-on.
+EmbeddingSourceName = Literal["off", "endpoint", "local"]
 
 INGRESS_PROXY_ADDRESS = "172.30.32.2"
 
@@ -40,6 +43,11 @@ class Options(BaseModel):
     language: str = Field(default="en", min_length=2, max_length=16)
     extra_instructions: str = Field(default="", max_length=8000)
     retention_days: int = Field(default=90, ge=0, le=3650)
+    memory: bool = True
+    memory_extraction: bool = True
+    max_memories: int = Field(default=1000, ge=10, le=100_000)
+    memory_embeddings: EmbeddingSourceName = "off"
+    embedding_model: str = Field(default="text-embedding-3-small", min_length=1, max_length=200)
     api_token: SecretStr = SecretStr("")
     log_level: LogLevel = "info"
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from addon.store.ids import BLOCK, Claim, Ids
+from addon.store.ids import BLOCK, Claim, Ids, reserve
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
 from addon.store.payloads import Detacher
 
@@ -392,6 +392,55 @@ async def history_messages(
     )
     rows = (await session.execute(query)).scalars().all()
     return [list(messages) for messages in reversed(rows)]
+
+
+async def add_model_call(
+    session: AsyncSession, turn_id: int, call: LLMCallRecord, *, purpose: str
+) -> int:
+    """Store a model call made for a stored turn after it ended (``purpose`` says what for).
+
+    The memory extraction after a turn is traced like any model call of the turn and linked
+    from it. Its id is reserved like the writer's (:mod:`addon.store.ids`), so it can never be
+    one the writer has given out and not written yet; its system prompt is stored once, as a
+    payload. Returns the call's id.
+    """
+    connection = await session.connection()
+    [call_id] = await reserve(connection, "llm_calls", 1)
+    seq = await session.scalar(
+        select(func.coalesce(func.max(LLMCall.seq), 0) + 1).where(LLMCall.turn_id == turn_id)
+    )
+    detacher = Detacher()
+    request = detacher.detach(call.request_messages, call.request_tools)
+    if detacher.payloads:
+        created_at = utcnow()
+        await connection.execute(
+            INSERT_PAYLOADS,
+            [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
+        )
+    await connection.execute(
+        insert(LLMCall),
+        {
+            "id": call_id,
+            "turn_id": turn_id,
+            "seq": int(seq or 1),
+            "started_at": call.started_at,
+            "model": call.model,
+            "streamed": call.streamed,
+            "request_messages": request.messages,
+            "request_tools": request.tools,
+            "system_prompt_hash": request.system_prompt_hash,
+            "tools_hash": request.tools_hash,
+            "response": call.response,
+            "prompt_tokens": call.prompt_tokens,
+            "completion_tokens": call.completion_tokens,
+            "ttft_ms": call.ttft_ms,
+            "duration_ms": call.duration_ms,
+            "finish_reason": call.finish_reason,
+            "error": call.error,
+            "purpose": purpose,
+        },
+    )
+    return call_id
 
 
 def now() -> datetime:

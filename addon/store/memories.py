@@ -623,3 +623,21 @@ async def prune(session: AsyncSession, policy: PrunePolicy, *, now: datetime) ->
         tuple(over_limit),
         int(purged.rowcount or 0),  # type: ignore[attr-defined]
     )
+
+
+async def credit_source(
+    session: AsyncSession, memory_ids: Iterable[int], *, conversation_id: str, turn_id: int
+) -> None:
+    """Name the turn that told these memories, where none is named yet.
+
+    The memory tools store what the user asks for while the turn is still being answered, before
+    the turn is in the store; once it is, the memories are credited to it.
+    """
+    ids = sorted(set(memory_ids))
+    if not ids:
+        return
+    await session.execute(
+        update(Memory)
+        .where(Memory.id.in_(ids), Memory.source == "conversation", Memory.source_turn_id.is_(None))
+        .values(source_conversation_id=conversation_id, source_turn_id=turn_id)
+    )

@@ -138,6 +138,11 @@ class Turn(Base):
     tool_calls: Mapped[list[ToolCall]] = relationship(
         back_populates="turn", cascade="all, delete-orphan", order_by="ToolCall.seq"
     )
+    # The memories recalled into this turn's request, for its trace (the rows are the store's
+    # to delete: a memory forgotten for good takes its recalls with it).
+    memory_recalls: Mapped[list[MemoryRecall]] = relationship(
+        viewonly=True, order_by="MemoryRecall.id"
+    )
 
     __table_args__ = (
         UniqueConstraint("conversation_id", "seq", name="uq_turns_conversation_seq"),
@@ -177,6 +182,8 @@ class LLMCall(Base):
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     finish_reason: Mapped[str | None] = mapped_column(String(32))
     error: Mapped[str | None] = mapped_column(Text)
+    # None for the calls that answered the turn; "memory" for the memory extraction after it.
+    purpose: Mapped[str | None] = mapped_column(String(16))
 
     turn: Mapped[Turn] = relationship(back_populates="llm_calls")
 
@@ -280,6 +287,8 @@ class MemoryRecall(Base):
     )
     turn_id: Mapped[int] = mapped_column(ForeignKey("turns.id", ondelete="CASCADE"), index=True)
     recalled_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    memory: Mapped[Memory] = relationship(viewonly=True)
 
 
 class CustomTool(Base):

@@ -21,6 +21,7 @@ from addon.home.records import ScriptField
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints, MatchTargetsPreferences
 from addon.tools.base import Tool, ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
+from addon.tools.memory import MEMORY_TOOL_NAMES
 from addon.tools.registry import ToolRegistry
 from addon.tools.script_fields import resolve_places, script_description, script_parameters
 
@@ -269,8 +270,10 @@ def home_tools(model: HomeModel | None) -> list[Tool]:
 
 
 def builtin_tool_names() -> frozenset[str]:
-    """Names a custom tool may not take: every intent tool, GetLiveContext and GetDateTime."""
-    return frozenset({*INTENTS, GetLiveContextTool().name, GetDateTimeTool().name})
+    """Names a custom tool may not take: the intent tools, the built-in and the memory tools."""
+    return frozenset(
+        {*INTENTS, GetLiveContextTool().name, GetDateTimeTool().name, *MEMORY_TOOL_NAMES}
+    )
 
 
 def build_registry(model: HomeModel | None, extra: list[Tool]) -> ToolRegistry:

@@ -13,23 +13,15 @@ USED_ELSEWHERE = {
     "downgrade": "alembic",
     # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
     "IdCounter": "schema",
-    # Long-term memory's store and recall, ahead of the agent's wiring, tools and panel
-    # (issue 12's next step), which will use them.
-    "EndpointEmbeddings": "memory",
-    "Retriever": "memory",
-    "add_memory": "memory",
-    "get_memory": "memory",
+    # Long-term memory's store, ahead of the panel's Memories page (issue 12), which will use
+    # them.
     "list_memories": "memory",
     "count_memories": "memory",
-    "delete_memory": "memory",
     "restore_memory": "memory",
     "forget_everything": "memory",
-    "mark_recalled": "memory",
     "recalled_into": "memory",
     "nearest_ids": "memory",
     "search_memories": "memory",
-    "Extractor": "memory",
-    "merge": "memory",
 }
 
 

@@ -1,10 +1,11 @@
 """One conversation with everything each turn did, loaded in a fixed number of queries.
 
-``selectinload`` fetches the turns, then all their model calls and all their tool calls, in one
-``IN`` query each, and one more query fetches the system prompts and tool lists the model calls
-reference: five queries whatever the length of the conversation, where lazy loading would cost
-two per turn (and is impossible under asyncio anyway). ``raiseload`` makes any other
-relationship a loud error instead of a hidden query from a template.
+``selectinload`` fetches the turns, then all their model calls, tool calls, memory recalls and
+the recalled memories, in one ``IN`` query each, and one more query fetches the system prompts
+and tool lists the model calls reference: seven queries whatever the length of the conversation,
+where lazy loading would cost several per turn (and is impossible under asyncio anyway).
+``raiseload`` makes any other relationship a loud error instead of a hidden query from a
+template.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import raiseload, selectinload
 
 from addon.errors import NotFoundError
-from addon.store.models import Conversation, Turn
+from addon.store.models import Conversation, MemoryRecall, Turn
 from addon.store.payloads import SentRequest, sent_requests
 
 
@@ -44,6 +45,7 @@ async def conversation_detail(session: AsyncSession, conversation_id: str) -> Co
         .options(
             turns.selectinload(Turn.llm_calls),
             turns.selectinload(Turn.tool_calls),
+            turns.selectinload(Turn.memory_recalls).selectinload(MemoryRecall.memory),
             turns.raiseload("*"),
             raiseload("*"),
         )

@@ -1,7 +1,7 @@
 """Evaluation runs (issue 13): a task file run against the agent, with its per-task results.
 
 Revision ID: 7c2f4a9e1b38
-Revises: 3e91c5d7a4b2
+Revises: 5b0f3c9e2d17
 Create Date: 2026-11-24 09:00:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "7c2f4a9e1b38"
-down_revision: str | Sequence[str] | None = "3e91c5d7a4b2"
+down_revision: str | Sequence[str] | None = "5b0f3c9e2d17"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
