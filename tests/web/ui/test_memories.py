@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient
 from addon import keys
 from addon.app import create_app
 from addon.config.settings import Settings
+from addon.memory.service import MemoryService
 from addon.store import memories
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord
@@ -333,7 +334,9 @@ async def test_every_change_is_told_to_the_memory_service(
 ) -> None:
     """Add, edit, delete and restore tell which memory changed; forget everything says cleared."""
     recorder = RecordedChanges()
-    app = create_app(ui_settings)
+    # Memory off, so the agent does not put its own service under the key.
+    options = ui_settings.options.model_copy(update={"memory": False})
+    app = create_app(ui_settings.model_copy(update={"options": options}))
     app[keys.MEMORY_CHANGES] = recorder
     client: TestClient[Any, Any] = await aiohttp_client(app)
     ui = UI(client, "")
@@ -347,3 +350,19 @@ async def test_every_change_is_told_to_the_memory_service(
     await post(ui, "/memories/forget", {"confirm": "forget everything"})
     changed = ("changed", (memory_id,))
     assert recorder.told == [changed, changed, changed, changed, ("cleared", ())]
+
+
+async def test_an_edit_in_the_panel_reaches_the_agents_recall(
+    aiohttp_client: Callable[..., Any], ui_settings: Settings
+) -> None:
+    """With memory on, the agent's own service is told: a new wording is found at once."""
+    app = create_app(ui_settings)
+    client: TestClient[Any, Any] = await aiohttp_client(app)
+    ui = UI(client, "")
+    response = await post(ui, "/memories/new", form(content="The cat is called Miso."))
+    memory_id = int(re.findall(r"\d+", response.headers["Location"])[0])
+    await post(ui, f"/memories/{memory_id}", form(content="The dog is called Rex."))
+    service = app[keys.MEMORY_CHANGES]
+    assert isinstance(service, MemoryService)
+    found = await service.search("what is the dog called")
+    assert [record.content for record in found] == ["The dog is called Rex."]
