@@ -35,6 +35,7 @@ from addon.agent.events import (
     finished_events,
     started_event,
 )
+from addon.agent.expert import ExpertTool
 from addon.agent.history import ConversationHistory
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
@@ -56,6 +57,7 @@ from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
+from addon.llm.fallback import Fallback
 from addon.local.matcher import LocalMatcher
 from addon.store.conversations import OutcomeUpdate
 from addon.store.records import ConversationRecords
@@ -89,6 +91,10 @@ class Agent:
     home: HomeSource
     live_executor: Executor | None
     llm: LLMClient | None = None
+    fallback: Fallback | None = None
+    """The backup endpoint, asked when ``llm`` fails (:mod:`addon.llm.fallback`)."""
+    expert: LLMClient | None = None
+    """The expert model, offered to ``llm`` as the ``ask_expert`` tool when set."""
     local: LocalMatcher | None = None
     events: EventSink | None = None
     extra_tools: Callable[[], list[Tool]] = list
@@ -229,6 +235,8 @@ class Agent:
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
         extra = self.extra_tools()
+        if self.expert is not None:
+            extra = [*extra, ExpertTool(self.expert, trace)]
         if self.custom_tools is not None:
             extra = [*extra, *await self.custom_tools()]
         registry = build_registry(model, extra)
@@ -251,6 +259,7 @@ class Agent:
             stream=spoken is not None,
             spoken=spoken,
             progress=progress,
+            fallback=self.fallback,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"

@@ -177,6 +177,10 @@ class LLMCall(Base):
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     finish_reason: Mapped[str | None] = mapped_column(String(32))
     error: Mapped[str | None] = mapped_column(Text)
+    # Who answered (primary, backup, expert); an expert call names the tool call that made it.
+    endpoint: Mapped[str] = mapped_column(String(16), default="primary", server_default="primary")
+    tool_call_id: Mapped[str | None] = mapped_column(String(128))
+    note: Mapped[str | None] = mapped_column(Text)
 
     turn: Mapped[Turn] = relationship(back_populates="llm_calls")
 
