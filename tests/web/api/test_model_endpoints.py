@@ -77,3 +77,24 @@ async def test_the_expert_is_health_checked_and_nested_in_the_trace(
     page = await (await app.get(f"/conversations/{body['conversation_id']}")).text()
     tool = page.index('Tool <span class="mono">ask_expert</span>')
     assert page.index("Expert call 2") > tool
+
+
+async def test_with_a_backup_the_primary_is_not_retried_first(
+    start_app: StartApp,
+    make_settings: MakeSettings,
+    scripted_llm: ScriptedLLM,
+    second_llm: ScriptedLLM,
+) -> None:
+    """A 429 from the primary goes to the backup at once, not after the client's own retries."""
+    scripted_llm.error(429, headers={"retry-after-ms": "1"})
+    second_llm.reply("The backup answers.")
+    app = await start_app(
+        make_settings(
+            llm_base_url=scripted_llm.base_url,
+            llm_model="scripted-model",
+            fallback_base_url=second_llm.base_url,
+        )
+    )
+    body = await converse(app, QUESTION)
+    assert body["reply"] == "The backup answers."
+    assert len(scripted_llm.chat_requests) == 1
