@@ -92,7 +92,7 @@ class Fallback:
 
     def primary_failed(self, err: LLMError) -> None:
         """Skip the primary for a while after ``err``."""
-        if self._down_since is None or self.primary_down() is None:
+        if self.primary_down() is None:
             _LOGGER.warning(
                 "Model endpoint failed (%s); using the backup for %.0f s: %s",
                 err.kind,
