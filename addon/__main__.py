@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
         for secret in (
             settings.ha_token,
             settings.options.llm_api_key,
+            settings.options.fallback_api_key,
+            settings.options.expert_api_key,
             settings.options.api_token,
             settings.supervisor_token,
         )

@@ -115,6 +115,14 @@ class LLMUnreachableError(LLMError):
     kind = ErrorKind.LLM_UNREACHABLE
 
 
+class LLMServerError(LLMError):
+    """The endpoint failed on its side: a 5xx after retries, or an answer that broke off.
+
+    Its own class (the kind stays ``llm_failed``) because a backup endpoint may answer where
+    this one failed, unlike a request the endpoint rejected as malformed.
+    """
+
+
 class LLMRateLimitedError(LLMError):
     """The endpoint still answered 429 after the client's retries."""
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from addon.ha.home_sync import HomeSync
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
+    from addon.llm.fallback import Fallback
     from addon.store.database import Store
     from addon.wyoming.server import WyomingServer
 
@@ -29,6 +30,10 @@ SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
 STORE: web.AppKey[Store] = web.AppKey("store")
 HEALTH: web.AppKey[HealthRegistry] = web.AppKey("health")
 LLM: web.AppKey[LLMClient | None] = web.AppKey("llm")
+LLM_FALLBACK: web.AppKey[Fallback | None] = web.AppKey("llm_fallback")
+"""The backup endpoint and the primary's down-memory, when a backup is configured."""
+LLM_EXPERT: web.AppKey[LLMClient | None] = web.AppKey("llm_expert")
+"""The expert model the agent may ask through a tool, when one is configured."""
 HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
 HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
 AGENT: web.AppKey[Agent] = web.AppKey("agent")

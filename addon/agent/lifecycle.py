@@ -61,6 +61,8 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         home=app[keys.HOME_SYNC],
         live_executor=LiveExecutor(client),
         llm=app[keys.LLM],
+        fallback=app[keys.LLM_FALLBACK],
+        expert=app[keys.LLM_EXPERT],
         local=local,
         events=client,
         custom_tools=custom_tools,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -19,7 +19,8 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind, LLMError
 from addon.i18n.translations import messages_for
-from addon.llm.client import Completion, LLMClient, ToolCallRequest
+from addon.llm.client import LLMClient, ToolCallRequest
+from addon.llm.fallback import Attempt, Fallback, complete
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 
@@ -61,48 +62,45 @@ async def run_tool_loop(
     stream: bool = False,
     spoken: SpokenStream | None = None,
     progress: ToolProgress | None = None,
+    fallback: Fallback | None = None,
 ) -> LoopResult:
     """Run the loop over ``messages`` (system prompt, history, the new user message).
 
     ``max_iterations`` bounds the number of model calls: a model that keeps calling tools (a loop
     between two tools is common with small models) must not keep a voice user waiting forever.
+    With a ``fallback``, a failed call is asked again of the backup, with the same messages: the
+    tools already run are not run again, their results are part of what is sent.
     """
     tools = registry.specs()
     added: list[dict[str, Any]] = []
     outcomes: list[ToolOutcome] = []
     for _ in range(max_iterations):
-        call_trace = LLMCallTrace(
-            started_at=datetime.now(UTC),
-            model=llm.model,
-            streamed=stream,
-            request_messages=[*messages, *added],
-            request_tools=tools,
+        request_messages = [*messages, *added]
+        attempts = await complete(
+            llm,
+            fallback,
+            request_messages,
+            tools,
+            stream=stream,
+            on_text=spoken.message_sink() if spoken is not None else None,
         )
-        trace.llm_calls.append(call_trace)
-        try:
-            completion = await llm.complete(
-                call_trace.request_messages,
-                tools,
-                stream=stream,
-                on_text=spoken.message_sink() if spoken is not None else None,
-            )
-        except LLMError as err:
-            call_trace.error = str(err)
-            _LOGGER.warning("Model call failed (%s): %s", err.kind, err)
-            trace.error_kind = err.kind
-            reply = messages_for(context.language).for_error(err.kind)
-            return LoopResult(reply, added, str(err), outcomes)
-        _fill_trace(call_trace, completion)
+        for attempt in attempts:
+            trace.llm_calls.append(_call_trace(attempt, stream, request_messages, tools))
+        completion = attempts[-1].result
+        if isinstance(completion, LLMError):
+            trace.error_kind = completion.kind
+            reply = messages_for(context.language).for_error(completion.kind)
+            return LoopResult(reply, added, str(completion), outcomes)
         added.append(completion.assistant_message())
         if not completion.tool_calls:
             return LoopResult(completion.content.strip(), added, None, outcomes)
+        # Taken before the tools run: a tool may add model calls of its own (the expert's).
+        asked_by = len(trace.llm_calls) - 1
         results = await asyncio.gather(
             *(_run_call(registry, call, context, progress) for call in completion.tool_calls)
         )
         for call, (started_at, outcome) in zip(completion.tool_calls, results, strict=True):
-            trace.tool_calls.append(
-                ToolCallTrace(started_at, call.id, outcome, len(trace.llm_calls) - 1)
-            )
+            trace.tool_calls.append(ToolCallTrace(started_at, call.id, outcome, asked_by))
             outcomes.append(outcome)
             added.append(
                 {
@@ -131,16 +129,29 @@ async def _run_call(
     started_at = datetime.now(UTC)
     if progress is not None:
         progress.started(call.id, call.name)
-    outcome = await registry.execute(call.name, call.arguments, context)
+    outcome = await registry.execute(call.name, call.arguments, replace(context, call_id=call.id))
     if progress is not None:
         progress.finished(call.id, outcome)
     return started_at, outcome
 
 
-def _fill_trace(trace: LLMCallTrace, completion: Completion) -> None:
-    trace.response = completion.assistant_message()
-    trace.prompt_tokens = completion.prompt_tokens
-    trace.completion_tokens = completion.completion_tokens
-    trace.ttft_ms = completion.ttft_ms
-    trace.duration_ms = completion.duration_ms
-    trace.finish_reason = completion.finish_reason
+def _call_trace(
+    attempt: Attempt,
+    stream: bool,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+) -> LLMCallTrace:
+    trace = LLMCallTrace(
+        started_at=attempt.started_at,
+        model=attempt.model,
+        streamed=stream,
+        request_messages=messages,
+        request_tools=tools,
+        endpoint=attempt.endpoint,
+        note=attempt.note,
+    )
+    if isinstance(attempt.result, LLMError):
+        trace.error = str(attempt.result)
+    else:
+        trace.answered(attempt.result)
+    return trace

@@ -55,6 +55,9 @@ def turn_record(
                 duration_ms=call.duration_ms,
                 finish_reason=call.finish_reason,
                 error=call.error,
+                endpoint=call.endpoint,
+                tool_call_id=call.tool_call_id,
+                note=call.note,
             )
             for call in trace.llm_calls
         ],

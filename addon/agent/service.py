@@ -39,6 +39,7 @@ from addon.agent.events import (
     memory_extracted_event,
     started_event,
 )
+from addon.agent.expert import ExpertTool
 from addon.agent.history import ConversationHistory
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
@@ -61,6 +62,7 @@ from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
+from addon.llm.fallback import Fallback
 from addon.local.matcher import LocalMatcher
 from addon.memory.extraction import Exchange
 from addon.memory.service import AfterTurn, MemoryService, RecalledMemory, RecallRequest, TurnSource
@@ -100,6 +102,10 @@ class Agent:
     home: HomeSource
     live_executor: Executor | None
     llm: LLMClient | None = None
+    fallback: Fallback | None = None
+    """The backup endpoint, asked when ``llm`` fails (:mod:`addon.llm.fallback`)."""
+    expert: LLMClient | None = None
+    """The expert model, offered to ``llm`` as the ``ask_expert`` tool when set."""
     local: LocalMatcher | None = None
     events: EventSink | None = None
     extra_tools: Callable[[], list[Tool]] = list
@@ -246,6 +252,8 @@ class Agent:
         prompt_started = time.perf_counter()
         # The memory tools never change, so they go before the user's custom tools, which do.
         extra = [*self.extra_tools(), *self._memory_tools]
+        if self.expert is not None:
+            extra = [*extra, ExpertTool(self.expert, trace)]
         if self.custom_tools is not None:
             extra = [*extra, *await self.custom_tools()]
         registry = build_registry(model, extra)
@@ -272,6 +280,7 @@ class Agent:
             stream=spoken is not None,
             spoken=spoken,
             progress=progress,
+            fallback=self.fallback,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"

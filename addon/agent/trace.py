@@ -7,12 +7,17 @@ from datetime import datetime
 from typing import Any
 
 from addon.errors import ErrorKind
+from addon.llm.client import Completion
 from addon.tools.registry import ToolOutcome
 
 
 @dataclass(slots=True)
 class LLMCallTrace:
-    """One request to the model and its answer."""
+    """One request to the model and its answer.
+
+    ``endpoint`` names who answered: ``primary``, ``backup`` (the fallback, with ``note`` saying
+    why) or ``expert``; an expert call is nested in the tool call ``tool_call_id``.
+    """
 
     started_at: datetime
     model: str
@@ -26,6 +31,18 @@ class LLMCallTrace:
     duration_ms: float = 0.0
     finish_reason: str | None = None
     error: str | None = None
+    endpoint: str = "primary"
+    tool_call_id: str | None = None
+    note: str | None = None
+
+    def answered(self, completion: Completion) -> None:
+        """Record what the answer says about itself: the message, tokens, times, finish."""
+        self.response = completion.assistant_message()
+        self.prompt_tokens = completion.prompt_tokens
+        self.completion_tokens = completion.completion_tokens
+        self.ttft_ms = completion.ttft_ms
+        self.duration_ms = completion.duration_ms
+        self.finish_reason = completion.finish_reason
 
 
 @dataclass(slots=True)

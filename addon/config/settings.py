@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 LogLevel = Literal["trace", "debug", "info", "notice", "warning", "error", "fatal"]
 RunMode = Literal["supervisor", "standalone"]
@@ -36,6 +36,15 @@ class Options(BaseModel):
     temperature: float = Field(default=0.5, ge=0.0, le=2.0)
     max_tool_iterations: int = Field(default=5, ge=1, le=20)
     request_timeout: int = Field(default=60, ge=5, le=600)
+    fallback_base_url: str = Field(default="", max_length=2048)
+    fallback_api_key: SecretStr = SecretStr("")
+    fallback_model: str = Field(default="", max_length=200)
+    """Empty: the same model name as ``llm_model``."""
+    expert_base_url: str = Field(default="", max_length=2048)
+    expert_api_key: SecretStr = SecretStr("")
+    expert_model: str = Field(default="", max_length=200)
+    """Empty: the same model name as ``llm_model``."""
+    expert_timeout: int = Field(default=60, ge=5, le=600)
     history_turns: int = Field(default=10, ge=0, le=100)
     session_timeout: int = Field(default=300, ge=0, le=86400)
     local_first: bool = True
@@ -51,13 +60,22 @@ class Options(BaseModel):
     api_token: SecretStr = SecretStr("")
     log_level: LogLevel = "info"
 
-    @field_validator("llm_base_url")
+    @field_validator("llm_base_url", "fallback_base_url", "expert_base_url")
     @classmethod
-    def _http_url(cls, value: str) -> str:
+    def _http_url(cls, value: str, info: ValidationInfo) -> str:
         value = value.strip()
         if value and not value.startswith(("http://", "https://")):
-            raise ValueError("must start with http:// or https:// (or be empty for local-only)")
+            unset = "local-only" if info.field_name == "llm_base_url" else "none"
+            raise ValueError(f"must start with http:// or https:// (or be empty for {unset})")
+        if value and info.field_name != "llm_base_url" and not info.data.get("llm_base_url"):
+            # Fields validate in declaration order: llm_base_url is known (or failed) here.
+            raise ValueError("needs llm_base_url: it serves the main model")
         return value.rstrip("/")
+
+    @field_validator("fallback_model", "expert_model")
+    @classmethod
+    def _stripped(cls, value: str) -> str:
+        return value.strip()
 
     @field_validator("language")
     @classmethod

@@ -69,6 +69,12 @@ class Messages:
     could_not_do: str
     done: str
     state_is: str
+    expert_timeout: str
+    """The expert tool's errors, read by the main model (which may tell the user)."""
+    expert_unreachable: str
+    expert_refused: str
+    """The expert endpoint rejected the key or does not know the model: its settings."""
+    expert_failed: str
 
     def for_error(self, kind: ErrorKind) -> str:
         """The apology for a turn that failed for ``kind``."""
@@ -83,6 +89,15 @@ class Messages:
             ErrorKind.NOT_CONNECTED: self.not_connected,
             ErrorKind.INTENT_FAILED: self.could_not_do,
         }.get(kind, self.llm_failed)
+
+    def for_expert_error(self, kind: ErrorKind) -> str:
+        """What the expert tool answers when asking the expert failed for ``kind``."""
+        return {
+            ErrorKind.LLM_TIMEOUT: self.expert_timeout,
+            ErrorKind.LLM_UNREACHABLE: self.expert_unreachable,
+            ErrorKind.LLM_AUTH: self.expert_refused,
+            ErrorKind.LLM_MODEL_NOT_FOUND: self.expert_refused,
+        }.get(kind, self.expert_failed)
 
     def join(self, items: Sequence[str], *, cut: bool = True) -> str:
         """'A', 'A and B', 'A, B and C'; past :data:`MAX_NAMES` (if ``cut``), three and a count."""

@@ -53,6 +53,13 @@ EN = Messages(
     could_not_do="Sorry, I couldn't do that.",
     done="Done",
     state_is="{name} is {state}",
+    expert_timeout="The expert model did not answer in time.",
+    expert_unreachable="The expert model could not be reached.",
+    expert_refused=(
+        "The expert model refused the request; check its "
+        "key and model name in the add-on's settings."
+    ),
+    expert_failed="The expert model ran into a problem and gave no answer.",
 )
 
 DE = Messages(
@@ -104,6 +111,13 @@ DE = Messages(
     could_not_do="Entschuldigung, das konnte ich nicht tun.",
     done="Erledigt",
     state_is="{name} ist {state}",
+    expert_timeout="Das Expertenmodell hat nicht rechtzeitig geantwortet.",
+    expert_unreachable="Das Expertenmodell war nicht erreichbar.",
+    expert_refused=(
+        "Das Expertenmodell hat die Anfrage abgelehnt; bitte prüfe "
+        "Schlüssel und Modellnamen in den Einstellungen des Add-ons."
+    ),
+    expert_failed="Beim Expertenmodell ist ein Problem aufgetreten; es kam keine Antwort.",
 )
 
 FR = Messages(
@@ -150,6 +164,13 @@ FR = Messages(
     could_not_do="Désolé, je n'ai pas pu faire cela.",
     done="C'est fait",
     state_is="{name} est {state}",
+    expert_timeout="Le modèle expert n'a pas répondu à temps.",
+    expert_unreachable="Le modèle expert est injoignable.",
+    expert_refused=(
+        "Le modèle expert a refusé la demande ; vérifiez sa clé et le nom "
+        "du modèle dans les paramètres du module complémentaire."
+    ),
+    expert_failed="Le modèle expert a rencontré un problème et n'a pas répondu.",
 )
 
 ES = Messages(
@@ -196,6 +217,13 @@ ES = Messages(
     could_not_do="Lo siento, no he podido hacerlo.",
     done="Hecho",
     state_is="{name}: {state}",
+    expert_timeout="El modelo experto no respondió a tiempo.",
+    expert_unreachable="No se ha podido contactar con el modelo experto.",
+    expert_refused=(
+        "El modelo experto rechazó la petición; revisa su clave y el "
+        "nombre del modelo en la configuración del complemento."
+    ),
+    expert_failed="El modelo experto tuvo un problema y no dio respuesta.",
 )
 
 NL = Messages(
@@ -234,6 +262,13 @@ NL = Messages(
     could_not_do="Sorry, dat kon ik niet doen.",
     done="Klaar",
     state_is="{name} is {state}",
+    expert_timeout="Het expertmodel antwoordde niet op tijd.",
+    expert_unreachable="Het expertmodel was niet bereikbaar.",
+    expert_refused=(
+        "Het expertmodel weigerde het verzoek; controleer de "
+        "sleutel en de modelnaam in de instellingen van de add-on."
+    ),
+    expert_failed="Het expertmodel liep tegen een probleem aan en gaf geen antwoord.",
 )
 
 IT = Messages(
@@ -280,6 +315,13 @@ IT = Messages(
     could_not_do="Mi dispiace, non sono riuscito a farlo.",
     done="Fatto",
     state_is="{name} è {state}",
+    expert_timeout="Il modello esperto non ha risposto in tempo.",
+    expert_unreachable="Il modello esperto non è raggiungibile.",
+    expert_refused=(
+        "Il modello esperto ha rifiutato la richiesta; controlla la chiave e il "
+        "nome del modello nelle impostazioni del componente aggiuntivo."
+    ),
+    expert_failed="Il modello esperto ha avuto un problema e non ha risposto.",
 )
 
 PL = Messages(
@@ -322,6 +364,12 @@ PL = Messages(
     could_not_do="Przepraszam, nie udało mi się tego zrobić.",
     done="Gotowe",
     state_is="{name}: {state}",
+    expert_timeout="Model ekspercki nie odpowiedział na czas.",
+    expert_unreachable="Nie udało się połączyć z modelem eksperckim.",
+    expert_refused=(
+        "Model ekspercki odrzucił zapytanie; sprawdź klucz i nazwę modelu w ustawieniach dodatku."
+    ),
+    expert_failed="Model ekspercki napotkał problem i nie udzielił odpowiedzi.",
 )
 
 PT = Messages(
@@ -362,6 +410,13 @@ PT = Messages(
     could_not_do="Desculpe, não consegui fazer isso.",
     done="Feito",
     state_is="{name}: {state}",
+    expert_timeout="O modelo especialista não respondeu a tempo.",
+    expert_unreachable="Não foi possível comunicar com o modelo especialista.",
+    expert_refused=(
+        "O modelo especialista recusou o pedido; verifique a chave e "
+        "o nome do modelo nas configurações do complemento."
+    ),
+    expert_failed="O modelo especialista teve um problema e não deu resposta.",
 )
 
 TABLE: Mapping[str, Messages] = MappingProxyType(

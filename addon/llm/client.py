@@ -22,6 +22,7 @@ from addon.errors import (
     LLMError,
     LLMModelNotFoundError,
     LLMRateLimitedError,
+    LLMServerError,
     LLMTimeoutError,
     LLMUnreachableError,
 )
@@ -30,6 +31,8 @@ from addon.llm.sse import event_data
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
+DEFAULT_RETRIES = 2
+"""The openai package's own retries of a 429, a 5xx or a dropped connection."""
 # Requests go through the client's documented low-level ``post`` with a body that is already
 # plain JSON: ``chat.completions.create`` would first walk every message and tool to transform
 # typed parameters (1-2 ms of CPU per call for a large home), which our dicts do not need.
@@ -99,7 +102,7 @@ class LLMClient:
         model: str,
         temperature: float,
         timeout: float,
-        max_retries: int = 2,
+        max_retries: int = DEFAULT_RETRIES,
     ) -> None:
         self.model = model
         self.base_url = base_url
@@ -166,7 +169,7 @@ class LLMClient:
         except openai.OpenAIError as err:
             raise LLMError(f"the model endpoint failed: {err}") from err
         except httpx2.HTTPError as err:
-            raise LLMError(f"the model endpoint's answer broke off: {err}") from err
+            raise LLMServerError(f"the model endpoint's answer broke off: {err}") from err
         duration = (time.perf_counter() - started) * 1000
         choices = body.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -246,7 +249,9 @@ class LLMClient:
                     break
                 chunk = _json_object(data.encode())
                 if chunk.get("error"):
-                    raise LLMError(f"the model endpoint failed mid-answer: {_error_text(chunk)}")
+                    raise LLMServerError(
+                        f"the model endpoint failed mid-answer: {_error_text(chunk)}"
+                    )
                 if chunk.get("usage"):
                     prompt_tokens, completion_tokens = _usage(chunk)
                 choices = _list(chunk.get("choices"))
@@ -349,6 +354,8 @@ def _status_error(err: openai.APIStatusError, model: str) -> LLMError:
         return LLMModelNotFoundError(f"the model endpoint does not know model {model!r} ({text})")
     if err.status_code == 429:
         return LLMRateLimitedError(f"the model endpoint is rate limiting requests ({text})")
+    if err.status_code >= 500:
+        return LLMServerError(text)
     return LLMError(text)
 
 

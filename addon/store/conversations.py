@@ -39,6 +39,12 @@ class LLMCallRecord:
     duration_ms: float
     finish_reason: str | None
     error: str | None
+    endpoint: str = "primary"
+    """Who answered: ``primary``, ``backup`` or ``expert``."""
+    tool_call_id: str | None = None
+    """For a call a tool made (the expert's), the model's id of that tool call."""
+    note: str | None = None
+    """Why this endpoint was asked, when it was the backup."""
 
 
 @dataclass(slots=True)
@@ -324,6 +330,9 @@ async def _insert_llm_calls(connection: AsyncConnection, turns: Sequence[Numbere
                     "duration_ms": call.duration_ms,
                     "finish_reason": call.finish_reason,
                     "error": call.error,
+                    "endpoint": call.endpoint,
+                    "tool_call_id": call.tool_call_id,
+                    "note": call.note,
                 }
             )
     if not rows:

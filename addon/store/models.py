@@ -184,6 +184,10 @@ class LLMCall(Base):
     error: Mapped[str | None] = mapped_column(Text)
     # None for the calls that answered the turn; "memory" for the memory extraction after it.
     purpose: Mapped[str | None] = mapped_column(String(16))
+    # Who answered (primary, backup, expert); an expert call names the tool call that made it.
+    endpoint: Mapped[str] = mapped_column(String(16), default="primary", server_default="primary")
+    tool_call_id: Mapped[str | None] = mapped_column(String(128))
+    note: Mapped[str | None] = mapped_column(Text)
 
     turn: Mapped[Turn] = relationship(back_populates="llm_calls")
 

@@ -29,6 +29,8 @@ class ToolContext:
     area_id: str | None = None
     floor_id: str | None = None
     dry_run: bool = False
+    call_id: str | None = None
+    """The model's id for the call being run (set per call by the loop), for nested traces."""
 
 
 @dataclass(frozen=True, slots=True)

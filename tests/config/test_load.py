@@ -57,6 +57,19 @@ def test_flags_override_environment_which_overrides_the_file(tmp_path: Path) -> 
         ({"llm_base_url": "ftp://x"}, "invalid option 'llm_base_url': must start with http://"),
         ({"api_token": "short"}, "invalid option 'api_token': must be empty or at least 16"),
         ({"log_level": "loud"}, "invalid option 'log_level'"),
+        (
+            {"llm_base_url": "http://a/v1", "fallback_base_url": "b/v1"},
+            "invalid option 'fallback_base_url': must start with http://",
+        ),
+        (
+            {"fallback_base_url": "http://b/v1"},
+            "invalid option 'fallback_base_url': needs llm_base_url",
+        ),
+        (
+            {"expert_base_url": "http://c/v1"},
+            "invalid option 'expert_base_url': needs llm_base_url",
+        ),
+        ({"expert_timeout": 1}, "invalid option 'expert_timeout'"),
         ({"no_such_option": 1}, "invalid option 'no_such_option': unknown option"),
     ],
 )
@@ -97,3 +110,21 @@ def test_masked_settings_never_show_secrets(tmp_path: Path) -> None:
     assert "long-lived-token" not in shown
     assert "a" * 20 not in shown
     assert settings.masked()["llm_api_key"] == "********"
+
+
+def test_masked_settings_hide_the_backup_and_expert_keys(tmp_path: Path) -> None:
+    """The backup's and the expert's keys are secrets like the main one."""
+    settings = load_settings(
+        [*STANDALONE, "--data-dir", str(tmp_path)],
+        {
+            "HOME_AGENT_LLM_BASE_URL": "http://a/v1",
+            "HOME_AGENT_FALLBACK_BASE_URL": "http://b/v1",
+            "HOME_AGENT_FALLBACK_API_KEY": "sk-backup-secret",
+            "HOME_AGENT_EXPERT_BASE_URL": "http://c/v1",
+            "HOME_AGENT_EXPERT_API_KEY": "sk-expert-secret",
+        },
+    )
+    shown = json.dumps(settings.masked())
+    assert "backup-secret" not in shown
+    assert "expert-secret" not in shown
+    assert settings.options.fallback_base_url == "http://b/v1"

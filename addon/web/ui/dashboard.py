@@ -13,6 +13,7 @@ from typing import Literal
 from aiohttp import web
 
 from addon import keys
+from addon.health import ComponentHealth
 from addon.store.queries.dashboard import (
     HandledShare,
     Resolution,
@@ -50,6 +51,10 @@ class Dashboard:
 
     home_assistant: Status
     model: Status
+    backup: Status | None
+    """The fallback endpoint's state, when one is configured."""
+    expert: Status | None
+    """The expert model's state, when one is configured."""
     store: Status
     conversations_today: int
     share: HandledShare
@@ -87,6 +92,8 @@ async def load_dashboard(app: web.Application, tz: tzinfo, span: Span) -> Dashbo
     return Dashboard(
         home_assistant=_home_assistant_status(app),
         model=_status(llm.status if llm else "down", llm.detail if llm else "not started"),
+        backup=_optional(components.get("llm_backup")),
+        expert=_optional(components.get("llm_expert")),
         store=_status(store.status if store else "down", store.detail if store else ""),
         conversations_today=today,
         share=share,
@@ -114,3 +121,7 @@ def _status(status: str, detail: str) -> Status:
     level = {"ok": "ok", "degraded": "warn", "not_configured": "warn"}.get(status, "error")
     label = status.replace("_", " ")
     return Status(level, label, detail)
+
+
+def _optional(health: ComponentHealth | None) -> Status | None:
+    return _status(health.status, health.detail) if health is not None else None
