@@ -53,7 +53,8 @@ def server_error(llm: ScriptedLLM) -> dict[str, Any]:
 
 def timing_out(llm: ScriptedLLM) -> dict[str, Any]:
     llm.reply("too late", delay=5.0)
-    return {"llm": llm, "llm_timeout": 0.5}
+    # The backup keeps a long timeout: on a loaded machine it must not time out as well.
+    return {"llm": llm, "llm_timeout": 0.5, "fallback_timeout": 10.0}
 
 
 def rate_limited(llm: ScriptedLLM) -> dict[str, Any]:
