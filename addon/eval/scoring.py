@@ -57,8 +57,7 @@ def compared_attributes(home: HomeSpec, tasks: tuple[Task, ...]) -> dict[str, fr
 
 
 def same(expected: Any, actual: Any, name: str = "") -> bool:
-    """Numbers within the :func:`tolerance` for ``name``, sequences and mappings item by item,
-    anything else (text too) exactly."""
+    """Numbers within :func:`tolerance`, sequences and mappings item by item, the rest exactly."""
     if _is_number(expected) and _is_number(actual):
         return abs(float(expected) - float(actual)) <= tolerance(name, float(expected))
     if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
@@ -107,7 +106,8 @@ def score(
             if changed:
                 wrong.append(entity_id)
     if failed:
-        problems.append(f"the reply was a failure: {reply!r}" if reply else "the reply was a failure")
+        failure = "the reply was a failure"
+        problems.append(f"{failure}: {reply!r}" if reply else failure)
     if task.answer is not None:
         said = reply.casefold()
         if not any(answer.casefold() in said for answer in task.answer):

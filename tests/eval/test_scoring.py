@@ -38,7 +38,9 @@ def test_other_entity_changed_is_a_wrong_action() -> None:
     verdict = score(
         FILE.tasks[1],
         before=BEFORE,
-        after=_after(switch__kettle=EntityView("on", {}), lock__front_door=EntityView("unlocked", {})),
+        after=_after(
+            switch__kettle=EntityView("on", {}), lock__front_door=EntityView("unlocked", {})
+        ),
         compared=COMPARED,
         reply="Done",
         failed=False,

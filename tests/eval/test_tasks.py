@@ -71,3 +71,18 @@ def test_fixture_home_builds_a_model_with_names_areas_and_exposure() -> None:
     state = model.state("lock.front_door")
     assert state is not None
     assert state.attributes["supported_features"] == 1
+
+
+def test_unquoted_on_and_off_in_a_home_file_and_an_expect(tmp_path: Path) -> None:
+    """Unquoted off in a home file and on in an expect are those strings; ids count from 1."""
+    (tmp_path / "home.yaml").write_text(
+        "name: Tiny\nentities:\n  - {entity_id: light.a, state: off}\n", encoding="utf-8"
+    )
+    path = tmp_path / "tiny.yaml"
+    path.write_text(
+        "home: home.yaml\ntasks:\n  - {sentence: turn on a, expect: {light.a: {state: on}}}\n",
+        encoding="utf-8",
+    )
+    loaded = load_task_file(path)
+    assert loaded.home.entities[0].state == "off"
+    assert (loaded.tasks[0].id, loaded.tasks[0].expect["light.a"].state) == ("tiny-1", "on")
