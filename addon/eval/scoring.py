@@ -106,12 +106,11 @@ def score(
             if changed:
                 wrong.append(entity_id)
     if failed:
-        failure = "the reply was a failure"
-        problems.append(f"{failure}: {reply!r}" if reply else failure)
+        problems.append("the reply was a failure")
     if task.answer is not None:
         said = reply.casefold()
         if not any(answer.casefold() in said for answer in task.answer):
-            problems.append(f"the reply {reply!r} holds none of: {', '.join(task.answer)}")
+            problems.append(f"the reply holds none of: {', '.join(task.answer)}")
     return Score(passed=not problems, wrong_actions=tuple(wrong), problems=tuple(problems))
 
 
