@@ -4,8 +4,9 @@ Runs the whole side-by-side harness (devtools/side_by_side.py): per home a real 
 2025.4.4 with the home built by the synthetic_home integration, and Home Agent with no model
 reached through Home Assistant's wyoming integration. Every sentence goes once to each agent;
 a sentence passes only if the home ends exactly as expected (and a question's reply holds the
-answer). Prints a table per home, then the sentence forms our local path fails most, then one
-JSON line: ``ours`` and ``ha`` are the shares of sentences passed, ``wrong_actions`` ours.
+answer), scored as the product's own evaluation scores (addon/eval/scoring.py). Prints a table
+per home, then the sentence forms our local path fails most, then one JSON line: ``ours`` and
+``ha`` are the shares of sentences passed, ``wrong_actions`` ours.
 Target (issue 13): ours ≥ ha + 0.05 overall and on every home, 0 wrong actions. About a minute
 per home; run as ``.venv/bin/python bench/local_accuracy.py [TASK_FILE ...]``.
 """
@@ -63,9 +64,9 @@ def main() -> None:
         print(f"   {tag:<16} {failed:>4} {ha_passed:>4}")
     print("sentences Home Assistant's agent passes and our local path fails:")
     for home in result.homes:
-        ha_passed = {o.task.id for o in home.of(HA) if o.score.passed}
+        ha_passed_ids = {o.task.id for o in home.of(HA) if o.score.passed}
         for outcome in home.of(OURS):
-            if not outcome.score.passed and outcome.task.id in ha_passed:
+            if not outcome.score.passed and outcome.task.id in ha_passed_ids:
                 print(f"   [{home.language}] {outcome.task.sentence!r} -> {outcome.reply.text!r}")
     ours, ha = result.tally(OURS), result.tally(HA)
     verdict = "PASS" if ours.share >= ha.share + MARGIN and not ours.wrong_actions else "FAIL"

@@ -5,8 +5,10 @@ task file, builds the file's home in it with the ``synthetic_home`` integration 
 ha_synthetic_home), and starts Home Agent in this process with no model (local path only), reached
 the way a user reaches it: Home Assistant's ``wyoming`` integration pointed at our Wyoming server.
 Each task then runs twice, once per agent, through ``POST /api/conversation/process``: reset the
-home and apply the task's setup, send the sentence, read every entity, score (devtools/scoring.py).
-A table per home follows; ``run_files`` returns the typed results for the benchmark and the test.
+home and apply the task's setup, send the sentence, read every entity, score. Task files are read
+and scored by the product's own evaluation code (addon/eval/tasks.py, addon/eval/scoring.py), so
+the harness and the Evaluate page judge alike. A table per home follows; ``run_files`` returns the
+typed results for the benchmark and the test.
 """
 
 from __future__ import annotations
@@ -32,9 +34,10 @@ from addon import keys
 from addon.app import create_app
 from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
 from addon.config.settings import Options, Settings
+from addon.errors import TaskFileInvalid
+from addon.eval.scoring import EntityView, Score, Snapshot, compared_attributes, same, score
+from addon.eval.tasks import Task, TaskFile, load_task_file
 from devtools.home_assistant import REPO_ROOT, HomeAssistantProcess, build_template
-from devtools.scoring import EntityView, Reply, Score, Snapshot, same, score_task
-from devtools.task_file import Task, TaskFile, load_task_file
 
 INTEGRATION = REPO_ROOT / "devtools" / "ha_synthetic_home" / "custom_components" / "synthetic_home"
 HOMES_DIR = REPO_ROOT / "devtools" / "homes"
@@ -48,6 +51,14 @@ _LOGGER = logging.getLogger(__name__)
 
 class HarnessError(RuntimeError):
     """The harness could not build a home or reach an agent; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What an agent said, and whether Home Assistant marked it a failure (``error``)."""
+
+    text: str
+    failed: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +91,8 @@ class HomeResult:
     """Every task of one task file through both agents."""
 
     name: str
-    path: Path
+    file: str
+    """The task file's stem."""
     language: str
     outcomes: tuple[TaskOutcome, ...]
 
@@ -119,6 +131,11 @@ class RunResult:
         )
 
 
+def fixture_ids(task_file: TaskFile) -> tuple[str, ...]:
+    """Every fixture entity, in fixture order."""
+    return tuple(entity.entity_id for entity in task_file.home.entities)
+
+
 def snapshot(states: Iterable[dict[str, Any]], entity_ids: Iterable[str]) -> Snapshot:
     """The fixture entities of ``GET /api/states``."""
     wanted = set(entity_ids)
@@ -137,7 +154,7 @@ class HomeRun:
         self.task_file = task_file
         self.app = app
         self.ours_agent_id = ""
-        self._compared = task_file.compared_attributes()
+        self._compared = compared_attributes(task_file.home, task_file.tasks)
 
     async def reset(self, task: Task) -> Snapshot:
         """Fixture states, then the task's setup; returns the home as the sentence finds it."""
@@ -149,7 +166,7 @@ class HomeRun:
             for entity_id, change in task.setup.items()
         }
         await self.home.request("POST", "/api/services/synthetic_home/reset", {"states": states})
-        return snapshot(await self.home.states(), self.task_file.entity_ids)
+        return snapshot(await self.home.states(), fixture_ids(self.task_file))
 
     async def until_ours_sees(self, expected: Snapshot) -> None:
         """Wait until Home Agent's mirror of the home (fed by events) agrees with ``expected``."""
@@ -175,7 +192,7 @@ class HomeRun:
         answer = await self.home.request(
             "POST",
             "/api/conversation/process",
-            {"text": sentence, "agent_id": agent_id, "language": self.task_file.language},
+            {"text": sentence, "agent_id": agent_id, "language": self.task_file.home.language},
         )
         response = answer["response"]
         speech = ((response.get("speech") or {}).get("plain") or {}).get("speech") or ""
@@ -190,9 +207,16 @@ class HomeRun:
         started = time.perf_counter()
         reply = await self.ask(agent_id, task.sentence)
         seconds = time.perf_counter() - started
-        after = snapshot(await self.home.states(), self.task_file.entity_ids)
-        score = score_task(task, before, after, reply, self._compared)
-        return TaskOutcome(task=task, agent=agent, reply=reply, score=score, seconds=seconds)
+        after = snapshot(await self.home.states(), fixture_ids(self.task_file))
+        verdict = score(
+            task,
+            before=before,
+            after=after,
+            compared=self._compared,
+            reply=reply.text,
+            failed=reply.failed,
+        )
+        return TaskOutcome(task=task, agent=agent, reply=reply, score=verdict, seconds=seconds)
 
     async def run(self) -> HomeResult:
         """Every task through both agents."""
@@ -200,9 +224,9 @@ class HomeRun:
             await self.run_task(task, agent) for task in self.task_file.tasks for agent in AGENTS
         ]
         return HomeResult(
-            name=self.task_file.name,
-            path=self.task_file.path,
-            language=self.task_file.language,
+            name=self.task_file.home.name,
+            file=self.task_file.name,
+            language=self.task_file.home.language,
             outcomes=tuple(outcomes),
         )
 
@@ -269,17 +293,18 @@ async def add_wyoming_agent(home: HomeAssistantProcess, port: int) -> str:
 @asynccontextmanager
 async def booted(task_file: TaskFile, template: Path, work_dir: Path) -> AsyncIterator[HomeRun]:
     """Home Assistant with the task file's home, and Home Agent linked to it, for one ``with``."""
-    config_dir = work_dir / _slug(f"{task_file.path.stem}")
+    config_dir = work_dir / _slug(task_file.name)
     home_file = work_dir / f"{config_dir.name}.home.yaml"
-    home_file.write_text(yaml.safe_dump(dict(task_file.home), allow_unicode=True), "utf-8")
+    fixture = task_file.home.model_dump(mode="json", exclude_none=True)
+    home_file.write_text(yaml.safe_dump(fixture, allow_unicode=True), "utf-8")
     home = HomeAssistantProcess.from_template(
         template, config_dir, demo=False, extra_config={"synthetic_home": {"home": str(home_file)}}
     )
     (config_dir / "custom_components").mkdir(exist_ok=True)
     (config_dir / "custom_components" / "synthetic_home").symlink_to(INTEGRATION)
     async with home:
-        await _until_entities(home, task_file.entity_ids)
-        app = create_app(_addon_settings(home, config_dir / "addon-data", task_file.language))
+        await _until_entities(home, fixture_ids(task_file))
+        app = create_app(_addon_settings(home, config_dir / "addon-data", task_file.home.language))
         runner = web.AppRunner(app)
         await runner.setup()
         try:
@@ -312,8 +337,7 @@ async def run_files(
 def format_home(result: HomeResult) -> str:
     """The per-home table: ours vs Home Assistant, overall and per tag."""
     lines = [
-        f"== {result.name} ({result.path.name}, {result.language},"
-        f" {len(result.of(OURS))} sentences)",
+        f"== {result.name} ({result.file}, {result.language}, {len(result.of(OURS))} sentences)",
         f"{'tag':<22} {'ours':>13} {'ha':>13} {'wrong ours':>11} {'wrong ha':>9}",
     ]
     for tag in [None, *result.tags]:
@@ -364,12 +388,16 @@ def default_files() -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run, print the tables (and failures if asked); exit 0."""
+    """Run, print the tables (and failures if asked); exit 0 (2: a task file is invalid)."""
     args = build_parser().parse_args(argv)
     configure_logging()
     if args.work_dir:
         args.work_dir.mkdir(parents=True, exist_ok=True)
-    result = asyncio.run(run_files(args.files or default_files(), args.work_dir, report=True))
+    try:
+        result = asyncio.run(run_files(args.files or default_files(), args.work_dir, report=True))
+    except TaskFileInvalid as err:
+        sys.stderr.write(f"{err}\n")
+        return 2
     for home in result.homes:
         for agent in (
             AGENTS if args.failures == "both" else [args.failures] if args.failures else []

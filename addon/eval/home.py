@@ -4,7 +4,10 @@ The fixture is written in Home Assistant's terms (areas, floors, devices, entiti
 so it becomes exactly the registry lists, ``get_entries`` details, exposure and compressed states
 that :meth:`HomeModel.build` takes from a real Home Assistant; the agent cannot tell the
 difference. Where the fixture leaves ``supported_features`` out, the domain's usual full set is
-given, so a cover opens and a media player pauses as most real ones do.
+given, so a cover opens and a media player pauses as most real ones do. A light is read as the
+side-by-side harness's synthetic home reads it (devtools/ha_synthetic_home), so one file means
+one home in both: a dimmable colour light unless ``supported_color_modes`` says otherwise, and an
+"off" light shows ``None`` for its brightness and colours, as Home Assistant shows it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from addon.eval.tasks import EntitySpec, HomeSpec, StateSpec
+from addon.home.actions.light_effects import ON_ONLY
 from addon.home.exposure import CONVERSATION
 from addon.home.model import HomeModel
 
@@ -50,14 +54,30 @@ def initial_states(home: HomeSpec) -> dict[str, tuple[str, dict[str, Any]]]:
         if features is None:
             features = FULL_FEATURES.get(entity.domain, 0)
         attributes["supported_features"] = features
-        if entity.domain == "light" and "supported_color_modes" not in entity.attributes:
-            # A light that dims, the commonest kind; ``brightness`` must exist (None when off).
-            attributes["supported_color_modes"] = ["brightness"]
-            attributes["color_mode"] = "brightness" if entity.state == "on" else None
-            attributes["brightness"] = 255 if entity.state == "on" else None
         attributes.update(entity.attributes)
+        if entity.domain == "light":
+            attributes = _light(entity.state, attributes)
         states[entity.entity_id] = (entity.state, attributes)
     return states
+
+
+LIGHT_MODES = ("hs", "color_temp")
+"""A fixture light's colour modes when it names none (as the harness's synthetic light)."""
+
+
+def _light(state: str, attributes: dict[str, Any]) -> dict[str, Any]:
+    """A light as Home Assistant shows it: a colour mode and brightness when on, None when off."""
+    shown = {"supported_color_modes": list(LIGHT_MODES), **attributes}
+    modes = [str(mode) for mode in shown["supported_color_modes"]]
+    dims = modes != ["onoff"]
+    if state != "on":
+        hidden = [key for key in ON_ONLY if key in shown or key == "color_mode"]
+        return {**shown, **dict.fromkeys([*hidden, *(["brightness"] if dims else [])], None)}
+    if shown.get("color_mode") is None:
+        shown["color_mode"] = modes[0] if modes else None
+    if dims and shown.get("brightness") is None:
+        shown["brightness"] = 255
+    return shown
 
 
 def build_model(home: HomeSpec) -> HomeModel:

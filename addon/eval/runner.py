@@ -21,7 +21,7 @@ from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.eval.home import apply_states, build_model
-from addon.eval.scoring import Snapshot, compared_attributes, score
+from addon.eval.scoring import EntityView, Snapshot, compared_attributes, score
 from addon.eval.tasks import Task, TaskFile
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
@@ -238,11 +238,11 @@ class Evaluation:
 
 def snapshot(model: HomeModel) -> Snapshot:
     """Every entity's state and attributes now."""
-    found: dict[str, tuple[str, Any]] = {}
+    found: dict[str, EntityView] = {}
     for entity_id in model.entity_ids():
         state = model.state(entity_id)
         if state is not None:
-            found[entity_id] = (state.state, dict(state.attributes))
+            found[entity_id] = EntityView(state.state, dict(state.attributes))
     return found
 
 

@@ -4,7 +4,8 @@ A task passes only if every entity in ``expect`` ends as given, no other entity 
 state, or an attribute the fixture or any task's ``expect`` names for it), the reply is not a
 failure, and, when answers are given, the reply holds one of them. A wrong action is an entity
 outside ``expect`` that changed, or one in ``expect`` that changed to something else; each counts
-once per task. The side-by-side harness in ``devtools/`` scores the same way.
+once per task. This is the one scorer: the side-by-side harness in ``devtools/`` uses it too, so
+the product's evaluation and the comparison with Home Assistant's agent cannot drift apart.
 """
 
 from __future__ import annotations
@@ -15,10 +16,23 @@ from typing import Any
 
 from addon.eval.tasks import HomeSpec, StateSpec, Task
 
-TOLERANCE = 1.5
-"""How far numbers may be off: "50% brightness" is 127 or 128 of 255, both right."""
+BRIGHTNESS_TOLERANCE = 1.5
+"""Brightness is 0-255 set from a percentage: "50% brightness" is 127 or 128 by rounding."""
+RELATIVE_TOLERANCE = 0.012
+"""Other numbers within 1.2% of the expected value, so a fan at 33 is its 33.33 step ..."""
+ABSOLUTE_TOLERANCE = 0.011
+"""... and at least this, while a volume of 0.4 is not 0.6 and a thermostat at 21 is not 22."""
 
-Snapshot = Mapping[str, tuple[str, Mapping[str, Any]]]
+
+@dataclass(frozen=True, slots=True)
+class EntityView:
+    """One entity's state and attributes at one moment, as Home Assistant shows them."""
+
+    state: str
+    attributes: Mapping[str, Any]
+
+
+Snapshot = Mapping[str, EntityView]
 """Every entity's state and attributes at one moment."""
 
 
@@ -42,14 +56,26 @@ def compared_attributes(home: HomeSpec, tasks: tuple[Task, ...]) -> dict[str, fr
     return {entity_id: frozenset(keys) for entity_id, keys in named.items()}
 
 
-def same(expected: Any, actual: Any) -> bool:
-    """Numbers within :data:`TOLERANCE` (numeric text too), everything else exactly."""
-    left, right = _number(expected), _number(actual)
-    if left is not None and right is not None:
-        return abs(left - right) <= TOLERANCE
+def same(expected: Any, actual: Any, name: str = "") -> bool:
+    """Numbers within :func:`tolerance`, sequences and mappings item by item, the rest exactly."""
+    if _is_number(expected) and _is_number(actual):
+        return abs(float(expected) - float(actual)) <= tolerance(name, float(expected))
     if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
-        return len(expected) == len(actual) and all(map(same, expected, actual))
+        return len(expected) == len(actual) and all(
+            same(left, right, name) for left, right in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        return expected.keys() == actual.keys() and all(
+            same(value, actual[key], key) for key, value in expected.items()
+        )
     return bool(expected == actual)
+
+
+def tolerance(name: str, expected: float) -> float:
+    """How far a number in the attribute ``name`` may be from ``expected`` and still be it."""
+    if name == "brightness":
+        return BRIGHTNESS_TOLERANCE
+    return max(ABSOLUTE_TOLERANCE, RELATIVE_TOLERANCE * abs(expected))
 
 
 def score(
@@ -72,7 +98,7 @@ def score(
         if spec is None:
             if changed:
                 wrong.append(entity_id)
-                problems.append(f"{entity_id} changed: {_describe(new, keys)}")
+                problems.append(f"{entity_id} changed: {_describe(old, new, keys)}")
             continue
         mismatch = _mismatch(spec, new)
         if mismatch:
@@ -88,46 +114,40 @@ def score(
     return Score(passed=not problems, wrong_actions=tuple(wrong), problems=tuple(problems))
 
 
-def _changed(
-    old: tuple[str, Mapping[str, Any]] | None,
-    new: tuple[str, Mapping[str, Any]] | None,
-    keys: frozenset[str],
-) -> bool:
+def _changed(old: EntityView | None, new: EntityView | None, keys: frozenset[str]) -> bool:
     if old is None or new is None:
         return old is not new
-    if old[0] != new[0]:
+    if old.state != new.state:
         return True
-    return any(not same(old[1].get(key), new[1].get(key)) for key in keys)
+    return any(not same(old.attributes.get(key), new.attributes.get(key), key) for key in keys)
 
 
-def _mismatch(spec: StateSpec, new: tuple[str, Mapping[str, Any]] | None) -> str:
+def _mismatch(spec: StateSpec, new: EntityView | None) -> str:
     if new is None:
         return "has no state"
-    state, attributes = new
     wrong: list[str] = []
-    if spec.state is not None and not same(spec.state, state):
-        wrong.append(f"state is {state!r}, expected {spec.state!r}")
+    if spec.state is not None and spec.state != new.state:
+        wrong.append(f"state is {new.state!r}, expected {spec.state!r}")
     for key, value in spec.attributes.items():
-        if not same(value, attributes.get(key)):
-            wrong.append(f"{key} is {attributes.get(key)!r}, expected {value!r}")
+        actual = new.attributes.get(key)
+        if not same(value, actual, key):
+            wrong.append(f"{key} is {actual!r}, expected {value!r}")
     return "; ".join(wrong)
 
 
-def _describe(new: tuple[str, Mapping[str, Any]] | None, keys: frozenset[str]) -> str:
+def _describe(old: EntityView | None, new: EntityView | None, keys: frozenset[str]) -> str:
     if new is None:
         return "removed"
-    shown = ", ".join(f"{key}={new[1].get(key)!r}" for key in sorted(keys))
-    return f"state {new[0]!r}" + (f" ({shown})" if shown else "")
+    if old is None:
+        return f"appeared as {new.state!r}"
+    parts = [f"state {old.state!r} -> {new.state!r}"] if old.state != new.state else []
+    parts += [
+        f"{key} {old.attributes.get(key)!r} -> {new.attributes.get(key)!r}"
+        for key in sorted(keys)
+        if not same(old.attributes.get(key), new.attributes.get(key), key)
+    ]
+    return ", ".join(parts)
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from addon.errors import TaskFileInvalid
-from addon.eval.home import build_model
+from addon.eval.home import build_model, initial_states
 from addon.eval.tasks import load_task_file, parse_task_file
 from tests.eval.tasks import TASKS_YAML, write_tasks
 
@@ -71,3 +71,33 @@ def test_fixture_home_builds_a_model_with_names_areas_and_exposure() -> None:
     state = model.state("lock.front_door")
     assert state is not None
     assert state.attributes["supported_features"] == 1
+
+
+def test_unquoted_on_and_off_in_a_home_file_and_an_expect(tmp_path: Path) -> None:
+    """Unquoted off in a home file and on in an expect are those strings; ids count from 1."""
+    (tmp_path / "home.yaml").write_text(
+        "name: Tiny\nentities:\n  - {entity_id: light.a, state: off}\n", encoding="utf-8"
+    )
+    path = tmp_path / "tiny.yaml"
+    path.write_text(
+        "home: home.yaml\ntasks:\n  - {sentence: turn on a, expect: {light.a: {state: on}}}\n",
+        encoding="utf-8",
+    )
+    loaded = load_task_file(path)
+    assert loaded.home.entities[0].state == "off"
+    assert (loaded.tasks[0].id, loaded.tasks[0].expect["light.a"].state) == ("tiny-1", "on")
+
+
+def test_fixture_light_reads_as_the_harness_reads_it() -> None:
+    """An off light's fixture brightness shows as None, as in HA; a light is a colour light."""
+    home = parse_task_file(
+        "home:\n  entities:\n"
+        "    - {entity_id: light.lamp, state: 'off', attributes: {brightness: 200}}\n"
+        "    - {entity_id: light.spot, state: 'on'}\n"
+        "tasks: [{sentence: x}]\n"
+    ).home
+    states = initial_states(home)
+    lamp, spot = states["light.lamp"][1], states["light.spot"][1]
+    assert (lamp["brightness"], lamp["color_mode"]) == (None, None)
+    assert spot["supported_color_modes"] == ["hs", "color_temp"]
+    assert (spot["brightness"], spot["color_mode"]) == (255, "hs")
