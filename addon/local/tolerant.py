@@ -1,0 +1,227 @@
+"""Typos: a word no sentence or name of the home has, read as the one known word it is near.
+
+Home Assistant's sentences match words exactly, so "turn on the kichen light" or "tunr off the
+bedroom lamp" reach nobody but the model. This stage corrects such words before matching
+again, and only when it can be sure:
+
+* a word the language's sentences or the home's names use is never changed, nor is a number or a
+  word under four letters ("of" stays "of", "bedroom 2" stays "bedroom 2");
+* an unknown word is replaced only by a known word at most one edit away (two for words of eight
+  letters or more), an edit being an insertion, a deletion, a substitution or two neighbours
+  swapped (Damerau-Levenshtein, optimal string alignment);
+* there must be exactly one such word at the smallest distance: a tie ("ligt": "light" or
+  "lift") gives up on the whole sentence, as does any other doubt; a name run together
+  ("livingroom") reads as its words when only one name has them.
+
+The corrected text then goes through the same exact matching, so everything after (names several
+devices share, free text, slots we do not take) is checked as for a sentence typed right.
+Candidates are found by deletions (the SymSpell scheme): every known word is filed under itself
+and each form with one letter removed (two for long words), and an unknown word looks up its own
+deletions, so a sentence costs a few dozen dictionary lookups rather than a distance per word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+
+from hassil import Intents
+from hassil.expression import Expression, Group, ListReference, RuleReference, TextChunk
+from hassil.intents import SlotList, TextSlotList
+
+MIN_LENGTH = 4
+"""Shorter words are never corrected: too many of them are one edit from each other."""
+LONG_WORD = 8
+"""From this length a word may be two edits from the one meant."""
+
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+"""A word: letters, with an inner apostrophe ("joe's"); digits and punctuation split words."""
+
+
+def max_edits(word: str) -> int:
+    """How far ``word`` may be from the word meant: 0 for short words, else 1, or 2 if long."""
+    if len(word) < MIN_LENGTH:
+        return 0
+    return 2 if len(word) >= LONG_WORD else 1
+
+
+def words_of(text: str) -> Iterator[str]:
+    """The folded words of ``text``."""
+    for match in _WORD.finditer(text.casefold()):
+        yield match.group()
+
+
+def distance(first: str, second: str, limit: int) -> int:
+    """Damerau-Levenshtein distance (optimal string alignment), or ``limit + 1`` past ``limit``."""
+    if abs(len(first) - len(second)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(second) + 1))
+    for i, left in enumerate(first, 1):
+        current = [i] + [0] * len(second)
+        for j, right in enumerate(second, 1):
+            cost = 0 if left == right else 1
+            best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and left == second[j - 2] and first[i - 2] == right:
+                best = min(best, previous2[j - 2] + 1)
+            current[j] = best
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _deletions(word: str, edits: int) -> set[str]:
+    """``word`` with up to ``edits`` letters removed (itself included)."""
+    found = {word}
+    for count in range(1, edits + 1):
+        for positions in combinations(range(len(word)), count):
+            found.add("".join(ch for i, ch in enumerate(word) if i not in positions))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """Known words, each filed under its deletions; ``replacements`` maps a key to its text.
+
+    A key is a word or a name's words run together ("livingroom" → "living room").
+    """
+
+    known: frozenset[str]
+    replacements: Mapping[str, str]
+    by_deletion: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def build(cls, words: Iterable[str], names: Iterable[str] = ()) -> Vocabulary:
+        """From single words and from names (whose words, and words run together, count)."""
+        replacements: dict[str, str] = {}
+        ambiguous: set[str] = set()
+        for word in words:
+            replacements[word] = word
+        for name in names:
+            parts = list(words_of(name))
+            for part in parts:
+                replacements[part] = part
+            for first, second in pairwise(parts):
+                joined = first + second
+                spaced = f"{first} {second}"
+                if replacements.get(joined, spaced) != spaced:
+                    ambiguous.add(joined)
+                replacements.setdefault(joined, spaced)
+        for joined in ambiguous:
+            if replacements[joined] != joined:
+                del replacements[joined]
+        by_deletion: dict[str, list[str]] = {}
+        for key in replacements:
+            for deleted in _deletions(key, max_edits(key)):
+                by_deletion.setdefault(deleted, []).append(key)
+        return cls(
+            known=frozenset(word for word, text in replacements.items() if word == text),
+            replacements=replacements,
+            by_deletion={key: tuple(keys) for key, keys in by_deletion.items()},
+        )
+
+    def nearest(self, word: str) -> str | bool | None:
+        """The one key nearest ``word``; None when none is near, False when several tie."""
+        edits = max_edits(word)
+        if not edits:
+            return None
+        candidates: set[str] = set()
+        for deleted in _deletions(word, edits):
+            candidates.update(self.by_deletion.get(deleted, ()))
+        best: list[str] = []
+        best_distance = edits + 1
+        for candidate in candidates:
+            found = distance(word, candidate, min(edits, max_edits(candidate) or 1))
+            if found < best_distance:
+                best, best_distance = [candidate], found
+            elif found == best_distance:
+                best.append(candidate)
+        if not best or best_distance > edits:
+            return None
+        return best[0] if len(best) == 1 else False
+
+
+def correct(text: str, vocabularies: Iterable[Vocabulary]) -> str | None:
+    """``text`` with its unknown words corrected; None when nothing changed or one is in doubt.
+
+    A word known to any vocabulary stays. Each other word is looked up in every vocabulary;
+    the candidates must agree on one replacement.
+    """
+    sources = tuple(vocabularies)
+    pieces: list[str] = []
+    position = 0
+    changed = False
+    folded = text.casefold()
+    if len(folded) != len(text):
+        return None  # a folding that changes lengths would misplace the spans
+    for match in _WORD.finditer(folded):
+        word = match.group()
+        if any(word in vocabulary.known for vocabulary in sources):
+            continue
+        replacements: set[str] = set()
+        for vocabulary in sources:
+            nearest = vocabulary.nearest(word)
+            if nearest is False:
+                return None
+            if isinstance(nearest, str):
+                replacements.add(vocabulary.replacements[nearest])
+        if not replacements:
+            continue
+        if len(replacements) > 1:
+            return None
+        pieces.append(text[position : match.start()])
+        pieces.append(replacements.pop())
+        position = match.end()
+        changed = True
+    if not changed:
+        return None
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def template_words(intents: Intents) -> set[str]:
+    """Every word a language's sentences, rules, lists and skip words can say."""
+    found: set[str] = set()
+    seen_rules: set[str] = set()
+
+    def walk(expression: Expression) -> None:
+        if isinstance(expression, TextChunk):
+            found.update(words_of(expression.text))
+        elif isinstance(expression, Group):
+            for item in expression.items:
+                walk(item)
+        elif isinstance(expression, RuleReference):
+            name = expression.rule_name
+            if name not in seen_rules:
+                seen_rules.add(name)
+                rule = rules.get(name)
+                if rule is not None:
+                    walk(rule.expression)
+        elif isinstance(expression, ListReference):
+            return
+
+    rules = dict(intents.expansion_rules)
+    for intent in intents.intents.values():
+        for data in intent.data:
+            rules.update(data.expansion_rules)
+            for sentence in data.sentences:
+                walk(sentence.expression)
+            for slot_list in data.slot_lists.values():
+                _list_words(slot_list, walk)
+    for slot_list in intents.slot_lists.values():
+        _list_words(slot_list, walk)
+    for rule in list(rules.values()):
+        walk(rule.expression)
+    for word in intents.skip_words:
+        found.update(words_of(word))
+    return found
+
+
+def _list_words(slot_list: SlotList, walk: Callable[[Expression], None]) -> None:
+    """Feed each value of a text slot list to ``walk``."""
+    if isinstance(slot_list, TextSlotList):
+        for value in slot_list.values:
+            walk(value.text_in)
