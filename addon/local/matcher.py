@@ -156,7 +156,6 @@ class _Language:
     """Every word its sentences can say, for correcting typos."""
 
 
-
 class LocalMatcher:
     """Recognises sentences against a home's names, in the configured language or another.
 
@@ -376,12 +375,23 @@ class LocalMatcher:
         legacy = load_legacy(variant, self._intent_names)
         if legacy is not None:
             loaded.insert(0, (Stage.HOME_ASSISTANT, legacy))
+        # A response the older set lacks (HassNevermind's "") is taken from the newer one.
+        responses = (
+            {
+                intent: {**newer.responses.get(intent, {}), **by_key}
+                for intent, by_key in legacy.responses.items()
+            }
+            if legacy is not None
+            else {}
+        )
         sets = tuple(
             _Sentences(
                 stage,
                 intents,
                 TemplateFilter(intents.intents) if self._prefilter else None,
-                ResponseTemplates(intents.responses),
+                ResponseTemplates(
+                    responses if stage is Stage.HOME_ASSISTANT else intents.responses
+                ),
             )
             for stage, intents in loaded
         )
