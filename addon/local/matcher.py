@@ -147,13 +147,25 @@ class _Sentences:
     templates: ResponseTemplates
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Language:
     """What one loaded language matches with: its sets of sentences, tried in order."""
 
     sets: tuple[_Sentences, ...]
-    vocabulary: Vocabulary
-    """Every word its sentences can say, for correcting typos."""
+    vocabulary: Vocabulary | None = None
+    """Every word its sentences can say, for correcting typos; read on first use (about a
+    second: only a home without a model corrects typos)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def words(self) -> Vocabulary:
+        """:attr:`vocabulary`, read from the sentences the first time."""
+        with self.lock:
+            if self.vocabulary is None:
+                words: set[str] = set()
+                for sentences in self.sets:
+                    words.update(template_words(sentences.intents.intents))
+                self.vocabulary = Vocabulary.build(words)
+            return self.vocabulary
 
 
 class LocalMatcher:
@@ -276,7 +288,7 @@ class LocalMatcher:
                 yield match
         if not tolerant:
             return
-        corrected = correct(text, (loaded.vocabulary, self._home_vocabulary(model)))
+        corrected = correct(text, (self._home_vocabulary(model), loaded.words()))
         if corrected is None:
             return
         _LOGGER.debug("Trying %r as %r", text, corrected)
@@ -395,15 +407,12 @@ class LocalMatcher:
             )
             for stage, intents in loaded
         )
-        words: set[str] = set()
-        for _stage, intents in loaded:
-            words.update(template_words(intents.intents))
         _LOGGER.info(
             "Loaded Home Assistant's sentences for language %r (%s)",
             variant,
             ", ".join(stage for stage, _intents in loaded),
         )
-        return _Language(sets, Vocabulary.build(words))
+        return _Language(sets)
 
     def _home_vocabulary(self, model: HomeModel) -> Vocabulary:
         """The words of ``model``'s names, areas and floors, built on first use per model."""

@@ -28,13 +28,23 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 
 from hassil import Intents
-from hassil.expression import Expression, Group, ListReference, RuleReference, TextChunk
+from hassil.expression import (
+    Alternative,
+    Expression,
+    Group,
+    ListReference,
+    Permutation,
+    RuleReference,
+    TextChunk,
+)
 from hassil.intents import SlotList, TextSlotList
 
 MIN_LENGTH = 4
 """Shorter words are never corrected: too many of them are one edit from each other."""
 LONG_WORD = 8
 """From this length a word may be two edits from the one meant."""
+MAX_DEPTH = 24
+"""Rules may refer to each other; reading them stops this deep."""
 
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 """A word: letters, with an inner apostrophe ("joe's"); digits and punctuation split words."""
@@ -141,6 +151,9 @@ class Vocabulary:
                 best.append(candidate)
         if not best or best_distance > edits:
             return None
+        if len(best) > 1:
+            # A typo seldom hits the first letter: "trun" is "turn" rather than "run".
+            best = [candidate for candidate in best if candidate[0] == word[0]] or best
         return best[0] if len(best) == 1 else False
 
 
@@ -148,7 +161,9 @@ def correct(text: str, vocabularies: Iterable[Vocabulary]) -> str | None:
     """``text`` with its unknown words corrected; None when nothing changed or one is in doubt.
 
     A word known to any vocabulary stays. Each other word is looked up in every vocabulary;
-    the candidates must agree on one replacement.
+    the candidates must agree on one replacement. ``vocabularies`` come in order of trust: a
+    tie in the first (the home's names) gives up, a tie in a later one (the language's
+    words, read from templates only in part) leaves the word as it is.
     """
     sources = tuple(vocabularies)
     pieces: list[str] = []
@@ -162,18 +177,23 @@ def correct(text: str, vocabularies: Iterable[Vocabulary]) -> str | None:
         if any(word in vocabulary.known for vocabulary in sources):
             continue
         replacements: set[str] = set()
-        for vocabulary in sources:
+        for number, vocabulary in enumerate(sources):
             nearest = vocabulary.nearest(word)
             if nearest is False:
-                return None
-            if isinstance(nearest, str):
+                if number == 0:
+                    return None
+                replacements.add(word)
+            elif isinstance(nearest, str):
                 replacements.add(vocabulary.replacements[nearest])
         if not replacements:
             continue
         if len(replacements) > 1:
             return None
+        replacement = replacements.pop()
+        if replacement == word:
+            continue
         pieces.append(text[position : match.start()])
-        pieces.append(replacements.pop())
+        pieces.append(replacement)
         position = match.end()
         changed = True
     if not changed:
@@ -182,38 +202,90 @@ def correct(text: str, vocabularies: Iterable[Vocabulary]) -> str | None:
     return "".join(pieces)
 
 
+_EXPANSIONS = 64
+"""Texts a part of a template may expand to before its words are read piece by piece."""
+
+
 def template_words(intents: Intents) -> set[str]:
-    """Every word a language's sentences, rules, lists and skip words can say."""
+    """Every word a language's sentences, rules, lists and skip words can say.
+
+    Words may be split over pieces of a template ("schalt[e]"), so each part is expanded into
+    its texts when they are few, and only a larger part is read piece by piece.
+    """
     found: set[str] = set()
-    seen_rules: set[str] = set()
-
-    def walk(expression: Expression) -> None:
-        if isinstance(expression, TextChunk):
-            found.update(words_of(expression.text))
-        elif isinstance(expression, Group):
-            for item in expression.items:
-                walk(item)
-        elif isinstance(expression, RuleReference):
-            name = expression.rule_name
-            if name not in seen_rules:
-                seen_rules.add(name)
-                rule = rules.get(name)
-                if rule is not None:
-                    walk(rule.expression)
-        elif isinstance(expression, ListReference):
-            return
-
     rules = dict(intents.expansion_rules)
     for intent in intents.intents.values():
         for data in intent.data:
             rules.update(data.expansion_rules)
+    memo: dict[str, set[str] | None] = {}
+    parts: dict[int, set[str] | None] = {}
+
+    def expand(expression: Expression, depth: int = 0) -> set[str] | None:
+        key = id(expression)
+        if key not in parts:
+            parts[key] = _expand(expression, depth)
+        return parts[key]
+
+    def _expand(expression: Expression, depth: int) -> set[str] | None:
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(expression, TextChunk):
+            return {expression.text}
+        if isinstance(expression, ListReference):
+            return {" "}
+        if isinstance(expression, RuleReference):
+            name = expression.rule_name
+            if name not in memo:
+                memo[name] = None  # a rule that refers to itself stops here
+                rule = rules.get(name)
+                memo[name] = None if rule is None else expand(rule.expression, depth + 1)
+            return memo[name]
+        if isinstance(expression, Alternative):
+            texts: set[str] = {""} if expression.is_optional else set()
+            for item in expression.items:
+                part = expand(item, depth + 1)
+                if part is None:
+                    return None
+                texts |= part
+            return texts if len(texts) <= _EXPANSIONS else None
+        if isinstance(expression, Group):  # a sequence, or a permutation read in one order
+            joined = {""}
+            glue = " " if isinstance(expression, Permutation) else ""
+            for item in expression.items:
+                part = expand(item, depth + 1)
+                if part is None or len(joined) * len(part) > _EXPANSIONS:
+                    return None
+                joined = {left + glue + right for left in joined for right in part}
+            return joined
+        return None
+
+    def walk(expression: Expression, depth: int = 0) -> None:
+        if id(expression) in walked_parts:
+            return
+        walked_parts.add(id(expression))
+        texts = expand(expression)
+        if texts is not None:
+            found.update(words_of(" ".join(texts)))
+        elif isinstance(expression, Group) and depth <= MAX_DEPTH:
+            for item in expression.items:
+                walk(item, depth + 1)
+        elif isinstance(expression, RuleReference):
+            rule = rules.get(expression.rule_name)
+            if rule is not None and expression.rule_name not in walked:
+                walked.add(expression.rule_name)
+                walk(rule.expression, depth + 1)
+
+    walked: set[str] = set()
+    walked_parts: set[int] = set()
+    for intent in intents.intents.values():
+        for data in intent.data:
             for sentence in data.sentences:
                 walk(sentence.expression)
             for slot_list in data.slot_lists.values():
                 _list_words(slot_list, walk)
     for slot_list in intents.slot_lists.values():
         _list_words(slot_list, walk)
-    for rule in list(rules.values()):
+    for rule in rules.values():
         walk(rule.expression)
     for word in intents.skip_words:
         found.update(words_of(word))
