@@ -162,8 +162,8 @@ def correct(text: str, vocabularies: Iterable[Vocabulary]) -> str | None:
 
     A word known to any vocabulary stays. Each other word is looked up in every vocabulary;
     the candidates must agree on one replacement. ``vocabularies`` come in order of trust: a
-    tie in the first (the home's names) gives up, a tie in a later one (the language's
-    words, read from templates only in part) leaves the word as it is.
+    tie in the first (the home's names) gives up, a tie in a later one (the language's words,
+    read from templates only in part) offers nothing for that word.
     """
     sources = tuple(vocabularies)
     pieces: list[str] = []
@@ -179,19 +179,15 @@ def correct(text: str, vocabularies: Iterable[Vocabulary]) -> str | None:
         replacements: set[str] = set()
         for number, vocabulary in enumerate(sources):
             nearest = vocabulary.nearest(word)
-            if nearest is False:
-                if number == 0:
-                    return None
-                replacements.add(word)
-            elif isinstance(nearest, str):
+            if nearest is False and number == 0:
+                return None
+            if isinstance(nearest, str):
                 replacements.add(vocabulary.replacements[nearest])
         if not replacements:
             continue
         if len(replacements) > 1:
             return None
         replacement = replacements.pop()
-        if replacement == word:
-            continue
         pieces.append(text[position : match.start()])
         pieces.append(replacement)
         position = match.end()
