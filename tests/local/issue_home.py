@@ -41,7 +41,12 @@ ENGLISH: Entities = {
         "playing",
         {"device_class": "speaker", "supported_features": 152511, "volume_level": 0.5},
     ),
-    "fan.bedroom_1": ("bedroom_1", "Ceiling Fan", "off", {"supported_features": 49, "percentage": 0}),
+    "fan.bedroom_1": (
+        "bedroom_1",
+        "Ceiling Fan",
+        "off",
+        {"supported_features": 49, "percentage": 0},
+    ),
     "todo.trader_joe_s": ("kitchen", "Trader Joe's", "0", {"supported_features": 1}),
     "sensor.living_room_temperature": (
         "living_room",
