@@ -51,7 +51,7 @@ from addon.local.slots import (
     speech_slots,
     wildcard_heavy,
 )
-from addon.local.tolerant import Vocabulary, correct, template_words
+from addon.local.tolerant import NAME_MIN_LENGTH, Vocabulary, correct, template_words
 from addon.local.values import ValueCache
 
 _LOGGER = logging.getLogger(__name__)
@@ -428,7 +428,7 @@ class LocalMatcher:
                     names.extend((area.name, *area.aliases))
                 for floor in model.floors.values():
                     names.extend((floor.name, *floor.aliases))
-                self._vocabulary = Vocabulary.build((), names)
+                self._vocabulary = Vocabulary.build((), names, min_length=NAME_MIN_LENGTH)
             return self._vocabulary
 
     def _slot_lists_for(self, model: HomeModel) -> tuple[HomeSlotLists, ValueCache]:

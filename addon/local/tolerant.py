@@ -40,7 +40,9 @@ from hassil.expression import (
 from hassil.intents import SlotList, TextSlotList
 
 MIN_LENGTH = 4
-"""Shorter words are never corrected: too many of them are one edit from each other."""
+"""Shorter words are not corrected towards the language's words: too many are one edit apart."""
+NAME_MIN_LENGTH = 3
+"""Towards the home's names a three-letter word may be corrected ("dsk" → "desk")."""
 LONG_WORD = 8
 """From this length a word may be two edits from the one meant."""
 MAX_DEPTH = 24
@@ -50,9 +52,9 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 """A word: letters, with an inner apostrophe ("joe's"); digits and punctuation split words."""
 
 
-def max_edits(word: str) -> int:
+def max_edits(word: str, min_length: int = MIN_LENGTH) -> int:
     """How far ``word`` may be from the word meant: 0 for short words, else 1, or 2 if long."""
-    if len(word) < MIN_LENGTH:
+    if len(word) < min_length:
         return 0
     return 2 if len(word) >= LONG_WORD else 1
 
@@ -102,9 +104,13 @@ class Vocabulary:
     known: frozenset[str]
     replacements: Mapping[str, str]
     by_deletion: Mapping[str, tuple[str, ...]]
+    min_length: int = MIN_LENGTH
+    """Shorter words are neither corrected nor corrected towards."""
 
     @classmethod
-    def build(cls, words: Iterable[str], names: Iterable[str] = ()) -> Vocabulary:
+    def build(
+        cls, words: Iterable[str], names: Iterable[str] = (), *, min_length: int = MIN_LENGTH
+    ) -> Vocabulary:
         """From single words and from names (whose words, and words run together, count)."""
         replacements: dict[str, str] = {}
         ambiguous: set[str] = set()
@@ -125,17 +131,18 @@ class Vocabulary:
                 del replacements[joined]
         by_deletion: dict[str, list[str]] = {}
         for key in replacements:
-            for deleted in _deletions(key, max_edits(key)):
+            for deleted in _deletions(key, max_edits(key, min_length)):
                 by_deletion.setdefault(deleted, []).append(key)
         return cls(
             known=frozenset(word for word, text in replacements.items() if word == text),
             replacements=replacements,
             by_deletion={key: tuple(keys) for key, keys in by_deletion.items()},
+            min_length=min_length,
         )
 
     def nearest(self, word: str) -> str | bool | None:
         """The one key nearest ``word``; None when none is near, False when several tie."""
-        edits = max_edits(word)
+        edits = max_edits(word, self.min_length)
         if not edits:
             return None
         candidates: set[str] = set()
@@ -144,7 +151,9 @@ class Vocabulary:
         best: list[str] = []
         best_distance = edits + 1
         for candidate in candidates:
-            found = distance(word, candidate, min(edits, max_edits(candidate) or 1))
+            found = distance(
+                word, candidate, min(edits, max_edits(candidate, self.min_length) or 1)
+            )
             if found < best_distance:
                 best, best_distance = [candidate], found
             elif found == best_distance:

@@ -182,6 +182,7 @@ async def test_questions_can_be_left_to_the_model(local_matcher: LocalMatcher) -
         ("en", "tunr on the kichen light", {"light.kitchen": "on"}),
         ("en", "open the smart curtian", {"cover.curtain": "open"}),
         ("en", "turn on the livingroom light", {"light.living_room": "on"}),
+        ("en", "turn on the hal light", {"light.hall": "on"}),
         ("de", "schalte das Kühenlicht ein", {"light.kueche": "on"}),
     ],
 )
@@ -225,8 +226,8 @@ async def test_a_shared_name_acts_on_nothing_without_a_model(local_matcher: Loca
     assert changed == {}
 
 
-async def test_a_word_near_two_names_is_not_guessed(local_matcher: LocalMatcher) -> None:
-    """The word "hoor" is one edit from "door" and from "room": nothing is done."""
+async def test_a_word_near_two_known_words_is_not_guessed(local_matcher: LocalMatcher) -> None:
+    """The word "hoor" is one edit from "door" (a name) and "hour" (a sentence): nothing done."""
     _turn, changed = await say(local_matcher, english_home(), "open the main hoor")
 
     assert changed == {}
