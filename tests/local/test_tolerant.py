@@ -52,5 +52,5 @@ def test_a_word_near_two_names_gives_up() -> None:
 
 
 def test_short_words_and_numbers_are_not_corrected_towards_sentence_words() -> None:
-    """ "of" stays "of" (too short for the language's words); digits are never words."""
+    """The word "of" stays (too short for the language's words); digits are never words."""
     assert fix("turn of the light 2") is None
