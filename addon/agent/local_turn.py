@@ -21,8 +21,9 @@ from typing import Any
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind
 from addon.home.actions.handlers import handle_intent
+from addon.home.actions.response import IntentResult
 from addon.home.targets import MatchTargetsPreferences
-from addon.local.matcher import LocalMatcher, answered_locally
+from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome
@@ -45,12 +46,17 @@ async def run_local_turn(
     trace: TurnTrace,
     *,
     fall_through: bool = True,
+    questions: bool = True,
 ) -> LocalTurn | None:
     """Answer ``text`` locally, or None to hand it to the model.
 
     With ``fall_through`` (a model is configured) a matching failure such as an unknown device
     name goes to the model, which may know what was meant, as Home Assistant's own LLM agents
-    do; without a model the failure is spoken as it is.
+    do; without a model the failure is spoken as it is. A matching failure first tries the
+    matcher's next stage (:meth:`LocalMatcher.candidates`): nothing was done, so nothing can be
+    done twice. Only an exact match answers when a model is configured (the model reads typos
+    better than a guess); without one, typos are corrected when that is certain.
+    ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model.
     """
     model, executor = context.home, context.executor
     if model is None or executor is None:
@@ -60,26 +66,41 @@ async def run_local_turn(
         # worker thread, not on the loop that serves every other conversation.
         await asyncio.to_thread(matcher.prepare, context.language)
     started = time.perf_counter()
-    match = matcher.recognize(
-        text, model, preferred_area_id=context.area_id, language=context.language
+    candidates = matcher.candidates(
+        text,
+        model,
+        preferred_area_id=context.area_id,
+        language=context.language,
+        tolerant=not fall_through,
     )
+    match = next(candidates, None)
     trace.timings["local_match"] = (time.perf_counter() - started) * 1000
-    if match is None:
-        return None
+    failed: tuple[LocalMatch, IntentResult] | None = None
     started_at = datetime.now(UTC)
     acted = time.perf_counter()
-    result = await handle_intent(
-        match.intent,
-        match.slots,
-        model=model,
-        executor=executor,
-        preferences=MatchTargetsPreferences(area_id=context.area_id, floor_id=context.floor_id),
-        language=context.language,
-        now=context.now,
-    )
-    if fall_through and not answered_locally(result):
-        trace.timings["local_miss"] = (time.perf_counter() - acted) * 1000
-        return None
+    while match is not None:
+        if fall_through and not questions and match.intent in QUESTIONS:
+            return None
+        result = await handle_intent(
+            match.intent,
+            match.slots,
+            model=model,
+            executor=executor,
+            preferences=MatchTargetsPreferences(area_id=context.area_id, floor_id=context.floor_id),
+            language=context.language,
+            now=context.now,
+        )
+        if answered_locally(result):
+            break
+        failed = failed or (match, result)
+        match = next(candidates, None)
+    if match is None:
+        if failed is None:
+            return None
+        if fall_through:
+            trace.timings["local_miss"] = (time.perf_counter() - acted) * 1000
+            return None
+        match, result = failed
     reply = render_speech(match, result)
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)

@@ -235,7 +235,12 @@ class Agent:
         user_message = {"role": "user", "content": request.text}
         if self.options.local_first and self.local is not None and model is not None:
             local = await run_local_turn(
-                self.local, request.text, context, trace, fall_through=self.llm is not None
+                self.local,
+                request.text,
+                context,
+                trace,
+                fall_through=self.llm is not None,
+                questions=self.options.local_questions,
             )
             if local is not None:
                 if spoken is not None:

@@ -48,6 +48,7 @@ class Options(BaseModel):
     history_turns: int = Field(default=10, ge=0, le=100)
     session_timeout: int = Field(default=300, ge=0, le=86400)
     local_first: bool = True
+    local_questions: bool = True
     dry_run: bool = False
     language: str = Field(default="en", min_length=2, max_length=16)
     extra_instructions: str = Field(default="", max_length=8000)

@@ -486,3 +486,7 @@ class HomeAssistantClient:
     ) -> Any:
         """GET ``path`` (e.g. ``/config``) under the REST URL; JSON decoded when it is JSON."""
         return await self._rest.get(path, timeout)
+
+    async def rest_post(self, path: str, payload: Any) -> Any:
+        """POST ``payload`` as JSON to ``path`` under the REST URL; JSON decoded when it is JSON."""
+        return await self._rest.post(path, payload, None)

@@ -1,8 +1,10 @@
-"""Home Assistant's REST API, for the one thing the WebSocket API does not offer.
+"""Home Assistant's REST API, for the two things the WebSocket API does not offer.
 
 ``GET /api/states/<entity_id>`` reads one entity's state on demand (the live executor checks an
-action's effect with it). It shares the client's aiohttp session and token; failures become the
-same :mod:`addon.errors` exceptions as WebSocket commands.
+action's effect with it); ``POST /api/intent/handle`` runs one of Home Assistant's intent
+handlers (for a to-do list that takes items only through its intent). It shares the
+client's aiohttp session and token; failures become the same :mod:`addon.errors` exceptions as
+WebSocket commands.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from addon.ha.protocol import excerpt
 
 
 class RestApi:
-    """Authenticated JSON reads under one base URL (``…/api``)."""
+    """Authenticated JSON requests under one base URL (``…/api``)."""
 
     def __init__(
         self, session: aiohttp.ClientSession, base_url: str, token: str, default_timeout: float
@@ -27,13 +29,23 @@ class RestApi:
         self._token = token
         self._default_timeout = default_timeout
 
+    async def post(self, path: str, payload: Any, limit: float | None) -> Any:
+        """POST ``payload`` as JSON to ``path``; the answer as :meth:`get` gives it."""
+        return await self._request("POST", path, payload, limit)
+
     async def get(self, path: str, limit: float | None) -> Any:
         """GET ``path``; JSON answers are decoded, others returned as text (or None)."""
+        return await self._request("GET", path, None, limit)
+
+    async def _request(self, method: str, path: str, payload: Any, limit: float | None) -> Any:
+        """One request; a status outside 2xx, a timeout or a network failure raises."""
         url = f"{self._base_url}/{path.lstrip('/')}"
         limit = self._default_timeout if limit is None else limit
         try:
-            async with self._session.get(
+            async with self._session.request(
+                method,
                 url,
+                json=payload,
                 headers={"Authorization": f"Bearer {self._token}"},
                 timeout=aiohttp.ClientTimeout(total=limit),
             ) as response:
@@ -41,14 +53,14 @@ class RestApi:
                 if not 200 <= response.status < 300:
                     raise HomeAssistantCommandError(
                         f"http_{response.status}",
-                        f"GET {path} answered {response.status}: {excerpt(body)}",
+                        f"{method} {path} answered {response.status}: {excerpt(body)}",
                     )
                 if response.content_type == "application/json" and body:
                     return json.loads(body)
                 return body or None
         except TimeoutError:
             raise HomeAssistantUnavailableError(
-                f"Home Assistant did not answer GET {path} within {limit:g} s"
+                f"Home Assistant did not answer {method} {path} within {limit:g} s"
             ) from None
         except aiohttp.ClientError as err:
-            raise HomeAssistantUnavailableError(f"GET {path} failed: {err}") from err
+            raise HomeAssistantUnavailableError(f"{method} {path} failed: {err}") from err

@@ -5,13 +5,20 @@ shared ``lists``/``expansion_rules``/``skip_words`` and the ``responses`` Home A
 We keep only the intents our actions can carry out: a sentence for an intent we cannot handle
 must fall through to the model rather than match here and fail later, and fewer templates also
 make matching faster.
+
+Two sets per language: the 2025.3.28 files vendored in ``addon/local/legacy`` (the sentences
+Home Assistant 2025.4.4 itself matches with, whose area, device class and whole-home forms the
+newer package dropped) and the pinned package's. The matcher tries them in that order.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hassil import Intents
@@ -52,6 +59,10 @@ def supported_variant(language: str) -> str | None:
     return None
 
 
+LEGACY_DIR = Path(__file__).resolve().parent / "legacy"
+"""Home Assistant 2025.4's sentences (``home-assistant-intents`` 2025.3.28), one file a language."""
+
+
 def load_language(language: str, intent_names: Collection[str]) -> LanguageIntents | None:
     """Parse the templates of ``intent_names`` for ``language``; None if the language has none.
 
@@ -61,7 +72,26 @@ def load_language(language: str, intent_names: Collection[str]) -> LanguageInten
     variant = supported_variant(language)
     if variant is None:
         return None
-    data: dict[str, Any] | None = get_intents(variant)
+    return _parse(variant, get_intents(variant), intent_names)
+
+
+def load_legacy(language: str, intent_names: Collection[str]) -> LanguageIntents | None:
+    """The same from Home Assistant 2025.4's sentences; None for a language they lack.
+
+    ``language`` is a shipped code (:func:`supported_variant`); files are named in lower case.
+    """
+    path = LEGACY_DIR / f"{language.casefold()}.json.gz"
+    if not path.is_file():
+        return None
+    with gzip.open(path, "rt", encoding="utf-8") as file:
+        data: dict[str, Any] = json.load(file)
+    return _parse(language, data, intent_names)
+
+
+def _parse(
+    variant: str, data: dict[str, Any] | None, intent_names: Collection[str]
+) -> LanguageIntents | None:
+    """One set of sentences with only ``intent_names`` kept."""
     if not data:
         return None
     wanted = set(intent_names)

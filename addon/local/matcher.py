@@ -13,6 +13,13 @@ lights" means the lights where it was said. Home Assistant's later stages (unexp
 fuzzy matching with unmatched entities) only produce error messages, which the model gives
 better, so they are left out.
 
+A sentence is tried in stages (:class:`Stage`), each only when the ones before found nothing
+the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
+sentences (``home-assistant-intents`` 2025.3.28, vendored: their area, device class and
+whole-home forms were dropped later), so that whatever its agent does we do alike; then the
+pinned, newer sentences for the forms 2025.4 lacks; then, when allowed, both again after
+correcting typos (:mod:`addon.local.tolerant`).
+
 Every turn passes through here first, so a sentence no template can match must cost little:
 :mod:`addon.local.prefilter` hands hassil only the templates the text could match (none, for
 most chatter), which leaves hassil's answer unchanged.
@@ -23,8 +30,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from hassil.intents import SlotList, TextSlotList
@@ -33,7 +41,7 @@ from hassil.recognize import recognize_best
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
-from addon.local.language import LanguageIntents, load_language, supported_variant
+from addon.local.language import LanguageIntents, load_language, load_legacy, supported_variant
 from addon.local.prefilter import TemplateFilter
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
@@ -43,6 +51,7 @@ from addon.local.slots import (
     speech_slots,
     wildcard_heavy,
 )
+from addon.local.tolerant import NAME_MIN_LENGTH, Vocabulary, correct, template_words
 from addon.local.values import ValueCache
 
 _LOGGER = logging.getLogger(__name__)
@@ -50,15 +59,36 @@ _LOGGER = logging.getLogger(__name__)
 METADATA_CUSTOM_SENTENCE = "hass_custom_sentence"
 """Home Assistant's metadata key that makes a custom sentence win over a built-in one."""
 
-LEFT_TO_MODEL = frozenset({"HassGetState"})
-"""Intents Home Assistant's pipeline leaves to an LLM agent even with "prefer local intents".
+QUESTIONS = frozenset(
+    {
+        "HassGetState",
+        "HassClimateGetTemperature",
+        "HassGetWeather",
+        "HassGetCurrentTime",
+        "HassGetCurrentDate",
+    }
+)
+"""Intents that only answer: with a model, the ``local_questions`` option decides who answers.
 
-``assist_pipeline``'s ``_async_local_fallback_intent_filter`` (2025.x): a state question is
-answered better by a model that sees the states ("No, on" is what the template says).
+Home Assistant's pipeline leaves ``HassGetState`` to an LLM agent even with "prefer local
+intents" (``_async_local_fallback_intent_filter``); we answer it locally by default, with Home
+Assistant's response templates, because an exact match reads the same states the model would.
 """
 
-LOCAL_INTENTS = frozenset(INTENTS) - LEFT_TO_MODEL
-"""What the matcher answers by default: every intent we handle, less :data:`LEFT_TO_MODEL`."""
+LOCAL_INTENTS = frozenset(INTENTS)
+"""What the matcher answers by default: every intent we handle."""
+
+
+class Stage(StrEnum):
+    """Which sentences matched, in the order they are tried."""
+
+    HOME_ASSISTANT = "home_assistant"
+    """Home Assistant 2025.4.4's own sentences (``home-assistant-intents`` 2025.3.28)."""
+    NEWER = "newer"
+    """The pinned, newer ``home-assistant-intents``: forms 2025.4 lacks."""
+    TOLERANT = "tolerant"
+    """Either of those after correcting a typo: not an exact match."""
+
 
 _MODEL_ERRORS = frozenset(
     {
@@ -87,6 +117,14 @@ class LocalMatch:
     speech_slots: dict[str, Any] = field(default_factory=dict)
     """Each slot's spoken text, for response templates ("50" rather than 50)."""
     templates: ResponseTemplates | None = field(default=None, repr=False, compare=False)
+    stage: Stage = Stage.HOME_ASSISTANT
+    matched_text: str = ""
+    """The text the sentences matched: ``text`` with its typos corrected, for the tolerant stage."""
+
+    @property
+    def exact(self) -> bool:
+        """Whether the sentence matched as it was said (no typo corrected)."""
+        return self.stage is not Stage.TOLERANT
 
 
 def answered_locally(result: IntentResult) -> bool:
@@ -100,12 +138,34 @@ def answered_locally(result: IntentResult) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Language:
-    """What one loaded language matches with: its templates, their filter, its responses."""
+class _Sentences:
+    """One set of sentences: its templates, their filter, its responses."""
 
+    stage: Stage
     intents: LanguageIntents
     filter: TemplateFilter | None
     templates: ResponseTemplates
+
+
+@dataclass(slots=True)
+class _Language:
+    """What one loaded language matches with: its sets of sentences, tried in order."""
+
+    sets: tuple[_Sentences, ...]
+    vocabulary: Vocabulary | None = None
+    """Every word its sentences can say, for correcting typos; read on first use (about a
+    second: only a home without a model corrects typos)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def words(self) -> Vocabulary:
+        """:attr:`vocabulary`, read from the sentences the first time."""
+        with self.lock:
+            if self.vocabulary is None:
+                words: set[str] = set()
+                for sentences in self.sets:
+                    words.update(template_words(sentences.intents.intents))
+                self.vocabulary = Vocabulary.build(words)
+            return self.vocabulary
 
 
 class LocalMatcher:
@@ -142,6 +202,7 @@ class LocalMatcher:
         self._model: HomeModel | None = None
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
+        self._vocabulary: Vocabulary | None = None
 
     @property
     def language(self) -> str:
@@ -166,15 +227,16 @@ class LocalMatcher:
                 language,
             )
             return False
-        intents = loaded.intents
         # hassil parses each block's sentence templates on first use; parse them all now.
-        for intent in intents.intents.intents.values():
-            for data in intent.data:
-                _ = data.sentences
         empty: dict[str, SlotList] = {
             name: TextSlotList(name=name, values=[]) for name in ("name", "area", "floor")
         }
-        recognize_best("turn on", intents.intents, slot_lists=empty, language=intents.language)
+        for sentences in loaded.sets:
+            intents = sentences.intents
+            for intent in intents.intents.intents.values():
+                for data in intent.data:
+                    _ = data.sentences
+            recognize_best("turn on", intents.intents, slot_lists=empty, language=intents.language)
         return True
 
     def recognize(
@@ -190,22 +252,73 @@ class LocalMatcher:
         ``preferred_area_id`` is the area of the satellite that heard it: it fills an omitted
         area ("turn on the lights") and is passed on to break ties between same-named devices.
         ``language`` is the request's (default: the configured one); a language Home Assistant
-        ships no sentences for is left to the model.
+        ships no sentences for is left to the model. The first exact match of
+        :meth:`candidates`.
+        """
+        return next(
+            self.candidates(text, model, preferred_area_id=preferred_area_id, language=language),
+            None,
+        )
+
+    def candidates(
+        self,
+        text: str,
+        model: HomeModel,
+        *,
+        preferred_area_id: str | None = None,
+        language: str | None = None,
+        tolerant: bool = False,
+    ) -> Iterator[LocalMatch]:
+        """Each stage's match for ``text``, in order, worked out only when asked for.
+
+        The caller acts on the first and asks for the next only when the home had nothing
+        for it (a matching failure): a later stage never overrides an earlier one that
+        acted. A stage that matches what an earlier one did is skipped. ``tolerant`` adds
+        the matches of the text with its typos corrected, when there are any.
         """
         start = time.perf_counter()
         loaded = self._load(language or self._language)
         if loaded is None or not text.strip():
-            return None
-        intents = loaded.intents
+            return
+        seen: set[str] = set()
+        for sentences in loaded.sets:
+            match = self._recognize(text, text, model, sentences, preferred_area_id, start)
+            if match is not None and _key(match) not in seen:
+                seen.add(_key(match))
+                yield match
+        if not tolerant:
+            return
+        corrected = correct(text, (self._home_vocabulary(model), loaded.words()))
+        if corrected is None:
+            return
+        _LOGGER.debug("Trying %r as %r", text, corrected)
+        start = time.perf_counter()
+        for sentences in loaded.sets:
+            match = self._recognize(text, corrected, model, sentences, preferred_area_id, start)
+            if match is not None and _key(match) not in seen:
+                seen.add(_key(match))
+                yield replace(match, stage=Stage.TOLERANT)
+
+    def _recognize(
+        self,
+        said: str,
+        text: str,
+        model: HomeModel,
+        sentences: _Sentences,
+        preferred_area_id: str | None,
+        start: float,
+    ) -> LocalMatch | None:
+        """``text`` matched against one set of sentences (``said``: what was said)."""
+        intents = sentences.intents
         home_lists, values = self._slot_lists_for(model)
         slot_lists = home_lists.for_text(text)
         candidates = (
             intents.intents
-            if loaded.filter is None
-            else loaded.filter.reduce(text, slot_lists, values)
+            if sentences.filter is None
+            else sentences.filter.reduce(text, slot_lists, values)
         )
         if candidates is None:
-            _LOGGER.debug("No local match for %r (no template can match)", text)
+            _LOGGER.debug("No %s match for %r (no template can match)", sentences.stage, text)
             return None
         area = model.areas.get(preferred_area_id) if preferred_area_id is not None else None
         context = None if area is None else {"area": {"value": area.name, "text": area.name}}
@@ -219,7 +332,7 @@ class LocalMatcher:
             best_slot_name="name",
         )
         if result is None:
-            _LOGGER.debug("No local match for %r", text)
+            _LOGGER.debug("No %s match for %r", sentences.stage, text)
             return None
         name = result.intent.name
         spec = INTENTS.get(name)
@@ -241,11 +354,13 @@ class LocalMatcher:
             intent=name,
             slots=slots,
             response_key=result.response,
-            text=text,
+            text=said,
             ms=(time.perf_counter() - start) * 1000.0,
             language=intents.language,
             speech_slots=speech_slots(result),
-            templates=loaded.templates,
+            templates=sentences.templates,
+            stage=sentences.stage,
+            matched_text=text,
         )
 
     def _load(self, language: str) -> _Language | None:
@@ -260,17 +375,61 @@ class LocalMatcher:
         # languages already loaded must not wait for it.
         with self._load_lock:
             if variant not in self._languages:
-                intents = load_language(variant, self._intent_names)
-                if intents is None:
-                    self._languages[variant] = None
-                else:
-                    _LOGGER.info("Loaded Home Assistant's sentences for language %r", variant)
-                    self._languages[variant] = _Language(
-                        intents,
-                        TemplateFilter(intents.intents) if self._prefilter else None,
-                        ResponseTemplates(intents.responses),
-                    )
+                self._languages[variant] = self._read(variant)
         return self._languages[variant]
+
+    def _read(self, variant: str) -> _Language | None:
+        """Load both sets of ``variant``'s sentences; None without the pinned package's."""
+        newer = load_language(variant, self._intent_names)
+        if newer is None:
+            return None
+        loaded = [(Stage.NEWER, newer)]
+        legacy = load_legacy(variant, self._intent_names)
+        if legacy is not None:
+            loaded.insert(0, (Stage.HOME_ASSISTANT, legacy))
+        # A response the older set lacks (HassNevermind's "") is taken from the newer one.
+        responses = (
+            {
+                intent: {**newer.responses.get(intent, {}), **by_key}
+                for intent, by_key in legacy.responses.items()
+            }
+            if legacy is not None
+            else {}
+        )
+        sets = tuple(
+            _Sentences(
+                stage,
+                intents,
+                TemplateFilter(intents.intents) if self._prefilter else None,
+                ResponseTemplates(
+                    responses if stage is Stage.HOME_ASSISTANT else intents.responses
+                ),
+            )
+            for stage, intents in loaded
+        )
+        _LOGGER.info(
+            "Loaded Home Assistant's sentences for language %r (%s)",
+            variant,
+            ", ".join(stage for stage, _intents in loaded),
+        )
+        return _Language(sets)
+
+    def _home_vocabulary(self, model: HomeModel) -> Vocabulary:
+        """The words of ``model``'s names, areas and floors, built on first use per model."""
+        self._slot_lists_for(model)
+        with self._lock:
+            if self._vocabulary is None:
+                names = [
+                    text
+                    for entity in model.exposed_entities()
+                    for text in (entity.name, *entity.aliases)
+                ]
+                for area in model.areas.values():
+                    names.extend((area.name, *area.aliases))
+                for floor in model.floors.values():
+                    names.extend((floor.name, *floor.aliases))
+                self._vocabulary = Vocabulary.build((), names, min_length=NAME_MIN_LENGTH)
+            return self._vocabulary
 
     def _slot_lists_for(self, model: HomeModel) -> tuple[HomeSlotLists, ValueCache]:
         """The slot lists of ``model``, rebuilt only when a different model object arrives.
@@ -281,6 +440,12 @@ class LocalMatcher:
             if self._model is not model or self._slot_lists is None:
                 self._slot_lists = HomeSlotLists.build(model)
                 self._values = ValueCache()
+                self._vocabulary = None
                 self._model = model
                 _LOGGER.debug("Built slot lists: %d names", self._slot_lists.name_count)
             return self._slot_lists, self._values
+
+
+def _key(match: LocalMatch) -> str:
+    """What makes two matches the same call: intent and slots."""
+    return f"{match.intent}:{sorted(match.slots.items())!r}"

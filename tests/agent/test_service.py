@@ -542,3 +542,36 @@ async def test_without_home_assistant_the_model_still_answers(
     assert result.reply == "Hello!"
     names = [tool["function"]["name"] for tool in scripted_llm.chat_requests[0].tools]
     assert names == ["GetDateTime"]
+
+
+async def test_a_question_is_answered_locally_with_a_model_by_default(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel
+) -> None:
+    """local_questions on (the default): Home Assistant's answer, the model is not asked."""
+    state = demo_model.state("cover.garage_door")
+    assert state is not None
+    result = await make_agent(llm=scripted_llm).process(ask("is the garage door open"))
+
+    assert result.handled_by == "local"
+    assert result.reply.startswith("Yes" if state.state == "open" else "No")
+    assert not scripted_llm.chat_requests
+
+
+async def test_local_questions_off_leaves_questions_to_the_model(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """local_questions off: a question goes to the configured model."""
+    scripted_llm.reply("It is closed.")
+    result = await make_agent(llm=scripted_llm, local_questions=False).process(
+        ask("is the garage door open")
+    )
+
+    assert result.handled_by == "llm"
+    assert result.reply == "It is closed."
+
+
+async def test_a_question_is_answered_without_a_model(make_agent: MakeAgent) -> None:
+    """Without a model a question is answered locally whatever local_questions says."""
+    result = await make_agent(local_questions=False).process(ask("is the garage door open"))
+
+    assert result.handled_by == "local"

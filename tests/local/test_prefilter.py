@@ -23,7 +23,7 @@ from hassil.recognize import recognize_all
 from home_assistant_intents import get_intents
 
 from addon.home.model import HomeModel
-from addon.local.language import load_language
+from addon.local.language import load_language, load_legacy
 from addon.local.matcher import LOCAL_INTENTS, LocalMatch, LocalMatcher
 from addon.local.prefilter import TemplateFilter
 from addon.local.slots import HomeSlotLists
@@ -175,6 +175,27 @@ def test_every_matching_template_is_kept(
     assert matched > 250  # the corpus is made of matches, not just misses
 
 
+def test_every_matching_template_of_home_assistant_2025_4_is_kept(
+    homes: dict[str, HomeModel],
+) -> None:
+    """The filter keeps every matching template of the vendored 2025.4 sentences too."""
+    legacy = load_legacy("en", LOCAL_INTENTS)
+    assert legacy is not None
+    intents = legacy.intents
+    template_filter = TemplateFilter(intents)
+    templates = [template_filter.template(i) for i in range(template_filter.template_count)]
+    model = homes["demo"]
+    home_lists = HomeSlotLists.build(model)
+    matched = 0
+    for text in corpus(intents, model, seed=11):
+        lists = home_lists.for_text(text)
+        kept = {id(templates[index]) for index in template_filter.survivors(text, lists)}
+        for sentence in matching_templates(text, intents, dict(lists)):
+            matched += 1
+            assert id(sentence) in kept, (text, sentence.text if sentence else None)
+    assert matched > 150
+
+
 def _essentials(match: LocalMatch | None) -> tuple[Any, ...] | None:
     if match is None:
         return None
@@ -195,10 +216,16 @@ def test_matcher_answers_as_without_filter(
     """Every sentence gets the same LocalMatch (or None) with the filter as without it."""
     model = homes[home]
     intents = load_language("en", LOCAL_INTENTS)
+    legacy = load_legacy("en", LOCAL_INTENTS)
     assert intents is not None
+    assert legacy is not None
     areas = [None, *model.areas]
     hits = 0
-    for number, text in enumerate(corpus(intents.intents, model, seed=7 + len(home))):
+    texts = [
+        *corpus(intents.intents, model, seed=7 + len(home)),
+        *corpus(legacy.intents, model, seed=3 + len(home)),
+    ]
+    for number, text in enumerate(texts):
         # Every other sentence as if said by a satellite in some area.
         preferred = areas[number % 2 and number % len(areas)]
         ours = matcher.recognize(text, model, preferred_area_id=preferred)

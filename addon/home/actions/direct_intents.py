@@ -26,6 +26,7 @@ from addon.home.actions.response import (
 )
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
+from addon.home.names import normalize_name
 from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
 
 _TARGET_TEMPERATURE = 1
@@ -90,11 +91,24 @@ async def add_list_item(
         message = describe_failure(result, constraints, model)
         return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
     todo = result.states[0]
-    call = ServiceCall("todo", "add_item", (todo.entity_id,), {"item": str(slots["item"]).strip()})
+    item = str(slots["item"]).strip()
+    call = ServiceCall("todo", "add_item", (todo.entity_id,), {"item": item})
     try:
         await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
     except ToolError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+        if not _takes_items_by_intent(model, todo.entity_id, todo.name, err):
+            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+        # Home Assistant's own HassListAddItem adds to the list directly, which the service
+        # refuses for a list that does not declare it can; its handler finds the list by name,
+        # which _takes_items_by_intent made sure is this list's alone.
+        try:
+            done = await executor.handle_intent(intent, {"item": item, "name": todo.name})
+        except ToolError as intent_err:
+            message = str(intent_err)
+            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+        if todo.entity_id not in done:
+            message = f"{intent} acted on {', '.join(done)}, not {todo.entity_id}"
+            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
     return IntentResult(
         intent=intent,
         response_type=ResponseType.ACTION_DONE,
@@ -103,6 +117,25 @@ async def add_list_item(
         success=(IntentTarget(list_name, TargetType.ENTITY, todo.entity_id),),
         calls=(call,),
     )
+
+
+CREATE_TODO_ITEM = 1
+"""``TodoListEntityFeature.CREATE_TODO_ITEM``, which ``todo.add_item`` requires."""
+
+
+def _takes_items_by_intent(model: HomeModel, entity_id: str, name: str, err: ToolError) -> bool:
+    """Whether ``err`` is the service refusing a list its intent would add to, safely.
+
+    The list must not declare ``CREATE_TODO_ITEM`` (else the refusal is something else), and
+    no other to-do list, exposed or not, may answer to its name: Home Assistant's intent
+    endpoint matches by name across every entity.
+    """
+    state = model.state(entity_id)
+    features = int(state.attributes.get("supported_features") or 0) if state else 0
+    if features & CREATE_TODO_ITEM or "does not support" not in str(err):
+        return False
+    named = model.index.by_name.get(normalize_name(name), frozenset())
+    return {other for other in named if other.startswith("todo.")} == {entity_id}
 
 
 def nevermind(intent: str, language: str) -> IntentResult:

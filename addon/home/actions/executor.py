@@ -100,6 +100,15 @@ class Executor(Protocol):
         """True when ``domain.service`` exists (HassTurnOn falls back on it)."""
         ...
 
+    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+        """Run Home Assistant's own handler of ``intent``; the ids of the entities it acted on.
+
+        Only for an action no service allows although the intent does: Home Assistant's
+        HassListAddItem adds to a to-do list directly, where ``todo.add_item`` refuses a list
+        that does not declare it can add items. Raise ToolError if it fails.
+        """
+        ...
+
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's current state, or None if it does not exist."""
         ...

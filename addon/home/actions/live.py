@@ -59,6 +59,10 @@ class ServiceClient(Protocol):
         """GET a REST path under ``/api``."""
         ...
 
+    async def rest_post(self, path: str, payload: Any) -> Any:
+        """POST JSON to a REST path under ``/api``."""
+        ...
+
 
 class LiveExecutor:
     """Carries out service calls on the real Home Assistant."""
@@ -186,6 +190,31 @@ class LiveExecutor:
             }
             self._services_at = time.monotonic()
         return service in self._services.get(domain, frozenset())
+
+    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+        """Home Assistant's ``POST /api/intent/handle``; the entities its answer lists as done.
+
+        The intent integration answers a failure with speech only (``response_type`` error, or
+        no success target), which becomes the ToolError.
+        """
+        try:
+            answer = await self._client.rest_post(
+                "/intent/handle", {"name": intent, "data": dict(slots)}
+            )
+        except HomeAssistantError as err:
+            raise ToolError(f"{intent} could not be sent: {err}") from err
+        answer = answer if isinstance(answer, Mapping) else {}
+        data = answer.get("data")
+        success = data.get("success") if isinstance(data, Mapping) else None
+        done = tuple(
+            str(target["id"])
+            for target in success or ()
+            if isinstance(target, Mapping) and target.get("id")
+        )
+        if answer.get("response_type") == "error" or not done:
+            speech = ((answer.get("speech") or {}).get("plain") or {}).get("speech")
+            raise ToolError(f"{intent} failed: {speech or 'no answer'}")
+        return done
 
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's current state, read from Home Assistant."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from addon.errors import ToolError
 from addon.home.actions import effects
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun, ServiceCall
 from addon.home.actions.light_effects import LightMemory
@@ -111,6 +112,10 @@ class VirtualExecutor:
         if domain == "script" and self._model.has_script_service(service):
             return True
         return effects.has_service(domain, service)
+
+    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+        """Never needed: the virtual home's ``todo.add_item`` adds to any list, as the intent."""
+        raise ToolError(f"{intent} runs in Home Assistant only, not in the virtual home")
 
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's state in the virtual home."""
