@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
     from addon.agent.service import Agent
     from addon.config.settings import Settings
     from addon.custom_tools.runner import Runner
@@ -43,3 +45,5 @@ CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
     "custom_tool_validator"
 )
+MCP_MANAGER: web.AppKey[StreamableHTTPSessionManager] = web.AppKey("mcp_manager")
+"""The MCP server's Streamable HTTP transport (``/mcp``), running while the app runs."""

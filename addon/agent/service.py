@@ -258,7 +258,9 @@ class Agent:
             messages = [*messages, {"role": "assistant", "content": result.reply}]
         return reply, messages, handled_by, result.error, result.outcomes
 
-    async def offered_tools(self, *, exclude_kinds: frozenset[str] = frozenset()) -> list[OfferedTool]:
+    async def offered_tools(
+        self, *, exclude_kinds: frozenset[str] = frozenset()
+    ) -> list[OfferedTool]:
         """The tools a turn would offer the model now, less those of ``exclude_kinds``."""
         registry = await self._registry(self.home.model)
         return [
