@@ -164,3 +164,11 @@ class ToolNameTakenError(CustomToolInvalid):
     def __init__(self, name: str) -> None:
         super().__init__([("name", f"a custom tool named {name!r} already exists")])
         self.name = name
+
+
+class McpServerInvalid(HomeAgentError):
+    """An MCP server the user added breaks the rules (its name, its URL, its header)."""
+
+
+class McpError(ToolError):
+    """An MCP server could not be reached, or refused a request; the message says which."""

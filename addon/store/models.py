@@ -350,3 +350,24 @@ class Secret(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class McpServer(Base):
+    """An MCP server whose tools the agent may use; its header value lives in ``secrets``.
+
+    ``name`` prefixes its tools' names for the model (``name__tool``); ``enabled_tools`` lists
+    the server's tools the user switched on (by the server's own names). The tools themselves,
+    with their schemas, are asked of the server, not stored.
+    """
+
+    __tablename__ = "mcp_servers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    header_name: Mapped[str | None] = mapped_column(String(64))
+    """The header sent with the secret's value (``Authorization`` for a bearer token), or None."""
+    secret_name: Mapped[str | None] = mapped_column(String(64))
+    enabled_tools: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
