@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from addon.ha.home_sync import HomeSync
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
+    from addon.mcp_client.hub import McpHub
     from addon.store.database import Store
     from addon.wyoming.server import WyomingServer
 
@@ -47,3 +48,5 @@ CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.App
 )
 MCP_MANAGER: web.AppKey[StreamableHTTPSessionManager] = web.AppKey("mcp_manager")
 """The MCP server's Streamable HTTP transport (``/mcp``), running while the app runs."""
+MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
+"""The MCP servers the user added, their tools and state; set by the agent's wiring."""

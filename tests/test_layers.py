@@ -41,11 +41,15 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Custom tools run the user's definitions; the tools package adapts them to the registry.
     "custom_tools": frozenset({"base", "config", "i18n", "home"}),
     "tools": frozenset({"base", "home", "custom_tools"}),
+    # MCP servers' tools: registry tools (like custom tools), their secrets masked the same way.
+    "mcp_client": frozenset({"base", "custom_tools", "tools"}),
     "agent": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     "web": frozenset({"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools"}),
     # The keys name everything the app holds, for type checking only.
-    "keys": frozenset({"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools"}),
+    "keys": frozenset(
+        {"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools", "mcp_client"}
+    ),
     "wiring": frozenset(
         {
             "base",
@@ -59,6 +63,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "memory",
             "custom_tools",
             "tools",
+            "mcp_client",
             "agent",
             "wyoming",
             "web",

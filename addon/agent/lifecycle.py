@@ -16,6 +16,8 @@ from addon.custom_tools.source import StaticSource
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.home.actions.live import LiveExecutor
 from addon.local.matcher import LocalMatcher
+from addon.mcp_client.hub import McpHub
+from addon.store.mcp_servers import StoredMcpServers
 from addon.store.records import ConversationRecords
 from addon.tools.custom import CustomToolProvider
 from addon.tools.home_tools import builtin_tool_names
@@ -38,6 +40,9 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     source = app.get(keys.CUSTOM_TOOL_SOURCE) or StaticSource()
     custom_tools = CustomToolProvider(source, runner, builtin_tool_names())
     app[keys.CUSTOM_TOOL_TRY] = custom_tools.trial
+    # MCP servers' tools: listed now and every few minutes in the background, offered per turn.
+    mcp_hub = McpHub(StoredMcpServers(app[keys.STORE].sessionmaker))
+    app[keys.MCP_HUB] = mcp_hub
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -47,16 +52,20 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         local=local,
         events=client,
         custom_tools=custom_tools,
+        tool_providers=(mcp_hub.tools,),
     )
     app[keys.AGENT] = agent
     warm_up: asyncio.Task[bool] | None = None
     if local is not None:
         # About 100 ms of template compilation that would otherwise land on the first command.
         warm_up = asyncio.create_task(asyncio.to_thread(local.prepare))
+    refresh = asyncio.create_task(mcp_hub.refresh_periodically(), name="mcp-refresh")
     try:
         yield
     finally:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
+        refresh.cancel()
+        await asyncio.wait([refresh])
         await agent.drain(cancel=True)
         await session.close()
