@@ -97,6 +97,11 @@ class McpHub:
     clock: Callable[[], datetime] = _utc_now
     _status: dict[int, ServerStatus] = field(init=False, default_factory=dict)
 
+    @staticmethod
+    def offered_name(server: str, tool: str) -> str:
+        """The name the model sees for ``tool`` of ``server`` (for the panel)."""
+        return tool_name(server, tool)
+
     def status(self, server_id: int) -> ServerStatus:
         """What the last listing of the server found (``unknown`` before the first)."""
         return self._status.get(server_id, UNKNOWN)

@@ -12,6 +12,7 @@ from aiohttp import web
 from addon import keys
 from addon.web.ui.chat import chat_send_view, chat_stream_view, chat_view
 from addon.web.ui.conversations import conversation_view, conversations_view
+from addon.web.ui.mcp_servers import add_mcp_pages
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
 from addon.web.ui.security import csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
@@ -36,4 +37,5 @@ def setup_ui(app: web.Application) -> None:
     router.add_post("/chat/stream", chat_stream_view, name="ui.chat_stream")
     router.add_get("/settings", settings_view, name="ui.settings")
     add_tool_pages(router)
+    add_mcp_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)
