@@ -58,11 +58,6 @@ async def list_servers(session: AsyncSession) -> list[StoredMcpServer]:
     return [_stored(row) for row in rows]
 
 
-async def get_server(session: AsyncSession, server_id: int) -> StoredMcpServer:
-    """One server; :class:`NotFoundError` if there is none."""
-    return _stored(await _server(session, server_id))
-
-
 async def add_server(
     session: AsyncSession,
     *,

@@ -32,7 +32,8 @@ async def test_switching_a_tool_on_is_stored(ui: UI) -> None:
     )
     assert response.status == 303
     async with ui.store.sessionmaker() as session:
-        assert (await stored.get_server(session, server.id)).enabled_tools == {"add_note"}
+        (listed,) = await stored.list_servers(session)
+    assert listed.enabled_tools == {"add_note"}
 
 
 async def test_a_server_that_does_not_answer_shows_as_down(ui: UI) -> None:
