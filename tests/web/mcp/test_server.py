@@ -9,7 +9,7 @@ from sqlalchemy import select
 from addon import keys
 from addon.store.models import Conversation, ToolCall, Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.web.api.conftest import AppClient
+from tests.web.api.conftest import TOKEN, AppClient
 from tests.web.mcp.official import official_client
 
 
@@ -111,3 +111,21 @@ def _leaves(error: BaseException) -> list[BaseException]:
     if isinstance(error, BaseExceptionGroup):
         return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
     return [error]
+
+
+async def test_a_tool_call_shows_in_the_panel(direct: AppClient) -> None:
+    """The stored call is listed under source mcp and its page shows the tool and its trace."""
+    async with official_client(direct) as client:
+        result = await client.call_tool("GetDateTime", {})
+    assert result.structured_content is not None
+    conversation_id = result.structured_content["conversation_id"]
+    await direct.app[keys.STORE].writer.flush()
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    listing = await direct.get("/conversations", params={"source": "mcp"}, headers=headers)
+    assert listing.status == 200
+    assert conversation_id in await listing.text()
+    page = await direct.get(f"/conversations/{conversation_id}", headers=headers)
+    assert page.status == 200
+    text = await page.text()
+    assert "GetDateTime" in text
+    assert "tool call" in text
