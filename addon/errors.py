@@ -185,3 +185,11 @@ class TaskFileInvalid(HomeAgentError):
         self.problems: tuple[tuple[str, str], ...] = tuple(problems)
         listed = "; ".join(f"{path or '(file)'}: {message}" for path, message in problems)
         super().__init__(f"invalid task file: {listed}")
+
+
+class McpServerInvalid(HomeAgentError):
+    """An MCP server the user added breaks the rules (its name, its URL, its header)."""
+
+
+class McpError(ToolError):
+    """An MCP server could not be reached, or refused a request; the message says which."""

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from aiohttp import web
 
 if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
     from addon.agent.service import Agent
     from addon.config.settings import Settings
     from addon.custom_tools.runner import Runner
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
     from addon.llm.fallback import Fallback
+    from addon.mcp_client.hub import McpHub
     from addon.store.database import Store
     from addon.wyoming.server import WyomingServer
 
@@ -51,6 +54,10 @@ CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
     "custom_tool_validator"
 )
+MCP_MANAGER: web.AppKey[StreamableHTTPSessionManager] = web.AppKey("mcp_manager")
+"""The MCP server's Streamable HTTP transport (``/mcp``), running while the app runs."""
+MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
+"""The MCP servers the user added, their tools and state; set by the agent's wiring."""
 
 
 class MemoryChanges(Protocol):

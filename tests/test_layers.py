@@ -45,6 +45,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "agent": frozenset(
         {"base", "config", "i18n", "home", "llm", "local", "memory", "store", "tools"}
     ),
+    # MCP servers' tools: registry tools (like custom tools), their secrets masked the same way.
+    "mcp_client": frozenset({"base", "custom_tools", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
     "eval": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "agent"}),
@@ -53,7 +55,18 @@ ALLOWED: dict[str, frozenset[str]] = {
     ),
     # The keys name everything the app holds, for type checking only.
     "keys": frozenset(
-        {"base", "config", "store", "llm", "ha", "agent", "wyoming", "custom_tools", "eval"}
+        {
+            "base",
+            "config",
+            "store",
+            "llm",
+            "ha",
+            "agent",
+            "wyoming",
+            "custom_tools",
+            "eval",
+            "mcp_client",
+        }
     ),
     "wiring": frozenset(
         {
@@ -68,6 +81,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "memory",
             "custom_tools",
             "tools",
+            "mcp_client",
             "agent",
             "wyoming",
             "eval",

@@ -7,8 +7,9 @@ from typing import Any, Literal
 
 from addon.errors import ErrorKind
 
-Source = Literal["wyoming", "http", "openai", "ui", "eval"]
-HandledBy = Literal["local", "llm", "failed"]
+Source = Literal["wyoming", "http", "openai", "ui", "eval", "mcp"]
+HandledBy = Literal["local", "llm", "failed", "tool"]
+"""``tool``: a tool called directly by an MCP client, with no sentence matching and no model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +52,39 @@ class ConversationResult:
     completion_tokens: int = 0
     error_kind: ErrorKind | None = None
     """Why the turn failed or was cut short (the model timed out, refused the key…)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfferedTool:
+    """A tool the agent offers, as an endpoint describes it to its callers (MCP's tools list)."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    """JSON schema of the arguments (an ``object`` schema)."""
+    kind: str
+    """Where it runs: ``intent``, ``builtin``, ``script``, ``custom``, ``mcp``..."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool called directly (not by the model), recorded as a turn of its own."""
+
+    name: str
+    arguments: dict[str, Any]
+    source: Source
+    language: str | None = None
+    # True asks for a dry run; the dry_run option, when on, makes every call one regardless.
+    dry_run: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallResult:
+    """What a directly called tool answered, and the turn that records the call."""
+
+    result: dict[str, Any]
+    """What the model would have read: the tool's result, or ``{"error", "error_text"}``."""
+    error: str | None
+    conversation_id: str
+    turn_id: int
+    dry_run: bool

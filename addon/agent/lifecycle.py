@@ -22,10 +22,12 @@ from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.home.actions.live import LiveExecutor
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
+from addon.mcp_client.hub import McpHub
 from addon.memory.extraction import Extractor
 from addon.memory.retrieval import EmbeddingSource, EndpointEmbeddings, Retriever
 from addon.memory.service import MemoryLimits, MemoryService
 from addon.store.database import Store
+from addon.store.mcp_servers import StoredMcpServers
 from addon.store.records import ConversationRecords
 from addon.tools.custom import CustomToolProvider
 from addon.tools.home_tools import builtin_tool_names
@@ -55,6 +57,9 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         except Exception:  # recall still works by words; the index fills as memories change
             _LOGGER.exception("Could not load the memory index; recall starts by words alone")
         app[keys.MEMORY_CHANGES] = memory
+    # MCP servers' tools: listed now and every few minutes in the background, offered per turn.
+    mcp_hub = McpHub(StoredMcpServers(app[keys.STORE].sessionmaker))
+    app[keys.MCP_HUB] = mcp_hub
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -67,17 +72,21 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         events=client,
         custom_tools=custom_tools,
         memory=memory,
+        tool_providers=(mcp_hub.tools,),
     )
     app[keys.AGENT] = agent
     warm_up: asyncio.Task[bool] | None = None
     if local is not None:
         # About 100 ms of template compilation that would otherwise land on the first command.
         warm_up = asyncio.create_task(asyncio.to_thread(local.prepare))
+    refresh = asyncio.create_task(mcp_hub.refresh_periodically(), name="mcp-refresh")
     try:
         yield
     finally:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
+        refresh.cancel()
+        await asyncio.wait([refresh])
         await agent.drain(cancel=True)
         await session.close()
 

@@ -26,6 +26,9 @@ from addon.agent.conversation import (
     ConversationRequest,
     ConversationResult,
     HandledBy,
+    OfferedTool,
+    ToolCall,
+    ToolCallResult,
 )
 from addon.agent.events import (
     CONVERSATION_STARTED,
@@ -53,7 +56,7 @@ from addon.agent.prompt import (
 )
 from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
-from addon.agent.trace import TurnTrace
+from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.config.settings import Options
 from addon.errors import ErrorKind
 from addon.home.actions.executor import Executor
@@ -71,7 +74,7 @@ from addon.store.records import ConversationRecords
 from addon.tools.base import Tool, ToolContext
 from addon.tools.home_tools import build_registry
 from addon.tools.memory import MEMORY_TOOL_NAMES, memory_tools, told_memory_ids
-from addon.tools.registry import ToolOutcome
+from addon.tools.registry import ToolOutcome, ToolRegistry
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -113,6 +116,12 @@ class Agent:
     """The user's enabled custom tools, asked for on every turn (they change without restarts)."""
     memory: MemoryService | None = None
     """Long-term memory: recall into requests, the memory tools, learning after turns; None off."""
+    tool_providers: tuple[Callable[[], Awaitable[list[Tool]]], ...] = ()
+    """More tools asked for on every turn, after the custom ones (MCP servers' tools, memory).
+
+    Whatever a provider gives joins the model's registry and, through :meth:`offered_tools`
+    and :meth:`call_tool`, every endpoint that offers the agent's tools (the MCP server).
+    """
     outcome_delay: float = OUTCOME_DELAY_S
     # The time turns are stamped with and session_timeout is measured by; tests pass their own.
     clock: Callable[[], datetime] = _utc_now
@@ -159,18 +168,7 @@ class Agent:
             history = [] if is_new else await self.history.messages(conversation_id)
             model = self.home.model
             trace = TurnTrace()
-            executor = self._executor(model, dry_run)
-            area_id = self._device_area(model, request.device_id)
-            context = ToolContext(
-                home=model,
-                executor=executor,
-                language=language,
-                now=self._now(model, created_at),
-                device_id=request.device_id,
-                area_id=area_id,
-                floor_id=model.areas[area_id].floor_id if model and area_id else None,
-                dry_run=dry_run,
-            )
+            context = self._context(model, language, created_at, request.device_id, dry_run)
             spoken = SpokenStream(on_text) if on_text is not None else None
             reply, messages, handled_by, error, outcomes = await self._answer(
                 request,
@@ -255,13 +253,7 @@ class Agent:
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
-        # The memory tools never change, so they go before the user's custom tools, which do.
-        extra = [*self.extra_tools(), *self._memory_tools]
-        if self.expert is not None:
-            extra = [*extra, ExpertTool(self.expert, trace)]
-        if self.custom_tools is not None:
-            extra = [*extra, *await self.custom_tools()]
-        registry = build_registry(model, extra)
+        registry = await self._registry(model, trace)
         system = self._system_prompt(
             self._overview.get(model) if model is not None else None,
             model.areas[context.area_id].name if model and context.area_id else None,
@@ -331,6 +323,110 @@ class Agent:
         trace.recalled_memories = tuple(memory.id for memory in recalled)
         trace.timings["memory"] = (time.perf_counter() - started) * 1000
         return recalled
+
+    async def offered_tools(
+        self, *, exclude_kinds: frozenset[str] = frozenset()
+    ) -> list[OfferedTool]:
+        """The tools a turn would offer the model now, less those of ``exclude_kinds``."""
+        registry = await self._registry(self.home.model, TurnTrace())
+        return [
+            OfferedTool(tool.name, tool.description, tool.parameters, tool.kind)
+            for tool in registry.tools()
+            if tool.kind not in exclude_kinds
+        ]
+
+    async def call_tool(
+        self, call: ToolCall, *, exclude_kinds: frozenset[str] = frozenset()
+    ) -> ToolCallResult:
+        """Run one tool as the model would call it, and record the call as a turn of its own.
+
+        The same registry, exposure rules, executor and dry run as a turn's tool loop; the turn
+        is stored under a new conversation with ``handled_by`` ``tool``, its one tool call in
+        the trace, so the panel shows who called what and what it did. A tool of
+        ``exclude_kinds`` is unknown here, as if it were not offered.
+        """
+        with self.records.answering():
+            started = time.perf_counter()
+            created_at = self.clock()
+            language = call.language or self.options.language
+            dry_run = self.options.dry_run or call.dry_run is True
+            model = self.home.model
+            context = self._context(model, language, created_at, None, dry_run)
+            trace = TurnTrace()
+            registry = await self._registry(model, trace)
+            if call.name in registry and registry.get(call.name).kind in exclude_kinds:
+                registry = ToolRegistry(
+                    tool for tool in registry.tools() if tool.kind not in exclude_kinds
+                )
+            arguments = json.dumps(call.arguments, ensure_ascii=False)
+            outcome = await registry.execute(call.name, arguments, context)
+            summary = _summary(outcome)
+            trace.tool_calls.append(ToolCallTrace(created_at, "direct", outcome, None))
+            trace.timings["total"] = (time.perf_counter() - started) * 1000
+            conversation_id = uuid.uuid4().hex
+            reply = json.dumps(outcome.result, ensure_ascii=False, default=str)
+            record = turn_record(
+                request=ConversationRequest(
+                    text=f"{call.name} {arguments}", source=call.source, language=language
+                ),
+                conversation_id=conversation_id,
+                language=language,
+                created_at=created_at,
+                reply=reply,
+                handled_by="tool",
+                dry_run=dry_run,
+                error=None if summary.success else (summary.error or "failed"),
+                messages=[],
+                trace=trace,
+            )
+            turn_id = self.records.add_turn(record)
+        if not dry_run and acting_targets([outcome]):
+            self._spawn(self._check(turn_id, reply, [outcome], language))
+        return ToolCallResult(
+            result=outcome.result,
+            error=None if summary.success else (summary.error or "failed"),
+            conversation_id=conversation_id,
+            turn_id=turn_id,
+            dry_run=dry_run,
+        )
+
+    async def _registry(self, model: HomeModel | None, trace: TurnTrace) -> ToolRegistry:
+        """The turn's tools: the home's, GetDateTime, memory, the expert, custom, the providers'.
+
+        The memory tools never change, so they go before the user's custom tools, which do;
+        the expert's calls are traced into ``trace``.
+        """
+        extra = [*self.extra_tools(), *self._memory_tools]
+        if self.expert is not None:
+            extra = [*extra, ExpertTool(self.expert, trace)]
+        if self.custom_tools is not None:
+            extra = [*extra, *await self.custom_tools()]
+        for provider in self.tool_providers:
+            try:
+                extra = [*extra, *await provider()]
+            except Exception:  # a provider that fails costs the turn its tools, not the turn
+                _LOGGER.exception("A tool provider failed; this turn goes without its tools")
+        return build_registry(model, extra)
+
+    def _context(
+        self,
+        model: HomeModel | None,
+        language: str,
+        created_at: datetime,
+        device_id: str | None,
+        dry_run: bool,
+    ) -> ToolContext:
+        area_id = self._device_area(model, device_id)
+        return ToolContext(
+            home=model,
+            executor=self._executor(model, dry_run),
+            language=language,
+            now=self._now(model, created_at),
+            device_id=device_id,
+            area_id=area_id,
+            floor_id=model.areas[area_id].floor_id if model and area_id else None,
+            dry_run=dry_run,
+        )
 
     def prompt_preview(self) -> PromptPreview:
         """The system prompt as a turn from no particular area would send it now.
@@ -410,7 +506,14 @@ class Agent:
         # A dry run changed nothing in Home Assistant, so there is nothing to compare; a turn
         # that acted on nothing was judged when it was stored.
         if not dry_run and result.handled_by != "failed" and acting_targets(outcomes):
-            self._spawn(self._check(result, outcomes, request.language or self.options.language))
+            self._spawn(
+                self._check(
+                    result.turn_id,
+                    result.reply,
+                    outcomes,
+                    request.language or self.options.language,
+                )
+            )
         if self.memory is None:
             return
         # Learned from: the model's turns that acted for real, unless the user already said what
@@ -432,7 +535,7 @@ class Agent:
         task.add_done_callback(self._background.discard)
 
     async def _check(
-        self, result: ConversationResult, outcomes: list[ToolOutcome], language: str
+        self, turn_id: int, reply: str, outcomes: list[ToolOutcome], language: str
     ) -> None:
         try:
             await asyncio.sleep(self.outcome_delay)
@@ -442,16 +545,14 @@ class Agent:
                 state = model.state(entity_id) if model is not None else None
                 return state.state if state is not None else None
 
-            verdict = check_outcome(outcomes, result.reply, read_state, language=language)
+            verdict = check_outcome(outcomes, reply, read_state, language=language)
             self.records.add_outcome(
-                OutcomeUpdate(result.turn_id, verdict.outcome, verdict.detail, verdict.flagged)
+                OutcomeUpdate(turn_id, verdict.outcome, verdict.detail, verdict.flagged)
             )
             if verdict.flagged:
-                _LOGGER.warning(
-                    "Turn %s flagged by the outcome check: %s", result.turn_id, verdict.detail
-                )
+                _LOGGER.warning("Turn %s flagged by the outcome check: %s", turn_id, verdict.detail)
         except Exception:
-            _LOGGER.exception("Outcome check of turn %s failed", result.turn_id)
+            _LOGGER.exception("Outcome check of turn %s failed", turn_id)
 
     async def _learn(
         self,

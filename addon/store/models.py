@@ -390,3 +390,24 @@ class EvalRun(Base):
     # One entry per task done, in order (addon.eval.runner.TaskResult.as_dict).
     results: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     error: Mapped[str | None] = mapped_column(Text)
+
+
+class McpServer(Base):
+    """An MCP server whose tools the agent may use; its header value lives in ``secrets``.
+
+    ``name`` prefixes its tools' names for the model (``name__tool``); ``enabled_tools`` lists
+    the server's tools the user switched on (by the server's own names). The tools themselves,
+    with their schemas, are asked of the server, not stored.
+    """
+
+    __tablename__ = "mcp_servers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    header_name: Mapped[str | None] = mapped_column(String(64))
+    """The header sent with the secret's value (``Authorization`` for a bearer token), or None."""
+    secret_name: Mapped[str | None] = mapped_column(String(64))
+    enabled_tools: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -63,6 +63,14 @@ class ToolRegistry:
     def __len__(self) -> int:
         return len(self._tools)
 
+    def get(self, name: str) -> Tool:
+        """The tool called ``name``; KeyError when there is none."""
+        return self._tools[name]
+
+    def tools(self) -> list[Tool]:
+        """The tools in offering order."""
+        return list(self._tools.values())
+
     def names(self) -> list[str]:
         """Tool names in offering order."""
         return list(self._tools)

@@ -36,7 +36,7 @@ SEARCH_MAX_WINDOWS = 20
 # Turns finish (and get their ids) in roughly the order they start; a cursor's time is mapped to
 # a turn id through the latest this many turns that started before it, allowing for overlap.
 _BOUND_LOOKBACK = 200
-HANDLED_BY = ("local", "llm", "failed")
+HANDLED_BY = ("local", "llm", "failed", "tool")
 _CURSOR_SEPARATOR = "_"
 _DISTINCT_DEVICES = text(
     """

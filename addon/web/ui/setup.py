@@ -13,6 +13,7 @@ from addon import keys
 from addon.web.ui.chat import chat_send_view, chat_stream_view, chat_view
 from addon.web.ui.conversations import conversation_view, conversations_view
 from addon.web.ui.evaluate import add_evaluate_pages
+from addon.web.ui.mcp_servers import add_mcp_pages
 from addon.web.ui.memories import add_memory_pages
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
 from addon.web.ui.security import csrf_middleware, on_response_prepare
@@ -40,4 +41,5 @@ def setup_ui(app: web.Application) -> None:
     add_tool_pages(router)
     add_evaluate_pages(router)
     add_memory_pages(router)
+    add_mcp_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)

@@ -1,0 +1,128 @@
+"""Talking to one MCP server with the official ``mcp`` client: list its tools, call one.
+
+Each request opens its own connection (the client probes the server's protocol era, or does the
+``initialize`` handshake, then asks): nothing is held open between turns, so a server that
+restarts or moves is simply reached again, and no anyio task group outlives the call that
+opened it. Every failure, an unreachable server, a refused token, a protocol error, a timeout,
+becomes :class:`~addon.errors.McpError` with a message for people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx2
+import mcp_types as types
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from addon.errors import McpError
+from addon.mcp_client.source import ServerSettings
+
+_T = TypeVar("_T")
+
+MAX_PAGES = 20
+"""Pages of ``tools/list`` read at most: a server that pages forever cannot hold a refresh."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteTool:
+    """A tool as the server describes it."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteCall:
+    """What a ``tools/call`` answered."""
+
+    result: dict[str, Any]
+    """What the model reads: ``{"result": …}`` (structured content, else the text)."""
+    error: str | None
+    """The server's own error text when it flagged the result as an error."""
+    duration_ms: float
+
+
+class Connector:
+    """Opens one connection per request to a server, with a deadline for the whole of it."""
+
+    async def list_tools(self, server: ServerSettings, *, deadline_s: float) -> list[RemoteTool]:
+        """The server's tools, every page; raises McpError."""
+
+        async def ask(client: Client) -> list[RemoteTool]:
+            tools: list[RemoteTool] = []
+            cursor: str | None = None
+            for _ in range(MAX_PAGES):
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(
+                    RemoteTool(tool.name, tool.description or "", dict(tool.input_schema))
+                    for tool in page.tools
+                )
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return tools
+
+        return await self._with_client(server, deadline_s, ask)
+
+    async def call_tool(
+        self, server: ServerSettings, name: str, arguments: Mapping[str, Any], *, deadline_s: float
+    ) -> RemoteCall:
+        """Call ``name`` with ``arguments``; raises McpError when the call did not happen."""
+        started = time.perf_counter()
+
+        async def ask(client: Client) -> types.CallToolResult:
+            return await client.call_tool(name, dict(arguments))
+
+        answer = await self._with_client(server, deadline_s, ask)
+        text = _text(answer)
+        result: dict[str, Any] = {
+            "result": answer.structured_content if answer.structured_content is not None else text
+        }
+        return RemoteCall(
+            result=result,
+            error=(text or "the tool reported an error") if answer.is_error else None,
+            duration_ms=(time.perf_counter() - started) * 1000,
+        )
+
+    async def _with_client(
+        self, server: ServerSettings, deadline_s: float, ask: Callable[[Client], Awaitable[_T]]
+    ) -> _T:
+        try:
+            async with asyncio.timeout(deadline_s):
+                http = create_mcp_http_client(
+                    headers=dict(server.headers), timeout=httpx2.Timeout(deadline_s)
+                )
+                async with http:
+                    transport = streamable_http_client(server.url, http_client=http)
+                    async with Client(transport, cache=None) as client:
+                        return await ask(client)
+        except TimeoutError as err:
+            raise McpError(f"{server.name}: no answer within {deadline_s:g} s") from err
+        except Exception as err:  # the client's errors come wrapped in task groups
+            raise McpError(f"{server.name}: {describe(err)}") from err
+
+
+def describe(error: BaseException) -> str:
+    """A person's reading of what went wrong, from inside anyio's exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return "; ".join(dict.fromkeys(describe(inner) for inner in error.exceptions))
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _text(result: types.CallToolResult) -> str:
+    parts = []
+    for block in result.content:
+        if isinstance(block, types.TextContent):
+            parts.append(block.text)
+        else:
+            parts.append(f"[{block.type} content not shown]")
+    return "\n".join(parts)

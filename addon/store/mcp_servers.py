@@ -1,0 +1,176 @@
+"""The MCP servers the user added: their addresses, headers and tool switches.
+
+A header's value is a secret (``secrets`` table, named ``mcp_<server>``): write-only in the panel,
+masked in traces like the custom tools' secrets. :class:`StoredMcpServers` is what the MCP hub
+reads (it matches ``addon.mcp.source.ServerSource`` without importing it: the store imports
+nothing above it), the only read that resolves the value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from addon.errors import McpServerInvalid, NotFoundError
+from addon.store.models import McpServer, Secret, utcnow
+
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+HEADER = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+BEARER_HEADER = "Authorization"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMcpServer:
+    """One server as the panel shows it: never the header's value."""
+
+    id: int
+    name: str
+    url: str
+    header_name: str | None
+    enabled_tools: frozenset[str]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerSettings:
+    """One server as the hub connects to it, the header's value included."""
+
+    id: int
+    name: str
+    url: str
+    headers: tuple[tuple[str, str], ...]
+    enabled_tools: frozenset[str]
+
+
+def secret_name(server_name: str) -> str:
+    """Where the header value of the server ``server_name`` is kept."""
+    return f"mcp_{server_name}"
+
+
+async def list_servers(session: AsyncSession) -> list[StoredMcpServer]:
+    """Every server, by name."""
+    rows = await session.scalars(select(McpServer).order_by(McpServer.name))
+    return [_stored(row) for row in rows]
+
+
+async def add_server(
+    session: AsyncSession,
+    *,
+    name: str,
+    url: str,
+    header_name: str | None = None,
+    header_value: str | None = None,
+) -> StoredMcpServer:
+    """Add a server with no tool switched on; a header value is kept as a secret.
+
+    A bearer token is given as ``header_name="Authorization"`` and ``header_value="Bearer …"``.
+    """
+    name, url = name.strip(), url.strip()
+    if not NAME.match(name):
+        raise McpServerInvalid(
+            "the name is 1 to 32 lowercase letters, digits and _ starting with a letter "
+            "(it prefixes the server's tools)"
+        )
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise McpServerInvalid("the URL is an http:// or https:// address, such as http://host/mcp")
+    header_name = (header_name or "").strip() or None
+    if header_value and header_name is None:
+        header_name = BEARER_HEADER
+    if header_name is not None and not HEADER.match(header_name):
+        raise McpServerInvalid(f"{header_name!r} is not a header name")
+    if header_name is not None and not header_value:
+        raise McpServerInvalid(f"give the value of the {header_name} header")
+    if await session.scalar(select(McpServer.id).where(McpServer.name == name)) is not None:
+        raise McpServerInvalid(f"a server named {name!r} already exists")
+    server = McpServer(
+        name=name,
+        url=url,
+        header_name=header_name,
+        secret_name=secret_name(name) if header_value else None,
+        enabled_tools=[],
+    )
+    session.add(server)
+    if header_value:
+        secret = await session.get(Secret, secret_name(name))
+        if secret is None:
+            session.add(Secret(name=secret_name(name), value=header_value, updated_at=utcnow()))
+        else:
+            secret.value, secret.updated_at = header_value, utcnow()
+    await session.flush()
+    return _stored(server)
+
+
+async def set_tool_enabled(
+    session: AsyncSession, server_id: int, tool: str, enabled: bool
+) -> StoredMcpServer:
+    """Switch one of the server's tools (by the server's name for it) on or off."""
+    server = await _server(session, server_id)
+    tools = set(server.enabled_tools)
+    if enabled:
+        tools.add(tool)
+    else:
+        tools.discard(tool)
+    server.enabled_tools = sorted(tools)
+    server.updated_at = utcnow()
+    await session.flush()
+    return _stored(server)
+
+
+async def delete_server(session: AsyncSession, server_id: int) -> None:
+    """Forget the server and its header's secret."""
+    server = await _server(session, server_id)
+    if server.secret_name is not None:
+        secret = await session.get(Secret, server.secret_name)
+        if secret is not None:
+            await session.delete(secret)
+    await session.delete(server)
+    await session.flush()
+
+
+class StoredMcpServers:
+    """The servers the MCP hub connects to, read from the store each time it asks."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self._sessionmaker = sessionmaker
+
+    async def servers(self) -> list[McpServerSettings]:
+        """Every server with its headers, by name."""
+        async with self._sessionmaker() as session:
+            rows = (await session.scalars(select(McpServer).order_by(McpServer.name))).all()
+            names = [row.secret_name for row in rows if row.secret_name is not None]
+            secrets = {
+                secret.name: secret.value
+                for secret in await session.scalars(select(Secret).where(Secret.name.in_(names)))
+            }
+        settings = []
+        for row in rows:
+            value = secrets.get(row.secret_name) if row.secret_name is not None else None
+            headers = ((row.header_name, value),) if row.header_name and value else ()
+            settings.append(
+                McpServerSettings(row.id, row.name, row.url, headers, frozenset(row.enabled_tools))
+            )
+        return settings
+
+
+async def _server(session: AsyncSession, server_id: int) -> McpServer:
+    server = await session.get(McpServer, server_id)
+    if server is None:
+        raise NotFoundError(f"no MCP server with id {server_id}")
+    return server
+
+
+def _stored(server: McpServer) -> StoredMcpServer:
+    return StoredMcpServer(
+        id=server.id,
+        name=server.name,
+        url=server.url,
+        header_name=server.header_name,
+        enabled_tools=frozenset(server.enabled_tools),
+        created_at=server.created_at,
+    )

@@ -1,0 +1,83 @@
+"""A bridge from one aiohttp request to an ASGI application, and its answer back.
+
+The official MCP package serves Streamable HTTP as an ASGI application; Home Agent serves HTTP
+with aiohttp. Rather than a second server on a second port (with its own access control), the
+``/mcp`` route hands the request, already let in by the access middleware, to the ASGI app.
+Only what the MCP transport needs is carried: method, path, query, headers, the body (read once,
+bounded by aiohttp's ``client_max_size``), and a streamed answer, so an SSE stream reaches the
+client as it is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from aiohttp import web
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+async def serve_asgi(
+    request: web.Request, app: ASGIApp, *, extra: dict[str, Any] | None = None
+) -> web.StreamResponse:
+    """Run ``app`` for ``request``; ``extra`` is added to the scope for the app's handlers."""
+    body = await request.read()
+    scope: Scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": f"{request.version.major}.{request.version.minor}",
+        "method": request.method,
+        "scheme": request.scheme,
+        "path": request.path,
+        "raw_path": request.raw_path.split("?", 1)[0].encode(),
+        "root_path": "",
+        "query_string": request.query_string.encode(),
+        "headers": [(key.lower(), value) for key, value in request.raw_headers],
+        "client": (request.remote or "", 0),
+        "server": None,
+        **(extra or {}),
+    }
+    sent_body = False
+
+    async def receive() -> Message:
+        nonlocal sent_body
+        if not sent_body:
+            sent_body = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        # Nothing more will come. The app asks again only to learn of a disconnect (beside a
+        # stream it writes); it is cancelled when it ends, so this waits until then.
+        await asyncio.Event().wait()
+        return {"type": "http.disconnect"}
+
+    response: web.StreamResponse | None = None
+
+    async def send(message: Message) -> None:
+        nonlocal response
+        if message["type"] == "http.response.start":
+            response = web.StreamResponse(status=message["status"])
+            for key, value in message.get("headers", ()):
+                response.headers.add(key.decode("latin-1"), value.decode("latin-1"))
+            return
+        if message["type"] == "http.response.body":
+            assert response is not None, "the ASGI app sent a body before its headers"
+            if not response.prepared:
+                await response.prepare(request)
+            chunk = message.get("body", b"")
+            if chunk:
+                await response.write(chunk)
+            if not message.get("more_body", False):
+                await response.write_eof()
+
+    await app(scope, receive, send)
+    if response is None:
+        raise web.HTTPInternalServerError(text="The MCP transport sent no answer")
+    if not response.prepared:
+        await response.prepare(request)
+        await response.write_eof()
+    return response

@@ -1,0 +1,223 @@
+"""Home Agent as an MCP server: the agent's tools, ``converse`` and its instructions at ``/mcp``.
+
+The official ``mcp`` package speaks the protocol (both eras: the ``initialize`` handshake and the
+per-request ``server/discover`` envelope); its Streamable HTTP transport runs stateless with
+JSON answers, reached through :mod:`addon.web.mcp.asgi` from the aiohttp route, so the access
+middleware (ingress, or the ``api_token`` bearer) has let every request in before it gets here.
+
+What is offered is asked of the agent on every ``tools/list``: whatever its registry holds for a
+turn (Assist intents, GetLiveContext, GetDateTime, exposed scripts, enabled custom tools, and
+any tool provider wired into it later, memory included), with no code here per tool. Tools the
+agent itself borrowed from other MCP servers (kind ``mcp``) are not passed on: a client can ask
+those servers itself, and an add-on listed as its own MCP server would call itself in a loop.
+Each ``tools/call`` runs through :meth:`Agent.call_tool` (or :meth:`Agent.process` for
+``converse``) and is stored as a turn with source ``mcp``, exposure rules and dry run included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import mcp_types as types
+from aiohttp import web
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from pydantic import ValidationError
+
+from addon import keys
+from addon.agent.conversation import ConversationRequest, ToolCall
+from addon.web.api.schemas import ConversationIn, ConversationOut
+from addon.web.mcp.asgi import serve_asgi
+
+_LOGGER = logging.getLogger(__name__)
+
+MCP_PATH = "/mcp"
+CONVERSE = "converse"
+INSTRUCTIONS_PROMPT = "home_agent_instructions"
+BORROWED_KINDS = frozenset({"mcp"})
+"""Tool kinds not passed on to MCP clients: the tools of other MCP servers."""
+DRY_RUN_META = "dry_run"
+"""``_meta`` key of a ``tools/call`` that asks for a dry run (``converse`` takes an argument)."""
+
+_CONVERSE_DESCRIPTION = (
+    "Say something to Home Agent, the home's voice assistant, as a user would: it answers, "
+    "acting in the home if asked. Returns the reply, the conversation id (send it back to "
+    "continue the conversation) and the actions taken."
+)
+
+
+def build_server(app: web.Application) -> Server[Any]:
+    """The protocol side: handlers that ask the app's agent at every request."""
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        offered = await app[keys.AGENT].offered_tools(exclude_kinds=BORROWED_KINDS)
+        tools = [
+            types.Tool(name=tool.name, description=tool.description, input_schema=tool.parameters)
+            for tool in offered
+            if tool.name != CONVERSE
+        ]
+        tools.append(
+            types.Tool(
+                name=CONVERSE,
+                description=_CONVERSE_DESCRIPTION,
+                input_schema=_converse_schema(),
+            )
+        )
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        arguments = params.arguments or {}
+        if params.name == CONVERSE:
+            return await _converse(app, arguments)
+        meta = params.meta or {}
+        dry_run = meta.get(DRY_RUN_META)
+        result = await app[keys.AGENT].call_tool(
+            ToolCall(
+                name=params.name,
+                arguments=arguments,
+                source="mcp",
+                dry_run=dry_run if isinstance(dry_run, bool) else None,
+            ),
+            exclude_kinds=BORROWED_KINDS,
+        )
+        structured = {**result.result, "conversation_id": result.conversation_id}
+        return types.CallToolResult(
+            content=[types.TextContent(text=_json(result.result))],
+            structured_content=structured,
+            is_error=result.error is not None,
+        )
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=INSTRUCTIONS_PROMPT,
+                    title="Home Agent's instructions",
+                    description=(
+                        "The system prompt Home Agent gives its model: instructions and the "
+                        "overview of the entities exposed to Assist."
+                    ),
+                )
+            ]
+        )
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        if params.name != INSTRUCTIONS_PROMPT:
+            raise ValueError(
+                f"unknown prompt {params.name!r}; the one prompt is {INSTRUCTIONS_PROMPT}"
+            )
+        preview = app[keys.AGENT].prompt_preview()
+        return types.GetPromptResult(
+            description="Home Agent's system prompt",
+            messages=[
+                types.PromptMessage(
+                    role="user", content=types.TextContent(text=preview.system_prompt)
+                )
+            ],
+        )
+
+    return Server(
+        "home-agent",
+        title="Home Agent",
+        instructions=(
+            "Tools of the home's voice assistant: Home Assistant's Assist tools on the entities "
+            "exposed to Assist, the user's custom tools, and 'converse' for a whole turn."
+        ),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+
+
+async def _converse(app: web.Application, arguments: dict[str, Any]) -> types.CallToolResult:
+    try:
+        body = ConversationIn.model_validate(arguments)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in err.errors()
+        )
+        return types.CallToolResult(
+            content=[types.TextContent(text=f"Invalid arguments: {problems}")], is_error=True
+        )
+    result = await app[keys.AGENT].process(
+        ConversationRequest(
+            text=body.text,
+            source="mcp",
+            conversation_id=body.conversation_id,
+            language=body.language,
+            device_id=body.device_id,
+            dry_run=body.dry_run,
+        )
+    )
+    out = ConversationOut.from_result(result).model_dump(mode="json")
+    return types.CallToolResult(
+        content=[types.TextContent(text=result.reply)],
+        structured_content=out,
+        is_error=result.handled_by == "failed",
+    )
+
+
+def _converse_schema() -> dict[str, Any]:
+    schema = ConversationIn.model_json_schema()
+    schema.pop("title", None)
+    return schema
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+async def mcp_view(request: web.Request) -> web.StreamResponse:
+    """``/mcp``: hand the request, already let in, to the package's transport."""
+    manager = request.config_dict[keys.MCP_MANAGER]
+    return await serve_asgi(request, manager.handle_request)
+
+
+async def mcp_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Run the transport's manager in a task of its own for the app's lifetime.
+
+    Its anyio task group must be left by the task that entered it, and aiohttp may start and
+    clean up an app from different tasks, so one task holds it from start to stop.
+    """
+    manager = StreamableHTTPSessionManager(
+        app=build_server(app), stateless=True, json_response=True
+    )
+    app[keys.MCP_MANAGER] = manager
+    ready = asyncio.Event()
+    stop = asyncio.Event()
+
+    async def hold() -> None:
+        async with manager.run():
+            ready.set()
+            await stop.wait()
+
+    task = asyncio.create_task(hold(), name="mcp-server")
+    ready_wait = asyncio.create_task(ready.wait())
+    await asyncio.wait([task, ready_wait], return_when=asyncio.FIRST_COMPLETED)
+    ready_wait.cancel()
+    if task.done():
+        task.result()  # it failed to start: raise why
+    try:
+        yield
+    finally:
+        stop.set()
+        await asyncio.wait([task])
+
+
+def add_mcp_routes(app: web.Application) -> None:
+    """Add ``/mcp`` (POST for messages; GET and DELETE answered by the transport)."""
+    app.router.add_route("*", MCP_PATH, mcp_view, name="mcp")
