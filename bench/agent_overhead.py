@@ -63,7 +63,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository in place of bench/ itself, where bench/mcp.py would hide the mcp package.
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 from openai._utils import async_maybe_transform
 from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming

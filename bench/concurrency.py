@@ -51,7 +51,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository in place of bench/ itself, where bench/mcp.py would hide the mcp package.
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 import aiohttp
 from wyoming.asr import Transcript

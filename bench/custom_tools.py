@@ -34,7 +34,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository in place of bench/ itself, where bench/mcp.py would hide the mcp package.
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 import aiohttp
 from aiohttp import web

@@ -24,7 +24,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository in place of bench/ itself, where bench/mcp.py would hide the mcp package.
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 import tiktoken
 

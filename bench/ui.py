@@ -39,7 +39,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository in place of bench/ itself, where bench/mcp.py would hide the mcp package.
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 from aiohttp.test_utils import TestClient, TestServer
 from pydantic import SecretStr

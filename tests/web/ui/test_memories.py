@@ -366,3 +366,21 @@ async def test_an_edit_in_the_panel_reaches_the_agents_recall(
     assert isinstance(service, MemoryService)
     found = await service.search("what is the dog called")
     assert [record.content for record in found] == ["The dog is called Rex."]
+
+
+async def test_the_trace_lists_the_memories_a_turn_recalled_with_links(
+    ui: UI, learned: tuple[MemoryRecord, int]
+) -> None:
+    """The conversation's trace names each recalled memory and links to its page."""
+    memory, _ = learned
+    recall_turn = await seed_turn(
+        ui.store, "conv-later", "what is the cat called", "Miso.", at=T0 + timedelta(days=1)
+    )
+    async with ui.store.sessionmaker.begin() as session:
+        await memories.mark_recalled(session, [memory.id], turn_id=recall_turn)
+    html = await ui.page("/conversations/conv-later")
+    page = parse(html)
+    assert "Recalled memories" in page.text
+    assert "The cat is called Miso." in page.text
+    assert f"{ui.prefix}/memories/{memory.id}" in [ref.url for ref in page.references]
+    assert misplaced_urls(html, ui.prefix) == []
