@@ -40,7 +40,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories
 from addon.store.database import Store
-from devtools.hash_embeddings import HashEmbeddings
+from addon.memory.local_embeddings import StaticEmbeddings, load_local_embeddings
 
 TOTAL = 10_000
 PER_TEMPLATE_TARGETS = 5
@@ -320,7 +320,7 @@ def _p95(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=100)[94]
 
 
-async def _fill(store: Store, source: HashEmbeddings) -> list[Pair]:
+async def _fill(store: Store, source: StaticEmbeddings) -> list[Pair]:
     pairs: list[Pair] = []
     contents: list[tuple[str, str, str | None]] = []
     for t_index, (memory, question, kind, things) in enumerate(TEMPLATES):
@@ -365,7 +365,7 @@ async def _measure(retriever: Retriever, pairs: list[Pair]) -> tuple[float, floa
 
 async def main() -> dict[str, Any]:
     """Fill a store, then measure lexical and hybrid recall over the same questions."""
-    source = HashEmbeddings()
+    source = load_local_embeddings()
     with tempfile.TemporaryDirectory() as directory:
         store = await Store.open(Path(directory) / "home_agent.db")
         try:
@@ -378,7 +378,7 @@ async def main() -> dict[str, Any]:
         finally:
             await store.close()
     print(f"memories: {TOTAL}, question pairs: {len(pairs)}")
-    print(f"embedding source: {source.model} (devtools/hash_embeddings.py, local, not semantic)")
+    print(f"embedding source: {source.model} (addon/memory/model, local, static)")
     print(
         f"recall p95 (p50): hybrid {hybrid_p95:.2f} ({hybrid_p50:.2f}) ms, query embedding "
         f"included; lexical {lexical_p95:.2f} ({lexical_p50:.2f}) ms"

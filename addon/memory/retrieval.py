@@ -12,7 +12,9 @@ product instead of reading 10,000 embeddings.
 
 from __future__ import annotations
 
+import heapq
 import logging
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -127,6 +129,89 @@ class MemoryIndex:
         return [ScoredId(int(self._ids[i]), float(scores[i])) for i in best]
 
 
+class LexicalIndex:
+    """BM25 over the live memories' word stems, kept in memory for the reply's path.
+
+    It ranks as the store's FTS5 recall query does (words cut to ``STEM_CHARS`` and matched as
+    prefixes, words held by over ``COMMON_SHARE`` of the memories left out, BM25 with FTS5's
+    k1 = 1.2 and b = 0.75) without a query to SQLite: a thread hop through aiosqlite alone costs
+    more than the whole scoring here.
+    """
+
+    def __init__(self, *, k1: float = 1.2, b: float = 0.75) -> None:
+        self._k1 = k1
+        self._b = b
+        self._postings: dict[str, dict[int, int]] = {}
+        self._lengths: dict[int, int] = {}
+        self._stems: dict[int, frozenset[str]] = {}
+        self._total_length = 0
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._lengths
+
+    def put(self, memory_id: int, content: str) -> None:
+        """Index (or re-index) ``memory_id``'s content."""
+        self.remove(memory_id)
+        stems = memories.word_stems(content)
+        for stem in stems:
+            posting = self._postings.setdefault(stem, {})
+            posting[memory_id] = posting.get(memory_id, 0) + 1
+        self._lengths[memory_id] = len(stems)
+        self._stems[memory_id] = frozenset(stems)
+        self._total_length += len(stems)
+
+    def remove(self, memory_id: int) -> None:
+        """Drop ``memory_id`` if present."""
+        length = self._lengths.pop(memory_id, None)
+        if length is None:
+            return
+        self._total_length -= length
+        for stem in self._stems.pop(memory_id):
+            posting = self._postings[stem]
+            del posting[memory_id]
+            if not posting:
+                del self._postings[stem]
+
+    def clear(self) -> None:
+        """Forget every memory."""
+        self._postings = {}
+        self._lengths = {}
+        self._stems = {}
+        self._total_length = 0
+
+    def search(self, text: str, limit: int) -> list[ScoredId]:
+        """The ``limit`` best memories sharing a telling stem with ``text``, best first."""
+        size = len(self._lengths)
+        if not size:
+            return []
+        found = [
+            (stem, self._postings[stem])
+            for stem in dict.fromkeys(memories.word_stems(text))
+            if stem in self._postings
+        ][: memories.MAX_QUERY_TERMS]
+        if not found:
+            return []
+        common = max(memories.COMMON_FLOOR, size * memories.COMMON_SHARE)
+        telling = [item for item in found if len(item[1]) <= common] or [
+            min(found, key=lambda item: len(item[1]))
+        ]
+        k1, b = self._k1, self._b
+        average = self._total_length / size or 1.0
+        lengths = self._lengths
+        scores: dict[int, float] = {}
+        for _stem, posting in telling:
+            count = len(posting)
+            idf = max(math.log((size - count + 0.5) / (count + 0.5)), 1e-6)
+            for memory_id, tf in posting.items():
+                norm = k1 * (1.0 - b + b * lengths[memory_id] / average)
+                scores[memory_id] = scores.get(memory_id, 0.0) + idf * tf * (k1 + 1) / (tf + norm)
+        best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+        return [ScoredId(memory_id, score) for memory_id, score in best]
+
+
 @dataclass(frozen=True, slots=True)
 class RecallQuery:
     """What a recall is about: the utterance (and recent history), the speaker's area, entities."""
@@ -155,8 +240,23 @@ def fuse(rankings: Iterable[Sequence[ScoredId]], *, k: int = 60) -> dict[int, fl
     return fused
 
 
+@dataclass(frozen=True, slots=True)
+class _Tags:
+    """What the boosts read of a memory: its areas (folded) and entity ids."""
+
+    areas: frozenset[str]
+    entity_ids: frozenset[str]
+
+
 class Retriever:
-    """Hybrid recall over the store, and the writes that keep its vector index current."""
+    """Hybrid recall, over an in-memory copy of what it searches, and the writes that keep it.
+
+    The copy (words for BM25, vectors, areas and entities) is read from the store by
+    :meth:`load`, or by the first recall if nobody called it, and kept current by
+    :meth:`embed_memories` (after an add, edit or restore), :meth:`forget` (after a delete) and
+    :meth:`forget_everything`. A recall then touches SQLite once, to read the few memories it
+    returns; one deleted behind the copy's back is dropped there and never returned.
+    """
 
     def __init__(
         self,
@@ -167,14 +267,19 @@ class Retriever:
         rrf_k: int = 60,
         area_boost: float = 0.25,
         entity_boost: float = 0.25,
+        embed_batch: int = 64,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._source = source
         self._index = MemoryIndex()
+        self._lexical = LexicalIndex()
+        self._tags: dict[int, _Tags] = {}
+        self._loaded = False
         self._candidates = candidates
         self._rrf_k = rrf_k
         self._area_boost = area_boost
         self._entity_boost = entity_boost
+        self._embed_batch = embed_batch
 
     @property
     def hybrid(self) -> bool:
@@ -186,19 +291,63 @@ class Retriever:
         """The in-memory vectors, for tests and the benchmark."""
         return self._index
 
+    @property
+    def lexical(self) -> LexicalIndex:
+        """The in-memory BM25 index, for tests and the benchmark."""
+        return self._lexical
+
     async def load(self) -> None:
-        """Read the stored embeddings of the source's model into the index, once at start."""
-        self._index.clear()
-        if self._source is None:
+        """Read every live memory into the copy, once at start; embed those lacking a vector.
+
+        A memory with no embedding of the source's model (added while there was no source, or
+        under another model) is embedded here in batches and stored, so switching the source
+        needs no re-edit. If the source fails, those memories stay lexical until edited.
+        """
+        missing_ids = await self._read()
+        if self._source is None or not missing_ids:
             return
         async with self._sessionmaker() as session:
-            stored = await memories.stored_embeddings(session, self._source.model)
+            missing = await memories.get_memories(session, missing_ids)
+        try:
+            for start in range(0, len(missing), self._embed_batch):
+                await self.embed_memories(missing[start : start + self._embed_batch])
+        except LLMError as err:
+            _LOGGER.warning("memories left without embeddings of %s: %s", self._source.model, err)
+
+    async def _read(self) -> list[int]:
+        """Fill the copy from the store; the live memories' ids with no vector of the source's."""
+        model = self._source.model if self._source is not None else None
+        async with self._sessionmaker() as session:
+            stored = await memories.searchable_memories(session, model)
+        self._index.clear()
+        self._lexical.clear()
+        self._tags = {}
+        missing: list[int] = []
         for item in stored:
-            self._index.put(item.id, memories.unpack_vector(item.vector))
-        _LOGGER.info("memory index loaded: %d embeddings of %s", len(stored), self._source.model)
+            self._lexical.put(item.id, item.content)
+            self._tags[item.id] = _tags(item.areas, item.entity_ids)
+            if item.vector is not None:
+                self._index.put(item.id, memories.unpack_vector(item.vector))
+            else:
+                missing.append(item.id)
+        self._loaded = True
+        _LOGGER.info(
+            "memory recall loaded: %d memories, %d embeddings of %s",
+            len(stored),
+            len(self._index),
+            model or "no model",
+        )
+        return missing
 
     async def embed_memories(self, records: Sequence[MemoryRecord]) -> None:
-        """Embed ``records``' content, store the vectors and put them in the index."""
+        """Put ``records`` (added, edited or restored) in the copy; embed and store their vectors.
+
+        Raises :class:`LLMError` if the source fails; the words are in the copy by then, so
+        the memories are still recalled lexically.
+        """
+        for record in records:
+            self._lexical.put(record.id, record.content)
+            self._tags[record.id] = _tags(record.areas, record.entity_ids)
         if self._source is None or not records:
             return
         vectors = await self._source.embed([record.content for record in records])
@@ -215,34 +364,44 @@ class Retriever:
             self._index.put(record.id, vector)
 
     def forget(self, memory_ids: Iterable[int]) -> None:
-        """Take deleted memories out of the index (a restore embeds them again)."""
+        """Take deleted memories out of the copy (a restore goes through embed_memories)."""
         for memory_id in memory_ids:
             self._index.remove(memory_id)
+            self._lexical.remove(memory_id)
+            self._tags.pop(memory_id, None)
 
     def forget_everything(self) -> None:
-        """Empty the index, after the store forgot everything."""
+        """Empty the copy, after the store forgot everything."""
         self._index.clear()
+        self._lexical.clear()
+        self._tags = {}
+        self._loaded = True
 
     async def recall(self, query: RecallQuery, *, limit: int = 5) -> list[Recalled]:
         """The ``limit`` live memories most relevant to ``query``, best first."""
+        if not self._loaded:
+            await self._read()
+        lexical = self._lexical.search(query.text, self._candidates)
+        vector = await self._nearest(query.text)
+        fused = fuse([lexical, vector], k=self._rrf_k)
+        boosted = {
+            memory_id: score * self._boost(memory_id, query) for memory_id, score in fused.items()
+        }
+        shortlist = heapq.nlargest(limit * 2, boosted, key=lambda memory_id: boosted[memory_id])
+        if not shortlist:
+            return []
         async with self._sessionmaker() as session:
-            found = await memories.search_memory_records(
-                session, query.text, limit=self._candidates
-            )
-            lexical = [hit.scored for hit in found]
-            vector = await self._nearest(query.text)
-            fused = fuse([lexical, vector], k=self._rrf_k)
-            shortlist = sorted(fused, key=lambda memory_id: -fused[memory_id])[: limit * 2]
-            known = {hit.record.id: hit.record for hit in found}
-            missing = [memory_id for memory_id in shortlist if memory_id not in known]
-            known.update((r.id, r) for r in await memories.get_memories(session, missing))
-            records = [known[memory_id] for memory_id in shortlist if memory_id in known]
+            records = await memories.get_memories(session, shortlist)
+        gone = set(shortlist) - {record.id for record in records}
+        if gone:
+            _LOGGER.warning("memories %s were deleted without telling recall", sorted(gone))
+            self.forget(gone)
         lexical_rank = {hit.id: rank for rank, hit in enumerate(lexical, start=1)}
         vector_rank = {hit.id: rank for rank, hit in enumerate(vector, start=1)}
         recalled = [
             Recalled(
                 record,
-                fused[record.id] * self._boost(record, query),
+                boosted[record.id],
                 lexical_rank.get(record.id),
                 vector_rank.get(record.id),
             )
@@ -261,10 +420,17 @@ class Retriever:
             return []
         return self._index.nearest(vector, self._candidates)
 
-    def _boost(self, record: MemoryRecord, query: RecallQuery) -> float:
+    def _boost(self, memory_id: int, query: RecallQuery) -> float:
+        tags = self._tags.get(memory_id)
+        if tags is None:
+            return 1.0
         factor = 1.0
-        if query.area and query.area.casefold() in {area.casefold() for area in record.areas}:
+        if query.area and query.area.casefold() in tags.areas:
             factor += self._area_boost
-        if set(query.entity_ids) & set(record.entity_ids):
+        if tags.entity_ids.intersection(query.entity_ids):
             factor += self._entity_boost
         return factor
+
+
+def _tags(areas: Iterable[str], entity_ids: Iterable[str]) -> _Tags:
+    return _Tags(frozenset(area.casefold() for area in areas), frozenset(entity_ids))

@@ -90,6 +90,17 @@ class RecallRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchableMemory:
+    """What recall keeps in memory of a live memory; ``vector`` only if made by the model asked."""
+
+    id: int
+    content: str
+    entity_ids: tuple[str, ...]
+    areas: tuple[str, ...]
+    vector: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEmbedding:
     """A live memory's embedding as stored: float32 little-endian bytes."""
 
@@ -419,6 +430,18 @@ def _terms(query: str) -> list[str]:
     return list(dict.fromkeys(_WORD.findall(plain)))
 
 
+def word_stems(text: str) -> list[str]:
+    """Every word of ``text`` as recall matches it: folded like the index, cut by :func:`_stem`.
+
+    Repeats stay (a word's count is its term frequency). A stem of ``STEM_CHARS`` characters
+    matches every word it begins, so indexing words by stem and matching stems exactly finds
+    what the FTS5 query of :func:`_telling_terms` finds.
+    """
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(char for char in folded if not unicodedata.combining(char))
+    return [_stem(term) for term in _WORD.findall(plain)]
+
+
 def _stem(term: str) -> str:
     """A word cut to its first ``STEM_CHARS`` characters, matched as a prefix ("allerg*")."""
     return term[:STEM_CHARS] if len(term) > STEM_CHARS else term
@@ -547,6 +570,27 @@ async def stored_embeddings(session: AsyncSession, model: str) -> list[StoredEmb
         )
     )
     return [StoredEmbedding(memory_id, vector) for memory_id, vector in rows if vector]
+
+
+async def searchable_memories(session: AsyncSession, model: str | None) -> list[SearchableMemory]:
+    """Every live memory's searchable fields, with its embedding if ``model`` made it."""
+    rows = await _fetch(
+        session,
+        "SELECT id, content, entity_ids, areas, "
+        "CASE WHEN embedding_model = ? THEN embedding END "
+        "FROM memories WHERE deleted_at IS NULL ORDER BY id",
+        (model,),
+    )
+    return [
+        SearchableMemory(
+            int(row[0]),
+            str(row[1]),
+            tuple(json.loads(row[2] or "[]")),
+            tuple(json.loads(row[3] or "[]")),
+            bytes(row[4]) if row[4] else None,
+        )
+        for row in rows
+    ]
 
 
 async def nearest_ids(
