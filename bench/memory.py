@@ -37,10 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # As the add-on's image sets it (Dockerfile): numpy's BLAS on one thread, before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from addon.memory.local_embeddings import StaticEmbeddings, load_local_embeddings
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories
 from addon.store.database import Store
-from addon.memory.local_embeddings import StaticEmbeddings, load_local_embeddings
 
 TOTAL = 10_000
 PER_TEMPLATE_TARGETS = 5

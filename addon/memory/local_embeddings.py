@@ -3,7 +3,8 @@
 The model in ``addon/memory/model/`` is a table of one vector per WordPiece token of MiniLM's
 uncased English vocabulary, made once by ``devtools/distill_embeddings.py`` (model2vec's
 distillation: each token through the transformer alone, PCA to a few hundred dimensions, rare
-tokens weighted up). A text's embedding is the mean of its tokens' rows: no transformer runs, so
+tokens weighted up). A text's embedding is the mean of its tokens' rows, function words left
+out (``stopwords.txt``): no transformer runs, so
 embedding a question takes tens of microseconds on one core, numpy only, and nothing is fetched
 at run time. It knows English; other languages share only names, numbers and word pieces with it,
 so a German home is better served by the endpoint's ``/v1/embeddings``.
@@ -133,10 +134,12 @@ class WordPiece:
             start = end
         return tuple(pieces)
 
-    def ids(self, text: str) -> list[int]:
-        """The token ids of ``text``, without ``[CLS]`` or ``[SEP]``."""
+    def ids(self, text: str, *, skip: frozenset[str] = frozenset()) -> list[int]:
+        """The token ids of ``text``, without ``[CLS]`` or ``[SEP]``, nor the words in ``skip``."""
         out: list[int] = []
         for word in _words(text):
+            if word in skip:
+                continue
             known = self._cache.get(word)
             if known is None:
                 known = self._word_ids(word)
@@ -149,9 +152,16 @@ class WordPiece:
 class StaticEmbeddings:
     """An ``EmbeddingSource``: the mean of the text's token vectors, unit length, float32."""
 
-    def __init__(self, info: ModelInfo, tokenizer: WordPiece, table: np.ndarray) -> None:
+    def __init__(
+        self,
+        info: ModelInfo,
+        tokenizer: WordPiece,
+        table: np.ndarray,
+        stop_words: frozenset[str] = frozenset(),
+    ) -> None:
         self._info = info
         self._tokenizer = tokenizer
+        self._stop_words = stop_words
         self._table = np.ascontiguousarray(table, dtype=np.float32)
 
     @property
@@ -165,8 +175,15 @@ class StaticEmbeddings:
         return int(self._table.shape[1])
 
     def vector(self, text: str) -> np.ndarray:
-        """One text's unit vector; zeros for a text with no known token."""
-        ids = [i for i in self._tokenizer.ids(text) if i != self._tokenizer.unk_id]
+        """One text's unit vector; zeros for a text with no known token.
+
+        Function words ("does", "what", "the") are left out unless nothing else is left: in a
+        mean they pull "does Anna work at night" towards every memory that says "does".
+        """
+        unk = self._tokenizer.unk_id
+        ids = [i for i in self._tokenizer.ids(text, skip=self._stop_words) if i != unk]
+        if not ids:
+            ids = [i for i in self._tokenizer.ids(text) if i != unk]
         if not ids:
             return np.zeros(self.dims, dtype=np.float32)
         mean = self._table[ids].mean(axis=0)
@@ -181,7 +198,7 @@ class StaticEmbeddings:
 
 
 def load_local_embeddings(directory: Path = MODEL_DIR) -> StaticEmbeddings:
-    """Load the shipped static model (``model.json``, ``vocab.txt``, ``embeddings.npy``).
+    """Load the shipped static model (``model.json``, ``vocab.txt``, ``embeddings.npy``, ...).
 
     ``embeddings.npy`` holds int8 rows and ``scales.npy`` one float32 scale per row, a quarter of
     float32's size for no measurable change in ranking. Raises :class:`ConfigError` if the files
@@ -192,6 +209,7 @@ def load_local_embeddings(directory: Path = MODEL_DIR) -> StaticEmbeddings:
         vocab = (directory / "vocab.txt").read_text(encoding="utf-8").split("\n")
         quantized = np.load(directory / "embeddings.npy", allow_pickle=False)
         scales = np.load(directory / "scales.npy", allow_pickle=False)
+        stop_words = frozenset((directory / "stopwords.txt").read_text(encoding="utf-8").split())
     except (OSError, ValueError) as err:
         raise ConfigError(f"cannot load the local embedding model in {directory}: {err}") from err
     if vocab and vocab[-1] == "":
@@ -203,4 +221,4 @@ def load_local_embeddings(directory: Path = MODEL_DIR) -> StaticEmbeddings:
             f"{len(vocab)} tokens of {info.dims} dims"
         )
     table = quantized.astype(np.float32) * scales[:, None].astype(np.float32)
-    return StaticEmbeddings(info, WordPiece(vocab, info.unk_token), table)
+    return StaticEmbeddings(info, WordPiece(vocab, info.unk_token), table, stop_words)

@@ -1,8 +1,9 @@
 """Recall: the memories most relevant to an utterance, by BM25 and, when there is one, vectors.
 
-Both searches give up to ``candidates`` ranked ids; reciprocal rank fusion adds ``1 / (k +
-rank)`` from each list, so neither score scale has to be calibrated against the other. With no
-embedding source, or when it fails, the ranking is BM25's alone: recall never fails a reply.
+Both searches give up to ``candidates`` ranked ids; every candidate of either list gets both
+scores (BM25, and its cosine from the index), each divided by the best of the query's
+candidates, blended with a weight for BM25 (:func:`blend`). With no embedding source, or when
+it fails, the ranking is BM25's alone: recall never fails a reply.
 Memories about the speaker's area or the entities in play are then boosted.
 
 The vectors live in :class:`MemoryIndex`, a float32 matrix loaded once from the store and kept
@@ -15,7 +16,7 @@ from __future__ import annotations
 import heapq
 import logging
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -114,6 +115,24 @@ class MemoryIndex:
         self._matrix = np.zeros((0, 0), dtype=np.float32)
         self._ids = np.zeros(0, dtype=np.int64)
         self._rows = {}
+
+    def similarities(self, vector: np.ndarray, memory_ids: Iterable[int]) -> dict[int, float]:
+        """Cosine of ``vector`` with each of ``memory_ids`` that has a row here."""
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        norm = float(np.linalg.norm(query))
+        if not self._rows or norm == 0.0 or query.shape[0] != self._matrix.shape[1]:
+            return {}
+        present = [
+            (memory_id, at)
+            for memory_id in memory_ids
+            if (at := self._rows.get(memory_id)) is not None
+        ]
+        if not present:
+            return {}
+        scores = self._matrix[[at for _, at in present]] @ (query / norm)
+        return {
+            memory_id: float(score) for (memory_id, _), score in zip(present, scores, strict=True)
+        }
 
     def nearest(self, vector: np.ndarray, limit: int) -> list[ScoredId]:
         """The ``limit`` ids most similar to ``vector`` by cosine, best first."""
@@ -231,13 +250,28 @@ class Recalled:
     vector_rank: int | None
 
 
-def fuse(rankings: Iterable[Sequence[ScoredId]], *, k: int = 60) -> dict[int, float]:
-    """Reciprocal rank fusion: each list adds ``1 / (k + rank)`` to the ids it ranks."""
-    fused: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, hit in enumerate(ranking, start=1):
-            fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (k + rank)
-    return fused
+def blend(
+    lexical: Sequence[ScoredId], similarity: Mapping[int, float], *, lexical_weight: float
+) -> dict[int, float]:
+    """Each candidate's ``w * bm25 / best_bm25 + (1 - w) * cosine / best_cosine``.
+
+    Both scores are divided by the best of this query's candidates, so each list's leader
+    scores 1 and the weight says how much BM25 counts against meaning. A candidate missing from
+    one side scores 0 there. With no similarities (no source, or it failed) it is BM25 alone.
+    """
+    best_lexical = max((hit.score for hit in lexical), default=0.0)
+    lexical_part = {
+        hit.id: hit.score / best_lexical if best_lexical > 0 else 0.0 for hit in lexical
+    }
+    best_similarity = max(similarity.values(), default=0.0)
+    if best_similarity <= 0.0:
+        return lexical_part
+    weight = lexical_weight if lexical_part else 0.0
+    return {
+        memory_id: weight * lexical_part.get(memory_id, 0.0)
+        + (1.0 - weight) * max(similarity.get(memory_id, 0.0), 0.0) / best_similarity
+        for memory_id in lexical_part.keys() | similarity.keys()
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,8 +297,8 @@ class Retriever:
         sessionmaker: async_sessionmaker[AsyncSession],
         source: EmbeddingSource | None = None,
         *,
-        candidates: int = 50,
-        rrf_k: int = 60,
+        candidates: int = 100,
+        lexical_weight: float = 0.25,
         area_boost: float = 0.25,
         entity_boost: float = 0.25,
         embed_batch: int = 64,
@@ -276,7 +310,7 @@ class Retriever:
         self._tags: dict[int, _Tags] = {}
         self._loaded = False
         self._candidates = candidates
-        self._rrf_k = rrf_k
+        self._lexical_weight = lexical_weight
         self._area_boost = area_boost
         self._entity_boost = entity_boost
         self._embed_batch = embed_batch
@@ -382,8 +416,8 @@ class Retriever:
         if not self._loaded:
             await self._read()
         lexical = self._lexical.search(query.text, self._candidates)
-        vector = await self._nearest(query.text)
-        fused = fuse([lexical, vector], k=self._rrf_k)
+        vector, similarity = await self._nearest(query.text, lexical)
+        fused = blend(lexical, similarity, lexical_weight=self._lexical_weight)
         boosted = {
             memory_id: score * self._boost(memory_id, query) for memory_id, score in fused.items()
         }
@@ -410,15 +444,22 @@ class Retriever:
         recalled.sort(key=lambda item: (-item.score, -item.memory.importance, item.memory.id))
         return recalled[:limit]
 
-    async def _nearest(self, text: str) -> list[ScoredId]:
+    async def _nearest(
+        self, text: str, lexical: Sequence[ScoredId]
+    ) -> tuple[list[ScoredId], dict[int, float]]:
+        """The vector ranking, and the cosine of every candidate of either list."""
         if self._source is None or not len(self._index) or not text.strip():
-            return []
+            return [], {}
         try:
             [vector] = await self._source.embed([text])
         except LLMError as err:
             _LOGGER.warning("memory recall is lexical only this turn: %s", err)
-            return []
-        return self._index.nearest(vector, self._candidates)
+            return [], {}
+        nearest = self._index.nearest(vector, self._candidates)
+        similarity = {hit.id: hit.score for hit in nearest}
+        others = [hit.id for hit in lexical if hit.id not in similarity]
+        similarity.update(self._index.similarities(vector, others))
+        return nearest, similarity
 
     def _boost(self, memory_id: int, query: RecallQuery) -> float:
         tags = self._tags.get(memory_id)
