@@ -17,7 +17,7 @@ import heapq
 import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -275,21 +275,23 @@ def blend(
 
 
 @dataclass(frozen=True, slots=True)
-class _Tags:
-    """What the boosts read of a memory: its areas (folded) and entity ids."""
+class _Kept:
+    """A memory as recall keeps it: the record, and what the boosts read (areas folded)."""
 
+    record: MemoryRecord
     areas: frozenset[str]
     entity_ids: frozenset[str]
 
 
 class Retriever:
-    """Hybrid recall, over an in-memory copy of what it searches, and the writes that keep it.
+    """Hybrid recall over an in-memory copy of the live memories, and the writes that keep it.
 
-    The copy (words for BM25, vectors, areas and entities) is read from the store by
-    :meth:`load`, or by the first recall if nobody called it, and kept current by
-    :meth:`embed_memories` (after an add, edit or restore), :meth:`forget` (after a delete) and
-    :meth:`forget_everything`. A recall then touches SQLite once, to read the few memories it
-    returns; one deleted behind the copy's back is dropped there and never returned.
+    The copy (records, words for BM25, vectors) is read from the store by :meth:`load`, or by
+    the first recall if nobody called it, and kept current by :meth:`embed_memories` (after an
+    add, edit or restore), :meth:`forget` (after a delete or prune) and
+    :meth:`forget_everything`. A recall then never waits for SQLite: on a busy two-core box a
+    thread hop through aiosqlite alone costs more than the whole search. The records it returns
+    are as the copy last saw them (recall counts included); :meth:`load` reads them afresh.
     """
 
     def __init__(
@@ -307,7 +309,7 @@ class Retriever:
         self._source = source
         self._index = MemoryIndex()
         self._lexical = LexicalIndex()
-        self._tags: dict[int, _Tags] = {}
+        self._kept: dict[int, _Kept] = {}
         self._loaded = False
         self._candidates = candidates
         self._lexical_weight = lexical_weight
@@ -340,8 +342,7 @@ class Retriever:
         missing_ids = await self._read()
         if self._source is None or not missing_ids:
             return
-        async with self._sessionmaker() as session:
-            missing = await memories.get_memories(session, missing_ids)
+        missing = [self._kept[memory_id].record for memory_id in missing_ids]
         try:
             for start in range(0, len(missing), self._embed_batch):
                 await self.embed_memories(missing[start : start + self._embed_batch])
@@ -355,15 +356,14 @@ class Retriever:
             stored = await memories.searchable_memories(session, model)
         self._index.clear()
         self._lexical.clear()
-        self._tags = {}
+        self._kept = {}
         missing: list[int] = []
         for item in stored:
-            self._lexical.put(item.id, item.content)
-            self._tags[item.id] = _tags(item.areas, item.entity_ids)
+            self._keep(item.record)
             if item.vector is not None:
-                self._index.put(item.id, memories.unpack_vector(item.vector))
+                self._index.put(item.record.id, memories.unpack_vector(item.vector))
             else:
-                missing.append(item.id)
+                missing.append(item.record.id)
         self._loaded = True
         _LOGGER.info(
             "memory recall loaded: %d memories, %d embeddings of %s",
@@ -380,8 +380,7 @@ class Retriever:
         the memories are still recalled lexically.
         """
         for record in records:
-            self._lexical.put(record.id, record.content)
-            self._tags[record.id] = _tags(record.areas, record.entity_ids)
+            self._keep(record)
         if self._source is None or not records:
             return
         vectors = await self._source.embed([record.content for record in records])
@@ -396,19 +395,28 @@ class Retriever:
                 )
         for record, vector in zip(records, vectors, strict=True):
             self._index.put(record.id, vector)
+            self._keep(replace(record, embedding_model=self._source.model))
+
+    def _keep(self, record: MemoryRecord) -> None:
+        self._lexical.put(record.id, record.content)
+        self._kept[record.id] = _Kept(
+            record,
+            frozenset(area.casefold() for area in record.areas),
+            frozenset(record.entity_ids),
+        )
 
     def forget(self, memory_ids: Iterable[int]) -> None:
         """Take deleted memories out of the copy (a restore goes through embed_memories)."""
         for memory_id in memory_ids:
             self._index.remove(memory_id)
             self._lexical.remove(memory_id)
-            self._tags.pop(memory_id, None)
+            self._kept.pop(memory_id, None)
 
     def forget_everything(self) -> None:
         """Empty the copy, after the store forgot everything."""
         self._index.clear()
         self._lexical.clear()
-        self._tags = {}
+        self._kept = {}
         self._loaded = True
 
     async def recall(self, query: RecallQuery, *, limit: int = 5) -> list[Recalled]:
@@ -418,31 +426,30 @@ class Retriever:
         lexical = self._lexical.search(query.text, self._candidates)
         vector, similarity = await self._nearest(query.text, lexical)
         fused = blend(lexical, similarity, lexical_weight=self._lexical_weight)
-        boosted = {
-            memory_id: score * self._boost(memory_id, query) for memory_id, score in fused.items()
-        }
-        shortlist = heapq.nlargest(limit * 2, boosted, key=lambda memory_id: boosted[memory_id])
-        if not shortlist:
-            return []
-        async with self._sessionmaker() as session:
-            records = await memories.get_memories(session, shortlist)
-        gone = set(shortlist) - {record.id for record in records}
-        if gone:
-            _LOGGER.warning("memories %s were deleted without telling recall", sorted(gone))
-            self.forget(gone)
+        kept = self._kept
+        best = heapq.nsmallest(
+            limit,
+            (
+                (
+                    -score * self._boost(memory_id, query),
+                    -kept[memory_id].record.importance,
+                    memory_id,
+                )
+                for memory_id, score in fused.items()
+                if memory_id in kept
+            ),
+        )
         lexical_rank = {hit.id: rank for rank, hit in enumerate(lexical, start=1)}
         vector_rank = {hit.id: rank for rank, hit in enumerate(vector, start=1)}
-        recalled = [
+        return [
             Recalled(
-                record,
-                boosted[record.id],
-                lexical_rank.get(record.id),
-                vector_rank.get(record.id),
+                kept[memory_id].record,
+                -negative_score,
+                lexical_rank.get(memory_id),
+                vector_rank.get(memory_id),
             )
-            for record in records
+            for negative_score, _importance, memory_id in best
         ]
-        recalled.sort(key=lambda item: (-item.score, -item.memory.importance, item.memory.id))
-        return recalled[:limit]
 
     async def _nearest(
         self, text: str, lexical: Sequence[ScoredId]
@@ -462,7 +469,7 @@ class Retriever:
         return nearest, similarity
 
     def _boost(self, memory_id: int, query: RecallQuery) -> float:
-        tags = self._tags.get(memory_id)
+        tags = self._kept.get(memory_id)
         if tags is None:
             return 1.0
         factor = 1.0
@@ -471,7 +478,3 @@ class Retriever:
         if tags.entity_ids.intersection(query.entity_ids):
             factor += self._entity_boost
         return factor
-
-
-def _tags(areas: Iterable[str], entity_ids: Iterable[str]) -> _Tags:
-    return _Tags(frozenset(area.casefold() for area in areas), frozenset(entity_ids))

@@ -93,10 +93,7 @@ class RecallRecord:
 class SearchableMemory:
     """What recall keeps in memory of a live memory; ``vector`` only if made by the model asked."""
 
-    id: int
-    content: str
-    entity_ids: tuple[str, ...]
-    areas: tuple[str, ...]
+    record: MemoryRecord
     vector: bytes | None
 
 
@@ -573,24 +570,14 @@ async def stored_embeddings(session: AsyncSession, model: str) -> list[StoredEmb
 
 
 async def searchable_memories(session: AsyncSession, model: str | None) -> list[SearchableMemory]:
-    """Every live memory's searchable fields, with its embedding if ``model`` made it."""
+    """Every live memory, with its embedding if ``model`` made it (recall's copy, at start)."""
     rows = await _fetch(
         session,
-        "SELECT id, content, entity_ids, areas, "
-        "CASE WHEN embedding_model = ? THEN embedding END "
+        f"SELECT {_RAW_COLUMNS}, CASE WHEN embedding_model = ? THEN embedding END "
         "FROM memories WHERE deleted_at IS NULL ORDER BY id",
         (model,),
     )
-    return [
-        SearchableMemory(
-            int(row[0]),
-            str(row[1]),
-            tuple(json.loads(row[2] or "[]")),
-            tuple(json.loads(row[3] or "[]")),
-            bytes(row[4]) if row[4] else None,
-        )
-        for row in rows
-    ]
+    return [SearchableMemory(_raw_record(row), bytes(row[-1]) if row[-1] else None) for row in rows]
 
 
 async def nearest_ids(
