@@ -28,6 +28,8 @@ import numpy as np
 from addon.errors import ConfigError
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
+OPTION = "memory_embeddings"
+"""The option that chooses this source; errors loading the model name it."""
 _MAX_WORD_CHARS = 100
 _CACHE_LIMIT = 50_000
 
@@ -104,7 +106,7 @@ class WordPiece:
     def __init__(self, vocab: Sequence[str], unk_token: str = "[UNK]") -> None:
         self._ids = {token: index for index, token in enumerate(vocab)}
         if unk_token not in self._ids:
-            raise ConfigError(f"the vocabulary has no {unk_token!r} token")
+            raise ConfigError(OPTION, f"the local model's vocabulary has no {unk_token!r} token")
         self._unk = self._ids[unk_token]
         self._cache: dict[str, tuple[int, ...]] = {}
 
@@ -188,7 +190,8 @@ class StaticEmbeddings:
             return np.zeros(self.dims, dtype=np.float32)
         mean = self._table[ids].mean(axis=0)
         norm = float(np.linalg.norm(mean))
-        return mean / norm if norm else mean
+        unit: np.ndarray = mean / norm if norm else mean
+        return unit
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text, computed in place: far cheaper than a hop to a thread."""
@@ -211,14 +214,15 @@ def load_local_embeddings(directory: Path = MODEL_DIR) -> StaticEmbeddings:
         scales = np.load(directory / "scales.npy", allow_pickle=False)
         stop_words = frozenset((directory / "stopwords.txt").read_text(encoding="utf-8").split())
     except (OSError, ValueError) as err:
-        raise ConfigError(f"cannot load the local embedding model in {directory}: {err}") from err
+        raise ConfigError(OPTION, f"cannot load the local model in {directory}: {err}") from err
     if vocab and vocab[-1] == "":
         vocab.pop()
     info = ModelInfo(str(meta["name"]), int(meta["dims"]), str(meta.get("unk_token", "[UNK]")))
     if quantized.shape != (len(vocab), info.dims) or scales.shape != (len(vocab),):
         raise ConfigError(
-            f"local embedding model in {directory}: {quantized.shape} rows for "
-            f"{len(vocab)} tokens of {info.dims} dims"
+            OPTION,
+            f"the local model in {directory} has {quantized.shape} rows for "
+            f"{len(vocab)} tokens of {info.dims} dims",
         )
     table = quantized.astype(np.float32) * scales[:, None].astype(np.float32)
     return StaticEmbeddings(info, WordPiece(vocab, info.unk_token), table, stop_words)
