@@ -292,7 +292,7 @@ async def get_memory(session: AsyncSession, memory_id: int) -> MemoryRecord:
 
 
 async def get_memories(session: AsyncSession, memory_ids: Iterable[int]) -> list[MemoryRecord]:
-    """The live memories among ``memory_ids``, in the order asked for (recall's read)."""
+    """The live memories among ``memory_ids``, in the order asked for."""
     ids = [int(memory_id) for memory_id in memory_ids]
     if not ids:
         return []

@@ -28,6 +28,9 @@ USED_ELSEWHERE = {
     "recalled_into": "memory",
     "nearest_ids": "memory",
     "search_memories": "memory",
+    "get_memories": "memory",
+    # The `memory_embeddings: local` source, which the agent's wiring will load.
+    "load_local_embeddings": "memory",
     "Extractor": "memory",
     "merge": "memory",
 }
