@@ -11,11 +11,11 @@ from syllables so each is one rare word, as names in a home are.
 - ``recall_at_5``: the share of the 200 questions whose memory is among the first five, hybrid;
   ``recall_at_5_lexical``: the same with BM25 alone.
 
-The embedding source is ``devtools/hash_embeddings.py``: hashed words and character trigrams,
-deterministic and offline, NOT a semantic model; the scripted model's ``/v1/embeddings`` is the
-same kind of hashing over words and reaches over HTTP, so it would measure the loopback rather
-than recall. A real embedding model would change the hybrid figure. The extraction's share of
-the reply's path and the prefix share need the agent's wiring, which is not there yet: n/a.
+The embedding source is the add-on's local model (``addon/memory/model``, static token vectors
+distilled from all-MiniLM-L6-v2, see ``addon/memory/local_embeddings.py``), as with
+``memory_embeddings: local``; recall runs through the real ``Retriever`` over its in-memory copy,
+loaded from the store as at start. The extraction's share of the reply's path and the prefix
+share need the agent's wiring, which is not there yet: n/a.
 The last line is one JSON object.
 """
 
