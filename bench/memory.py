@@ -11,11 +11,11 @@ from syllables so each is one rare word, as names in a home are.
 - ``recall_at_5``: the share of the 200 questions whose memory is among the first five, hybrid;
   ``recall_at_5_lexical``: the same with BM25 alone.
 
-The embedding source is ``devtools/hash_embeddings.py``: hashed words and character trigrams,
-deterministic and offline, NOT a semantic model; the scripted model's ``/v1/embeddings`` is the
-same kind of hashing over words and reaches over HTTP, so it would measure the loopback rather
-than recall. A real embedding model would change the hybrid figure. The extraction's share of
-the reply's path and the prefix share with memories come from ``bench/memory_turn.py``.
+The embedding source is the add-on's local model (``addon/memory/model``, static token vectors
+distilled from all-MiniLM-L6-v2, see ``addon/memory/local_embeddings.py``), as with
+``memory_embeddings: local``; recall runs through the real ``Retriever`` over its in-memory copy,
+loaded from the store as at start. The extraction's share of the reply's path and the prefix
+share with memories come from ``bench/memory_turn.py``.
 The last line is one JSON object.
 """
 
@@ -39,11 +39,11 @@ sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resol
 # As the add-on's image sets it (Dockerfile): numpy's BLAS on one thread, before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from addon.memory.local_embeddings import StaticEmbeddings, load_local_embeddings
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories
 from addon.store.database import Store
 from bench import memory_turn
-from devtools.hash_embeddings import HashEmbeddings
 
 TOTAL = 10_000
 PER_TEMPLATE_TARGETS = 5
@@ -323,7 +323,7 @@ def _p95(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=100)[94]
 
 
-async def _fill(store: Store, source: HashEmbeddings) -> list[Pair]:
+async def _fill(store: Store, source: StaticEmbeddings) -> list[Pair]:
     pairs: list[Pair] = []
     contents: list[tuple[str, str, str | None]] = []
     for t_index, (memory, question, kind, things) in enumerate(TEMPLATES):
@@ -368,7 +368,7 @@ async def _measure(retriever: Retriever, pairs: list[Pair]) -> tuple[float, floa
 
 async def main() -> dict[str, Any]:
     """Fill a store, then measure lexical and hybrid recall over the same questions."""
-    source = HashEmbeddings()
+    source = load_local_embeddings()
     with tempfile.TemporaryDirectory() as directory:
         store = await Store.open(Path(directory) / "home_agent.db")
         try:
@@ -381,7 +381,7 @@ async def main() -> dict[str, Any]:
         finally:
             await store.close()
     print(f"memories: {TOTAL}, question pairs: {len(pairs)}")
-    print(f"embedding source: {source.model} (devtools/hash_embeddings.py, local, not semantic)")
+    print(f"embedding source: {source.model} (addon/memory/model, local, static)")
     print(
         f"recall p95 (p50): hybrid {hybrid_p95:.2f} ({hybrid_p50:.2f}) ms, query embedding "
         f"included; lexical {lexical_p95:.2f} ({lexical_p50:.2f}) ms"

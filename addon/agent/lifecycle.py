@@ -18,12 +18,14 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import StaticSource
+from addon.errors import ConfigError
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.home.actions.live import LiveExecutor
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.mcp_client.hub import McpHub
 from addon.memory.extraction import Extractor
+from addon.memory.local_embeddings import load_local_embeddings
 from addon.memory.retrieval import EmbeddingSource, EndpointEmbeddings, Retriever
 from addon.memory.service import MemoryLimits, MemoryService
 from addon.store.database import Store
@@ -109,11 +111,10 @@ def build_memory(options: Options, store: Store, llm: LLMClient | None) -> Memor
         else:
             source = EndpointEmbeddings(llm, options.embedding_model)
     elif options.memory_embeddings == "local":
-        # The local embedding model (addon/memory/local_embeddings.py) is wired in here.
-        _LOGGER.warning(
-            "Local memory embeddings are not available in this build; recall finds "
-            "memories by their words alone"
-        )
+        try:
+            source = load_local_embeddings()
+        except ConfigError as err:  # a broken install: recall still works by words
+            _LOGGER.error("%s; recall finds memories by their words alone", err)
     extractor = Extractor(llm) if options.memory_extraction and llm is not None else None
     return MemoryService(
         store.sessionmaker,

@@ -1,8 +1,9 @@
 """Recall: the memories most relevant to an utterance, by BM25 and, when there is one, vectors.
 
-Both searches give up to ``candidates`` ranked ids; reciprocal rank fusion adds ``1 / (k +
-rank)`` from each list, so neither score scale has to be calibrated against the other. With no
-embedding source, or when it fails, the ranking is BM25's alone: recall never fails a reply.
+Both searches give up to ``candidates`` ranked ids; every candidate of either list gets both
+scores (BM25, and its cosine from the index), each divided by the best of the query's
+candidates, blended with a weight for BM25 (:func:`blend`). With no embedding source, or when
+it fails, the ranking is BM25's alone: recall never fails a reply.
 Memories about the speaker's area or the entities in play are then boosted.
 
 The vectors live in :class:`MemoryIndex`, a float32 matrix loaded once from the store and kept
@@ -12,9 +13,11 @@ product instead of reading 10,000 embeddings.
 
 from __future__ import annotations
 
+import heapq
 import logging
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -113,6 +116,24 @@ class MemoryIndex:
         self._ids = np.zeros(0, dtype=np.int64)
         self._rows = {}
 
+    def similarities(self, vector: np.ndarray, memory_ids: Iterable[int]) -> dict[int, float]:
+        """Cosine of ``vector`` with each of ``memory_ids`` that has a row here."""
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        norm = float(np.linalg.norm(query))
+        if not self._rows or norm == 0.0 or query.shape[0] != self._matrix.shape[1]:
+            return {}
+        present = [
+            (memory_id, at)
+            for memory_id in memory_ids
+            if (at := self._rows.get(memory_id)) is not None
+        ]
+        if not present:
+            return {}
+        scores = self._matrix[[at for _, at in present]] @ (query / norm)
+        return {
+            memory_id: float(score) for (memory_id, _), score in zip(present, scores, strict=True)
+        }
+
     def nearest(self, vector: np.ndarray, limit: int) -> list[ScoredId]:
         """The ``limit`` ids most similar to ``vector`` by cosine, best first."""
         size = len(self._rows)
@@ -125,6 +146,89 @@ class MemoryIndex:
         best = np.argpartition(-scores, top - 1)[:top]
         best = best[np.argsort(-scores[best])]
         return [ScoredId(int(self._ids[i]), float(scores[i])) for i in best]
+
+
+class LexicalIndex:
+    """BM25 over the live memories' word stems, kept in memory for the reply's path.
+
+    It ranks as the store's FTS5 recall query does (words cut to ``STEM_CHARS`` and matched as
+    prefixes, words held by over ``COMMON_SHARE`` of the memories left out, BM25 with FTS5's
+    k1 = 1.2 and b = 0.75) without a query to SQLite: a thread hop through aiosqlite alone costs
+    more than the whole scoring here.
+    """
+
+    def __init__(self, *, k1: float = 1.2, b: float = 0.75) -> None:
+        self._k1 = k1
+        self._b = b
+        self._postings: dict[str, dict[int, int]] = {}
+        self._lengths: dict[int, int] = {}
+        self._stems: dict[int, frozenset[str]] = {}
+        self._total_length = 0
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._lengths
+
+    def put(self, memory_id: int, content: str) -> None:
+        """Index (or re-index) ``memory_id``'s content."""
+        self.remove(memory_id)
+        stems = memories.word_stems(content)
+        for stem in stems:
+            posting = self._postings.setdefault(stem, {})
+            posting[memory_id] = posting.get(memory_id, 0) + 1
+        self._lengths[memory_id] = len(stems)
+        self._stems[memory_id] = frozenset(stems)
+        self._total_length += len(stems)
+
+    def remove(self, memory_id: int) -> None:
+        """Drop ``memory_id`` if present."""
+        length = self._lengths.pop(memory_id, None)
+        if length is None:
+            return
+        self._total_length -= length
+        for stem in self._stems.pop(memory_id):
+            posting = self._postings[stem]
+            del posting[memory_id]
+            if not posting:
+                del self._postings[stem]
+
+    def clear(self) -> None:
+        """Forget every memory."""
+        self._postings = {}
+        self._lengths = {}
+        self._stems = {}
+        self._total_length = 0
+
+    def search(self, text: str, limit: int) -> list[ScoredId]:
+        """The ``limit`` best memories sharing a telling stem with ``text``, best first."""
+        size = len(self._lengths)
+        if not size:
+            return []
+        found = [
+            (stem, self._postings[stem])
+            for stem in dict.fromkeys(memories.word_stems(text))
+            if stem in self._postings
+        ][: memories.MAX_QUERY_TERMS]
+        if not found:
+            return []
+        common = max(memories.COMMON_FLOOR, size * memories.COMMON_SHARE)
+        telling = [item for item in found if len(item[1]) <= common] or [
+            min(found, key=lambda item: len(item[1]))
+        ]
+        k1, b = self._k1, self._b
+        average = self._total_length / size or 1.0
+        lengths = self._lengths
+        scores: dict[int, float] = {}
+        for _stem, posting in telling:
+            count = len(posting)
+            idf = max(math.log((size - count + 0.5) / (count + 0.5)), 1e-6)
+            for memory_id, tf in posting.items():
+                norm = k1 * (1.0 - b + b * lengths[memory_id] / average)
+                scores[memory_id] = scores.get(memory_id, 0.0) + idf * tf * (k1 + 1) / (tf + norm)
+        best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+        return [ScoredId(memory_id, score) for memory_id, score in best]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,35 +250,72 @@ class Recalled:
     vector_rank: int | None
 
 
-def fuse(rankings: Iterable[Sequence[ScoredId]], *, k: int = 60) -> dict[int, float]:
-    """Reciprocal rank fusion: each list adds ``1 / (k + rank)`` to the ids it ranks."""
-    fused: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, hit in enumerate(ranking, start=1):
-            fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (k + rank)
-    return fused
+def blend(
+    lexical: Sequence[ScoredId], similarity: Mapping[int, float], *, lexical_weight: float
+) -> dict[int, float]:
+    """Each candidate's ``w * bm25 / best_bm25 + (1 - w) * cosine / best_cosine``.
+
+    Both scores are divided by the best of this query's candidates, so each list's leader
+    scores 1 and the weight says how much BM25 counts against meaning. A candidate missing from
+    one side scores 0 there. With no similarities (no source, or it failed) it is BM25 alone.
+    """
+    best_lexical = max((hit.score for hit in lexical), default=0.0)
+    lexical_part = {
+        hit.id: hit.score / best_lexical if best_lexical > 0 else 0.0 for hit in lexical
+    }
+    best_similarity = max(similarity.values(), default=0.0)
+    if best_similarity <= 0.0:
+        return lexical_part
+    weight = lexical_weight if lexical_part else 0.0
+    return {
+        memory_id: weight * lexical_part.get(memory_id, 0.0)
+        + (1.0 - weight) * max(similarity.get(memory_id, 0.0), 0.0) / best_similarity
+        for memory_id in lexical_part.keys() | similarity.keys()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A memory as recall keeps it: the record, and what the boosts read (areas folded)."""
+
+    record: MemoryRecord
+    areas: frozenset[str]
+    entity_ids: frozenset[str]
 
 
 class Retriever:
-    """Hybrid recall over the store, and the writes that keep its vector index current."""
+    """Hybrid recall over an in-memory copy of the live memories, and the writes that keep it.
+
+    The copy (records, words for BM25, vectors) is read from the store by :meth:`load`, or by
+    the first recall if nobody called it, and kept current by :meth:`embed_memories` (after an
+    add, edit or restore), :meth:`forget` (after a delete or prune) and
+    :meth:`forget_everything`. A recall then never waits for SQLite: on a busy two-core box a
+    thread hop through aiosqlite alone costs more than the whole search. The records it returns
+    are as the copy last saw them (recall counts included); :meth:`load` reads them afresh.
+    """
 
     def __init__(
         self,
         sessionmaker: async_sessionmaker[AsyncSession],
         source: EmbeddingSource | None = None,
         *,
-        candidates: int = 50,
-        rrf_k: int = 60,
+        candidates: int = 100,
+        lexical_weight: float = 0.25,
         area_boost: float = 0.25,
         entity_boost: float = 0.25,
+        embed_batch: int = 64,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._source = source
         self._index = MemoryIndex()
+        self._lexical = LexicalIndex()
+        self._kept: dict[int, _Kept] = {}
+        self._loaded = False
         self._candidates = candidates
-        self._rrf_k = rrf_k
+        self._lexical_weight = lexical_weight
         self._area_boost = area_boost
         self._entity_boost = entity_boost
+        self._embed_batch = embed_batch
 
     @property
     def hybrid(self) -> bool:
@@ -186,19 +327,60 @@ class Retriever:
         """The in-memory vectors, for tests and the benchmark."""
         return self._index
 
+    @property
+    def lexical(self) -> LexicalIndex:
+        """The in-memory BM25 index, for tests and the benchmark."""
+        return self._lexical
+
     async def load(self) -> None:
-        """Read the stored embeddings of the source's model into the index, once at start."""
-        self._index.clear()
-        if self._source is None:
+        """Read every live memory into the copy, once at start; embed those lacking a vector.
+
+        A memory with no embedding of the source's model (added while there was no source, or
+        under another model) is embedded here in batches and stored, so switching the source
+        needs no re-edit. If the source fails, those memories stay lexical until edited.
+        """
+        missing_ids = await self._read()
+        if self._source is None or not missing_ids:
             return
+        missing = [self._kept[memory_id].record for memory_id in missing_ids]
+        try:
+            for start in range(0, len(missing), self._embed_batch):
+                await self.embed_memories(missing[start : start + self._embed_batch])
+        except LLMError as err:
+            _LOGGER.warning("memories left without embeddings of %s: %s", self._source.model, err)
+
+    async def _read(self) -> list[int]:
+        """Fill the copy from the store; the live memories' ids with no vector of the source's."""
+        model = self._source.model if self._source is not None else None
         async with self._sessionmaker() as session:
-            stored = await memories.stored_embeddings(session, self._source.model)
+            stored = await memories.searchable_memories(session, model)
+        self._index.clear()
+        self._lexical.clear()
+        self._kept = {}
+        missing: list[int] = []
         for item in stored:
-            self._index.put(item.id, memories.unpack_vector(item.vector))
-        _LOGGER.info("memory index loaded: %d embeddings of %s", len(stored), self._source.model)
+            self._keep(item.record)
+            if item.vector is not None:
+                self._index.put(item.record.id, memories.unpack_vector(item.vector))
+            else:
+                missing.append(item.record.id)
+        self._loaded = True
+        _LOGGER.info(
+            "memory recall loaded: %d memories, %d embeddings of %s",
+            len(stored),
+            len(self._index),
+            model or "no model",
+        )
+        return missing
 
     async def embed_memories(self, records: Sequence[MemoryRecord]) -> None:
-        """Embed ``records``' content, store the vectors and put them in the index."""
+        """Put ``records`` (added, edited or restored) in the copy; embed and store their vectors.
+
+        Raises :class:`LLMError` if the source fails; the words are in the copy by then, so
+        the memories are still recalled lexically.
+        """
+        for record in records:
+            self._keep(record)
         if self._source is None or not records:
             return
         vectors = await self._source.embed([record.content for record in records])
@@ -213,58 +395,86 @@ class Retriever:
                 )
         for record, vector in zip(records, vectors, strict=True):
             self._index.put(record.id, vector)
+            self._keep(replace(record, embedding_model=self._source.model))
+
+    def _keep(self, record: MemoryRecord) -> None:
+        self._lexical.put(record.id, record.content)
+        self._kept[record.id] = _Kept(
+            record,
+            frozenset(area.casefold() for area in record.areas),
+            frozenset(record.entity_ids),
+        )
 
     def forget(self, memory_ids: Iterable[int]) -> None:
-        """Take deleted memories out of the index (a restore embeds them again)."""
+        """Take deleted memories out of the copy (a restore goes through embed_memories)."""
         for memory_id in memory_ids:
             self._index.remove(memory_id)
+            self._lexical.remove(memory_id)
+            self._kept.pop(memory_id, None)
 
     def forget_everything(self) -> None:
-        """Empty the index, after the store forgot everything."""
+        """Empty the copy, after the store forgot everything."""
         self._index.clear()
+        self._lexical.clear()
+        self._kept = {}
+        self._loaded = True
 
     async def recall(self, query: RecallQuery, *, limit: int = 5) -> list[Recalled]:
         """The ``limit`` live memories most relevant to ``query``, best first."""
-        async with self._sessionmaker() as session:
-            found = await memories.search_memory_records(
-                session, query.text, limit=self._candidates
-            )
-            lexical = [hit.scored for hit in found]
-            vector = await self._nearest(query.text)
-            fused = fuse([lexical, vector], k=self._rrf_k)
-            shortlist = sorted(fused, key=lambda memory_id: -fused[memory_id])[: limit * 2]
-            known = {hit.record.id: hit.record for hit in found}
-            missing = [memory_id for memory_id in shortlist if memory_id not in known]
-            known.update((r.id, r) for r in await memories.get_memories(session, missing))
-            records = [known[memory_id] for memory_id in shortlist if memory_id in known]
+        if not self._loaded:
+            await self._read()
+        lexical = self._lexical.search(query.text, self._candidates)
+        vector, similarity = await self._nearest(query.text, lexical)
+        fused = blend(lexical, similarity, lexical_weight=self._lexical_weight)
+        kept = self._kept
+        best = heapq.nsmallest(
+            limit,
+            (
+                (
+                    -score * self._boost(memory_id, query),
+                    -kept[memory_id].record.importance,
+                    memory_id,
+                )
+                for memory_id, score in fused.items()
+                if memory_id in kept
+            ),
+        )
         lexical_rank = {hit.id: rank for rank, hit in enumerate(lexical, start=1)}
         vector_rank = {hit.id: rank for rank, hit in enumerate(vector, start=1)}
-        recalled = [
+        return [
             Recalled(
-                record,
-                fused[record.id] * self._boost(record, query),
-                lexical_rank.get(record.id),
-                vector_rank.get(record.id),
+                kept[memory_id].record,
+                -negative_score,
+                lexical_rank.get(memory_id),
+                vector_rank.get(memory_id),
             )
-            for record in records
+            for negative_score, _importance, memory_id in best
         ]
-        recalled.sort(key=lambda item: (-item.score, -item.memory.importance, item.memory.id))
-        return recalled[:limit]
 
-    async def _nearest(self, text: str) -> list[ScoredId]:
+    async def _nearest(
+        self, text: str, lexical: Sequence[ScoredId]
+    ) -> tuple[list[ScoredId], dict[int, float]]:
+        """The vector ranking, and the cosine of every candidate of either list."""
         if self._source is None or not len(self._index) or not text.strip():
-            return []
+            return [], {}
         try:
             [vector] = await self._source.embed([text])
         except LLMError as err:
             _LOGGER.warning("memory recall is lexical only this turn: %s", err)
-            return []
-        return self._index.nearest(vector, self._candidates)
+            return [], {}
+        nearest = self._index.nearest(vector, self._candidates)
+        similarity = {hit.id: hit.score for hit in nearest}
+        others = [hit.id for hit in lexical if hit.id not in similarity]
+        similarity.update(self._index.similarities(vector, others))
+        return nearest, similarity
 
-    def _boost(self, record: MemoryRecord, query: RecallQuery) -> float:
+    def _boost(self, memory_id: int, query: RecallQuery) -> float:
+        tags = self._kept.get(memory_id)
+        if tags is None:
+            return 1.0
         factor = 1.0
-        if query.area and query.area.casefold() in {area.casefold() for area in record.areas}:
+        if query.area and query.area.casefold() in tags.areas:
             factor += self._area_boost
-        if set(query.entity_ids) & set(record.entity_ids):
+        if tags.entity_ids.intersection(query.entity_ids):
             factor += self._entity_boost
         return factor

@@ -426,8 +426,11 @@ class MemoryService:
         return gone
 
     async def _embed(self, records: Sequence[MemoryRecord]) -> None:
-        """Embed what changed; a failing embedding source leaves it to lexical recall."""
-        if not records or not self._retriever.hybrid:
+        """Put what changed in recall's copy and embed it; a failing source leaves it lexical.
+
+        Called with or without an embedding source: the Retriever's word index is kept here too.
+        """
+        if not records:
             return
         try:
             await self._retriever.embed_memories(records)

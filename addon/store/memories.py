@@ -90,6 +90,14 @@ class RecallRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchableMemory:
+    """What recall keeps in memory of a live memory; ``vector`` only if made by the model asked."""
+
+    record: MemoryRecord
+    vector: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEmbedding:
     """A live memory's embedding as stored: float32 little-endian bytes."""
 
@@ -284,7 +292,7 @@ async def get_memory(session: AsyncSession, memory_id: int) -> MemoryRecord:
 
 
 async def get_memories(session: AsyncSession, memory_ids: Iterable[int]) -> list[MemoryRecord]:
-    """The live memories among ``memory_ids``, in the order asked for (recall's read)."""
+    """The live memories among ``memory_ids``, in the order asked for."""
     ids = [int(memory_id) for memory_id in memory_ids]
     if not ids:
         return []
@@ -419,6 +427,18 @@ def _terms(query: str) -> list[str]:
     return list(dict.fromkeys(_WORD.findall(plain)))
 
 
+def word_stems(text: str) -> list[str]:
+    """Every word of ``text`` as recall matches it: folded like the index, cut by :func:`_stem`.
+
+    Repeats stay (a word's count is its term frequency). A stem of ``STEM_CHARS`` characters
+    matches every word it begins, so indexing words by stem and matching stems exactly finds
+    what the FTS5 query of :func:`_telling_terms` finds.
+    """
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(char for char in folded if not unicodedata.combining(char))
+    return [_stem(term) for term in _WORD.findall(plain)]
+
+
 def _stem(term: str) -> str:
     """A word cut to its first ``STEM_CHARS`` characters, matched as a prefix ("allerg*")."""
     return term[:STEM_CHARS] if len(term) > STEM_CHARS else term
@@ -547,6 +567,17 @@ async def stored_embeddings(session: AsyncSession, model: str) -> list[StoredEmb
         )
     )
     return [StoredEmbedding(memory_id, vector) for memory_id, vector in rows if vector]
+
+
+async def searchable_memories(session: AsyncSession, model: str | None) -> list[SearchableMemory]:
+    """Every live memory, with its embedding if ``model`` made it (recall's copy, at start)."""
+    rows = await _fetch(
+        session,
+        f"SELECT {_RAW_COLUMNS}, CASE WHEN embedding_model = ? THEN embedding END "
+        "FROM memories WHERE deleted_at IS NULL ORDER BY id",
+        (model,),
+    )
+    return [SearchableMemory(_raw_record(row), bytes(row[-1]) if row[-1] else None) for row in rows]
 
 
 async def nearest_ids(

@@ -15,7 +15,7 @@ from addon.memory.retrieval import (
     MemoryIndex,
     RecallQuery,
     Retriever,
-    fuse,
+    blend,
 )
 from addon.store import memories
 from addon.store.database import Store
@@ -154,7 +154,94 @@ def test_the_index_keeps_rows_right_across_removals() -> None:
     assert [hit.id for hit in index.nearest(np.array([0, 1, 0]), 1)] == [2]
 
 
-def test_fusion_adds_reciprocal_ranks() -> None:
-    """An id ranked well in both lists beats one ranked first in only one."""
-    fused = fuse([[ScoredId(1, 9.0), ScoredId(2, 5.0)], [ScoredId(2, 0.9), ScoredId(3, 0.8)]])
-    assert max(fused, key=lambda memory_id: fused[memory_id]) == 2
+def test_blend_weighs_bm25_against_cosine() -> None:
+    """An id good in both lists beats one first in only one; each side is scaled to its best."""
+    blended = blend([ScoredId(1, 9.0), ScoredId(2, 6.0)], {2: 0.8, 3: 0.8}, lexical_weight=0.25)
+    assert max(blended, key=lambda memory_id: blended[memory_id]) == 2
+    assert blended[2] == pytest.approx(0.25 * 6 / 9 + 0.75)
+    assert blended[1] == pytest.approx(0.25)
+
+
+def test_blend_without_similarities_is_bm25_alone() -> None:
+    """With no vectors (no source, or it failed) the lexical scores alone rank."""
+    assert blend([ScoredId(1, 4.0), ScoredId(2, 2.0)], {}, lexical_weight=0.25) == {
+        1: 1.0,
+        2: 0.5,
+    }
+
+
+async def test_recall_sees_an_add_once_embed_memories_is_told(store: Store) -> None:
+    """A memory added after the copy was loaded is recalled once the retriever is told."""
+    retriever = Retriever(store.sessionmaker)
+    await retriever.load()
+    added = await add(store, "The cat is called Miso")
+    assert await retriever.recall(RecallQuery("Miso")) == []
+    await retriever.embed_memories([added])
+    assert [r.memory.id for r in await retriever.recall(RecallQuery("Miso"))] == [added.id]
+
+
+async def test_recall_follows_an_edit(store: Store) -> None:
+    """After an edit, the old wording no longer matches and the new one does."""
+    retriever = Retriever(store.sessionmaker)
+    added = await add(store, "The cat is called Miso")
+    await retriever.load()
+    async with store.sessionmaker.begin() as session:
+        edited = await memories.update_memory(session, added.id, content="The cat is called Tofu")
+    await retriever.embed_memories([edited])
+    assert await retriever.recall(RecallQuery("Miso")) == []
+    [hit] = await retriever.recall(RecallQuery("Tofu"))
+    assert hit.memory.content == "The cat is called Tofu"
+
+
+async def test_recall_drops_a_forgotten_memory_and_takes_it_back_on_restore(
+    store: Store,
+) -> None:
+    """forget() takes a deleted memory out; a restore told through embed_memories brings it back."""
+    retriever = Retriever(store.sessionmaker)
+    added = await add(store, "The garage door sticks")
+    await retriever.load()
+    async with store.sessionmaker.begin() as session:
+        await memories.delete_memory(session, added.id)
+    retriever.forget([added.id])
+    assert await retriever.recall(RecallQuery("garage")) == []
+    assert added.id not in retriever.lexical
+    async with store.sessionmaker.begin() as session:
+        restored = await memories.restore_memory(session, added.id)
+    await retriever.embed_memories([restored])
+    assert [r.memory.id for r in await retriever.recall(RecallQuery("garage"))] == [added.id]
+
+
+async def test_forget_everything_empties_recall(store: Store) -> None:
+    """After the store forgot everything, recall finds nothing and needs no reload."""
+    retriever = Retriever(store.sessionmaker)
+    await add(store, "The garage door sticks")
+    await retriever.load()
+    async with store.sessionmaker.begin() as session:
+        await memories.forget_everything(session)
+    retriever.forget_everything()
+    assert await retriever.recall(RecallQuery("garage")) == []
+    assert len(retriever.lexical) == 0
+    fresh = await add(store, "The garage light flickers")
+    await retriever.embed_memories([fresh])
+    assert [r.memory.id for r in await retriever.recall(RecallQuery("garage"))] == [fresh.id]
+
+
+async def test_the_lexical_copy_ranks_as_the_stores_fts5_search(store: Store) -> None:
+    """The in-memory BM25 orders memories as the store's FTS5 recall query does."""
+    texts = [
+        "Anna is allergic to peanuts",
+        "Anna likes the allergy medicine from the blue box",
+        "The garage door sticks in winter",
+        "Ben is allergic to cats and dogs",
+        "The allergic reaction was mild",
+    ]
+    for text in texts:
+        await add(store, text)
+    retriever = Retriever(store.sessionmaker)
+    await retriever.load()
+    question = "what is Anna allergic to"
+    async with store.sessionmaker() as session:
+        expected = await memories.search_memories(session, question, limit=10)
+    got = retriever.lexical.search(question, 10)
+    assert [hit.id for hit in got] == [hit.id for hit in expected]
+    assert [hit.score for hit in got] == pytest.approx([hit.score for hit in expected], rel=1e-3)

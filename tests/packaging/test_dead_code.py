@@ -22,6 +22,7 @@ USED_ELSEWHERE = {
     "recalled_into": "memory",
     "nearest_ids": "memory",
     "search_memories": "memory",
+    "get_memories": "memory",
 }
 
 
