@@ -63,3 +63,33 @@ async def test_memory_off_wires_no_memory(
     await say(client, "remember that the cat is called Miso")
     [request] = scripted_llm.chat_requests
     assert "remember" not in {tool["function"]["name"] for tool in request.tools}
+
+
+async def test_local_embeddings_recall_by_meaning(
+    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+) -> None:
+    """With ``memory_embeddings: local`` a question sharing no word with a memory recalls it."""
+    settings = make_settings(
+        llm_base_url=scripted_llm.base_url, llm_model="scripted-model", memory_embeddings="local"
+    )
+    client = await start(aiohttp_client, settings)
+    scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Okay.")
+    await say(client, "remember that the cat is called Miso")
+    scripted_llm.reply("Miso.")
+    await say(client, "what's our kitty's name")
+    content = scripted_llm.chat_requests[-1].messages[-1]["content"]
+    assert "The cat is called Miso." in content
+
+
+async def test_without_embeddings_the_same_question_recalls_nothing(
+    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+) -> None:
+    """By words alone "kitty" is not "cat": the meaning above came from the local model."""
+    settings = make_settings(llm_base_url=scripted_llm.base_url, llm_model="scripted-model")
+    client = await start(aiohttp_client, settings)
+    scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Okay.")
+    await say(client, "remember that the cat is called Miso")
+    scripted_llm.reply("Miso.")
+    await say(client, "what's our kitty's name")
+    content = scripted_llm.chat_requests[-1].messages[-1]["content"]
+    assert "The cat is called Miso." not in content
