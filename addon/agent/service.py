@@ -12,12 +12,13 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from addon.agent.context import HomeContext, HomePrefix, TurnContext
 from addon.agent.continuation import DeviceConversations
 from addon.agent.conversation import (
     ActionSummary,
@@ -44,6 +45,8 @@ from addon.agent.prompt import (
     PromptPreview,
     build_system_prompt,
     timed_user_content,
+    turn_context_block,
+    turn_user_content,
 )
 from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
@@ -52,8 +55,8 @@ from addon.config.settings import Options
 from addon.errors import ErrorKind
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
+from addon.home.entity_vectors import TextEmbedder
 from addon.home.model import HomeModel
-from addon.home.overview import OverviewCache
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.local.matcher import LocalMatcher
@@ -62,6 +65,7 @@ from addon.store.records import ConversationRecords
 from addon.tools.base import Tool, ToolContext
 from addon.tools.home_tools import build_registry
 from addon.tools.registry import ToolOutcome
+from addon.tools.search_tool import SEARCH_TOOL, SearchEntitiesTool
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -97,8 +101,10 @@ class Agent:
     outcome_delay: float = OUTCOME_DELAY_S
     # The time turns are stamped with and session_timeout is measured by; tests pass their own.
     clock: Callable[[], datetime] = _utc_now
+    embedder: TextEmbedder | None = None
+    """Embeds requests and entities for a large home's context selection; lexical without."""
     history: ConversationHistory = field(init=False)
-    _overview: OverviewCache = field(init=False, default_factory=OverviewCache)
+    _home_context: HomeContext = field(init=False)
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
     _events: EventOutbox = field(init=False)
     _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
@@ -106,6 +112,7 @@ class Agent:
     def __post_init__(self) -> None:
         self.history = ConversationHistory(self.records, max_turns=self.options.history_turns)
         self._events = EventOutbox(self.events)
+        self._home_context = HomeContext(self.options.overview_token_budget, self.embedder)
 
     async def process(
         self, request: ConversationRequest, *, on_text: TextSink | None = None
@@ -228,22 +235,32 @@ class Agent:
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
+        prefix = self._home_context.prefix(model) if model is not None else None
         extra = self.extra_tools()
+        if prefix is not None and prefix.large:
+            extra = [SearchEntitiesTool(self._home_context.index), *extra]
         if self.custom_tools is not None:
             extra = [*extra, *await self.custom_tools()]
         registry = build_registry(model, extra)
         system = self._system_prompt(
-            self._overview.get(model) if model is not None else None,
-            model.areas[context.area_id].name if model and context.area_id else None,
+            prefix, model.areas[context.area_id].name if model and context.area_id else None
         )
         # The time changes every turn, so it rides on the user's message, after the system
         # prompt and the tools: both stay byte-identical and a server's prefix cache holds.
+        # So does everything else that depends on the request (_turn_context); history keeps
+        # the message without it, as the next turn selects its own.
         user_message = {"role": "user", "content": timed_user_content(request.text, context.now)}
+        selected = await self._turn_context(request, context, history, prefix)
+        blocks = [turn_context_block(selected.text)] if selected is not None else []
+        sent_message = {
+            "role": "user",
+            "content": turn_user_content(request.text, context.now, blocks),
+        }
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
         loop_started = time.perf_counter()
         result = await run_tool_loop(
             llm=self.llm,
-            messages=[{"role": "system", "content": system}, *history, user_message],
+            messages=[{"role": "system", "content": system}, *history, sent_message],
             registry=registry,
             context=context,
             trace=trace,
@@ -253,6 +270,10 @@ class Agent:
             progress=progress,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
+        if selected is not None and model is not None:
+            trace.context = selected.trace(
+                self._home_context.index(model), _searched(result.outcomes)
+            )
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
         # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
         reply = spoken_reply(result.messages, result.reply)
@@ -268,16 +289,41 @@ class Agent:
         What the settings page shows: asked of the agent, so it is the prompt turns really send.
         """
         model = self.home.model
-        overview = self._overview.get(model) if model is not None else None
-        return PromptPreview(self._system_prompt(overview, None), overview)
+        prefix = self._home_context.prefix(model) if model is not None else None
+        overview = prefix.overview if prefix is not None else None
+        return PromptPreview(self._system_prompt(prefix, None), overview)
 
-    def _system_prompt(self, static_overview: str | None, area_name: str | None) -> str:
+    def _system_prompt(self, prefix: HomePrefix | None, area_name: str | None) -> str:
         return build_system_prompt(
             PromptInputs(
-                static_overview=static_overview,
+                static_overview=prefix.overview if prefix is not None else None,
                 extra_instructions=self.options.extra_instructions,
                 area_name=area_name,
+                large_home=prefix is not None and prefix.large,
             )
+        )
+
+    async def _turn_context(
+        self,
+        request: ConversationRequest,
+        context: ToolContext,
+        history: list[dict[str, Any]],
+        prefix: HomePrefix | None,
+        memory_entity_ids: Sequence[str] = (),
+    ) -> TurnContext | None:
+        """A large home's devices for this request, listed after the cached prefix.
+
+        None while the whole overview fits the budget (it is in the prompt already).
+        ``memory_entity_ids`` are the entities named by the memories recalled for the turn.
+        """
+        if prefix is None or not prefix.large or context.home is None:
+            return None
+        return await self._home_context.select(
+            context.home,
+            request.text,
+            speaker_area_id=context.area_id,
+            history=history,
+            memory_entity_ids=memory_entity_ids,
         )
 
     async def _conversation_id(
@@ -386,6 +432,15 @@ class Agent:
         await self._events.drain(cancel=cancel)
         if not cancel:
             await self.records.settle()
+
+
+def _searched(outcomes: list[ToolOutcome]) -> list[str]:
+    """Entity ids the model's ``SearchEntities`` calls found, for the trace's selection."""
+    found: list[str] = []
+    for outcome in outcomes:
+        if outcome.name == SEARCH_TOOL and outcome.detail is not None:
+            found.extend(str(e) for e in outcome.detail.get("entity_ids", ()))
+    return found
 
 
 def _summary(outcome: ToolOutcome) -> ActionSummary:

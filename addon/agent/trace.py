@@ -47,6 +47,8 @@ class TurnTrace:
     timings: dict[str, float] = field(default_factory=dict)
     error_kind: ErrorKind | None = None
     """Why the turn failed or was cut short, when it was; stored with the turn."""
+    context: dict[str, Any] | None = None
+    """A large home's selected entities and why each was chosen; None in a small home."""
 
     @property
     def prompt_tokens(self) -> int:

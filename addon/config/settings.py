@@ -34,6 +34,7 @@ class Options(BaseModel):
     max_tool_iterations: int = Field(default=5, ge=1, le=20)
     request_timeout: int = Field(default=60, ge=5, le=600)
     history_turns: int = Field(default=10, ge=0, le=100)
+    overview_token_budget: int = Field(default=3000, ge=0, le=200000)
     session_timeout: int = Field(default=300, ge=0, le=86400)
     local_first: bool = True
     dry_run: bool = False

@@ -39,13 +39,19 @@ class ContextIndex:
     """Each entity's position in that order, to list results stably."""
     by_word: Mapping[str, frozenset[str]]
     """A folded word of a name or alias → the entities that have it."""
+    listing: Mapping[str, tuple[str, ...]]
+    """The same entities in :meth:`shortest` order, so the best few are the first few."""
     entity_words: Mapping[str, frozenset[str]]
-    by_phrase: Mapping[Phrase, frozenset[str]]
-    """A whole name or alias, as folded words → the entities with it."""
+    entity_kinds: Mapping[str, tuple[Kind, ...]]
+    """Each entity's domain, and its domain with its device class."""
+    by_phrase: Mapping[Phrase, tuple[str, ...]]
+    """A whole name or alias, as folded words → the entities with it, in :meth:`shortest` order."""
     area_phrases: Mapping[Phrase, tuple[str, ...]]
     floor_phrases: Mapping[Phrase, tuple[str, ...]]
     longest_phrase: int
     by_area: Mapping[str, tuple[str, ...]]
+    area_names: Mapping[str, str]
+    """Each area's name and aliases, as the overview writes them."""
     by_floor: Mapping[str, tuple[str, ...]]
     """A floor → its areas, in registry order."""
     by_kind: Mapping[Kind, frozenset[str]]
@@ -59,6 +65,7 @@ class ContextIndex:
         by_phrase: dict[Phrase, set[str]] = {}
         by_area: dict[str, list[str]] = {}
         by_kind: dict[Kind, set[str]] = {}
+        entity_kinds: dict[str, tuple[Kind, ...]] = {}
         longest = 1
         for entity in listed:
             entity_id = entity.entity_id
@@ -75,15 +82,25 @@ class ContextIndex:
                 by_word.setdefault(word, set()).add(entity_id)
             if entity.area_id in model.areas:
                 by_area.setdefault(entity.area_id, []).append(entity_id)
-            by_kind.setdefault((entity.domain, None), set()).add(entity_id)
+            kinds: tuple[Kind, ...] = ((entity.domain, None),)
             if entity.device_class:
-                by_kind.setdefault((entity.domain, entity.device_class), set()).add(entity_id)
+                kinds = (*kinds, (entity.domain, entity.device_class))
+            entity_kinds[entity_id] = kinds
+            for kind in kinds:
+                by_kind.setdefault(kind, set()).add(entity_id)
+        rank = {entity.entity_id: i for i, entity in enumerate(listed)}
+
+        def shortest(ids: set[str]) -> tuple[str, ...]:
+            return tuple(sorted(ids, key=lambda e: (len(entity_words[e]), rank[e])))
+
         return cls(
             entities=MappingProxyType({entity.entity_id: entity for entity in listed}),
-            rank=MappingProxyType({entity.entity_id: i for i, entity in enumerate(listed)}),
+            rank=MappingProxyType(rank),
             by_word=_freeze(by_word),
+            listing=MappingProxyType({word: shortest(ids) for word, ids in by_word.items()}),
             entity_words=MappingProxyType(entity_words),
-            by_phrase=MappingProxyType({key: frozenset(ids) for key, ids in by_phrase.items()}),
+            entity_kinds=MappingProxyType(entity_kinds),
+            by_phrase=MappingProxyType({key: shortest(ids) for key, ids in by_phrase.items()}),
             area_phrases=_place_phrases(
                 (area.area_id, (area.name, *area.aliases)) for area in model.areas.values()
             ),
@@ -92,6 +109,9 @@ class ContextIndex:
             ),
             longest_phrase=longest,
             by_area=MappingProxyType({key: tuple(ids) for key, ids in by_area.items()}),
+            area_names=MappingProxyType(
+                {a.area_id: ", ".join((a.name, *a.aliases)) for a in model.areas.values()}
+            ),
             by_floor=MappingProxyType(
                 {
                     floor_id: tuple(a.area_id for a in model.areas.values() if a.floor_id == floor_id)
@@ -106,43 +126,48 @@ class ContextIndex:
         rank = self.rank
         return sorted(entity_ids, key=lambda entity_id: rank.get(entity_id, len(rank)))
 
-    def named(self, name_words: Iterable[str]) -> frozenset[str]:
+    def named(self, name_words: Iterable[str], limit: int) -> tuple[str, ...]:
         """Entities whose names and aliases hold every one of ``name_words`` (a partial name).
 
-        When no entity holds them all, the entities holding the most of the rarer ones: "the
-        reading light" still finds "Reading Lamp" by "reading".
+        At most ``limit + 1``, those with the fewest other words first, so a caller can tell
+        "these few" from "more than ``limit``" without the cost of finding them all. When no
+        entity holds them all, the entities holding the most of the rarer ones: "the reading
+        light" still finds "Reading Lamp" by "reading".
         """
-        wanted = [word for word in dict.fromkeys(name_words) if word in self.by_word]
+        wanted = sorted(
+            (word for word in set(name_words) if word in self.by_word),
+            key=lambda word: len(self.by_word[word]),
+        )
         if not wanted:
-            return frozenset()
-        postings = sorted((self.by_word[word] for word in wanted), key=len)
-        found = postings[0]
-        for posting in postings[1:]:
-            found = found & posting
-            if not found:
-                break
+            return ()
+        others = [self.by_word[word] for word in wanted[1:]]
+        found: list[str] = []
+        for entity_id in self.listing[wanted[0]]:
+            if all(entity_id in posting for posting in others):
+                found.append(entity_id)
+                if len(found) > limit:
+                    return tuple(found)
         if found:
-            return found
+            return tuple(found)
         counts: Counter[str] = Counter()
-        for posting in postings:
-            if len(posting) <= RARE:
-                counts.update(posting)
+        for word in wanted:
+            if len(self.by_word[word]) <= RARE:
+                counts.update(self.by_word[word])
         if not counts:
-            return frozenset()
+            return ()
         best = max(counts.values())
-        return frozenset(entity_id for entity_id, count in counts.items() if count == best)
+        ties = [entity_id for entity_id, count in counts.items() if count == best]
+        ordered = sorted(ties, key=lambda e: (len(self.entity_words[e]), self.rank[e]))
+        return tuple(ordered[: limit + 1])
 
     def coverage(self, entity_id: str, name_words: frozenset[str]) -> float:
         """The share of the entity's own words that the request said, 0 to 1."""
         own = self.entity_words.get(entity_id, frozenset())
         return len(own & name_words) / len(own) if own else 0.0
 
-    def of_kinds(self, kinds: Iterable[Kind]) -> frozenset[str]:
-        """Entities of any of ``kinds``."""
-        found: frozenset[str] = frozenset()
-        for kind in kinds:
-            found = found | self.by_kind.get(kind, frozenset())
-        return found
+    def is_kind(self, entity_id: str, kinds: frozenset[Kind]) -> bool:
+        """Whether the entity is of one of ``kinds``."""
+        return any(kind in kinds for kind in self.entity_kinds.get(entity_id, ()))
 
     def in_areas(self, area_ids: Iterable[str]) -> list[str]:
         """The entities of the areas, area by area."""

@@ -98,8 +98,11 @@ class _Parsed:
     all_words: Phrase
     area_ids: tuple[str, ...]
     floor_ids: tuple[str, ...]
-    kinds: tuple[Kind, ...]
+    kinds: frozenset[Kind]
     name_words: frozenset[str]
+    """Words of names the request said, places apart."""
+    all_name_words: frozenset[str]
+    """The same with the places' words."""
 
 
 def parse(index: ContextIndex, text: str) -> _Parsed:
@@ -123,18 +126,19 @@ def parse(index: ContextIndex, text: str) -> _Parsed:
         else:
             rest.append(said[i])
             i += 1
-    kinds = tuple(dict.fromkeys(kind for word in rest for kind in KIND_WORDS.get(word, ())))
+    kinds = frozenset(kind for word in rest for kind in KIND_WORDS.get(word, ()))
     name_words = frozenset(word for word in rest if word not in FILLER and word in index.by_word)
-    return _Parsed(said, tuple(areas), tuple(floors), kinds, name_words)
+    # Names often hold their area's words ("Pantry Desk Lamp"): home-wide, those count too.
+    all_names = frozenset(word for word in said if word not in FILLER and word in index.by_word)
+    return _Parsed(said, tuple(areas), tuple(floors), kinds, name_words, all_names)
 
 
 def select(index: ContextIndex, request: SelectionRequest, *, limit: int = LIMIT) -> ContextSelection:
     """The entities of ``index`` most likely meant by ``request``, at most ``limit``."""
     parsed = parse(index, request.text)
     scores = _Scores()
-    of_kind = index.of_kinds(parsed.kinds) if parsed.kinds else frozenset()
     _names(index, parsed, scores)
-    _places(index, parsed, of_kind, scores)
+    _places(index, parsed, scores)
     _given(index, request.history_entity_ids, HISTORY, "history", scores)
     _given(index, request.memory_entity_ids, MEMORY, "memory", scores)
     for entity_id, similarity in request.embedding_hits:
@@ -142,51 +146,55 @@ def select(index: ContextIndex, request: SelectionRequest, *, limit: int = LIMIT
             scores.add(entity_id, EMBEDDING + 20.0 * similarity, "embedding")
     if request.speaker_area_id is not None:
         area_entities = index.in_areas([request.speaker_area_id])
-        for entity_id in _best(index, area_entities, parsed, of_kind, AREA_LIMIT):
-            scores.add(entity_id, SPEAKER + _bonus(index, entity_id, parsed, of_kind), "speaker_area")
+        for entity_id in _best(index, area_entities, parsed, AREA_LIMIT):
+            scores.add(entity_id, SPEAKER + _bonus(index, entity_id, parsed), "speaker_area")
     rank = index.rank
     chosen = sorted(scores.score, key=lambda e: (-scores.score[e], rank.get(e, 0)))[:limit]
     return ContextSelection(
         entities=tuple(SelectedEntity(e, tuple(scores.reasons[e])) for e in chosen),
         area_ids=parsed.area_ids,
         floor_ids=parsed.floor_ids,
-        kinds=parsed.kinds,
+        kinds=tuple(sorted(parsed.kinds, key=str)),
     )
 
 
 def _names(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
-    """Whole names said anywhere in the request, then partial names home-wide when specific."""
+    """Whole names said anywhere in the request, then partial names home-wide when specific.
+
+    A name shared by more than :data:`NAME_LIMIT` entities ("Lamp") says little beside a named
+    place, whose own entities cover it; without one, the few with the shortest names are kept.
+    """
     said = parsed.all_words
+    placed = bool(parsed.area_ids or parsed.floor_ids)
     # With a place named, a name elsewhere is likelier a coincidence ("the lamp in the office"
     # finds every "Office Lamp"): it stays, below the named place's own entities.
-    weight = NAME - 40.0 if parsed.area_ids or parsed.floor_ids else NAME
+    weight = NAME - 40.0 if placed else NAME
     for start in range(len(said)):
         for length in range(1, min(index.longest_phrase, len(said) - start) + 1):
-            found = index.by_phrase.get(said[start : start + length])
-            # A whole name shared by hundreds ("Lamp") says little without a place.
-            if found and (len(found) <= NAME_LIMIT or not (parsed.area_ids or parsed.floor_ids)):
-                for entity_id in _top(index, found, parsed, NAME_LIMIT):
+            found = index.by_phrase.get(said[start : start + length], ())
+            if found and (len(found) <= NAME_LIMIT or not placed):
+                for entity_id in found[:NAME_LIMIT]:
                     scores.add(entity_id, weight, "name")
-    if not parsed.name_words:
+    if not parsed.all_name_words:
         return
-    found = index.named(parsed.name_words)
-    if len(found) <= NAME_LIMIT or not (parsed.area_ids or parsed.floor_ids):
-        for entity_id in _top(index, found, parsed, NAME_LIMIT):
+    named = index.named(parsed.all_name_words, NAME_LIMIT)
+    if len(named) <= NAME_LIMIT or not placed:
+        for entity_id in named[:NAME_LIMIT]:
             scores.add(entity_id, weight - 10.0, "name")
 
 
-def _places(index: ContextIndex, parsed: _Parsed, of_kind: frozenset[str], scores: _Scores) -> None:
+def _places(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
     """Everything in a named area (the matching ones first); what matches on a named floor."""
     for area_id in parsed.area_ids:
         area_entities = index.in_areas([area_id])
-        for entity_id in _best(index, area_entities, parsed, of_kind, AREA_LIMIT):
-            scores.add(entity_id, AREA + _bonus(index, entity_id, parsed, of_kind), "area")
-    if not parsed.floor_ids or not (of_kind or parsed.name_words):
+        for entity_id in _best(index, area_entities, parsed, AREA_LIMIT):
+            scores.add(entity_id, AREA + _bonus(index, entity_id, parsed), "area")
+    if not parsed.floor_ids or not (parsed.kinds or parsed.name_words):
         return
     on_floor = index.in_areas(a for f in parsed.floor_ids for a in index.by_floor.get(f, ()))
-    matching = [e for e in on_floor if _bonus(index, e, parsed, of_kind) > 0]
-    for entity_id in _best(index, matching, parsed, of_kind, FLOOR_LIMIT):
-        scores.add(entity_id, AREA + _bonus(index, entity_id, parsed, of_kind), "floor")
+    matching = [e for e in on_floor if _bonus(index, e, parsed) > 0]
+    for entity_id in _best(index, matching, parsed, FLOOR_LIMIT):
+        scores.add(entity_id, AREA + _bonus(index, entity_id, parsed), "floor")
 
 
 def _given(
@@ -198,31 +206,16 @@ def _given(
             scores.add(entity_id, weight, reason)
 
 
-def _bonus(index: ContextIndex, entity_id: str, parsed: _Parsed, of_kind: frozenset[str]) -> float:
-    bonus = KIND_BONUS if entity_id in of_kind else 0.0
+def _bonus(index: ContextIndex, entity_id: str, parsed: _Parsed) -> float:
+    """How well an entity of a place fits the request's kinds of device and name words."""
+    bonus = KIND_BONUS if parsed.kinds and index.is_kind(entity_id, parsed.kinds) else 0.0
     if parsed.name_words:
         bonus += WORDS_BONUS * index.coverage(entity_id, parsed.name_words)
     return bonus
 
 
-def _best(
-    index: ContextIndex,
-    entity_ids: Sequence[str],
-    parsed: _Parsed,
-    of_kind: frozenset[str],
-    limit: int,
-) -> Sequence[str]:
+def _best(index: ContextIndex, entity_ids: Sequence[str], parsed: _Parsed, limit: int) -> Sequence[str]:
     """``entity_ids`` if they fit ``limit``, else the ``limit`` matching the request best."""
     if len(entity_ids) <= limit:
         return entity_ids
-    return sorted(entity_ids, key=lambda e: -_bonus(index, e, parsed, of_kind))[:limit]
-
-
-def _top(index: ContextIndex, found: frozenset[str], parsed: _Parsed, limit: int) -> list[str]:
-    """The ``limit`` of ``found`` whose names the request covers best (fewest extra words)."""
-    if len(found) <= limit:
-        return list(found)
-    name_words = parsed.name_words or frozenset(parsed.all_words)
-    return sorted(found, key=lambda e: (-index.coverage(e, name_words), index.rank.get(e, 0)))[
-        :limit
-    ]
+    return sorted(entity_ids, key=lambda e: -_bonus(index, e, parsed))[:limit]
