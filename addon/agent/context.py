@@ -63,7 +63,9 @@ class TurnContext:
             + [_entry(index, entity_id, ["search"]) for entity_id in found],
             "areas": list(self.selection.area_ids),
             "floors": list(self.selection.floor_ids),
-            "kinds": [domain if dc is None else f"{domain}.{dc}" for domain, dc in self.selection.kinds],
+            "kinds": [
+                domain if dc is None else f"{domain}.{dc}" for domain, dc in self.selection.kinds
+            ],
             "select_ms": round(self.elapsed_ms, 3),
         }
 

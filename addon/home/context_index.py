@@ -80,7 +80,7 @@ class ContextIndex:
             entity_words[entity_id] = frozenset(own - FILLER) or frozenset(own)
             for word in entity_words[entity_id]:
                 by_word.setdefault(word, set()).add(entity_id)
-            if entity.area_id in model.areas:
+            if entity.area_id is not None and entity.area_id in model.areas:
                 by_area.setdefault(entity.area_id, []).append(entity_id)
             kinds: tuple[Kind, ...] = ((entity.domain, None),)
             if entity.device_class:
@@ -114,7 +114,9 @@ class ContextIndex:
             ),
             by_floor=MappingProxyType(
                 {
-                    floor_id: tuple(a.area_id for a in model.areas.values() if a.floor_id == floor_id)
+                    floor_id: tuple(
+                        a.area_id for a in model.areas.values() if a.floor_id == floor_id
+                    )
                     for floor_id in model.floors
                 }
             ),

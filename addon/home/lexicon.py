@@ -16,15 +16,18 @@ from addon.home.names import loose_name
 Kind = tuple[str, str | None]
 """A domain and, optionally, a device class: ``("light", None)``, ``("sensor", "humidity")``."""
 
-FILLER = frozenset(
-    """a an the to of in on at for from by with and or but is are was be am it its it's this
-    that these those there here my our your me we i you please can could would will should do
-    does did what what's whats which who how when where why any all every some turn switch set
-    make put start stop get give tell show let lets let's up down off out into now again too
-    also just very much more less bit little lot want need like go going please thanks thank
-    hey ok okay currently right now still yet so then than if as about around inside outside
-    both each""".split()
-)
+FILLER = frozenset((
+    "a", "an", "the", "to", "of", "in", "on", "at", "for", "from", "by", "with", "and", "or",
+    "but", "is", "are", "was", "be", "am", "it", "its", "it's", "this", "that", "these", "those",
+    "there", "here", "my", "our", "your", "me", "we", "i", "you", "please", "can", "could",
+    "would", "will", "should", "do", "does", "did", "what", "what's", "whats", "which", "who",
+    "how", "when", "where", "why", "any", "all", "every", "some", "turn", "switch", "set", "make",
+    "put", "start", "stop", "get", "give", "tell", "show", "let", "lets", "let's", "up", "down",
+    "off", "out", "into", "now", "again", "too", "also", "just", "very", "much", "more", "less",
+    "bit", "little", "lot", "want", "need", "like", "go", "going", "thanks", "thank", "hey", "ok",
+    "okay", "currently", "right", "still", "yet", "so", "then", "than", "if", "as", "about",
+    "around", "inside", "outside", "both", "each", "s", "t", "don"
+))  # fmt: skip
 """Words that say what to do or hold a sentence together, never part of what is meant.
 
 "down" and "up" are filler for "turn down the music", at the cost of a device named "Up".

@@ -133,7 +133,9 @@ def parse(index: ContextIndex, text: str) -> _Parsed:
     return _Parsed(said, tuple(areas), tuple(floors), kinds, name_words, all_names)
 
 
-def select(index: ContextIndex, request: SelectionRequest, *, limit: int = LIMIT) -> ContextSelection:
+def select(
+    index: ContextIndex, request: SelectionRequest, *, limit: int = LIMIT
+) -> ContextSelection:
     """The entities of ``index`` most likely meant by ``request``, at most ``limit``."""
     parsed = parse(index, request.text)
     scores = _Scores()
@@ -214,7 +216,9 @@ def _bonus(index: ContextIndex, entity_id: str, parsed: _Parsed) -> float:
     return bonus
 
 
-def _best(index: ContextIndex, entity_ids: Sequence[str], parsed: _Parsed, limit: int) -> Sequence[str]:
+def _best(
+    index: ContextIndex, entity_ids: Sequence[str], parsed: _Parsed, limit: int
+) -> Sequence[str]:
     """``entity_ids`` if they fit ``limit``, else the ``limit`` matching the request best."""
     if len(entity_ids) <= limit:
         return entity_ids
