@@ -58,6 +58,7 @@ def small_home() -> HomeModel:
                 expose=True)  # fmt: skip
     home.entity("fan.kids_fan", friendly_name="Ceiling Fan", area_id="kids_room", expose=True)
     home.entity("light.secret_lamp", friendly_name="Secret Lamp", area_id="office", expose=False)
+    home.device("satellite_office", "Office Satellite", area_id="office")
     return home.build()
 
 
