@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import json
 import statistics
 import sys
@@ -146,7 +147,7 @@ def measure(size: int, encoding: tiktoken.Encoding) -> Figures:
     totals = [prefix_tokens + len(user) for user in users]
     shares = [
         (prefix_tokens + common_prefix(before, after)) / (prefix_tokens + len(after))
-        for before, after in zip(users, users[1:], strict=False)
+        for before, after in itertools.pairwise(users)
     ]
     ha_system = ha_system_prompt(model, START)
     ha_user = statistics.mean(len(encoding.encode(r.text)) for r in requests)

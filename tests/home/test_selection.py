@@ -112,7 +112,7 @@ def test_recall_on_a_fixed_request_set(index: ContextIndex) -> None:
 
 
 def test_area_alias_paraphrase_selects_the_area_and_names_the_reason(index: ContextIndex) -> None:
-    """ "The big light in the lounge" is the Living Room's ceiling light, chosen for area and name."""
+    """The big light in the lounge is the Living Room's ceiling light, by area and by name."""
     selection = select(index, SelectionRequest("turn on the big light in the lounge"))
     assert selection.area_ids == ("living_room",)
     first = selection.entities[0]
