@@ -32,6 +32,8 @@ CHARS_PER_TOKEN = 4
 HISTORY_ENTITIES = 10
 """Entities taken from the conversation's recent tool calls, the newest first."""
 EMBEDDING_HITS = 5
+EMBEDDING_FLOOR = 0.2
+"""Neighbours less similar than this are noise, whatever their rank."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,8 @@ class HomeContext:
             _LOGGER.exception("Embedding entities for context selection failed; lexical only")
             self._vectors_failed = True
             return []
-        return self._vectors.nearest(query[0], EMBEDDING_HITS)
+        hits = self._vectors.nearest(query[0], EMBEDDING_HITS)
+        return [(entity_id, score) for entity_id, score in hits if score >= EMBEDDING_FLOOR]
 
 
 def history_entity_ids(index: ContextIndex, history: Sequence[dict[str, Any]]) -> list[str]:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from addon.agent.context import HomeContext
 from addon.agent.conversation import ConversationRequest
 from addon.agent.prompt import (
     LARGE_HOME_CONTEXT_HEADER,
@@ -146,3 +150,42 @@ async def test_speaker_area_reason_is_in_the_trace(
     reasons = {item["entity_id"]: item["reasons"] for item in turn.context["selected"]}
     assert "speaker_area" in reasons["light.desk_lamp"]
     assert "light.secret_lamp" not in reasons
+
+
+class KeywordEmbedder:
+    """A stand-in embedding model: one axis per keyword, so similarity is predictable."""
+
+    KEYWORDS = ("coffee", "brew", "lamp")
+
+    def __init__(self, *, fail: bool = False) -> None:
+        self.fail = fail
+        self.calls = 0
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("embedding server down")
+        rows = [[1.0 if k in t.lower() else 0.0 for k in self.KEYWORDS] for t in texts]
+        # "brew" means coffee here: the embedding knows what the words do not.
+        return np.asarray([[r[0] + r[1], 0.0, r[2]] for r in rows], dtype=np.float32)
+
+
+async def test_an_embedding_source_adds_entities_close_in_meaning() -> None:
+    """With an embedder, "brew me something" brings the Coffee Maker, marked as embedding."""
+    home = small_home()
+    context = HomeContext(0, KeywordEmbedder())
+    turn = await context.select(home, "brew me something", speaker_area_id=None, history=[])
+    reasons = {s.entity_id: s.reasons for s in turn.selection.entities}
+    assert reasons["switch.coffee_maker"] == ("embedding",)
+    assert "light.desk_lamp" not in reasons
+
+
+async def test_a_failing_embedding_source_leaves_lexical_selection() -> None:
+    """An embedder that fails costs only its signal, and is not asked again for the same home."""
+    home = small_home()
+    embedder = KeywordEmbedder(fail=True)
+    context = HomeContext(0, embedder)
+    first = await context.select(home, "turn on the desk lamp", speaker_area_id=None, history=[])
+    await context.select(home, "brew me something", speaker_area_id=None, history=[])
+    assert "light.desk_lamp" in first.selection.entity_ids
+    assert embedder.calls == 1
