@@ -58,6 +58,16 @@ STATIC_CONTEXT_HEADER = (
     "(the area's name, then its aliases) and domain; each item is a device's name followed by "
     "its aliases:"
 )
+LARGE_HOME_CONTEXT_HEADER = (
+    "Static Context: This smart home has too many devices to list here. Below are its floors "
+    "and areas (the area's name, then its aliases) and how many devices it has of each domain "
+    "(with device classes). Each request comes with the devices most likely relevant to it; "
+    "call `SearchEntities` to find others by name, area, floor, domain or device class:"
+)
+TURN_CONTEXT_HEADER = (
+    "Devices relevant to this request, by area (name, then aliases) and domain; each item is a "
+    "device's name followed by its aliases (`SearchEntities` finds others):"
+)
 LIVE_CONTEXT_HEADER = "Live Context: An overview of the areas and the devices in this smart home:"
 AREA_PROMPT = "Your location is {area}."
 UNKNOWN_AREA_PROMPT = (
@@ -73,6 +83,8 @@ class PromptInputs:
     static_overview: str | None
     extra_instructions: str
     area_name: str | None
+    large_home: bool = False
+    """``static_overview`` is a large home's summary; each turn lists its own devices."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +107,7 @@ def build_system_prompt(inputs: PromptInputs) -> str:
                 DEVICE_CONTROL_TOOL_USAGE_PROMPT,
                 NO_TIMER_PROMPT,
                 DYNAMIC_CONTEXT_PROMPT,
-                STATIC_CONTEXT_HEADER,
+                LARGE_HOME_CONTEXT_HEADER if inputs.large_home else STATIC_CONTEXT_HEADER,
                 inputs.static_overview.rstrip("\n"),
             ]
         )
@@ -144,3 +156,23 @@ def user_words(content: str) -> str:
         while (line := _MEMORY_LINE.match(rest)) is not None:
             rest = rest[line.end() :]
     return rest
+
+
+def turn_user_content(
+    text: str, now: datetime, blocks: Sequence[str], memories: Sequence[RecalledMemory] = ()
+) -> str:
+    """The user's message as sent: the time, the memories, this turn's context blocks, the words.
+
+    Everything that depends on the request goes here, after the cached prefix (system prompt
+    and tools): a large home's relevant devices (:func:`turn_context_block`) and any other
+    per-turn context. With no blocks this is :func:`timed_user_content`, byte for byte.
+    """
+    if not blocks:
+        return timed_user_content(text, now, memories)
+    context = "\n".join(block.rstrip("\n") for block in blocks)
+    return timed_user_content(f"{context}\n\n{text}", now, memories)
+
+
+def turn_context_block(devices: str) -> str:
+    """A large home's devices for this request (grouped YAML) under their header."""
+    return f"{TURN_CONTEXT_HEADER}\n{devices.rstrip()}"

@@ -41,6 +41,7 @@ def turn_record(
         duration_ms=trace.timings.get("total", 0.0),
         messages=messages,
         timings={key: round(value, 3) for key, value in trace.timings.items()},
+        context=trace.context,
         llm_calls=[
             LLMCallRecord(
                 started_at=call.started_at,

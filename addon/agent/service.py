@@ -14,12 +14,13 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from addon.agent.context import HomeContext, HomePrefix, TurnContext
 from addon.agent.continuation import DeviceConversations
 from addon.agent.conversation import (
     ActionSummary,
@@ -52,6 +53,8 @@ from addon.agent.prompt import (
     PromptPreview,
     build_system_prompt,
     timed_user_content,
+    turn_context_block,
+    turn_user_content,
     user_words,
 )
 from addon.agent.recording import turn_record
@@ -61,8 +64,8 @@ from addon.config.settings import Options
 from addon.errors import ErrorKind
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
+from addon.home.entity_vectors import TextEmbedder
 from addon.home.model import HomeModel
-from addon.home.overview import OverviewCache
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.llm.fallback import Fallback
@@ -75,6 +78,7 @@ from addon.tools.base import Tool, ToolContext
 from addon.tools.home_tools import build_registry
 from addon.tools.memory import MEMORY_TOOL_NAMES, memory_tools, told_memory_ids
 from addon.tools.registry import ToolOutcome, ToolRegistry
+from addon.tools.search_tool import SEARCH_TOOL, SearchEntitiesTool
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -125,8 +129,10 @@ class Agent:
     outcome_delay: float = OUTCOME_DELAY_S
     # The time turns are stamped with and session_timeout is measured by; tests pass their own.
     clock: Callable[[], datetime] = _utc_now
+    embedder: TextEmbedder | None = None
+    """Embeds requests and entities for a large home's context selection; lexical without."""
     history: ConversationHistory = field(init=False)
-    _overview: OverviewCache = field(init=False, default_factory=OverviewCache)
+    _home_context: HomeContext = field(init=False)
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
     _events: EventOutbox = field(init=False)
     _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
@@ -137,6 +143,7 @@ class Agent:
         self._events = EventOutbox(self.events)
         if self.memory is not None:
             self._memory_tools = memory_tools(self.memory)
+        self._home_context = HomeContext(self.options.overview_token_budget, self.embedder)
 
     async def process(
         self, request: ConversationRequest, *, on_text: TextSink | None = None
@@ -253,23 +260,37 @@ class Agent:
             messages = [user_message, {"role": "assistant", "content": reply}]
             return reply, messages, "failed", "no model", []
         prompt_started = time.perf_counter()
-        registry = await self._registry(model, trace)
+        prefix = self._home_context.prefix(model) if model is not None else None
+        registry = await self._registry(model, trace, search=prefix is not None and prefix.large)
         system = self._system_prompt(
-            self._overview.get(model) if model is not None else None,
-            model.areas[context.area_id].name if model and context.area_id else None,
+            prefix, model.areas[context.area_id].name if model and context.area_id else None
         )
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
         recalled = await self._recall(request.text, context, history, trace)
-        # The time and the memories change every turn, so they ride on the user's message, after
-        # the system prompt and the tools: both stay byte-identical and a prefix cache holds.
+        # The time, the memories and a large home's devices change every turn, so they ride on
+        # the user's message, after the system prompt and the tools: both stay byte-identical and
+        # a prefix cache holds. History keeps the message with its time and memories (the next
+        # turn starts with the same bytes) but without the devices, as each turn selects its own.
         user_message = {
             "role": "user",
             "content": timed_user_content(request.text, context.now, recalled),
         }
+        selected = await self._turn_context(
+            request,
+            context,
+            history,
+            prefix,
+            memory_entity_ids=[entity for memory in recalled for entity in memory.entity_ids],
+        )
+        blocks = [turn_context_block(selected.text)] if selected is not None else []
+        sent_message = {
+            "role": "user",
+            "content": turn_user_content(request.text, context.now, blocks, recalled),
+        }
         loop_started = time.perf_counter()
         result = await run_tool_loop(
             llm=self.llm,
-            messages=[{"role": "system", "content": system}, *history, user_message],
+            messages=[{"role": "system", "content": system}, *history, sent_message],
             registry=registry,
             context=context,
             trace=trace,
@@ -280,6 +301,10 @@ class Agent:
             fallback=self.fallback,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
+        if selected is not None and model is not None:
+            trace.context = selected.trace(
+                self._home_context.index(model), _searched(result.outcomes)
+            )
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
         # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
         reply = spoken_reply(result.messages, result.reply)
@@ -390,13 +415,18 @@ class Agent:
             dry_run=dry_run,
         )
 
-    async def _registry(self, model: HomeModel | None, trace: TurnTrace) -> ToolRegistry:
+    async def _registry(
+        self, model: HomeModel | None, trace: TurnTrace, *, search: bool = False
+    ) -> ToolRegistry:
         """The turn's tools: the home's, GetDateTime, memory, the expert, custom, the providers'.
 
         The memory tools never change, so they go before the user's custom tools, which do;
-        the expert's calls are traced into ``trace``.
+        the expert's calls are traced into ``trace``. ``search`` adds ``SearchEntities`` for a
+        home too large for the prompt's overview.
         """
         extra = [*self.extra_tools(), *self._memory_tools]
+        if search:
+            extra = [SearchEntitiesTool(self._home_context.index), *extra]
         if self.expert is not None:
             extra = [*extra, ExpertTool(self.expert, trace)]
         if self.custom_tools is not None:
@@ -434,16 +464,41 @@ class Agent:
         What the settings page shows: asked of the agent, so it is the prompt turns really send.
         """
         model = self.home.model
-        overview = self._overview.get(model) if model is not None else None
-        return PromptPreview(self._system_prompt(overview, None), overview)
+        prefix = self._home_context.prefix(model) if model is not None else None
+        overview = prefix.overview if prefix is not None else None
+        return PromptPreview(self._system_prompt(prefix, None), overview)
 
-    def _system_prompt(self, static_overview: str | None, area_name: str | None) -> str:
+    def _system_prompt(self, prefix: HomePrefix | None, area_name: str | None) -> str:
         return build_system_prompt(
             PromptInputs(
-                static_overview=static_overview,
+                static_overview=prefix.overview if prefix is not None else None,
                 extra_instructions=self.options.extra_instructions,
                 area_name=area_name,
+                large_home=prefix is not None and prefix.large,
             )
+        )
+
+    async def _turn_context(
+        self,
+        request: ConversationRequest,
+        context: ToolContext,
+        history: list[dict[str, Any]],
+        prefix: HomePrefix | None,
+        memory_entity_ids: Sequence[str] = (),
+    ) -> TurnContext | None:
+        """A large home's devices for this request, listed after the cached prefix.
+
+        None while the whole overview fits the budget (it is in the prompt already).
+        ``memory_entity_ids`` are the entities named by the memories recalled for the turn.
+        """
+        if prefix is None or not prefix.large or context.home is None:
+            return None
+        return await self._home_context.select(
+            context.home,
+            request.text,
+            speaker_area_id=context.area_id,
+            history=history,
+            memory_entity_ids=memory_entity_ids,
         )
 
     async def _conversation_id(
@@ -609,6 +664,15 @@ class Agent:
         await self._events.drain(cancel=cancel)
         if not cancel:
             await self.records.settle()
+
+
+def _searched(outcomes: list[ToolOutcome]) -> list[str]:
+    """Entity ids the model's ``SearchEntities`` calls found, for the trace's selection."""
+    found: list[str] = []
+    for outcome in outcomes:
+        if outcome.name == SEARCH_TOOL and outcome.detail is not None:
+            found.extend(str(e) for e in outcome.detail.get("entity_ids", ()))
+    return found
 
 
 def _summary(outcome: ToolOutcome) -> ActionSummary:

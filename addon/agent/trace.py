@@ -66,6 +66,8 @@ class TurnTrace:
     """Why the turn failed or was cut short, when it was; stored with the turn."""
     recalled_memories: tuple[int, ...] = ()
     """The memories recalled into the request, stored as links once the turn is stored."""
+    context: dict[str, Any] | None = None
+    """A large home's selected entities and why each was chosen; None in a small home."""
 
     @property
     def prompt_tokens(self) -> int:

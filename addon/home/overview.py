@@ -81,6 +81,14 @@ def static_overview(model: HomeModel) -> str | None:
     entities = overview_entities(model)
     if not entities:
         return None
+    return grouped_overview(model, entities)
+
+
+def grouped_overview(model: HomeModel, entities: list[Entity], *, floors: bool = True) -> str:
+    """``entities`` (in overview order) grouped by area and domain, floors listed after.
+
+    The per-turn list of a large home uses it too, without floors (its summary names them).
+    """
     grouped: dict[str | None, dict[str, list[str]]] = {}
     for entity in entities:
         area_id = entity.area_id if entity.area_id in model.areas else None
@@ -99,10 +107,10 @@ def static_overview(model: HomeModel) -> str | None:
             area = model.areas[area_id]
             key = ", ".join((area.name, *area.aliases))
         layout[key] = {domain: sorted(domains[domain]) for domain in sorted(domains)}
-    floors = _floors(model, [a for a in area_order if a is not None])
     text = dump_yaml(layout)
-    if floors:
-        text += dump_yaml({"floors": floors})
+    on_floors = _floors(model, [a for a in area_order if a is not None]) if floors else {}
+    if on_floors:
+        text += dump_yaml({"floors": on_floors})
     return text
 
 

@@ -82,6 +82,8 @@ class RecalledMemory:
 
     id: int
     content: str
+    entity_ids: tuple[str, ...] = ()
+    """The entities the memory concerns: a large home lists them with the turn's devices."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +236,7 @@ class MemoryService:
             if len(content) > budget:
                 continue
             budget -= len(content)
-            kept.append(RecalledMemory(item.memory.id, content))
+            kept.append(RecalledMemory(item.memory.id, content, tuple(item.memory.entity_ids)))
             if len(kept) == self._limits.recall_limit:
                 break
         return tuple(kept)

@@ -86,6 +86,8 @@ class TurnRecord:
     outcome_detail: dict[str, Any] = field(default_factory=dict)
     flagged: bool = False
     error_kind: str | None = None
+    context: dict[str, Any] | None = None
+    """A large home's selected entities and the reasons for each (``addon.agent.context``)."""
 
 
 @dataclass(slots=True)
@@ -298,6 +300,7 @@ def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
         "outcome": record.outcome,
         "outcome_detail": record.outcome_detail,
         "flagged": record.flagged,
+        "context": record.context,
     }
 
 

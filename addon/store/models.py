@@ -130,6 +130,9 @@ class Turn(Base):
     outcome: Mapped[str] = mapped_column(String(16), default="unchecked")
     outcome_detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
+    # In a large home, the entities selected for the turn and why (name, area, history, memory,
+    # search, ...); NULL when the whole overview was in the prompt.
+    context: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     conversation: Mapped[Conversation] = relationship(back_populates="turns")
     llm_calls: Mapped[list[LLMCall]] = relationship(

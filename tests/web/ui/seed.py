@@ -89,6 +89,7 @@ async def seed_turn(
     flagged: bool = False,
     llm_calls: list[LLMCallRecord] | None = None,
     tool_calls: list[ToolCallRecord] | None = None,
+    context: dict[str, Any] | None = None,
 ) -> int:
     """Record one turn (and its outcome check, if flagged); returns its id."""
     async with store.sessionmaker.begin() as session:
@@ -113,6 +114,7 @@ async def seed_turn(
                 tool_calls=tool_calls or [],
                 outcome="confirmed",
                 error_kind=error_kind,
+                context=context,
             ),
         )
         if flagged:

@@ -171,6 +171,26 @@ async def test_trace_shows_the_kind_of_a_failure(ui: UI) -> None:
     assert "Error llm auth the model endpoint refused the API key" in page
 
 
+async def test_trace_shows_a_large_homes_selection_and_its_reasons(ui: UI) -> None:
+    """A turn in a large home shows the entities selected for it and why each was."""
+    context = {
+        "selected": [
+            {"entity_id": "light.lounge", "name": "Ceiling Light", "reasons": ["area", "name"]},
+            {"entity_id": "light.desk", "name": "Desk Lamp", "reasons": ["search"]},
+        ],
+        "areas": ["living_room"],
+        "floors": [],
+        "kinds": ["light"],
+        "select_ms": 0.21,
+    }
+    await seed_turn(ui.store, "large-1", "big light on", "Done.", at=T0, context=context)
+    page = parse(await ui.page("/conversations/large-1")).text
+    assert "Context selected (2 entities, large home)" in page
+    assert "areas: living_room" in page
+    assert "Ceiling Light light.lounge area, name" in page
+    assert "Desk Lamp light.desk search" in page
+
+
 async def test_trace_shows_each_step_of_a_turn(ui: UI) -> None:
     """The timeline holds what was heard, the model call, the tool call, the reply, the check."""
     conversation_id, turn_id = await seed_trace(ui.store)

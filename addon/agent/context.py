@@ -1,0 +1,211 @@
+"""What the model is shown of the home: the whole overview, or a summary and a per-turn list.
+
+While the static overview fits the ``overview_token_budget`` option it is the prompt's home
+context, exactly as before. Above the budget the cached prefix carries a compact summary
+(:mod:`addon.home.summary`) and each turn adds, after the prefix, the entities selected for it
+(:mod:`addon.home.selection`), and the model gets the ``SearchEntities`` tool to look further.
+Everything derived from the home is built once per home model object, as the overview always
+was.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from addon.home.context_index import ContextIndex
+from addon.home.entity_vectors import EntityVectors, TextEmbedder
+from addon.home.lexicon import words
+from addon.home.model import HomeModel
+from addon.home.overview import OverviewCache, grouped_overview
+from addon.home.selection import ContextSelection, SelectionRequest, select
+from addon.home.summary import compact_summary
+
+_LOGGER = logging.getLogger(__name__)
+
+CHARS_PER_TOKEN = 4
+"""The estimate the budget is measured in: tokenizer-free, as history's budget is."""
+HISTORY_ENTITIES = 10
+"""Entities taken from the conversation's recent tool calls, the newest first."""
+EMBEDDING_HITS = 5
+EMBEDDING_FLOOR = 0.2
+"""Neighbours less similar than this are noise, whatever their rank."""
+
+
+@dataclass(frozen=True, slots=True)
+class HomePrefix:
+    """The home's part of the cached prefix."""
+
+    overview: str | None
+    """The full static overview, or in a large home the summary; None when nothing is exposed."""
+    large: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """One turn's selection, its text for the model, and what the trace keeps of it."""
+
+    selection: ContextSelection
+    text: str
+    elapsed_ms: float
+
+    def trace(self, index: ContextIndex, searched: Iterable[str] = ()) -> dict[str, Any]:
+        """The selection and its reasons as the turn's trace stores them (JSON)."""
+        chosen = {selected.entity_id for selected in self.selection.entities}
+        found = [e for e in dict.fromkeys(searched) if e in index.entities and e not in chosen]
+        return {
+            "selected": [
+                _entry(index, selected.entity_id, list(selected.reasons))
+                for selected in self.selection.entities
+            ]
+            + [_entry(index, entity_id, ["search"]) for entity_id in found],
+            "areas": list(self.selection.area_ids),
+            "floors": list(self.selection.floor_ids),
+            "kinds": [
+                domain if dc is None else f"{domain}.{dc}" for domain, dc in self.selection.kinds
+            ],
+            "select_ms": round(self.elapsed_ms, 3),
+        }
+
+
+def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> dict[str, Any]:
+    entity = index.entities[entity_id]
+    return {"entity_id": entity_id, "name": entity.name, "reasons": reasons}
+
+
+class HomeContext:
+    """The prompt's home context per home model object, and each turn's selection from it."""
+
+    def __init__(self, budget_tokens: int, embedder: TextEmbedder | None = None) -> None:
+        self._budget = budget_tokens
+        self._embedder = embedder
+        self._overview = OverviewCache()
+        self._model: HomeModel | None = None
+        self._prefix: HomePrefix | None = None
+        self._index: ContextIndex | None = None
+        self._vectors: EntityVectors | None = None
+        self._vectors_failed = False
+
+    def prefix(self, model: HomeModel) -> HomePrefix:
+        """The full overview while it fits the budget, else the compact summary."""
+        self._refresh(model)
+        if self._prefix is None:
+            overview = self._overview.get(model)
+            if overview is not None and len(overview) // CHARS_PER_TOKEN + 1 > self._budget:
+                self._prefix = HomePrefix(compact_summary(model), large=True)
+            else:
+                self._prefix = HomePrefix(overview, large=False)
+        return self._prefix
+
+    def index(self, model: HomeModel) -> ContextIndex:
+        """The selection index of ``model``'s exposed entities, built on first use."""
+        self._refresh(model)
+        if self._index is None:
+            self._index = ContextIndex.build(model)
+        return self._index
+
+    async def select(
+        self,
+        model: HomeModel,
+        text: str,
+        *,
+        speaker_area_id: str | None,
+        history: Sequence[dict[str, Any]],
+        memory_entity_ids: Sequence[str] = (),
+    ) -> TurnContext:
+        """The entities for this turn and the block of text that lists them."""
+        index = self.index(model)
+        hits = await self._embedding_hits(index, text)
+        started = time.perf_counter()
+        selection = select(
+            index,
+            SelectionRequest(
+                text=text,
+                speaker_area_id=speaker_area_id,
+                history_entity_ids=history_entity_ids(index, history),
+                memory_entity_ids=memory_entity_ids,
+                embedding_hits=hits,
+            ),
+        )
+        elapsed = (time.perf_counter() - started) * 1000
+        chosen = set(selection.entity_ids)
+        entities = [index.entities[e] for e in index.ordered(chosen)]
+        block = grouped_overview(model, entities, floors=False) if entities else "(none)\n"
+        return TurnContext(selection, block, elapsed)
+
+    def _refresh(self, model: HomeModel) -> None:
+        if self._model is not model:
+            self._model = model
+            self._prefix = None
+            self._index = None
+            self._vectors = None
+            self._vectors_failed = False
+
+    async def _embedding_hits(self, index: ContextIndex, text: str) -> list[tuple[str, float]]:
+        """Entities nearest the request by embedding; none without a source or when it fails.
+
+        The entities are embedded on the first turn after the home changed: one batch call,
+        then one call per turn for the request. A failure costs only this signal, never the
+        turn, and is not retried for the same home.
+        """
+        if self._embedder is None or self._vectors_failed:
+            return []
+        try:
+            if self._vectors is None:
+                self._vectors = await EntityVectors.build(index, self._embedder)
+            query = await self._embedder.embed([text])
+        except Exception:  # any embedding failure only loses this signal
+            _LOGGER.exception("Embedding entities for context selection failed; lexical only")
+            self._vectors_failed = True
+            return []
+        hits = self._vectors.nearest(query[0], EMBEDDING_HITS)
+        return [(entity_id, score) for entity_id, score in hits if score >= EMBEDDING_FLOOR]
+
+
+def history_entity_ids(index: ContextIndex, history: Sequence[dict[str, Any]]) -> list[str]:
+    """Entities the recent turns acted on or asked about, newest first.
+
+    Read from the tool results (the ids Home Assistant's intent responses and live context
+    report) and from the names the model passed to tools.
+    """
+    found: list[str] = []
+    for message in reversed(history):
+        if message.get("role") == "tool":
+            found.extend(_ids_in(_json(message.get("content")), index))
+        for call in message.get("tool_calls") or ():
+            arguments = _json((call.get("function") or {}).get("arguments"))
+            name = arguments.get("name") if isinstance(arguments, dict) else None
+            if isinstance(name, str):
+                matches = index.by_phrase.get(words(name), ())
+                found.extend(matches[:3])
+        if len(dict.fromkeys(found)) >= HISTORY_ENTITIES:
+            break
+    return list(dict.fromkeys(found))[:HISTORY_ENTITIES]
+
+
+def _json(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
+
+
+def _ids_in(value: Any, index: ContextIndex) -> list[str]:
+    """Every ``id``/``entity_id`` value in a tool result that names a listed entity."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("id", "entity_id") and isinstance(item, str) and item in index.entities:
+                found.append(item)
+            else:
+                found.extend(_ids_in(item, index))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(_ids_in(item, index))
+    return found

@@ -1,0 +1,225 @@
+"""Which entities a request in a large home is about, and why.
+
+Above the overview's token budget the prompt no longer lists every entity; each turn lists the
+few the request is likely about instead, after the cached prefix. They are drawn, in order of
+weight, from: the names and aliases the request says (whole, or in part: "the ceiling light"),
+the areas and floors it names (by name or alias, so "the lounge" is the Living Room, and "turn
+off the kitchen" is everything in it), the kinds of device it mentions ("lights", "blinds",
+"temperature"), entities acted on or asked about earlier in the conversation, entities named
+in the memories recalled for it, entities near it by embedding when there is an embedding
+source, and the speaker's area. Every entity keeps the reasons it was chosen for, which the
+turn's trace shows. At most :data:`LIMIT` are chosen; the search tool finds the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from addon.home.context_index import ContextIndex, Phrase
+from addon.home.lexicon import FILLER, KIND_WORDS, Kind, words
+
+LIMIT = 40
+"""Entities listed per turn at most: a whole area and the request's names fit, prefix stays ~97%."""
+AREA_LIMIT = 30
+"""Entities taken from one named area; the ones matching the request's words come first."""
+NAME_LIMIT = 12
+"""Home-wide name matches taken when the request names no place ("the desk lamp")."""
+FLOOR_LIMIT = 15
+
+# Weights: a named entity beats the rest of its area; history and memory beat the speaker's
+# area, which is only where the speaker stands.
+NAME, AREA, HISTORY, MEMORY, EMBEDDING, SPEAKER = 100.0, 50.0, 80.0, 70.0, 55.0, 30.0
+KIND_BONUS, WORDS_BONUS = 40.0, 40.0
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionRequest:
+    """What a turn knows when it selects: the words, where they were said, what came before."""
+
+    text: str
+    speaker_area_id: str | None = None
+    history_entity_ids: Sequence[str] = ()
+    """Entities acted on or asked about in the conversation's recent turns."""
+    memory_entity_ids: Sequence[str] = ()
+    """Entities named in the memories recalled for this turn."""
+    embedding_hits: Sequence[tuple[str, float]] = ()
+    """``(entity id, cosine similarity)`` of the entities nearest the request, when embedded."""
+
+
+@dataclass(frozen=True, slots=True)
+class SelectedEntity:
+    """One entity in the turn's context and why it is there."""
+
+    entity_id: str
+    reasons: tuple[str, ...]
+    """``name``, ``area``, ``floor``, ``kind``, ``history``, ``memory``, ``embedding``,
+    ``speaker_area``; the strongest first."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContextSelection:
+    """The entities chosen for one request, strongest first, and the places it named."""
+
+    entities: tuple[SelectedEntity, ...]
+    area_ids: tuple[str, ...] = ()
+    floor_ids: tuple[str, ...] = ()
+    kinds: tuple[Kind, ...] = ()
+
+    @property
+    def entity_ids(self) -> list[str]:
+        """The chosen entity ids, strongest first."""
+        return [selected.entity_id for selected in self.entities]
+
+
+@dataclass(slots=True)
+class _Scores:
+    """Running score and reasons per entity while one selection is made."""
+
+    score: dict[str, float] = field(default_factory=dict)
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, entity_id: str, weight: float, reason: str) -> None:
+        old = self.score.get(entity_id)
+        if old is None:
+            self.score[entity_id] = weight
+            self.reasons[entity_id] = [reason]
+            return
+        # The best reason counts fully, every further one a little: two weak signals beat one.
+        self.score[entity_id] = max(old, weight) + min(old, weight) * 0.1
+        if reason not in self.reasons[entity_id]:
+            self.reasons[entity_id].append(reason)
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    """The request's words sorted into places, kinds and name words."""
+
+    all_words: Phrase
+    area_ids: tuple[str, ...]
+    floor_ids: tuple[str, ...]
+    kinds: frozenset[Kind]
+    name_words: frozenset[str]
+    """Words of names the request said, places apart."""
+    all_name_words: frozenset[str]
+    """The same with the places' words."""
+
+
+def parse(index: ContextIndex, text: str) -> _Parsed:
+    """Find the places (longest phrase first), the kinds of device and the other name words."""
+    said = words(text)
+    areas: list[str] = []
+    floors: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(said):
+        for length in range(min(index.longest_phrase, len(said) - i), 0, -1):
+            phrase = said[i : i + length]
+            if phrase in index.area_phrases:
+                areas.extend(a for a in index.area_phrases[phrase] if a not in areas)
+            elif phrase in index.floor_phrases:
+                floors.extend(f for f in index.floor_phrases[phrase] if f not in floors)
+            else:
+                continue
+            i += length
+            break
+        else:
+            rest.append(said[i])
+            i += 1
+    kinds = frozenset(kind for word in rest for kind in KIND_WORDS.get(word, ()))
+    name_words = frozenset(word for word in rest if word not in FILLER and word in index.by_word)
+    # Names often hold their area's words ("Pantry Desk Lamp"): home-wide, those count too.
+    all_names = frozenset(word for word in said if word not in FILLER and word in index.by_word)
+    return _Parsed(said, tuple(areas), tuple(floors), kinds, name_words, all_names)
+
+
+def select(
+    index: ContextIndex, request: SelectionRequest, *, limit: int = LIMIT
+) -> ContextSelection:
+    """The entities of ``index`` most likely meant by ``request``, at most ``limit``."""
+    parsed = parse(index, request.text)
+    scores = _Scores()
+    _names(index, parsed, scores)
+    _places(index, parsed, scores)
+    _given(index, request.history_entity_ids, HISTORY, "history", scores)
+    _given(index, request.memory_entity_ids, MEMORY, "memory", scores)
+    for entity_id, similarity in request.embedding_hits:
+        if entity_id in index.entities:
+            scores.add(entity_id, EMBEDDING + 20.0 * similarity, "embedding")
+    if request.speaker_area_id is not None:
+        area_entities = index.in_areas([request.speaker_area_id])
+        for entity_id in _best(index, area_entities, parsed, AREA_LIMIT):
+            scores.add(entity_id, SPEAKER + _bonus(index, entity_id, parsed), "speaker_area")
+    rank = index.rank
+    chosen = sorted(scores.score, key=lambda e: (-scores.score[e], rank.get(e, 0)))[:limit]
+    return ContextSelection(
+        entities=tuple(SelectedEntity(e, tuple(scores.reasons[e])) for e in chosen),
+        area_ids=parsed.area_ids,
+        floor_ids=parsed.floor_ids,
+        kinds=tuple(sorted(parsed.kinds, key=str)),
+    )
+
+
+def _names(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
+    """Whole names said anywhere in the request, then partial names home-wide when specific.
+
+    A name shared by more than :data:`NAME_LIMIT` entities ("Lamp") says little beside a named
+    place, whose own entities cover it; without one, the few with the shortest names are kept.
+    """
+    said = parsed.all_words
+    placed = bool(parsed.area_ids or parsed.floor_ids)
+    # With a place named, a name elsewhere is likelier a coincidence ("the lamp in the office"
+    # finds every "Office Lamp"): it stays, below the named place's own entities.
+    weight = NAME - 40.0 if placed else NAME
+    for start in range(len(said)):
+        for length in range(1, min(index.longest_phrase, len(said) - start) + 1):
+            found = index.by_phrase.get(said[start : start + length], ())
+            if found and (len(found) <= NAME_LIMIT or not placed):
+                for entity_id in found[:NAME_LIMIT]:
+                    scores.add(entity_id, weight, "name")
+    if not parsed.all_name_words:
+        return
+    named = index.named(parsed.all_name_words, NAME_LIMIT)
+    if len(named) <= NAME_LIMIT or not placed:
+        for entity_id in named[:NAME_LIMIT]:
+            scores.add(entity_id, weight - 10.0, "name")
+
+
+def _places(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
+    """Everything in a named area (the matching ones first); what matches on a named floor."""
+    for area_id in parsed.area_ids:
+        area_entities = index.in_areas([area_id])
+        for entity_id in _best(index, area_entities, parsed, AREA_LIMIT):
+            scores.add(entity_id, AREA + _bonus(index, entity_id, parsed), "area")
+    if not parsed.floor_ids or not (parsed.kinds or parsed.name_words):
+        return
+    on_floor = index.in_areas(a for f in parsed.floor_ids for a in index.by_floor.get(f, ()))
+    matching = [e for e in on_floor if _bonus(index, e, parsed) > 0]
+    for entity_id in _best(index, matching, parsed, FLOOR_LIMIT):
+        scores.add(entity_id, AREA + _bonus(index, entity_id, parsed), "floor")
+
+
+def _given(
+    index: ContextIndex, entity_ids: Iterable[str], weight: float, reason: str, scores: _Scores
+) -> None:
+    """Entities handed in by the turn (history, memories): only those the index lists."""
+    for entity_id in dict.fromkeys(entity_ids):
+        if entity_id in index.entities:
+            scores.add(entity_id, weight, reason)
+
+
+def _bonus(index: ContextIndex, entity_id: str, parsed: _Parsed) -> float:
+    """How well an entity of a place fits the request's kinds of device and name words."""
+    bonus = KIND_BONUS if parsed.kinds and index.is_kind(entity_id, parsed.kinds) else 0.0
+    if parsed.name_words:
+        bonus += WORDS_BONUS * index.coverage(entity_id, parsed.name_words)
+    return bonus
+
+
+def _best(
+    index: ContextIndex, entity_ids: Sequence[str], parsed: _Parsed, limit: int
+) -> Sequence[str]:
+    """``entity_ids`` if they fit ``limit``, else the ``limit`` matching the request best."""
+    if len(entity_ids) <= limit:
+        return entity_ids
+    return sorted(entity_ids, key=lambda e: -_bonus(index, e, parsed))[:limit]
