@@ -52,7 +52,8 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     source = app.get(keys.CUSTOM_TOOL_SOURCE) or StaticSource()
     custom_tools = CustomToolProvider(source, runner, builtin_tool_names())
     app[keys.CUSTOM_TOOL_TRY] = custom_tools.trial
-    memory = build_memory(options, app[keys.STORE], app[keys.LLM])
+    embeddings = embedding_source(options, app[keys.LLM])
+    memory = build_memory(options, app[keys.STORE], app[keys.LLM], embeddings)
     if memory is not None:
         try:
             await memory.start()
@@ -74,6 +75,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         events=client,
         custom_tools=custom_tools,
         memory=memory,
+        embedder=embeddings,
         tool_providers=(mcp_hub.tools,),
     )
     app[keys.AGENT] = agent
@@ -93,7 +95,31 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         await session.close()
 
 
-def build_memory(options: Options, store: Store, llm: LLMClient | None) -> MemoryService | None:
+def embedding_source(options: Options, llm: LLMClient | None) -> EmbeddingSource | None:
+    """The embedding source ``memory_embeddings`` names: memory recall and large homes share it.
+
+    None for ``off``, and when the chosen source cannot work (no endpoint, a broken install):
+    recall and selection then go by words alone, which is said in the log.
+    """
+    if options.memory_embeddings == "endpoint":
+        if llm is None:
+            _LOGGER.warning(
+                "memory_embeddings is endpoint but no model endpoint is set; recall "
+                "finds memories by their words alone"
+            )
+            return None
+        return EndpointEmbeddings(llm, options.embedding_model)
+    if options.memory_embeddings == "local":
+        try:
+            return load_local_embeddings()
+        except ConfigError as err:  # a broken install: recall still works by words
+            _LOGGER.error("%s; recall finds memories by their words alone", err)
+    return None
+
+
+def build_memory(
+    options: Options, store: Store, llm: LLMClient | None, source: EmbeddingSource | None
+) -> MemoryService | None:
     """Long-term memory as the options ask for it; None when it is off.
 
     Extraction needs the model; without an endpoint memory keeps only what the user asks for.
@@ -101,20 +127,6 @@ def build_memory(options: Options, store: Store, llm: LLMClient | None) -> Memor
     if not options.memory:
         _LOGGER.info("Long-term memory is off")
         return None
-    source: EmbeddingSource | None = None
-    if options.memory_embeddings == "endpoint":
-        if llm is None:
-            _LOGGER.warning(
-                "memory_embeddings is endpoint but no model endpoint is set; recall "
-                "finds memories by their words alone"
-            )
-        else:
-            source = EndpointEmbeddings(llm, options.embedding_model)
-    elif options.memory_embeddings == "local":
-        try:
-            source = load_local_embeddings()
-        except ConfigError as err:  # a broken install: recall still works by words
-            _LOGGER.error("%s; recall finds memories by their words alone", err)
     extractor = Extractor(llm) if options.memory_extraction and llm is not None else None
     return MemoryService(
         store.sessionmaker,
