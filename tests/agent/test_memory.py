@@ -23,6 +23,7 @@ from addon.store.models import LLMCall
 from addon.store.queries.detail import conversation_detail
 from devtools.scripted_llm import Completion, ScriptedLLM, Step
 from tests.fixtures.agent import MakeAgent, RecordedEvents
+from tests.home.test_selection import small_home
 
 MakeMemory = Callable[..., MemoryService]
 
@@ -402,3 +403,29 @@ async def test_without_memory_there_are_no_memory_tools(
     names = {tool["function"]["name"] for tool in request.tools}
     assert not names & {"remember", "recall_memories", "forget_memory"}
     assert MEMORY_HEADER not in user_message(request.messages)
+
+
+async def test_a_recalled_memorys_devices_join_a_large_homes_selection(
+    make_agent: MakeAgent, make_memory: MakeMemory, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """Above the overview's budget, the devices a recalled memory names are listed for the turn."""
+    memory = make_memory()
+    async with store.sessionmaker.begin() as session:
+        note = await memories.add_memory(
+            session,
+            "Miso's breakfast is made by the kitchen machine at seven.",
+            entity_ids=["switch.coffee_maker"],
+        )
+    await memory.changed([note.id])
+    scripted_llm.reply("Done.")
+    agent = make_agent(
+        llm=scripted_llm,
+        memory=memory,
+        home=small_home(),
+        local_first=False,
+        overview_token_budget=0,
+    )
+    await agent.process(ask("start Miso's breakfast"))
+    content = user_message(scripted_llm.chat_requests[0].messages)
+    assert f"- [{note.id}] Miso's breakfast" in content
+    assert "Coffee Maker" in content.split(MEMORY_HEADER)[1]
