@@ -76,7 +76,7 @@ def german() -> LocalMatcher:
 
 
 def test_dim_a_named_light_to_a_percentage(matcher: LocalMatcher) -> None:
-    """ "dim the bedside lamp to 20%" sets that light's brightness, from our sentences."""
+    """Saying "dim the bedside lamp to 20%" sets that light's brightness, from our sentences."""
     match = matcher.recognize("dim the bedside lamp to 20%", _home())
 
     assert match is not None
@@ -88,7 +88,7 @@ def test_dim_a_named_light_to_a_percentage(matcher: LocalMatcher) -> None:
 
 
 def test_area_light_brightness_with_the_word_after(matcher: LocalMatcher) -> None:
-    """ "set the bedroom light to 50% brightness" targets the area's lights."""
+    """Saying "set the bedroom light to 50% brightness" targets the area's lights."""
     match = matcher.recognize("set the bedroom light to 50% brightness", _home())
 
     assert match is not None
@@ -97,7 +97,7 @@ def test_area_light_brightness_with_the_word_after(matcher: LocalMatcher) -> Non
 
 
 def test_bare_pause_acts_on_the_only_playing_player(matcher: LocalMatcher) -> None:
-    """ "pause" with one player playing pauses the media players, which is that one."""
+    """Saying "pause" with one player playing pauses the media players, which is that one."""
     match = matcher.recognize("pause", _home())
 
     assert match is not None
@@ -112,7 +112,7 @@ def test_bare_pause_with_two_playing_goes_to_the_model(matcher: LocalMatcher) ->
 
 
 def test_send_the_vacuum_home_with_one_vacuum(matcher: LocalMatcher) -> None:
-    """ "send the vacuum home" returns the home's only vacuum to its base."""
+    """Saying "send the vacuum home" returns the home's only vacuum to its base."""
     match = matcher.recognize("send the vacuum home", _home())
 
     assert match is not None
@@ -129,7 +129,7 @@ def test_send_the_vacuum_home_with_two_goes_to_the_model(matcher: LocalMatcher) 
 
 
 def test_a_named_vacuum_goes_back_to_its_dock(matcher: LocalMatcher) -> None:
-    """ "send robo back to its dock" names the vacuum."""
+    """Saying "send robo back to its dock" names the vacuum."""
     match = matcher.recognize("send robo back to its dock", _home())
 
     assert match is not None
@@ -137,7 +137,7 @@ def test_a_named_vacuum_goes_back_to_its_dock(matcher: LocalMatcher) -> None:
 
 
 def test_turn_off_the_tv_with_one_tv(matcher: LocalMatcher) -> None:
-    """ "turn off the tv" is the device class when the home has one tv."""
+    """Saying "turn off the tv" is the device class when the home has one tv."""
     match = matcher.recognize("turn off the tv", _home())
 
     assert match is not None
@@ -146,12 +146,12 @@ def test_turn_off_the_tv_with_one_tv(matcher: LocalMatcher) -> None:
 
 
 def test_one_curtain_of_two_is_not_guessed(matcher: LocalMatcher) -> None:
-    """ "close the curtain" (one) with two curtains in the home goes to the model."""
+    """Saying "close the curtain" (one) with two curtains in the home goes to the model."""
     assert matcher.recognize("close the curtain", _home()) is None
 
 
 def test_plural_class_closes_every_one(matcher: LocalMatcher) -> None:
-    """ "close the curtains" closes the home's curtains: the plural asks for all."""
+    """Saying "close the curtains" closes the home's curtains: the plural asks for all."""
     match = matcher.recognize("close the curtains", _home())
 
     assert match is not None
@@ -160,7 +160,7 @@ def test_plural_class_closes_every_one(matcher: LocalMatcher) -> None:
 
 
 def test_a_floor_after_the_class_narrows_it(matcher: LocalMatcher) -> None:
-    """ "close the shutters upstairs" keeps the floor: the kitchen's shutter stays open."""
+    """Saying "close the shutters upstairs" keeps the floor: the kitchen's shutter stays open."""
     match = matcher.recognize("close the shutters upstairs", _home())
 
     assert match is not None
@@ -168,7 +168,7 @@ def test_a_floor_after_the_class_narrows_it(matcher: LocalMatcher) -> None:
 
 
 def test_shut_off_the_water_with_one_water_valve(matcher: LocalMatcher) -> None:
-    """ "shut off the water" closes the only water valve."""
+    """Saying "shut off the water" closes the only water valve."""
     match = matcher.recognize("shut off the water", _home())
 
     assert match is not None
@@ -177,7 +177,7 @@ def test_shut_off_the_water_with_one_water_valve(matcher: LocalMatcher) -> None:
 
 
 def test_sensor_value_by_area_and_class(matcher: LocalMatcher) -> None:
-    """ "what is the humidity in the bedroom" reads the area's humidity sensor."""
+    """Saying "what is the humidity in the bedroom" reads the area's humidity sensor."""
     match = matcher.recognize("what is the humidity in the bedroom", _home())
 
     assert match is not None
@@ -186,7 +186,7 @@ def test_sensor_value_by_area_and_class(matcher: LocalMatcher) -> None:
 
 
 def test_german_bare_pause(german: LocalMatcher) -> None:
-    """ "Pause" in German pauses the only playing player."""
+    """Saying "Pause" in German pauses the only playing player."""
     match = german.recognize("Pause", _home())
 
     assert match is not None
@@ -194,7 +194,7 @@ def test_german_bare_pause(german: LocalMatcher) -> None:
 
 
 def test_german_volume_of_a_named_player(german: LocalMatcher) -> None:
-    """ "Stelle die Lautstärke vom Kitchen Radio auf 50 Prozent" sets that player's volume."""
+    """Saying "Stelle die Lautstärke vom Kitchen Radio auf 50 Prozent" sets that player's volume."""
     match = german.recognize("Stelle die Lautstärke vom Kitchen Radio auf 50 Prozent", _home())
 
     assert match is not None
