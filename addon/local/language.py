@@ -6,9 +6,12 @@ We keep only the intents our actions can carry out: a sentence for an intent we 
 must fall through to the model rather than match here and fail later, and fewer templates also
 make matching faster.
 
-Two sets per language: the 2025.3.28 files vendored in ``addon/local/legacy`` (the sentences
+Three sets per language: the 2025.3.28 files vendored in ``addon/local/legacy`` (the sentences
 Home Assistant 2025.4.4 itself matches with, whose area, device class and whole-home forms the
-newer package dropped) and the pinned package's. The matcher tries them in that order.
+newer package dropped), the pinned package's, and our own in ``addon/local/custom`` (common
+forms neither has: "dim the lamp to 20%", "pause", "send the vacuum home"), written in the same
+format and read with the pinned package's lists and expansion rules. The matcher tries them in
+that order.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
 from hassil import Intents
 from home_assistant_intents import get_intents, get_languages
 
@@ -85,6 +89,35 @@ def load_legacy(language: str, intent_names: Collection[str]) -> LanguageIntents
         return None
     with gzip.open(path, "rt", encoding="utf-8") as file:
         data: dict[str, Any] = json.load(file)
+    return _parse(language, data, intent_names)
+
+
+CUSTOM_DIR = Path(__file__).resolve().parent / "custom"
+"""Our own sentences, one YAML file a language, in Home Assistant's custom sentence format."""
+
+
+def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents | None:
+    """Our sentences for ``language`` (a shipped code); None for a language without a file.
+
+    They use the pinned package's lists and expansion rules (``{brightness}``, ``<the>``) as
+    Home Assistant's custom sentences use its built-in ones; what the file defines wins. Their
+    responses are the pinned package's for the same intents.
+    """
+    path = CUSTOM_DIR / f"{language.casefold()}.yaml"
+    if not path.is_file():
+        return None
+    base = get_intents(language) or {}
+    with path.open(encoding="utf-8") as file:
+        custom: dict[str, Any] = yaml.safe_load(file)
+    data = {
+        **base,
+        "intents": custom.get("intents", {}),
+        "lists": {**base.get("lists", {}), **custom.get("lists", {})},
+        "expansion_rules": {
+            **base.get("expansion_rules", {}),
+            **custom.get("expansion_rules", {}),
+        },
+    }
     return _parse(language, data, intent_names)
 
 

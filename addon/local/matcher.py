@@ -17,8 +17,9 @@ A sentence is tried in stages (:class:`Stage`), each only when the ones before f
 the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
 sentences (``home-assistant-intents`` 2025.3.28, vendored: their area, device class and
 whole-home forms were dropped later), so that whatever its agent does we do alike; then the
-pinned, newer sentences for the forms 2025.4 lacks; then, when allowed, both again after
-correcting typos (:mod:`addon.local.tolerant`).
+pinned, newer sentences for the forms 2025.4 lacks; then our own (:data:`Stage.CUSTOM`), for
+common forms neither has; then, when allowed, all again after correcting typos
+(:mod:`addon.local.tolerant`).
 
 Every turn passes through here first, so a sentence no template can match must cost little:
 :mod:`addon.local.prefilter` hands hassil only the templates the text could match (none, for
@@ -41,13 +42,20 @@ from hassil.recognize import recognize_best
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
-from addon.local.language import LanguageIntents, load_language, load_legacy, supported_variant
+from addon.local.language import (
+    LanguageIntents,
+    load_custom,
+    load_language,
+    load_legacy,
+    supported_variant,
+)
 from addon.local.prefilter import TemplateFilter
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
     HomeSlotLists,
     intent_slots,
     shared_name,
+    single_target,
     speech_slots,
     wildcard_heavy,
 )
@@ -58,6 +66,10 @@ _LOGGER = logging.getLogger(__name__)
 
 METADATA_CUSTOM_SENTENCE = "hass_custom_sentence"
 """Home Assistant's metadata key that makes a custom sentence win over a built-in one."""
+
+METADATA_SINGLE_TARGET = "single_target"
+"""Our sentences' metadata for a form that names one device without its name ("turn off the
+tv", "pause"): it matches only when exactly one exposed entity fits (:func:`single_target`)."""
 
 QUESTIONS = frozenset(
     {
@@ -86,6 +98,8 @@ class Stage(StrEnum):
     """Home Assistant 2025.4.4's own sentences (``home-assistant-intents`` 2025.3.28)."""
     NEWER = "newer"
     """The pinned, newer ``home-assistant-intents``: forms 2025.4 lacks."""
+    CUSTOM = "custom"
+    """Our own sentences (``addon/local/custom``): common forms neither set has."""
     TOLERANT = "tolerant"
     """Either of those after correcting a typo: not an exact match."""
 
@@ -350,6 +364,10 @@ class LocalMatcher:
         if shared_name(model, slots):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
+        metadata = result.intent_metadata or {}
+        if metadata.get(METADATA_SINGLE_TARGET) and not single_target(model, name, slots):
+            _LOGGER.debug("Local match %s for %r does not fit exactly one device", name, text)
+            return None
         return LocalMatch(
             intent=name,
             slots=slots,
@@ -387,6 +405,9 @@ class LocalMatcher:
         legacy = load_legacy(variant, self._intent_names)
         if legacy is not None:
             loaded.insert(0, (Stage.HOME_ASSISTANT, legacy))
+        custom = load_custom(variant, self._intent_names)
+        if custom is not None:
+            loaded.append((Stage.CUSTOM, custom))
         # A response the older set lacks (HassNevermind's "") is taken from the newer one.
         responses = (
             {

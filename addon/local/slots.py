@@ -26,9 +26,12 @@ from hassil.intents import SlotList, TextSlotList, TextSlotValue
 from hassil.recognize import RecognizeResult
 from hassil.trie import Trie
 
-from addon.home.actions.intents import IntentSpec, SlotKind
+from addon.home.actions.intents import ASSISTANT, IntentSpec, SlotKind
+from addon.home.actions.service_intents import SERVICE_RULES
+from addon.home.matching import match_targets
 from addon.home.model import HomeModel
 from addon.home.names import normalize_name
+from addon.home.targets import MatchTargetsConstraints
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +163,30 @@ def shared_name(model: HomeModel, slots: Mapping[str, Any]) -> bool:
         return True
     in_area = [entity_id for entity_id in ids if entity_id in model.index.by_area.get(area_id, ())]
     return len(in_area) != 1
+
+
+def single_target(model: HomeModel, intent: str, slots: Mapping[str, Any]) -> bool:
+    """True when the call ``slots`` make would act on exactly one exposed entity.
+
+    For sentences that name one device without its name ("turn off the tv", "pause"): the
+    intent handler would act on every entity that fits, so the match stands only when one
+    does; with several the model asks which was meant, with none it says so. The constraints
+    are the handler's own (a service intent's required domains, features and states), so the
+    entity counted here is the one the call moves.
+    """
+    rule = SERVICE_RULES.get(intent)
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains=set(slots["domain"])
+        if "domain" in slots
+        else (rule.required_domains if rule else None),
+        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
+        features=rule.required_features if rule else None,
+        states=rule.required_states if rule else None,
+        assistant=ASSISTANT,
+    )
+    if not constraints.has_constraints:
+        return False
+    return len(match_targets(model, constraints).states) == 1
