@@ -83,8 +83,8 @@ async def store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[keys.SETTINGS]
     store = await Store.open(settings.database_path)
     app[keys.STORE] = store
-    # The agent reads the enabled custom tools and the secrets from the store at every turn.
-    app[keys.CUSTOM_TOOL_SOURCE] = StoredToolSource(store.sessionmaker)
+    # The agent reads the enabled custom tools and the secrets at every turn: kept until changed.
+    app[keys.CUSTOM_TOOL_SOURCE] = StoredToolSource(store.sessionmaker, store.changes)
     app[keys.HEALTH].register("store", store.health, critical=True)
     try:
         yield

@@ -61,7 +61,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
             _LOGGER.exception("Could not load the memory index; recall starts by words alone")
         app[keys.MEMORY_CHANGES] = memory
     # MCP servers' tools: listed now and every few minutes in the background, offered per turn.
-    mcp_hub = McpHub(StoredMcpServers(app[keys.STORE].sessionmaker))
+    mcp_hub = McpHub(StoredMcpServers(app[keys.STORE].sessionmaker, app[keys.STORE].changes))
     app[keys.MCP_HUB] = mcp_hub
     agent = Agent(
         options=options,

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import sqlite3
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 from urllib.parse import quote
@@ -41,6 +41,7 @@ from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
 from addon.store import encoding
 from addon.store.backup_guard import BackupGuard, Permit, open_pin
+from addon.store.changes import TableChanges
 from addon.store.custom_tools import withhold_secret_statements
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
 from addon.store.writer import TurnWriter
@@ -71,6 +72,8 @@ class Store:
     checkpointer: Checkpointer
     writer: TurnWriter
     busy_timeout_s: float = BUSY_TIMEOUT_S
+    changes: TableChanges = field(default_factory=TableChanges)
+    """Commits of the tables read at every turn, for readers that keep a copy."""
 
     @classmethod
     async def open(
@@ -108,13 +111,17 @@ class Store:
             raise
         checkpointer = Checkpointer(engine, path, interval_s=checkpoint_interval_s)
         checkpointer.start()
+        changes = TableChanges()
         return cls(
             engine=engine,
-            sessionmaker=async_sessionmaker(engine, expire_on_commit=False),
+            sessionmaker=async_sessionmaker(
+                engine, expire_on_commit=False, sync_session_class=changes.session_class()
+            ),
             path=path,
             checkpointer=checkpointer,
             writer=writer,
             busy_timeout_s=busy_timeout_s,
+            changes=changes,
         )
 
     async def close(self) -> None:

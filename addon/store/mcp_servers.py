@@ -17,11 +17,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import McpServerInvalid, NotFoundError
+from addon.store.changes import TableChanges
 from addon.store.models import McpServer, Secret, utcnow
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 HEADER = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 BEARER_HEADER = "Authorization"
+_TABLES = ("mcp_servers", "secrets")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +136,26 @@ async def delete_server(session: AsyncSession, server_id: int) -> None:
 
 
 class StoredMcpServers:
-    """The servers the MCP hub connects to, read from the store each time it asks."""
+    """The servers the MCP hub connects to, read from the store each time it asks.
 
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    Given the store's ``changes``, what was read is kept until a commit touches the servers or
+    the secrets: the hub asks at every turn and every MCP call.
+    """
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        changes: TableChanges | None = None,
+    ) -> None:
         self._sessionmaker = sessionmaker
+        self._changes = changes
+        self._read: tuple[tuple[int, ...], tuple[McpServerSettings, ...]] | None = None
 
     async def servers(self) -> list[McpServerSettings]:
         """Every server with its headers, by name."""
+        version = None if self._changes is None else self._changes.version(*_TABLES)
+        if self._read is not None and self._read[0] == version:
+            return list(self._read[1])
         async with self._sessionmaker() as session:
             rows = (await session.scalars(select(McpServer).order_by(McpServer.name))).all()
             names = [row.secret_name for row in rows if row.secret_name is not None]
@@ -155,6 +170,8 @@ class StoredMcpServers:
             settings.append(
                 McpServerSettings(row.id, row.name, row.url, headers, frozenset(row.enabled_tools))
             )
+        if version is not None:
+            self._read = (version, tuple(settings))
         return settings
 
 

@@ -110,7 +110,7 @@ async def test_a_deleted_tools_name_can_be_used_again(store: Store) -> None:
 async def test_delete_hides_a_tool_and_undelete_brings_it_back(store: Store) -> None:
     """A deleted tool leaves the list and the agent's tools; undeleting restores both."""
     saved = await save(store, weather())
-    source = StoredToolSource(store.sessionmaker)
+    source = StoredToolSource(store.sessionmaker, store.changes)
     async with store.sessionmaker.begin() as session:
         await custom_tools.delete_tool(session, saved.id)
         hidden = await custom_tools.list_tools(session)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -21,6 +21,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+_R = TypeVar("_R", bound=web.StreamResponse)
 
 
 async def serve_asgi(
@@ -55,29 +56,49 @@ async def serve_asgi(
         await asyncio.Event().wait()
         return {"type": "http.disconnect"}
 
+    start: Message | None = None
     response: web.StreamResponse | None = None
+    whole: bytes | None = None
 
     async def send(message: Message) -> None:
-        nonlocal response
+        nonlocal start, response, whole
         if message["type"] == "http.response.start":
-            response = web.StreamResponse(status=message["status"])
-            for key, value in message.get("headers", ()):
-                response.headers.add(key.decode("latin-1"), value.decode("latin-1"))
+            start = message
             return
-        if message["type"] == "http.response.body":
-            assert response is not None, "the ASGI app sent a body before its headers"
-            if not response.prepared:
-                await response.prepare(request)
-            chunk = message.get("body", b"")
-            if chunk:
-                await response.write(chunk)
-            if not message.get("more_body", False):
-                await response.write_eof()
+        if message["type"] != "http.response.body":
+            return
+        assert start is not None, "the ASGI app sent a body before its headers"
+        chunk = message.get("body", b"")
+        more = message.get("more_body", False)
+        if response is None and not more:
+            # The whole answer in one message (a JSON reply): sent as one response once the
+            # app returns, without a stream's separate writes.
+            whole = chunk
+            return
+        if response is None:
+            response = _response(web.StreamResponse, start)
+            await response.prepare(request)
+        if chunk:
+            await response.write(chunk)
+        if not more:
+            await response.write_eof()
 
     await app(scope, receive, send)
-    if response is None:
+    if start is None:
         raise web.HTTPInternalServerError(text="The MCP transport sent no answer")
+    if response is None:
+        answer = _response(web.Response, start)
+        answer.body = whole or b""
+        return answer
     if not response.prepared:
         await response.prepare(request)
         await response.write_eof()
+    return response
+
+
+def _response(kind: type[_R], start: Message) -> _R:
+    """A response of ``kind`` with the status and headers of the app's ``http.response.start``."""
+    response = kind(status=start["status"])
+    for key, value in start.get("headers", ()):
+        response.headers.add(key.decode("latin-1"), value.decode("latin-1"))
     return response
