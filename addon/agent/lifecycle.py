@@ -36,6 +36,9 @@ from addon.tools.home_tools import builtin_tool_names
 
 _LOGGER = logging.getLogger(__name__)
 
+REFRESH_STOP_WAIT_S = 2.0
+"""How long stopping waits for an MCP refresh under way before cancelling it."""
+
 
 async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     """Build the agent; compile the local sentence templates off the start-up path.
@@ -83,14 +86,19 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     if local is not None:
         # About 100 ms of template compilation that would otherwise land on the first command.
         warm_up = asyncio.create_task(asyncio.to_thread(local.prepare))
-    refresh = asyncio.create_task(mcp_hub.refresh_periodically(), name="mcp-refresh")
+    stop_refresh = asyncio.Event()
+    refresh = asyncio.create_task(mcp_hub.refresh_periodically(stop_refresh), name="mcp-refresh")
     try:
         yield
     finally:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
-        refresh.cancel()
-        await asyncio.wait([refresh])
+        stop_refresh.set()
+        # A listing of a slow server is not worth waiting for; a store read ends in milliseconds.
+        _, pending = await asyncio.wait([refresh], timeout=REFRESH_STOP_WAIT_S)
+        if pending:
+            refresh.cancel()
+            await asyncio.wait([refresh])
         await agent.drain(cancel=True)
         await session.close()
 

@@ -11,6 +11,7 @@ that cannot reach its server marks it down at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -115,14 +116,22 @@ class McpHub:
         chosen = [s for s in servers if server_id is None or s.id == server_id]
         await asyncio.gather(*(self._list(server) for server in chosen))
 
-    async def refresh_periodically(self, interval: float = REFRESH_INTERVAL) -> None:
-        """Refresh now and every ``interval`` seconds until cancelled."""
-        while True:
+    async def refresh_periodically(
+        self, stop: asyncio.Event, interval: float = REFRESH_INTERVAL
+    ) -> None:
+        """Refresh now and every ``interval`` seconds until ``stop`` is set.
+
+        Stopping waits for the refresh under way rather than cancelling it: a store read
+        cancelled half-way leaves its SQLite connection checked out until the garbage collector
+        finds it, after the store has closed.
+        """
+        while not stop.is_set():
             try:
                 await self.refresh()
             except Exception:  # the source failed (the store is away): try again next time
                 _LOGGER.exception("Could not refresh the MCP servers' tools")
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
 
     async def tools(self) -> list[Tool]:
         """The switched-on tools of the servers that answered, sorted by name (a turn's share)."""
