@@ -24,24 +24,13 @@ from addon.store.queries.detail import conversation_detail
 from devtools.scripted_llm import Completion, ScriptedLLM, Step
 from tests.fixtures.agent import MakeAgent, RecordedEvents
 from tests.home.test_selection import small_home
+from tests.memory.answers import facts
 
 MakeMemory = Callable[..., MemoryService]
 
 
 def ask(words: str, **kwargs: Any) -> ConversationRequest:
     return ConversationRequest(text=words, source="http", **kwargs)
-
-
-def extracted(*contents: str) -> str:
-    """An extraction answer proposing ``contents`` as facts."""
-    return json.dumps(
-        {
-            "memories": [
-                {"content": c, "kind": "fact", "importance": 0.6, "entities": [], "areas": []}
-                for c in contents
-            ]
-        }
-    )
 
 
 @pytest.fixture
@@ -176,7 +165,7 @@ async def test_the_reply_does_not_wait_for_extraction(
     async def extraction(_body: dict[str, Any]) -> Step:
         asked.set()
         await release.wait()
-        return Completion(extracted("The cat is called Miso."))
+        return Completion(facts("The cat is called Miso."))
 
     scripted_llm.reply("What a lovely name!")
     scripted_llm.default = extraction
@@ -196,7 +185,7 @@ async def test_extraction_is_traced_under_its_turn_and_fires_an_event(
 ) -> None:
     """The extraction's model call is stored with the turn; the event says what was added."""
     events = RecordedEvents()
-    scripted_llm.reply("What a lovely name!").reply(extracted("The cat is called Miso."))
+    scripted_llm.reply("What a lovely name!").reply(facts("The cat is called Miso."))
     agent = make_agent(llm=scripted_llm, memory=make_memory(learns=True), events=events)
     result = await agent.process(ask("our cat is called Miso"))
     await agent.drain()
@@ -247,7 +236,7 @@ async def test_a_secret_said_in_conversation_never_becomes_a_memory(
     """Even when the extraction proposes them, an alarm code and a wifi password are refused."""
     events = RecordedEvents()
     scripted_llm.reply("Okay.").reply(
-        extracted("The alarm code is 4711.", "The wifi password is hunter2.")
+        facts("The alarm code is 4711.", "The wifi password is hunter2.")
     )
     agent = make_agent(llm=scripted_llm, memory=make_memory(learns=True), events=events)
     await agent.process(ask("my alarm code is 4711 and the wifi password is hunter2"))

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
-
-import pytest
 
 from addon.llm.client import LLMClient
 from addon.memory.candidates import MemoryKind
 from addon.memory.extraction import RESPONSE_FORMAT, Exchange, Extractor
 from addon.memory.rules import RejectReason
 from devtools.scripted_llm import Completion, Failure, ScriptedLLM, Step
+from tests.memory.answers import answer, memory
 
 EXCHANGE = Exchange(
     user_text="Our cat Miso sleeps in the kitchen, please keep it warm there at night.",
@@ -22,30 +20,6 @@ EXCHANGE = Exchange(
     history="user: hello\nassistant: Hi! How can I help?",
 )
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-
-
-def answer(*memories: dict[str, Any]) -> str:
-    """The JSON a model sends for ``memories``."""
-    return json.dumps({"memories": list(memories)})
-
-
-def memory(content: str, kind: str = "fact", importance: float = 0.6) -> dict[str, Any]:
-    return {"content": content, "kind": kind, "importance": importance, "entities": [], "areas": []}
-
-
-@pytest.fixture
-async def llm(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
-    """The real model client pointed at the scripted model, without retries."""
-    client = LLMClient(
-        base_url=scripted_llm.base_url,
-        api_key="",
-        model="scripted-model",
-        temperature=0.0,
-        timeout=5.0,
-        max_retries=0,
-    )
-    yield client
-    await client.close()
 
 
 async def test_well_formed_answer_becomes_candidates(
