@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from addon.agent.conversation import ConversationRequest
 from addon.agent.prompt import MEMORY_HEADER
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
@@ -22,15 +21,11 @@ from addon.store.memories import MemoryRecord
 from addon.store.models import LLMCall
 from addon.store.queries.detail import conversation_detail
 from devtools.scripted_llm import Completion, ScriptedLLM, Step
-from tests.fixtures.agent import MakeAgent, RecordedEvents
+from tests.fixtures.agent import MakeAgent, RecordedEvents, ask
 from tests.home.test_selection import small_home
 from tests.memory.answers import facts
 
 MakeMemory = Callable[..., MemoryService]
-
-
-def ask(words: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=words, source="http", **kwargs)
 
 
 @pytest.fixture
