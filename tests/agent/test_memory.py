@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,29 +29,14 @@ MakeMemory = Callable[..., MemoryService]
 
 
 @pytest.fixture
-async def extraction_llm(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
-    """A client of the scripted model for the extractor, as the app shares its own."""
-    client = LLMClient(
-        base_url=scripted_llm.base_url,
-        api_key="test",
-        model="scripted-model",
-        temperature=0.0,
-        timeout=10.0,
-        max_retries=0,
-    )
-    yield client
-    await client.close()
-
-
-@pytest.fixture
-def make_memory(store: Store, extraction_llm: LLMClient) -> MakeMemory:
+def make_memory(store: Store, scripted_client: LLMClient) -> MakeMemory:
     """Memory services over the test's store; ``learns`` turns extraction on."""
 
     def make(*, learns: bool = False) -> MemoryService:
         return MemoryService(
             store.sessionmaker,
             Retriever(store.sessionmaker),
-            extractor=Extractor(extraction_llm) if learns else None,
+            extractor=Extractor(scripted_client) if learns else None,
         )
 
     return make

@@ -60,10 +60,10 @@ async def test_the_speakers_area_breaks_a_tie(store: Store) -> None:
 
 
 async def test_hybrid_recall_uses_the_endpoints_embeddings(
-    store: Store, llm: LLMClient, scripted_llm: ScriptedLLM
+    store: Store, scripted_client: LLMClient, scripted_llm: ScriptedLLM
 ) -> None:
     """Memories are embedded through /v1/embeddings and the vector ranking takes part."""
-    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(llm, EMBEDDING_MODEL))
+    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(scripted_client, EMBEDDING_MODEL))
     added = [
         await add(store, "The cat is called Miso"),
         await add(store, "The heating is set to 19 degrees at night"),
@@ -77,11 +77,11 @@ async def test_hybrid_recall_uses_the_endpoints_embeddings(
 
 
 async def test_the_index_loads_stored_embeddings_after_a_restart(
-    tmp_path: Path, llm: LLMClient
+    tmp_path: Path, scripted_client: LLMClient
 ) -> None:
     """Embeddings written before a restart are in the index of the next start."""
     path = tmp_path / "home_agent.db"
-    source = EndpointEmbeddings(llm, EMBEDDING_MODEL)
+    source = EndpointEmbeddings(scripted_client, EMBEDDING_MODEL)
     first = await Store.open(path)
     try:
         added = await add(first, "The cat is called Miso")
@@ -100,13 +100,13 @@ async def test_the_index_loads_stored_embeddings_after_a_restart(
 
 
 async def test_a_failing_embedding_source_falls_back_to_lexical(
-    store: Store, llm: LLMClient
+    store: Store, scripted_client: LLMClient
 ) -> None:
     """If the endpoint cannot embed the query, recall is BM25 alone and still answers."""
     added = await add(store, "The cat is called Miso")
-    await Retriever(store.sessionmaker, EndpointEmbeddings(llm, EMBEDDING_MODEL)).embed_memories(
-        [added]
-    )
+    await Retriever(
+        store.sessionmaker, EndpointEmbeddings(scripted_client, EMBEDDING_MODEL)
+    ).embed_memories([added])
     unreachable = LLMClient(
         base_url="http://127.0.0.1:9/v1",
         api_key="",

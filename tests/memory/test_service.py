@@ -44,14 +44,14 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def make_service(store: Store, llm: LLMClient, clock: ManualClock) -> MakeService:
+def make_service(store: Store, scripted_client: LLMClient, clock: ManualClock) -> MakeService:
     """Services over the test's store, lexical unless given a retriever."""
 
     def make(*, max_memories: int = 1000, retriever: Retriever | None = None) -> MemoryService:
         return MemoryService(
             store.sessionmaker,
             retriever or Retriever(store.sessionmaker),
-            extractor=Extractor(llm, clock=clock),
+            extractor=Extractor(scripted_client, clock=clock),
             limits=MemoryLimits(max_memories=max_memories),
             clock=clock,
         )
@@ -341,10 +341,12 @@ async def test_recall_links_are_stored_with_the_turn(
 
 
 async def test_panel_edits_reach_the_vector_index(
-    store: Store, llm: LLMClient, make_service: MakeService
+    store: Store, scripted_client: LLMClient, make_service: MakeService
 ) -> None:
     """changed() re-embeds an edited memory and drops a deleted one; cleared() empties the index."""
-    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(llm, "scripted-embeddings"))
+    retriever = Retriever(
+        store.sessionmaker, EndpointEmbeddings(scripted_client, "scripted-embeddings")
+    )
     service = make_service(retriever=retriever)
     kept = await service.remember("The cat is called Miso.")
     other = await service.remember("The dog is called Rex.")
