@@ -36,13 +36,12 @@ from aiohttp import web
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from pydantic import SecretStr
 
 from addon import keys
 from addon.agent.conversation import ToolCall
 from addon.app import create_app
-from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
 from addon.config.settings import Options, Settings
+from devtools.standalone import standalone_settings
 
 TOKEN = "bench-token-0123456789abcdef0123456789"
 WARM_UP = 50
@@ -59,19 +58,9 @@ def percentile(values: list[float], pct: float) -> float:
 
 def settings(data_dir: Path) -> Settings:
     """Standalone settings: loopback, no ingress proxy, the bench's token, Home Assistant away."""
-    ws_url, rest_url = home_assistant_urls("http://127.0.0.1:9")
-    return Settings(
-        mode="standalone",
-        options=Options.model_validate({"api_token": TOKEN, "local_first": False}),
-        data_dir=data_dir,
-        http_host="127.0.0.1",
-        http_port=0,
-        wyoming_host="127.0.0.1",
-        wyoming_port=0,
-        ha_websocket_url=ws_url,
-        ha_rest_url=rest_url,
-        ha_token=SecretStr("unused"),
-        webui_dir=DEFAULT_WEBUI_DIR,
+    return standalone_settings(
+        Options.model_validate({"api_token": TOKEN, "local_first": False}),
+        data_dir,
         trusted_proxies=(),
     )
 

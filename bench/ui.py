@@ -44,14 +44,13 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 from aiohttp.test_utils import TestClient, TestServer
-from pydantic import SecretStr
 
 from addon.app import create_app
-from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
 from addon.config.settings import Options, Settings
 from addon.store import memories
 from addon.store.database import Store
 from addon.store.migrate import MIGRATIONS_DIR
+from devtools.standalone import standalone_settings
 
 SEED_VERSION = "2"
 CONVERSATIONS = 100_000
@@ -291,20 +290,11 @@ async def seeded_database() -> tuple[Path, datetime]:
 
 def settings_for(data_dir: Path) -> Settings:
     """Standalone settings over the seeded data directory; nothing is pruned or contacted."""
-    ws_url, rest_url = home_assistant_urls("http://127.0.0.1:9")
-    return Settings(
-        mode="standalone",
-        options=Options(retention_days=0, log_level="error"),
-        data_dir=data_dir,
-        http_host="127.0.0.1",
-        http_port=0,
-        wyoming_host="127.0.0.1",
-        wyoming_port=0,
-        ha_websocket_url=ws_url,
-        ha_rest_url=rest_url,
-        ha_token=SecretStr("bench-token"),
+    return standalone_settings(
+        Options(retention_days=0, log_level="error"),
+        data_dir,
+        ha_token="bench-token",
         trusted_proxies=("127.0.0.1",),
-        webui_dir=DEFAULT_WEBUI_DIR,
     )
 
 

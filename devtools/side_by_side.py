@@ -28,16 +28,15 @@ from typing import Any
 
 import yaml
 from aiohttp import web
-from pydantic import SecretStr
 
 from addon import keys
 from addon.app import create_app
-from addon.config.load import DEFAULT_WEBUI_DIR, home_assistant_urls
 from addon.config.settings import Options, Settings
 from addon.errors import TaskFileInvalid
 from addon.eval.scoring import EntityView, Score, Snapshot, compared_attributes, same, score
 from addon.eval.tasks import Task, TaskFile, load_task_file
 from devtools.home_assistant import REPO_ROOT, HomeAssistantProcess, build_template
+from devtools.standalone import standalone_settings
 
 INTEGRATION = REPO_ROOT / "devtools" / "ha_synthetic_home" / "custom_components" / "synthetic_home"
 HOMES_DIR = REPO_ROOT / "devtools" / "homes"
@@ -237,19 +236,11 @@ def _slug(text: str) -> str:
 
 def _addon_settings(home: HomeAssistantProcess, data_dir: Path, language: str) -> Settings:
     """Home Agent with no model: only the local path can answer."""
-    websocket_url, rest_url = home_assistant_urls(home.url)
-    return Settings(
-        mode="standalone",
-        options=Options(llm_base_url="", language=language, local_first=True, log_level="warning"),
-        data_dir=data_dir,
-        http_host="127.0.0.1",
-        http_port=0,
-        wyoming_host="127.0.0.1",
-        wyoming_port=0,
-        ha_websocket_url=websocket_url,
-        ha_rest_url=rest_url,
-        ha_token=SecretStr(home.token),
-        webui_dir=DEFAULT_WEBUI_DIR,
+    return standalone_settings(
+        Options(llm_base_url="", language=language, local_first=True, log_level="warning"),
+        data_dir,
+        ha_url=home.url,
+        ha_token=home.token,
     )
 
 

@@ -198,9 +198,7 @@ class CompositeStep(_Frozen):
     @property
     def settings(self) -> BaseModel:
         """The settings of this step's kind."""
-        value = getattr(self, self.kind)
-        assert isinstance(value, BaseModel)
-        return value
+        return _kind_settings(self, self.kind)
 
     @property
     def resolved_acts(self) -> bool:
@@ -248,9 +246,7 @@ class ToolDefinition(_Frozen):
     @property
     def settings(self) -> BaseModel:
         """The settings of this tool's kind."""
-        value = getattr(self, self.kind)
-        assert isinstance(value, BaseModel)
-        return value
+        return _kind_settings(self, self.kind)
 
     @property
     def resolved_acts(self) -> bool:
@@ -267,6 +263,13 @@ def default_acts(kind: str, settings: BaseModel) -> bool:
     if isinstance(settings, RestSettings):
         return settings.method != "GET"
     return kind not in ("template", "history")
+
+
+def _kind_settings(model: BaseModel, kind: str) -> BaseModel:
+    """The settings ``model`` holds under ``kind`` (present once :func:`_check_settings` passed)."""
+    value = getattr(model, kind)
+    assert isinstance(value, BaseModel)
+    return value
 
 
 def _check_settings(model: BaseModel, kind: str, kinds: tuple[str, ...]) -> None:

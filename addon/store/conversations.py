@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from addon.store.ids import BLOCK, Claim, Ids, reserve
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
-from addon.store.payloads import Detacher
+from addon.store.payloads import Detached, Detacher
 
 TITLE_LENGTH = 120
 
@@ -314,39 +314,55 @@ async def _insert_llm_calls(connection: AsyncConnection, turns: Sequence[Numbere
             zip(calls, numbered.llm_call_ids, strict=True), start=1
         ):
             request = detacher.detach(call.request_messages, call.request_tools)
-            rows.append(
-                {
-                    "id": call_id,
-                    "turn_id": numbered.turn_id,
-                    "seq": seq_no,
-                    "started_at": call.started_at,
-                    "model": call.model,
-                    "streamed": call.streamed,
-                    "request_messages": request.messages,
-                    "request_tools": request.tools,
-                    "system_prompt_hash": request.system_prompt_hash,
-                    "tools_hash": request.tools_hash,
-                    "response": call.response,
-                    "prompt_tokens": call.prompt_tokens,
-                    "completion_tokens": call.completion_tokens,
-                    "ttft_ms": call.ttft_ms,
-                    "duration_ms": call.duration_ms,
-                    "finish_reason": call.finish_reason,
-                    "error": call.error,
-                    "endpoint": call.endpoint,
-                    "tool_call_id": call.tool_call_id,
-                    "note": call.note,
-                }
-            )
+            rows.append(_llm_call_row(call, request, call_id, numbered.turn_id, seq_no))
     if not rows:
         return
+    await _insert_payloads(connection, detacher)
+    await connection.execute(insert(LLMCall), rows)
+
+
+def _llm_call_row(
+    call: LLMCallRecord,
+    request: Detached,
+    call_id: int,
+    turn_id: int,
+    seq: int,
+    purpose: str | None = None,
+) -> dict[str, Any]:
+    """The ``llm_calls`` row of ``call``, sent as ``request`` (its shared parts detached)."""
+    return {
+        "id": call_id,
+        "turn_id": turn_id,
+        "seq": seq,
+        "started_at": call.started_at,
+        "model": call.model,
+        "streamed": call.streamed,
+        "request_messages": request.messages,
+        "request_tools": request.tools,
+        "system_prompt_hash": request.system_prompt_hash,
+        "tools_hash": request.tools_hash,
+        "response": call.response,
+        "prompt_tokens": call.prompt_tokens,
+        "completion_tokens": call.completion_tokens,
+        "ttft_ms": call.ttft_ms,
+        "duration_ms": call.duration_ms,
+        "finish_reason": call.finish_reason,
+        "error": call.error,
+        "endpoint": call.endpoint,
+        "tool_call_id": call.tool_call_id,
+        "note": call.note,
+        "purpose": purpose,
+    }
+
+
+async def _insert_payloads(connection: AsyncConnection, detacher: Detacher) -> None:
+    """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
     if detacher.payloads:
         created_at = utcnow()
         await connection.execute(
             INSERT_PAYLOADS,
             [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
         )
-    await connection.execute(insert(LLMCall), rows)
 
 
 async def write_outcomes(connection: AsyncConnection, updates: Sequence[OutcomeUpdate]) -> None:
@@ -423,34 +439,9 @@ async def add_model_call(
     )
     detacher = Detacher()
     request = detacher.detach(call.request_messages, call.request_tools)
-    if detacher.payloads:
-        created_at = utcnow()
-        await connection.execute(
-            INSERT_PAYLOADS,
-            [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
-        )
+    await _insert_payloads(connection, detacher)
     await connection.execute(
-        insert(LLMCall),
-        {
-            "id": call_id,
-            "turn_id": turn_id,
-            "seq": int(seq or 1),
-            "started_at": call.started_at,
-            "model": call.model,
-            "streamed": call.streamed,
-            "request_messages": request.messages,
-            "request_tools": request.tools,
-            "system_prompt_hash": request.system_prompt_hash,
-            "tools_hash": request.tools_hash,
-            "response": call.response,
-            "prompt_tokens": call.prompt_tokens,
-            "completion_tokens": call.completion_tokens,
-            "ttft_ms": call.ttft_ms,
-            "duration_ms": call.duration_ms,
-            "finish_reason": call.finish_reason,
-            "error": call.error,
-            "purpose": purpose,
-        },
+        insert(LLMCall), _llm_call_row(call, request, call_id, turn_id, int(seq or 1), purpose)
     )
     return call_id
 

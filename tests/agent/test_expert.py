@@ -7,21 +7,16 @@ from typing import Any
 
 from sqlalchemy import select
 
-from addon.agent.conversation import ConversationRequest
 from addon.agent.expert import EXPERT_TOOL
 from addon.i18n.translations import DE, EN
 from addon.store.database import Store
 from addon.store.models import LLMCall, ToolCall
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_model_failures import closed_port_url
-from tests.fixtures.agent import MakeAgent
+from tests.fixtures.agent import MakeAgent, ask
 
 QUESTION = "how long does a loaf of sourdough need to prove"
 ASKED = {"question": "How long should sourdough prove at 21 °C?", "context": "User: I bake."}
-
-
-def ask(text: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=text, source="http", **kwargs)
 
 
 def tool_result(llm: ScriptedLLM, request: int) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from addon.agent.conversation import ConversationRequest
 from addon.errors import ErrorKind
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
@@ -19,14 +18,10 @@ from addon.store.database import Store
 from addon.store.models import LLMCall, ToolCall
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_model_failures import closed_port_url
-from tests.fixtures.agent import MakeAgent
+from tests.fixtures.agent import MakeAgent, ask
 
 BACKUP_REPLY = "The backup says hello."
 QUESTION = "tell me a joke"
-
-
-def ask(text: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=text, source="http", **kwargs)
 
 
 async def model_calls(store: Store, turn_id: int) -> list[LLMCall]:

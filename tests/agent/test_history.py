@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from addon.agent.conversation import ConversationRequest
 from addon.agent.history import (
     HISTORY_TOKEN_BUDGET,
     NEWEST_RESULT_MIN_CHARS,
@@ -16,13 +15,9 @@ from addon.agent.history import (
 from addon.agent.service import Agent
 from devtools.scripted_llm import ScriptedLLM
 from devtools.synthetic import synthetic_home
-from tests.fixtures.agent import MakeAgent
+from tests.fixtures.agent import MakeAgent, ask
 
 NOTE = "Shortened for the conversation history"
-
-
-def ask(text: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=text, source="http", **kwargs)
 
 
 def exchange(number: int, result: str) -> list[dict[str, Any]]:

@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from addon.agent.conversation import ConversationRequest
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.i18n.translations import DE, EN, PL
 from addon.store.database import Store
-from addon.store.models import Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.agent import MakeAgent
-
-
-def ask(text: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=text, source="http", **kwargs)
-
-
-async def stored_turn(store: Store, turn_id: int) -> Turn:
-    await store.writer.flush()
-    async with store.sessionmaker() as session:
-        turn = await session.get(Turn, turn_id)
-        assert turn is not None
-        return turn
-
+from tests.fixtures.agent import MakeAgent, ask, stored_turn
 
 COMMANDS = {
     "de": "schalte Kitchen Lights aus",

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from addon.agent.context import HomeContext
-from addon.agent.conversation import ConversationRequest
 from addon.agent.prompt import (
     LARGE_HOME_CONTEXT_HEADER,
     STATIC_CONTEXT_HEADER,
@@ -20,26 +18,13 @@ from addon.agent.prompt import (
 from addon.home.model import HomeModel
 from addon.home.overview import static_overview
 from addon.store.database import Store
-from addon.store.models import Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.agent import MakeAgent, ManualClock
+from tests.fixtures.agent import MakeAgent, ManualClock, ask, stored_turn
 from tests.home.test_selection import small_home
-
-
-def ask(words: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=words, source="http", **kwargs)
 
 
 def tool_names(scripted_llm: ScriptedLLM, call: int = 0) -> list[str]:
     return [tool["function"]["name"] for tool in scripted_llm.chat_requests[call].tools]
-
-
-async def stored_turn(store: Store, turn_id: int) -> Turn:
-    await store.writer.flush()
-    async with store.sessionmaker() as session:
-        turn = await session.get(Turn, turn_id)
-        assert turn is not None
-        return turn
 
 
 async def test_a_home_within_the_budget_gets_todays_prompt_byte_for_byte(

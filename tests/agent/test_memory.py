@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from addon.agent.conversation import ConversationRequest
 from addon.agent.prompt import MEMORY_HEADER
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
@@ -22,52 +21,22 @@ from addon.store.memories import MemoryRecord
 from addon.store.models import LLMCall
 from addon.store.queries.detail import conversation_detail
 from devtools.scripted_llm import Completion, ScriptedLLM, Step
-from tests.fixtures.agent import MakeAgent, RecordedEvents
+from tests.fixtures.agent import MakeAgent, RecordedEvents, ask
 from tests.home.test_selection import small_home
+from tests.memory.answers import facts
 
 MakeMemory = Callable[..., MemoryService]
 
 
-def ask(words: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=words, source="http", **kwargs)
-
-
-def extracted(*contents: str) -> str:
-    """An extraction answer proposing ``contents`` as facts."""
-    return json.dumps(
-        {
-            "memories": [
-                {"content": c, "kind": "fact", "importance": 0.6, "entities": [], "areas": []}
-                for c in contents
-            ]
-        }
-    )
-
-
 @pytest.fixture
-async def extraction_llm(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
-    """A client of the scripted model for the extractor, as the app shares its own."""
-    client = LLMClient(
-        base_url=scripted_llm.base_url,
-        api_key="test",
-        model="scripted-model",
-        temperature=0.0,
-        timeout=10.0,
-        max_retries=0,
-    )
-    yield client
-    await client.close()
-
-
-@pytest.fixture
-def make_memory(store: Store, extraction_llm: LLMClient) -> MakeMemory:
+def make_memory(store: Store, scripted_client: LLMClient) -> MakeMemory:
     """Memory services over the test's store; ``learns`` turns extraction on."""
 
     def make(*, learns: bool = False) -> MemoryService:
         return MemoryService(
             store.sessionmaker,
             Retriever(store.sessionmaker),
-            extractor=Extractor(extraction_llm) if learns else None,
+            extractor=Extractor(scripted_client) if learns else None,
         )
 
     return make
@@ -176,7 +145,7 @@ async def test_the_reply_does_not_wait_for_extraction(
     async def extraction(_body: dict[str, Any]) -> Step:
         asked.set()
         await release.wait()
-        return Completion(extracted("The cat is called Miso."))
+        return Completion(facts("The cat is called Miso."))
 
     scripted_llm.reply("What a lovely name!")
     scripted_llm.default = extraction
@@ -196,7 +165,7 @@ async def test_extraction_is_traced_under_its_turn_and_fires_an_event(
 ) -> None:
     """The extraction's model call is stored with the turn; the event says what was added."""
     events = RecordedEvents()
-    scripted_llm.reply("What a lovely name!").reply(extracted("The cat is called Miso."))
+    scripted_llm.reply("What a lovely name!").reply(facts("The cat is called Miso."))
     agent = make_agent(llm=scripted_llm, memory=make_memory(learns=True), events=events)
     result = await agent.process(ask("our cat is called Miso"))
     await agent.drain()
@@ -247,7 +216,7 @@ async def test_a_secret_said_in_conversation_never_becomes_a_memory(
     """Even when the extraction proposes them, an alarm code and a wifi password are refused."""
     events = RecordedEvents()
     scripted_llm.reply("Okay.").reply(
-        extracted("The alarm code is 4711.", "The wifi password is hunter2.")
+        facts("The alarm code is 4711.", "The wifi password is hunter2.")
     )
     agent = make_agent(llm=scripted_llm, memory=make_memory(learns=True), events=events)
     await agent.process(ask("my alarm code is 4711 and the wifi password is hunter2"))

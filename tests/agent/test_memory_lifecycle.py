@@ -65,6 +65,16 @@ async def test_memory_off_wires_no_memory(
     assert "remember" not in {tool["function"]["name"] for tool in request.tools}
 
 
+async def asked_in_other_words(client: AppClient, scripted_llm: ScriptedLLM) -> str:
+    """Have the cat's name remembered, then ask for it in other words; what the model was sent."""
+    scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Okay.")
+    await say(client, "remember that the cat is called Miso")
+    scripted_llm.reply("Miso.")
+    await say(client, "what's our kitty's name")
+    content: str = scripted_llm.chat_requests[-1].messages[-1]["content"]
+    return content
+
+
 async def test_local_embeddings_recall_by_meaning(
     aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
 ) -> None:
@@ -72,12 +82,7 @@ async def test_local_embeddings_recall_by_meaning(
     settings = make_settings(
         llm_base_url=scripted_llm.base_url, llm_model="scripted-model", memory_embeddings="local"
     )
-    client = await start(aiohttp_client, settings)
-    scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Okay.")
-    await say(client, "remember that the cat is called Miso")
-    scripted_llm.reply("Miso.")
-    await say(client, "what's our kitty's name")
-    content = scripted_llm.chat_requests[-1].messages[-1]["content"]
+    content = await asked_in_other_words(await start(aiohttp_client, settings), scripted_llm)
     assert "The cat is called Miso." in content
 
 
@@ -86,10 +91,5 @@ async def test_without_embeddings_the_same_question_recalls_nothing(
 ) -> None:
     """By words alone "kitty" is not "cat": the meaning above came from the local model."""
     settings = make_settings(llm_base_url=scripted_llm.base_url, llm_model="scripted-model")
-    client = await start(aiohttp_client, settings)
-    scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Okay.")
-    await say(client, "remember that the cat is called Miso")
-    scripted_llm.reply("Miso.")
-    await say(client, "what's our kitty's name")
-    content = scripted_llm.chat_requests[-1].messages[-1]["content"]
+    content = await asked_in_other_words(await start(aiohttp_client, settings), scripted_llm)
     assert "The cat is called Miso." not in content

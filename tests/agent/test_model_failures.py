@@ -8,28 +8,14 @@ from typing import Any
 
 import pytest
 
-from addon.agent.conversation import ConversationRequest
 from addon.errors import ErrorKind
 from addon.home.model import HomeModel
 from addon.i18n.translations import DE, EN
 from addon.store.database import Store
-from addon.store.models import Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.agent import MakeAgent
+from tests.fixtures.agent import MakeAgent, ask, stored_turn
 
 QUESTION = "tell me a joke"
-
-
-def ask(text: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=text, source="http", **kwargs)
-
-
-async def stored_turn(store: Store, turn_id: int) -> Turn:
-    await store.writer.flush()
-    async with store.sessionmaker() as session:
-        turn = await session.get(Turn, turn_id)
-        assert turn is not None
-        return turn
 
 
 def closed_port_url() -> str:

@@ -9,19 +9,14 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
-from addon.agent.conversation import ConversationRequest
 from addon.errors import HomeAssistantCommandError
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.i18n.translations import EN
 from addon.store.database import Store
-from addon.store.models import Conversation, LLMCall, ToolCall, Turn
+from addon.store.models import Conversation, LLMCall, ToolCall
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.agent import MakeAgent, ManualClock, RecordedEvents
-
-
-def ask(words: str, **kwargs: Any) -> ConversationRequest:
-    return ConversationRequest(text=words, source="http", **kwargs)
+from tests.fixtures.agent import MakeAgent, ManualClock, RecordedEvents, ask, stored_turn
 
 
 class FlakyEvents(RecordedEvents):
@@ -35,14 +30,6 @@ class FlakyEvents(RecordedEvents):
         if event_type in self.refuse:
             raise HomeAssistantCommandError("unauthorized", "Unauthorized")
         await super().fire_event(event_type, event_data)
-
-
-async def stored_turn(store: Store, turn_id: int) -> Turn:
-    await store.writer.flush()
-    async with store.sessionmaker() as session:
-        turn = await session.get(Turn, turn_id)
-        assert turn is not None
-        return turn
 
 
 async def test_local_command_acts_without_the_model(

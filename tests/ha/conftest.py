@@ -38,15 +38,6 @@ async def loop_errors() -> AsyncIterator[list[dict[str, Any]]]:
 
 
 @pytest.fixture
-async def fake_ha() -> AsyncIterator[FakeHomeAssistant]:
-    """A started scripted Home Assistant on loopback."""
-    server = FakeHomeAssistant()
-    await server.start()
-    yield server
-    await server.close()
-
-
-@pytest.fixture
 async def session() -> AsyncIterator[aiohttp.ClientSession]:
     """The HTTP session the client shares for WebSocket and REST."""
     async with aiohttp.ClientSession() as http:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
-
-import pytest
 
 from addon.llm.client import LLMClient
 from addon.memory.candidates import MemoryKind
 from addon.memory.extraction import RESPONSE_FORMAT, Exchange, Extractor
 from addon.memory.rules import RejectReason
 from devtools.scripted_llm import Completion, Failure, ScriptedLLM, Step
+from tests.memory.answers import answer, memory
 
 EXCHANGE = Exchange(
     user_text="Our cat Miso sleeps in the kitchen, please keep it warm there at night.",
@@ -24,32 +22,8 @@ EXCHANGE = Exchange(
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
-def answer(*memories: dict[str, Any]) -> str:
-    """The JSON a model sends for ``memories``."""
-    return json.dumps({"memories": list(memories)})
-
-
-def memory(content: str, kind: str = "fact", importance: float = 0.6) -> dict[str, Any]:
-    return {"content": content, "kind": kind, "importance": importance, "entities": [], "areas": []}
-
-
-@pytest.fixture
-async def llm(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
-    """The real model client pointed at the scripted model, without retries."""
-    client = LLMClient(
-        base_url=scripted_llm.base_url,
-        api_key="",
-        model="scripted-model",
-        temperature=0.0,
-        timeout=5.0,
-        max_retries=0,
-    )
-    yield client
-    await client.close()
-
-
 async def test_well_formed_answer_becomes_candidates(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """A schema-shaped answer yields its memories with kind, importance, entities and areas."""
     scripted_llm.reply(
@@ -64,7 +38,7 @@ async def test_well_formed_answer_becomes_candidates(
             memory("The kitchen should be kept warm at night.", "preference", 0.6),
         )
     )
-    result = await Extractor(llm, clock=lambda: NOW).extract(EXCHANGE)
+    result = await Extractor(scripted_client, clock=lambda: NOW).extract(EXCHANGE)
     assert result.error is None
     assert [(c.content, c.kind, c.importance) for c in result.candidates] == [
         ("The cat is called Miso and sleeps in the kitchen.", MemoryKind.FACT, 0.8),
@@ -76,11 +50,11 @@ async def test_well_formed_answer_becomes_candidates(
 
 
 async def test_request_asks_for_the_strict_json_schema(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """The request carries response_format json_schema, strict, and the exchange's text."""
     scripted_llm.reply(answer())
-    result = await Extractor(llm, clock=lambda: NOW).extract(EXCHANGE)
+    result = await Extractor(scripted_client, clock=lambda: NOW).extract(EXCHANGE)
     (request,) = scripted_llm.chat_requests
     response_format = request.body["response_format"]
     assert response_format == RESPONSE_FORMAT
@@ -100,51 +74,53 @@ async def test_request_asks_for_the_strict_json_schema(
     assert call.error is None
 
 
-async def test_broken_json_is_repaired(scripted_llm: ScriptedLLM, llm: LLMClient) -> None:
+async def test_broken_json_is_repaired(
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
+) -> None:
     """Fenced JSON with a trailing comma and a missing bracket still yields its memory."""
     scripted_llm.reply(
         '```json\n{"memories": [{"content": "Anna works from home on Fridays", '
         '"kind": "fact", "importance": 0.7, "entities": [], "areas": [],}\n```'
     )
-    result = await Extractor(llm).extract(EXCHANGE)
+    result = await Extractor(scripted_client).extract(EXCHANGE)
     assert result.error is None
     assert result.repaired
     assert [c.content for c in result.candidates] == ["Anna works from home on Fridays"]
 
 
 async def test_unusable_answer_yields_no_candidates_and_an_error(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """Prose instead of JSON records an error and returns nothing, without raising."""
     scripted_llm.reply("I'm sorry, I can't help with that.")
-    result = await Extractor(llm).extract(EXCHANGE)
+    result = await Extractor(scripted_client).extract(EXCHANGE)
     assert result.candidates == ()
     assert result.error is not None
     assert len(result.calls) == 1
 
 
 async def test_failed_call_yields_no_candidates_and_an_error(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """A 500 from the endpoint is recorded on the call and nothing escapes."""
     scripted_llm.error(500)
-    result = await Extractor(llm).extract(EXCHANGE)
+    result = await Extractor(scripted_client).extract(EXCHANGE)
     assert result.candidates == ()
     assert result.error is not None
     assert "500" in result.error
     assert result.calls[0].error == result.error
-    assert Extractor(llm).structured
+    assert Extractor(scripted_client).structured
 
 
 async def test_refused_schema_falls_back_to_plain_json(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """A 400 naming response_format is answered by asking again with the schema in the prompt."""
     scripted_llm.error(
         400, "response_format of type json_schema is not supported", param="response_format"
     )
     scripted_llm.reply(answer(memory("The cat is called Miso.")))
-    extractor = Extractor(llm)
+    extractor = Extractor(scripted_client)
     result = await extractor.extract(EXCHANGE)
     assert [c.content for c in result.candidates] == ["The cat is called Miso."]
     assert result.error is None
@@ -158,7 +134,7 @@ async def test_refused_schema_falls_back_to_plain_json(
 
 
 async def test_endpoint_refusing_schema_is_not_offered_it_again(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """After one refusal the next extraction goes straight to plain JSON."""
 
@@ -168,7 +144,7 @@ async def test_endpoint_refusing_schema_is_not_offered_it_again(
         return Completion(answer(memory("The cat is called Miso.")))
 
     scripted_llm.default = endpoint
-    extractor = Extractor(llm)
+    extractor = Extractor(scripted_client)
     await extractor.extract(EXCHANGE)
     second = await extractor.extract(EXCHANGE)
     assert len(second.calls) == 1
@@ -180,17 +156,19 @@ async def test_endpoint_refusing_schema_is_not_offered_it_again(
     ]
 
 
-async def test_option_off_never_sends_the_schema(scripted_llm: ScriptedLLM, llm: LLMClient) -> None:
+async def test_option_off_never_sends_the_schema(
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
+) -> None:
     """With structured output off the only request has no response_format."""
     scripted_llm.reply(answer(memory("The cat is called Miso.")))
-    result = await Extractor(llm, structured=False).extract(EXCHANGE)
+    result = await Extractor(scripted_client, structured=False).extract(EXCHANGE)
     assert [c.content for c in result.candidates] == ["The cat is called Miso."]
     (request,) = scripted_llm.chat_requests
     assert "response_format" not in request.body
 
 
 async def test_secret_said_in_conversation_never_becomes_a_candidate(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """Even when the model proposes it, "the alarm code is 4821" is rejected as a secret."""
     scripted_llm.reply(
@@ -202,14 +180,14 @@ async def test_secret_said_in_conversation_never_becomes_a_candidate(
     exchange = Exchange(
         user_text="The alarm code is 4821, remember that.", reply="I'd rather not store codes."
     )
-    result = await Extractor(llm).extract(exchange)
+    result = await Extractor(scripted_client).extract(exchange)
     assert all("4821" not in c.content for c in result.candidates)
     assert [c.content for c in result.candidates] == ["Anna sets the alarm when she leaves."]
     assert [(r.reason, r.content) for r in result.rejected] == [(RejectReason.SECRET, None)]
 
 
 async def test_unknown_kinds_and_bad_items_are_skipped(
-    scripted_llm: ScriptedLLM, llm: LLMClient
+    scripted_llm: ScriptedLLM, scripted_client: LLMClient
 ) -> None:
     """Items with an invented kind or no text are dropped; importance is kept within 0..1."""
     scripted_llm.reply(
@@ -223,7 +201,7 @@ async def test_unknown_kinds_and_bad_items_are_skipped(
             }
         )
     )
-    result = await Extractor(llm).extract(EXCHANGE)
+    result = await Extractor(scripted_client).extract(EXCHANGE)
     assert [(c.content, c.importance) for c in result.candidates] == [
         ("The boiler was serviced on 3 May.", 1.0)
     ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,23 +22,6 @@ from addon.store.memories import MemoryRecord, ScoredId
 from devtools.scripted_llm import ScriptedLLM
 
 EMBEDDING_MODEL = "scripted-embeddings"
-
-
-@pytest.fixture
-async def client(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
-    """An LLM client on the scripted model."""
-    llm = LLMClient(
-        base_url=scripted_llm.base_url,
-        api_key="",
-        model="m",
-        temperature=0.0,
-        timeout=5.0,
-        max_retries=0,
-    )
-    try:
-        yield llm
-    finally:
-        await llm.close()
 
 
 async def add(store: Store, content: str, **options: Any) -> MemoryRecord:
@@ -78,10 +60,10 @@ async def test_the_speakers_area_breaks_a_tie(store: Store) -> None:
 
 
 async def test_hybrid_recall_uses_the_endpoints_embeddings(
-    store: Store, client: LLMClient, scripted_llm: ScriptedLLM
+    store: Store, scripted_client: LLMClient, scripted_llm: ScriptedLLM
 ) -> None:
     """Memories are embedded through /v1/embeddings and the vector ranking takes part."""
-    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(client, EMBEDDING_MODEL))
+    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(scripted_client, EMBEDDING_MODEL))
     added = [
         await add(store, "The cat is called Miso"),
         await add(store, "The heating is set to 19 degrees at night"),
@@ -95,11 +77,11 @@ async def test_hybrid_recall_uses_the_endpoints_embeddings(
 
 
 async def test_the_index_loads_stored_embeddings_after_a_restart(
-    tmp_path: Path, client: LLMClient
+    tmp_path: Path, scripted_client: LLMClient
 ) -> None:
     """Embeddings written before a restart are in the index of the next start."""
     path = tmp_path / "home_agent.db"
-    source = EndpointEmbeddings(client, EMBEDDING_MODEL)
+    source = EndpointEmbeddings(scripted_client, EMBEDDING_MODEL)
     first = await Store.open(path)
     try:
         added = await add(first, "The cat is called Miso")
@@ -118,13 +100,13 @@ async def test_the_index_loads_stored_embeddings_after_a_restart(
 
 
 async def test_a_failing_embedding_source_falls_back_to_lexical(
-    store: Store, client: LLMClient
+    store: Store, scripted_client: LLMClient
 ) -> None:
     """If the endpoint cannot embed the query, recall is BM25 alone and still answers."""
     added = await add(store, "The cat is called Miso")
-    await Retriever(store.sessionmaker, EndpointEmbeddings(client, EMBEDDING_MODEL)).embed_memories(
-        [added]
-    )
+    await Retriever(
+        store.sessionmaker, EndpointEmbeddings(scripted_client, EMBEDDING_MODEL)
+    ).embed_memories([added])
     unreachable = LLMClient(
         base_url="http://127.0.0.1:9/v1",
         api_key="",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,40 +24,17 @@ from addon.memory.service import (
     TurnSource,
 )
 from addon.store import memories
-from addon.store.conversations import TurnRecord
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord
 from addon.store.models import LLMCall, MemoryRecall
 from devtools.recording import record_turn
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import ManualClock
+from tests.fixtures.database import http_turn
+from tests.memory.answers import answer, memory
 
 EXCHANGE = Exchange(user_text="Our cat is called Miso.", reply="What a lovely name!")
 MakeService = Callable[..., MemoryService]
-
-
-def answer(*found: dict[str, Any]) -> str:
-    """The JSON a model sends for ``found``."""
-    return json.dumps({"memories": list(found)})
-
-
-def memory(content: str, kind: str = "fact", importance: float = 0.6) -> dict[str, Any]:
-    return {"content": content, "kind": kind, "importance": importance, "entities": [], "areas": []}
-
-
-@pytest.fixture
-async def llm(scripted_llm: ScriptedLLM) -> AsyncIterator[LLMClient]:
-    """The real model client pointed at the scripted model, without retries."""
-    client = LLMClient(
-        base_url=scripted_llm.base_url,
-        api_key="",
-        model="scripted-model",
-        temperature=0.0,
-        timeout=5.0,
-        max_retries=0,
-    )
-    yield client
-    await client.close()
 
 
 @pytest.fixture
@@ -67,14 +44,14 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def make_service(store: Store, llm: LLMClient, clock: ManualClock) -> MakeService:
+def make_service(store: Store, scripted_client: LLMClient, clock: ManualClock) -> MakeService:
     """Services over the test's store, lexical unless given a retriever."""
 
     def make(*, max_memories: int = 1000, retriever: Retriever | None = None) -> MemoryService:
         return MemoryService(
             store.sessionmaker,
             retriever or Retriever(store.sessionmaker),
-            extractor=Extractor(llm, clock=clock),
+            extractor=Extractor(scripted_client, clock=clock),
             limits=MemoryLimits(max_memories=max_memories),
             clock=clock,
         )
@@ -86,23 +63,7 @@ async def stored_turn(store: Store, conversation_id: str = "c1") -> TurnSource:
     """A turn in the store, for memories and model calls to name."""
     async with store.sessionmaker.begin() as session:
         turn_id = await record_turn(
-            session,
-            TurnRecord(
-                conversation_id=conversation_id,
-                source="http",
-                device_id=None,
-                satellite_id=None,
-                language="en",
-                created_at=datetime.now(UTC),
-                user_text=EXCHANGE.user_text,
-                reply_text=EXCHANGE.reply,
-                handled_by="llm",
-                dry_run=False,
-                error=None,
-                duration_ms=1.0,
-                messages=[],
-                timings={},
-            ),
+            session, http_turn(conversation_id, EXCHANGE.user_text, EXCHANGE.reply)
         )
     return TurnSource(conversation_id, turn_id)
 
@@ -380,10 +341,12 @@ async def test_recall_links_are_stored_with_the_turn(
 
 
 async def test_panel_edits_reach_the_vector_index(
-    store: Store, llm: LLMClient, make_service: MakeService
+    store: Store, scripted_client: LLMClient, make_service: MakeService
 ) -> None:
     """changed() re-embeds an edited memory and drops a deleted one; cleared() empties the index."""
-    retriever = Retriever(store.sessionmaker, EndpointEmbeddings(llm, "scripted-embeddings"))
+    retriever = Retriever(
+        store.sessionmaker, EndpointEmbeddings(scripted_client, "scripted-embeddings")
+    )
     service = make_service(retriever=retriever)
     kept = await service.remember("The cat is called Miso.")
     other = await service.remember("The dog is called Rex.")

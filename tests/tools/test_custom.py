@@ -12,7 +12,6 @@ import pytest
 from aiohttp.test_utils import TestServer
 from sqlalchemy import select
 
-from addon.agent.conversation import ConversationRequest
 from addon.agent.outcome import acting_targets
 from addon.custom_tools.runner import Runner
 from addon.store.database import Store
@@ -23,7 +22,7 @@ from addon.tools.home_tools import builtin_tool_names
 from addon.tools.registry import ToolOutcome
 from devtools.scripted_llm import ScriptedLLM
 from tests.custom_tools.servers import TOKEN, Api, api_app
-from tests.fixtures.agent import MakeAgent, RecordedEvents
+from tests.fixtures.agent import MakeAgent, RecordedEvents, ask
 
 
 @dataclass(slots=True)
@@ -67,10 +66,6 @@ async def api_server(aiohttp_server: Any) -> TestServer:
 async def runner() -> AsyncIterator[Runner]:
     async with aiohttp.ClientSession() as session:
         yield Runner(session=session, port=None)
-
-
-def ask(words: str) -> ConversationRequest:
-    return ConversationRequest(text=words, source="http")
 
 
 async def test_the_model_calls_a_custom_tool_and_the_trace_keeps_it_masked(

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, NoReturn
 
 from aiohttp import web
 from multidict import MultiMapping
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon import keys
 from addon.errors import NotFoundError
@@ -234,24 +235,27 @@ async def memory_save_view(request: web.Request) -> web.Response:
 
 async def memory_delete_view(request: web.Request) -> web.Response:
     """Delete the memory, reversibly: recall stops using it at once."""
-    memory_id = _id(request)
-    form = await _form(request)
-    async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.delete_memory(session, memory_id)
-    _LOGGER.info("Memory %d deleted from the panel", memory_id)
-    await _changed(request, [memory_id])
-    raise web.HTTPSeeOther(_back_url(request, memory_id, "deleted", form))
+    await _mark(request, stored.delete_memory, "deleted")
 
 
 async def memory_restore_view(request: web.Request) -> web.Response:
     """Bring a deleted memory back."""
+    await _mark(request, stored.restore_memory, "restored")
+
+
+async def _mark(
+    request: web.Request,
+    change: Callable[[AsyncSession, int], Awaitable[MemoryRecord]],
+    done: str,
+) -> NoReturn:
+    """Apply ``change`` to the memory, tell recall, and go back to where the form came from."""
     memory_id = _id(request)
     form = await _form(request)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.restore_memory(session, memory_id)
-    _LOGGER.info("Memory %d restored from the panel", memory_id)
+        await change(session, memory_id)
+    _LOGGER.info("Memory %d %s from the panel", memory_id, done)
     await _changed(request, [memory_id])
-    raise web.HTTPSeeOther(_back_url(request, memory_id, "restored", form))
+    raise web.HTTPSeeOther(_back_url(request, memory_id, done, form))
 
 
 async def forget_view(request: web.Request) -> web.Response:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, quote_plus
 
@@ -22,10 +22,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 
 from addon import keys
-from addon.app import create_app
 from addon.store.models import Base
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
 from tests.ha.fake_ws_server import FakeHomeAssistant
 
 # Characters a URL, a query string and JSON each write differently.
@@ -40,15 +38,6 @@ FORMS = {
     yarl.URL("http://h/").with_query({"k": SECRET}).raw_query_string.removeprefix("k="),
     yarl.URL("http://h/").joinpath(SECRET).raw_path.removeprefix("/"),
 }
-CONNECT_S = 5.0
-
-
-@pytest.fixture
-async def fake_ha() -> AsyncIterator[FakeHomeAssistant]:
-    server = FakeHomeAssistant()
-    await server.start()
-    yield server
-    await server.close()
 
 
 @pytest.fixture
@@ -69,22 +58,10 @@ async def echo(aiohttp_server: Callable[..., Any]) -> TestServer:
 
 
 @pytest.fixture
-async def app(
-    aiohttp_client: Callable[..., Any],
-    make_settings: MakeSettings,
-    fake_ha: FakeHomeAssistant,
-    scripted_llm: ScriptedLLM,
-) -> TestClient[Any, Any]:
-    settings = make_settings(
-        ha_url=fake_ha.rest_url.removesuffix("/api"),
-        ha_token=fake_ha.token,
-        llm_base_url=scripted_llm.base_url,
-        llm_model="scripted-model",
-    )
-    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
-    client.app[keys.AGENT].outcome_delay = 0.0
-    await client.app[keys.HA_CLIENT].wait_connected(CONNECT_S)
-    return client
+def app(ha_app: TestClient[Any, Any]) -> TestClient[Any, Any]:
+    """The connected app, checking a turn's outcome at once."""
+    ha_app.app[keys.AGENT].outcome_delay = 0.0
+    return ha_app
 
 
 def leaky(name: str, port: int, path: str) -> dict[str, Any]:

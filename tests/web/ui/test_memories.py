@@ -68,6 +68,16 @@ async def learned(ui: UI) -> tuple[MemoryRecord, int]:
     return memory, turn_id
 
 
+async def recalled_later(store: Store, memory: MemoryRecord) -> int:
+    """Recall ``memory`` into a turn of a later conversation; returns that turn's id."""
+    turn_id = await seed_turn(
+        store, "conv-later", "what is the cat called", "Miso.", at=T0 + timedelta(days=1)
+    )
+    async with store.sessionmaker.begin() as session:
+        await memories.mark_recalled(session, [memory.id], turn_id=turn_id)
+    return turn_id
+
+
 async def test_list_shows_each_memory_and_where_it_came_from(
     ui: UI, learned: tuple[MemoryRecord, int]
 ) -> None:
@@ -270,11 +280,7 @@ async def test_memory_shows_its_turn_and_the_turns_it_was_recalled_into(
 ) -> None:
     """The memory's page links to the turn it came from and to each turn it was recalled into."""
     memory, source_turn = learned
-    recall_turn = await seed_turn(
-        ui.store, "conv-later", "what is the cat called", "Miso.", at=T0 + timedelta(days=1)
-    )
-    async with ui.store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [memory.id], turn_id=recall_turn)
+    recall_turn = await recalled_later(ui.store, memory)
     html = await ui.page(f"/memories/{memory.id}")
     page = parse(html)
     links = [ref.url for ref in page.references]
@@ -373,11 +379,7 @@ async def test_the_trace_lists_the_memories_a_turn_recalled_with_links(
 ) -> None:
     """The conversation's trace names each recalled memory and links to its page."""
     memory, _ = learned
-    recall_turn = await seed_turn(
-        ui.store, "conv-later", "what is the cat called", "Miso.", at=T0 + timedelta(days=1)
-    )
-    async with ui.store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [memory.id], turn_id=recall_turn)
+    await recalled_later(ui.store, memory)
     html = await ui.page("/conversations/conv-later")
     page = parse(html)
     assert "Recalled memories" in page.text
