@@ -18,7 +18,8 @@ from addon.app import create_app
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeSettings
 
-TIMEOUT_S = 10.0
+# A guard against a hung exchange, not a timing check: generous, as CI machines stall at times.
+TIMEOUT_S = 30.0
 StartApp = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 
