@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
     from addon.llm.fallback import Fallback
+    from addon.local.library import SentenceLibrary
     from addon.mcp_client.hub import McpHub
     from addon.store.database import Store
     from addon.wyoming.server import WyomingServer
@@ -54,6 +55,8 @@ CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
     "custom_tool_validator"
 )
+SENTENCES: web.AppKey[SentenceLibrary] = web.AppKey("sentences")
+"""Parsed sentence sets, shared by the agent's matcher and evaluation runs' matchers."""
 MCP_MANAGER: web.AppKey[StreamableHTTPSessionManager] = web.AppKey("mcp_manager")
 """The MCP server's Streamable HTTP transport (``/mcp``), running while the app runs."""
 MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")

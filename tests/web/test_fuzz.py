@@ -14,10 +14,8 @@ import asyncio
 import logging
 import os
 import re
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,10 +25,9 @@ from aiohttp.test_utils import TestClient
 from hypothesis import HealthCheck, example, given, settings
 
 from addon import keys
-from addon.app import create_app
 from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import Completion, ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.web.hostile import (
     CSRF_TOKEN,
     MISSING,
@@ -102,7 +99,7 @@ async def target(
     aiohttp_client: Callable[..., Any],
     make_settings: MakeSettings,
     scripted_llm: ScriptedLLM,
-    migrated_database: Path,
+    make_app: MakeApp,
 ) -> Target:
     """The app over a copy of the migrated database, reached through ingress or directly."""
     scripted_llm.default = Completion("Done.")
@@ -111,17 +108,15 @@ async def target(
     )
     if request.param == "direct":  # loopback is no longer the proxy: the token is needed
         settings = settings.model_copy(update={"trusted_proxies": SUPERVISOR_PROXY})
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(migrated_database, settings.database_path)
-    app = create_app(settings)
+    app = make_app(settings)
     client: TestClient[Any, Any] = await aiohttp_client(app)
     client.app[keys.AGENT].outcome_delay = 0.0  # no Home Assistant to compare states with
     return Target(request.param, client, ACCESS_HEADERS[request.param], routes_of(app))
 
 
-def test_routes_are_enumerated_from_the_app(make_settings: MakeSettings) -> None:
+def test_routes_are_enumerated_from_the_app(make_settings: MakeSettings, make_app: MakeApp) -> None:
     """The fuzzed routes are the router's own, the façade and the UI's static files included."""
-    routes = routes_of(create_app(make_settings()))
+    routes = routes_of(make_app(make_settings()))
     assert (b"POST", "/chat") in routes
     assert (b"POST", "/v1/chat/completions") in routes
     assert (b"GET", "/static") in routes

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, TypeVar
+from typing import Any
 
 from aiohttp import web
 
@@ -21,7 +21,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-_R = TypeVar("_R", bound=web.StreamResponse)
 
 
 async def serve_asgi(
@@ -96,7 +95,7 @@ async def serve_asgi(
     return response
 
 
-def _response(kind: type[_R], start: Message) -> _R:
+def _response[R: web.StreamResponse](kind: type[R], start: Message) -> R:
     """A response of ``kind`` with the status and headers of the app's ``http.response.start``."""
     response = kind(status=start["status"])
     for key, value in start.get("headers", ()):

@@ -82,6 +82,7 @@ async def test_search_matches_said_and_replied_text(ui: UI) -> None:
     assert listed(await ui.page("/conversations?q=turned+lights")) == [conversation_id]
 
 
+@pytest.mark.urls
 async def test_search_shows_the_matching_turn(ui: UI) -> None:
     """A result quotes the turn that matched and links straight to it."""
     conversation_id, turn_id = await seed_trace(ui.store)
@@ -293,6 +294,7 @@ async def test_trace_shows_errors_and_flags(ui: UI) -> None:
     assert "the reply claims an action but no tool acted" in text
 
 
+@pytest.mark.urls
 async def test_entity_links_open_home_assistant_only_inside_it(ui: UI) -> None:
     """Behind ingress an acted-on entity links to its settings in HA's top window."""
     conversation_id, _ = await seed_trace(ui.store)
@@ -306,6 +308,7 @@ async def test_entity_links_open_home_assistant_only_inside_it(ui: UI) -> None:
         assert entity_links == []
 
 
+@pytest.mark.urls
 async def test_trace_offers_to_continue_in_chat(ui: UI) -> None:
     """The trace page links to the chat, continuing this conversation."""
     conversation_id, _ = await seed_trace(ui.store)

@@ -44,6 +44,7 @@ def all_pages(conversation_id: str) -> list[str]:
     ]
 
 
+@pytest.mark.urls
 async def test_every_link_stays_under_the_prefix(ui: UI, seeded: tuple[str, int]) -> None:
     """Every href, src, form action and stream URL on every page starts with the prefix."""
     for path in all_pages(seeded[0]):
@@ -51,6 +52,7 @@ async def test_every_link_stays_under_the_prefix(ui: UI, seeded: tuple[str, int]
         assert misplaced_urls(html, ui.prefix) == [], path
 
 
+@pytest.mark.urls
 async def test_links_resolve(ui: UI, seeded: tuple[str, int]) -> None:
     """Every link and asset a page points at under the prefix answers 200."""
     checked: set[str] = set()
@@ -99,6 +101,7 @@ async def test_csp_forbids_inline_code_and_foreign_framing(ui: UI) -> None:
     assert policy["default-src"] == "'self'"
 
 
+@pytest.mark.urls
 async def test_nav_links_every_section(ui: UI) -> None:
     """Every section, Memories included, is a link in the nav; none is a disabled stub."""
     html = await ui.page("/")
@@ -107,12 +110,14 @@ async def test_nav_links_every_section(ui: UI) -> None:
         assert f">{section}</a>" in html
 
 
+@pytest.mark.urls
 async def test_nav_marks_the_current_page(ui: UI) -> None:
     """The tab of the page being shown is marked current."""
     html = await ui.page("/conversations")
     assert f'href="{ui.prefix}/conversations" aria-current="page"' in html
 
 
+@pytest.mark.urls
 async def test_dashboard_shows_links_and_activity(ui: UI, seeded: tuple[str, int]) -> None:
     """Home Assistant and model status, today's conversations, answer share, failures, flags."""
     page = parse(await ui.page("/"))
@@ -198,6 +203,7 @@ async def test_settings_shows_the_size_of_the_agents_own_prompt(ui: UI) -> None:
     assert int(shown.group(1).replace(",", "")) == -(-len(preview.system_prompt) // 4)
 
 
+@pytest.mark.urls
 async def test_settings_links_each_option_to_the_docs(ui: UI) -> None:
     """Options link to their paragraph of the documentation, in a new tab."""
     html = await ui.page("/settings")
