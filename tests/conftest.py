@@ -78,11 +78,36 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     item.config.stash[_PAUSES].test = item.nodeid
 
 
-def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Peak resident memory of this process and the longest collector pause."""
+_WORKERS = pytest.StashKey[list[str]]()
+
+
+def _figures(config: pytest.Config) -> str:
+    """Peak resident memory and the longest collector pause of this process, in one line."""
     pauses = config.stash[_PAUSES]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    terminalreporter.write_line(
+    return (
         f"peak resident memory {peak_mb:.0f} MB; longest garbage-collector pause "
         f"{pauses.longest * 1000:.0f} ms (in {pauses.where or 'collection'})"
     )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its figures to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["figures"] = _figures(session.config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """The controller keeps each worker's figures for the summary."""
+    figures = getattr(node, "workeroutput", {}).get("figures")
+    if figures is not None:
+        node.config.stash.setdefault(_WORKERS, []).append(f"{node.gateway.id}: {figures}")
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Peak resident memory and the longest collector pause of each test process."""
+    terminalreporter.write_line(f"this process: {_figures(config)}")
+    for line in config.stash.get(_WORKERS, []):
+        terminalreporter.write_line(line)
