@@ -1,4 +1,4 @@
-""" "Try it" on a tool's page in real Chromium, once per kind: every kind's run shape renders.
+"""A tool page's "Try it" in real Chromium, once per kind: every kind's run shape renders.
 
 Only a REST answer has an HTTP status and headers; Home Assistant's kinds record a body alone
 (status None), and a composite lists its steps. The page once compared a None status with 400
