@@ -26,8 +26,15 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 async def serve_asgi(
     request: web.Request, app: ASGIApp, *, extra: dict[str, Any] | None = None
 ) -> web.StreamResponse:
-    """Run ``app`` for ``request``; ``extra`` is added to the scope for the app's handlers."""
-    body = await request.read()
+    """Run ``app`` for ``request``; ``extra`` is added to the scope for the app's handlers.
+
+    A body that cannot be read (bytes that are not in their ``Content-Encoding``) is refused with
+    400 here, before the app: it never got a request to answer.
+    """
+    try:
+        body = await request.read()
+    except web.RequestPayloadError as err:
+        raise web.HTTPBadRequest(text=f"The body could not be read: {err}") from err
     scope: Scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},

@@ -219,5 +219,11 @@ async def mcp_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 def add_mcp_routes(app: web.Application) -> None:
-    """Add ``/mcp`` (POST for messages; GET and DELETE answered by the transport)."""
-    app.router.add_route("*", MCP_PATH, mcp_view, name="mcp")
+    """Add ``/mcp``, POST only: the router answers any other method 405 with ``Allow: POST``.
+
+    The server is stateless, so it has no session to end (DELETE) and nothing to push on a
+    standalone stream (GET). The package's stateless transport would open that stream anyway and
+    hold it open with nothing to say; Streamable HTTP lets a server that offers none answer 405,
+    which is what the package itself answers at its newest protocol era (docs/DECISIONS.md).
+    """
+    app.router.add_post(MCP_PATH, mcp_view, name="mcp")

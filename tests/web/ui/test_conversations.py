@@ -145,6 +145,35 @@ async def test_filters_narrow_the_list(ui: UI, query: str, expected: list[str]) 
     assert listed(await ui.page(f"/conversations?{query}")) == expected
 
 
+async def seed_home_and_evaluation(ui: UI) -> None:
+    """One conversation of the household and, later, one of an evaluation run."""
+    await seed_turn(ui.store, "said-at-home", "hello lamp", "Hello.", at=T0)
+    later = T0 + timedelta(hours=1)
+    await seed_turn(ui.store, "evaluation-task", "hello lamp", "Hello.", at=later, source="eval")
+
+
+@pytest.mark.parametrize("query", ["", "q=lamp"])
+async def test_evaluation_runs_are_hidden_by_default(ingress_ui: UI, query: str) -> None:
+    """The list and its search leave evaluation conversations out unless asked for."""
+    await seed_home_and_evaluation(ingress_ui)
+    assert listed(await ingress_ui.page(f"/conversations?{query}")) == ["said-at-home"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("evaluation=1", ["evaluation-task", "said-at-home"]),
+        ("source=eval", ["evaluation-task"]),
+    ],
+)
+async def test_a_filter_shows_evaluation_runs(
+    ingress_ui: UI, query: str, expected: list[str]
+) -> None:
+    """Ticking "Include evaluation runs", or choosing the source eval, lists them."""
+    await seed_home_and_evaluation(ingress_ui)
+    assert listed(await ingress_ui.page(f"/conversations?{query}")) == expected
+
+
 @pytest.mark.parametrize(
     "query",
     ["after=garbage", "before=2026-13-01T00:00:00_x", "since=yesterday", "handled_by=robot"],

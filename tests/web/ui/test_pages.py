@@ -253,3 +253,38 @@ async def test_forged_prefix_on_the_direct_port_is_ignored(
     assert response.status == 200
     assert "/forged" not in html
     assert misplaced_urls(html, "") == []
+
+
+async def seed_evaluation(ui: UI, at: datetime) -> None:
+    """Two evaluation tasks' turns, one failed and flagged, as a run on the Evaluate page leaves."""
+    await seed_turn(ui.store, "evaluation-1", "turn on the lamp", "Done.", at=at, source="eval")
+    await seed_turn(
+        ui.store,
+        "evaluation-2",
+        "what is the weather on venus",
+        "Sorry, I could not reach the model.",
+        at=at,
+        source="eval",
+        handled_by="failed",
+        error="model endpoint timed out",
+        flagged=True,
+    )
+
+
+async def test_dashboard_figures_leave_evaluation_out(ingress_ui: UI) -> None:
+    """Evaluation turns count in no figure and are listed in no failure or flag."""
+    now = datetime.now(UTC)
+    await seed_turn(ingress_ui.store, "said-at-home", "turn on the lamp", "Done.", at=now)
+    await seed_evaluation(ingress_ui, now)
+    text = parse(await ingress_ui.page("/")).text
+    assert "Conversations today 1" in text
+    assert "Model 100% (1)" in text
+    assert "Failed 0% (0)" in text
+    assert "what is the weather on venus" not in text
+
+
+async def test_dashboard_plots_leave_evaluation_out(ingress_ui: UI) -> None:
+    """With only evaluation turns, the latency and token plots have nothing to draw."""
+    await seed_evaluation(ingress_ui, datetime.now(UTC))
+    html = await ingress_ui.page("/")
+    assert html.count("No turns in this period") == 2
