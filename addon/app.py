@@ -29,7 +29,7 @@ from addon.tools.home_tools import builtin_tool_names
 from addon.web.access import access_middleware
 from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
-from addon.web.mcp.server import add_mcp_routes, mcp_ctx
+from addon.web.mcp.routes import add_mcp_routes, mcp_ctx
 from addon.web.middleware import error_middleware
 from addon.web.ui.setup import setup_ui
 from addon.wyoming.lifecycle import wyoming_ctx
@@ -75,7 +75,7 @@ def create_app(settings: Settings, *, sentences: SentenceLibrary | None = None) 
     app.cleanup_ctx.append(eval_ctx)
     # The Wyoming server hands transcripts to the agent, so it listens only once that exists.
     app.cleanup_ctx.append(wyoming_ctx)
-    # The MCP server's transport hands /mcp requests to the agent too.
+    # The MCP server's transport (started by the first /mcp request) hands them to the agent too.
     app.cleanup_ctx.append(mcp_ctx)
 
     app.router.add_get("/health", health_view, name="health")

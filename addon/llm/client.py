@@ -27,7 +27,6 @@ from addon.health import ComponentHealth
 from addon.llm.sse import event_data
 
 if TYPE_CHECKING:
-    import httpx2
     import openai
 
 _LOGGER = logging.getLogger(__name__)

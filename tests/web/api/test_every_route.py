@@ -14,8 +14,7 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
-from addon.app import create_app
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.web.api.conftest import TOKEN, AppClient, StartApp, on_direct_port
 
 HANG_GUARD_S = 2.0
@@ -49,9 +48,9 @@ async def unanswered(client: AppClient, headers: Mapping[str, str]) -> list[str]
     return left_waiting
 
 
-def test_every_resource_is_asked(make_settings: MakeSettings) -> None:
+def test_every_resource_is_asked(make_settings: MakeSettings, make_app: MakeApp) -> None:
     """The paths asked are the router's own, ``/mcp`` and the static files included."""
-    paths = paths_of(create_app(make_settings()))
+    paths = paths_of(make_app(make_settings()))
     assert {"/mcp", "/health", "/static/app.css", "/api/tools/1", "/chat"} <= set(paths)
 
 
