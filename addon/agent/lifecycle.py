@@ -25,7 +25,6 @@ from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.mcp_client.hub import McpHub
 from addon.memory.extraction import Extractor
-from addon.memory.local_embeddings import load_local_embeddings
 from addon.memory.retrieval import EmbeddingSource, EndpointEmbeddings, Retriever
 from addon.memory.service import MemoryLimits, MemoryService
 from addon.store.database import Store
@@ -120,6 +119,9 @@ def embedding_source(options: Options, llm: LLMClient | None) -> EmbeddingSource
             return None
         return EndpointEmbeddings(llm, options.embedding_model)
     if options.memory_embeddings == "local":
+        # The model and numpy are loaded only when chosen: most homes recall by words.
+        from addon.memory.local_embeddings import load_local_embeddings
+
         try:
             return load_local_embeddings()
         except ConfigError as err:  # a broken install: recall still works by words

@@ -8,11 +8,12 @@ request's nearest entities join its context selection. Without one, selection is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from addon.home.context_index import ContextIndex
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class TextEmbedder(Protocol):
@@ -27,6 +28,10 @@ class EntityVectors:
     """Unit-length entity embeddings, one row each, searched by one matrix-vector product."""
 
     def __init__(self, entity_ids: list[str], matrix: np.ndarray) -> None:
+        # numpy comes with the first embeddings, not with the add-on: without an embedding
+        # source (the default) nothing here is built, and numpy is a tenth of the memory at start.
+        import numpy as np
+
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         self._ids = entity_ids
         self._matrix = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
@@ -34,6 +39,8 @@ class EntityVectors:
     @classmethod
     async def build(cls, index: ContextIndex, embedder: TextEmbedder) -> EntityVectors:
         """Embed every entity of ``index`` in one call."""
+        import numpy as np
+
         entity_ids = list(index.entities)
         texts = [_describe(index, entity_id) for entity_id in entity_ids]
         matrix = np.asarray(await embedder.embed(texts), dtype=np.float32) if texts else None
@@ -45,6 +52,8 @@ class EntityVectors:
         """The ``count`` entities most similar to ``vector``, with their cosine similarity."""
         if not self._ids:
             return []
+        import numpy as np
+
         query = np.asarray(vector, dtype=np.float32).ravel()
         norm = float(np.linalg.norm(query))
         if norm == 0.0 or query.shape[0] != self._matrix.shape[1]:

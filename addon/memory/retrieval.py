@@ -18,15 +18,17 @@ import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import LLMError
 from addon.llm.client import LLMClient
 from addon.store import memories
 from addon.store.memories import MemoryRecord, ScoredId
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -58,16 +60,22 @@ class EndpointEmbeddings:
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Ask the endpoint; raises :class:`LLMError` as every model call does."""
+        import numpy as np  # with the first vector: see MemoryIndex
+
         vectors = await self._client.embed(list(texts), model=self._model)
         return np.asarray(vectors, dtype=np.float32)
 
 
 class MemoryIndex:
-    """Unit-length embeddings of live memories, one row each, for cosine by dot product."""
+    """Unit-length embeddings of live memories, one row each, for cosine by dot product.
+
+    numpy is imported with the first vector, not with the add-on: without an embedding source
+    (the default) recall goes by words, and numpy would be a tenth of the memory at start.
+    """
 
     def __init__(self) -> None:
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
-        self._ids = np.zeros(0, dtype=np.int64)
+        self._matrix: np.ndarray | None = None
+        self._ids: np.ndarray | None = None
         self._rows: dict[int, int] = {}
 
     def __len__(self) -> int:
@@ -75,33 +83,36 @@ class MemoryIndex:
 
     def put(self, memory_id: int, vector: np.ndarray) -> None:
         """Add or replace ``memory_id``'s vector; all vectors must share one length."""
+        import numpy as np
+
         row = np.asarray(vector, dtype=np.float32).ravel()
         norm = float(np.linalg.norm(row))
         if norm == 0.0:
             self.remove(memory_id)
             return
-        if self._rows and row.shape[0] != self._matrix.shape[1]:
-            raise ValueError(
-                f"embedding of length {row.shape[0]}, index holds {self._matrix.shape[1]}"
-            )
+        matrix = self._matrix if self._matrix is not None else np.zeros((0, 0), np.float32)
+        ids = self._ids if self._ids is not None else np.zeros(0, dtype=np.int64)
+        if self._rows and row.shape[0] != matrix.shape[1]:
+            raise ValueError(f"embedding of length {row.shape[0]}, index holds {matrix.shape[1]}")
         at = self._rows.get(memory_id)
         if at is None:
             at = len(self._rows)
-            if at == self._matrix.shape[0] or self._matrix.shape[1] != row.shape[0]:
+            if at == matrix.shape[0] or matrix.shape[1] != row.shape[0]:
                 grown = np.zeros((max(64, 2 * at), row.shape[0]), dtype=np.float32)
                 if at:
-                    grown[:at] = self._matrix[:at]
-                ids = np.zeros(grown.shape[0], dtype=np.int64)
-                ids[:at] = self._ids[:at]
-                self._matrix, self._ids = grown, ids
+                    grown[:at] = matrix[:at]
+                grown_ids = np.zeros(grown.shape[0], dtype=np.int64)
+                grown_ids[:at] = ids[:at]
+                matrix, ids = grown, grown_ids
             self._rows[memory_id] = at
-            self._ids[at] = memory_id
-        self._matrix[at] = row / norm
+            ids[at] = memory_id
+        matrix[at] = row / norm
+        self._matrix, self._ids = matrix, ids
 
     def remove(self, memory_id: int) -> None:
         """Drop ``memory_id`` if present; the last row moves into its place."""
         at = self._rows.pop(memory_id, None)
-        if at is None:
+        if at is None or self._matrix is None or self._ids is None:
             return
         last = len(self._rows)
         if at != last:
@@ -112,15 +123,18 @@ class MemoryIndex:
 
     def clear(self) -> None:
         """Forget every vector."""
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
-        self._ids = np.zeros(0, dtype=np.int64)
+        self._matrix = self._ids = None
         self._rows = {}
 
     def similarities(self, vector: np.ndarray, memory_ids: Iterable[int]) -> dict[int, float]:
         """Cosine of ``vector`` with each of ``memory_ids`` that has a row here."""
+        if not self._rows or self._matrix is None:
+            return {}
+        import numpy as np
+
         query = np.asarray(vector, dtype=np.float32).ravel()
         norm = float(np.linalg.norm(query))
-        if not self._rows or norm == 0.0 or query.shape[0] != self._matrix.shape[1]:
+        if norm == 0.0 or query.shape[0] != self._matrix.shape[1]:
             return {}
         present = [
             (memory_id, at)
@@ -137,9 +151,13 @@ class MemoryIndex:
     def nearest(self, vector: np.ndarray, limit: int) -> list[ScoredId]:
         """The ``limit`` ids most similar to ``vector`` by cosine, best first."""
         size = len(self._rows)
+        if size == 0 or self._matrix is None or self._ids is None:
+            return []
+        import numpy as np
+
         query = np.asarray(vector, dtype=np.float32).ravel()
         norm = float(np.linalg.norm(query))
-        if size == 0 or norm == 0.0 or query.shape[0] != self._matrix.shape[1]:
+        if norm == 0.0 or query.shape[0] != self._matrix.shape[1]:
             return []
         scores = self._matrix[:size] @ (query / norm)
         top = min(limit, size)

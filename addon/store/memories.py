@@ -20,14 +20,16 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import NotFoundError, StoreError
 from addon.store.models import Memory, MemoryRecall, Turn, utcnow
+
+if TYPE_CHECKING:
+    import numpy as np
 from addon.store.search import fts_query
 
 MemoryKind = Literal["fact", "preference", "context", "event"]
@@ -222,11 +224,15 @@ def _record(row: Memory) -> MemoryRecord:
 
 def pack_vector(vector: Sequence[float] | np.ndarray) -> bytes:
     """The stored form of an embedding: float32, little-endian."""
+    import numpy as np  # only where embeddings are on; see memory.retrieval.MemoryIndex
+
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
 def unpack_vector(data: bytes) -> np.ndarray:
     """An embedding read back from :func:`pack_vector`'s bytes."""
+    import numpy as np
+
     return np.frombuffer(data, dtype="<f4")
 
 
@@ -587,6 +593,8 @@ async def nearest_ids(
 
     Reads every embedding: for tools and tests. The reply's path uses the retrieval's index.
     """
+    import numpy as np
+
     stored = await stored_embeddings(session, model)
     query = np.asarray(vector, dtype=np.float32)
     if not stored or not query.any():
