@@ -58,6 +58,8 @@ MCP_MANAGER: web.AppKey[StreamableHTTPSessionManager] = web.AppKey("mcp_manager"
 """The MCP server's Streamable HTTP transport (``/mcp``), running while the app runs."""
 MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
 """The MCP servers the user added, their tools and state; set by the agent's wiring."""
+CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")
+"""The install's secret key the panel's CSRF tokens are signed with (kept under the data dir)."""
 
 
 class MemoryChanges(Protocol):

@@ -31,6 +31,7 @@ from addon.app import create_app
 from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.fixtures.app import MakeSettings
+from tests.web.csrf import plant_key
 from tests.web.hostile import (
     CSRF_TOKEN,
     MISSING,
@@ -117,6 +118,7 @@ async def target(
     if request.param == "direct":  # loopback is no longer the proxy: the token is needed
         settings = settings.model_copy(update={"trusted_proxies": SUPERVISOR_PROXY})
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    plant_key(settings.data_dir)
     shutil.copyfile(migrated_database, settings.database_path)
     app = create_app(settings)
     client: TestClient[Any, Any] = await aiohttp_client(app)
