@@ -80,9 +80,9 @@ async def test_a_rest_tools_answer_never_reaches_extraction(
     assert response.status == 200
     assert PLANTED in str(scripted_llm.chat_requests[1].messages)  # the model did read it
     content = await extraction_request(app, scripted_llm)
-    assert "read_note: ok" in content
     assert "4711" not in content
     assert "Bob" not in content
+    assert "read_note: ok" in content
 
 
 async def test_an_mcp_tools_answer_never_reaches_extraction(
@@ -107,9 +107,9 @@ async def test_an_mcp_tools_answer_never_reaches_extraction(
         assert response.status == 200
     assert PLANTED in str(scripted_llm.chat_requests[1].messages)  # the model did read it
     content = await extraction_request(app, scripted_llm)
-    assert "notes__list_notes: ok" in content
     assert "4711" not in content
     assert "Bob" not in content
+    assert "notes__list_notes: ok" in content
 
 
 async def test_a_home_actions_result_still_reaches_extraction(
