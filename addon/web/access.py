@@ -108,7 +108,7 @@ async def access_middleware(request: web.Request, handler: Handler) -> web.Strea
             RequestProblem(
                 401,
                 "invalid_token",
-                "The bearer token does not match the add-on's api_token.",
+                "The bearer token matches neither the add-on's api_token nor its admin_token.",
                 headers={"WWW-Authenticate": f'{REALM}, error="invalid_token"'},
             ),
         )
