@@ -1,29 +1,28 @@
 # Home Agent: the two commands a fresh machine needs are `make demo` and `make test`.
-PYTHON ?= python3
+# pyenv's Python 3.13, the add-on image's Python (and Home Assistant's venv's): the one Python
+# everything runs and is tested on.
 PYENV_ROOT ?= $(shell pyenv root 2>/dev/null || echo $(HOME)/.pyenv)
-PYTHON313 ?= $(PYENV_ROOT)/versions/3.13.0/bin/python3
+PYTHON ?= $(PYENV_ROOT)/versions/3.13.0/bin/python3
 VENV := .venv
-VENV313 := .venv313
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# Two pytest-xdist workers, a test file each at a time (module fixtures stay in one process):
+# the figures behind it are in docs/DECISIONS.md ("The test suite on two cores").
+PYTEST_WORKERS ?= 2
 
-.PHONY: demo test test-quick test-py313 lint format venv venv313 ha-venv system-deps clean
+.PHONY: demo test test-quick lint format venv ha-venv system-deps clean
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
+$(VENV)/.installed-py313: requirements.txt requirements-dev.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), sys.version' \
+		|| { echo "make: need Python 3.13 at $(PYTHON) (pyenv install 3.13.0, or PYTHON=...)" >&2; exit 1; }
+	@[ ! -x $(PY) ] || $(PY) -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null \
+		|| { echo "make: $(VENV) is not Python 3.13; rebuilding it" >&2; rm -rf $(VENV); }
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-venv: $(VENV)/.installed
-
-$(VENV313)/.installed: requirements.txt requirements-dev.txt pyproject.toml
-	$(PYTHON313) -m venv $(VENV313)
-	$(VENV313)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	$(VENV313)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
-	touch $@
-
-venv313: $(VENV313)/.installed
+venv: $(VENV)/.installed-py313
 
 # The real Home Assistant Core the integration tests and the demo run, cached outside the clone.
 ha-venv:
@@ -46,18 +45,13 @@ format: venv
 demo: venv ha-venv
 	$(PY) -m devtools.demo
 
-## make test: set up, then ruff, mypy and the whole suite (real Home Assistant and Chromium included)
+## make test: set up, then ruff, mypy and the whole suite once (real Home Assistant and Chromium included)
 test: venv ha-venv system-deps lint
-	bash scripts/run-pytest.sh $(PY) $(PYTEST_ARGS)
-	$(MAKE) test-py313
-
-## The suite again on pyenv's Python 3.13 (the image's Python); real-HA tests already ran above.
-test-py313: venv313
-	bash scripts/run-pytest.sh $(VENV313)/bin/python -m "not homeassistant and not browser" $(PYTEST_ARGS)
+	bash scripts/run-pytest.sh $(PY) -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## A quick local run without the real Home Assistant or the browser.
 test-quick: venv
-	bash scripts/run-pytest.sh $(PY) -m "not homeassistant and not browser" $(PYTEST_ARGS)
+	bash scripts/run-pytest.sh $(PY) -n $(PYTEST_WORKERS) --dist loadfile -m "not homeassistant and not browser" $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) $(VENV313) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -21,6 +21,7 @@ from addon.eval.lifecycle import eval_ctx
 from addon.ha.lifecycle import ha_link_ctx
 from addon.health import HealthRegistry
 from addon.llm.lifecycle import llm_ctx
+from addon.local.library import SentenceLibrary
 from addon.store.custom_tools import StoredToolSource
 from addon.store.database import Store
 from addon.store.retention import prune_periodically
@@ -28,7 +29,7 @@ from addon.tools.home_tools import builtin_tool_names
 from addon.web.access import access_middleware
 from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
-from addon.web.mcp.server import add_mcp_routes, mcp_ctx
+from addon.web.mcp.routes import add_mcp_routes, mcp_ctx
 from addon.web.middleware import error_middleware
 from addon.web.ui.setup import setup_ui
 from addon.wyoming.lifecycle import wyoming_ctx
@@ -36,14 +37,20 @@ from addon.wyoming.lifecycle import wyoming_ctx
 _LOGGER = logging.getLogger(__name__)
 
 
-def create_app(settings: Settings) -> web.Application:
-    """Build the application for ``settings``; nothing connects until it starts."""
+def create_app(settings: Settings, *, sentences: SentenceLibrary | None = None) -> web.Application:
+    """Build the application for ``settings``; nothing connects until it starts.
+
+    ``sentences`` are parsed sentence sets to share with other apps in the same process (the
+    test suite's, which would otherwise parse them again for every app); by default the app
+    has its own, loaded on first use.
+    """
     # Errors outermost, so a failure while checking access is still answered in JSON.
     app = web.Application(
         middlewares=[error_middleware, access_middleware], client_max_size=1024**2
     )
     app[keys.SETTINGS] = settings
     app[keys.HEALTH] = HealthRegistry()
+    app[keys.SENTENCES] = sentences if sentences is not None else SentenceLibrary()
     # Custom tools are checked by the same parser the agent runs them with before they are stored.
     reserved = builtin_tool_names()
 
@@ -68,7 +75,7 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(eval_ctx)
     # The Wyoming server hands transcripts to the agent, so it listens only once that exists.
     app.cleanup_ctx.append(wyoming_ctx)
-    # The MCP server's transport hands /mcp requests to the agent too.
+    # The MCP server's transport (started by the first /mcp request) hands them to the agent too.
     app.cleanup_ctx.append(mcp_ctx)
 
     app.router.add_get("/health", health_view, name="health")

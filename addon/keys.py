@@ -6,14 +6,12 @@ added to this module as the resources they name are wired in by :mod:`addon.app`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-
     from addon.agent.service import Agent
     from addon.config.settings import Settings
     from addon.custom_tools.runner import Runner
@@ -25,6 +23,7 @@ if TYPE_CHECKING:
     from addon.health import HealthRegistry
     from addon.llm.client import LLMClient
     from addon.llm.fallback import Fallback
+    from addon.local.library import SentenceLibrary
     from addon.mcp_client.hub import McpHub
     from addon.store.database import Store
     from addon.wyoming.server import WyomingServer
@@ -54,8 +53,20 @@ CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
     "custom_tool_validator"
 )
-MCP_MANAGER: web.AppKey[StreamableHTTPSessionManager] = web.AppKey("mcp_manager")
-"""The MCP server's Streamable HTTP transport (``/mcp``), running while the app runs."""
+SENTENCES: web.AppKey[SentenceLibrary] = web.AppKey("sentences")
+"""Parsed sentence sets, shared by the agent's matcher and evaluation runs' matchers."""
+
+
+class McpEndpoint(Protocol):
+    """The MCP server at ``/mcp`` (``addon.web.mcp.routes.McpServer``)."""
+
+    async def handler(self, app: web.Application) -> Callable[..., Awaitable[None]]:
+        """The transport's ASGI handler, started with the first request."""
+        ...
+
+
+MCP_SERVER: web.AppKey[McpEndpoint] = web.AppKey("mcp_server")
+"""The MCP server at ``/mcp``: its transport starts with the first request, stops with the app."""
 MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
 """The MCP servers the user added, their tools and state; set by the agent's wiring."""
 CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")

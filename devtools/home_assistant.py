@@ -186,7 +186,7 @@ async def _request(
         return json.loads(text) if text else None
 
 
-def _run_blocking(coro: Coroutine[Any, Any, T]) -> T:
+def _run_blocking[T](coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` on a private loop in a worker thread: safe whether or not a loop runs here.
 
     The pool is not joined on the way out, so Ctrl-C reaches the caller at once; the worker ends by

@@ -16,11 +16,10 @@ from aiohttp.test_utils import TestClient
 from sqlalchemy import select
 
 from addon import keys
-from addon.app import create_app
 from addon.store.models import Turn
 from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.web.api.events import read_events
 from tests.web.csrf import TOKEN, plant_key
@@ -54,6 +53,7 @@ async def fake_home(demo_home_data: dict[str, Any]) -> AsyncIterator[FakeHomeAss
 @pytest.fixture
 def start(
     aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
     make_settings: MakeSettings,
     fake_home: FakeHomeAssistant,
     scripted_llm: ScriptedLLM,
@@ -69,7 +69,7 @@ def start(
             dry_run=dry_run,
         )
         plant_key(settings.data_dir)
-        client: AppClient = await aiohttp_client(create_app(settings))
+        client: AppClient = await aiohttp_client(make_app(settings))
         client.app[keys.AGENT].outcome_delay = 0.0
         await client.app[keys.HOME_SYNC].wait_ready(READY_S)
         return client

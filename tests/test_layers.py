@@ -60,6 +60,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "config",
             "store",
             "llm",
+            "local",
             "ha",
             "agent",
             "wyoming",

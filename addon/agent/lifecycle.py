@@ -48,7 +48,9 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     """
     options = app[keys.SETTINGS].options
     client = app[keys.HA_CLIENT]
-    local = LocalMatcher(options.language) if options.local_first else None
+    local = (
+        LocalMatcher(options.language, library=app[keys.SENTENCES]) if options.local_first else None
+    )
     session = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
     runner = Runner(session=session, port=HomeAssistantToolPort(client, app[keys.HOME_SYNC]))
     app[keys.CUSTOM_TOOL_RUNNER] = runner

@@ -67,6 +67,8 @@ _NATIVE_REASONS = {
     ),
 }
 HISTORY_ENTITIES = "{{ entity_ids | join(',') }}"
+HISTORY_START = "{{ start_time | default('', true) }}"
+HISTORY_END = "{{ end_time | default('', true) }}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,10 +238,12 @@ def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, d
     if name == "get_history":
         properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
         settings: dict[str, Any] = {"entity_ids": [HISTORY_ENTITIES]}
+        # Both times are optional in EOC, which fills in the day before now and the day after
+        # the start; an empty rendering gives the history kind's same defaults.
         if "start_time" in properties:
-            settings["start"] = "{{ start_time }}"
+            settings["start"] = HISTORY_START
         if "end_time" in properties:
-            settings["end"] = "{{ end_time }}"
+            settings["end"] = HISTORY_END
         if "entity_ids" not in properties:
             raise _Unsupported("native get_history: the parameters have no 'entity_ids'")
         return "history", settings

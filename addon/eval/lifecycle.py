@@ -12,7 +12,9 @@ from addon.eval.service import Evaluations
 
 async def eval_ctx(app: web.Application) -> AsyncIterator[None]:
     """Hold the evaluation runner for the app's lifetime; needs only the store and the options."""
-    evaluations = Evaluations(app[keys.STORE], app[keys.SETTINGS].options)
+    evaluations = Evaluations(
+        app[keys.STORE], app[keys.SETTINGS].options, sentences=app[keys.SENTENCES]
+    )
     await evaluations.recover()
     app[keys.EVALUATIONS] = evaluations
     try:

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from addon.config.settings import Options
 from addon.eval.runner import Evaluation, RunSettings, TaskResult, make_llm
 from addon.eval.tasks import TaskFile
+from addon.local.library import SentenceLibrary
 from addon.local.matcher import LocalMatcher
 from addon.store import eval_runs
 from addon.store.database import Store
@@ -32,6 +33,8 @@ class Evaluations:
 
     store: Store
     options: Options
+    sentences: SentenceLibrary = field(default_factory=SentenceLibrary)
+    """Parsed sentences, shared with the agent's matcher (the app's)."""
     _local: LocalMatcher | None = field(init=False, default=None)
     _tasks: dict[int, asyncio.Task[None]] = field(init=False, default_factory=dict)
     _one_at_a_time: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)
@@ -117,7 +120,7 @@ class Evaluations:
 
     async def _matcher(self, language: str) -> LocalMatcher:
         if self._local is None:
-            self._local = LocalMatcher(language)
+            self._local = LocalMatcher(language, library=self.sentences)
         # Compiling a language's templates takes a moment: off the event loop.
         await asyncio.to_thread(self._local.prepare, language)
         return self._local

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TypeVar
 
 from addon.home.entities import Entity
 from addon.home.names import loose_name
@@ -24,7 +23,6 @@ from addon.home.records import Area, Floor
 from addon.home.suggest import FuzzyIndex
 
 _NONE: frozenset[str] = frozenset()
-_T = TypeVar("_T")
 
 
 def _put(table: dict[str, frozenset[str]], key: str, entity_id: str) -> None:
@@ -180,9 +178,9 @@ class HomeIndex:
         return sorted(entity_ids, key=lambda entity_id: order.get(entity_id, -1))
 
 
-def _by_loose_name(named: Iterable[tuple[_T, tuple[str, ...]]]) -> Mapping[str, tuple[_T, ...]]:
+def _by_loose_name[T](named: Iterable[tuple[T, tuple[str, ...]]]) -> Mapping[str, tuple[T, ...]]:
     """Loose name or alias → the places that have it, in registry order."""
-    table: dict[str, list[_T]] = {}
+    table: dict[str, list[T]] = {}
     for place, texts in named:
         for key in {loose_name(text) for text in texts} - {""}:
             table.setdefault(key, []).append(place)

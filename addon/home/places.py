@@ -11,13 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TypeVar
 
 from addon.home.names import loose_name, normalize_name
 from addon.home.records import Area, Floor
 from addon.home.suggest import FuzzyIndex
-
-_P = TypeVar("_P", Area, Floor)
 
 
 def _keys(places: Iterable[tuple[str, str, tuple[str, ...]]]) -> Mapping[str, tuple[str, ...]]:
@@ -29,7 +26,9 @@ def _keys(places: Iterable[tuple[str, str, tuple[str, ...]]]) -> Mapping[str, tu
     return MappingProxyType({key: tuple(ids) for key, ids in keys.items()})
 
 
-def _find(name: str, items: Mapping[str, _P], keys: Mapping[str, tuple[str, ...]]) -> list[_P]:
+def _find[P: (Area, Floor)](
+    name: str, items: Mapping[str, P], keys: Mapping[str, tuple[str, ...]]
+) -> list[P]:
     wanted = set(keys.get(normalize_name(name), ()))
     if name in items:
         wanted.add(name)

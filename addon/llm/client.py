@@ -12,10 +12,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpx2
-import openai
+from typing import TYPE_CHECKING, Any
 
 from addon.errors import (
     LLMAuthError,
@@ -28,6 +25,9 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.sse import event_data
+
+if TYPE_CHECKING:
+    import openai
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -104,6 +104,10 @@ class LLMClient:
         timeout: float,
         max_retries: int = DEFAULT_RETRIES,
     ) -> None:
+        # Imported here, not with the module: the package is a fifth of the add-on's memory at
+        # start, and an add-on with no model configured never builds a client.
+        import openai
+
         self.model = model
         self.base_url = base_url
         self._temperature = temperature
@@ -149,6 +153,9 @@ class LLMClient:
         if response_format is not None:
             request["response_format"] = response_format
         started = time.perf_counter()
+        import httpx2  # loaded by the constructor already; see there
+        import openai
+
         try:
             if stream:
                 return await self._stream(request, started, on_text)
@@ -203,6 +210,9 @@ class LLMClient:
         Asked for as plain floats so no decoding (or numpy, in the openai package) is involved.
         """
         request = {"model": model, "input": texts, "encoding_format": "float"}
+        import httpx2  # loaded by the constructor already; see there
+        import openai
+
         try:
             response = await self._client.post(
                 EMBEDDINGS_PATH, body=request, cast_to=httpx2.Response
@@ -232,6 +242,8 @@ class LLMClient:
     async def _stream(
         self, request: dict[str, Any], started: float, on_text: TextSink | None
     ) -> Completion:
+        import httpx2  # loaded by the constructor already; see there
+
         response = await self._client.post(
             CHAT_PATH,
             body={**request, "stream": True, "stream_options": {"include_usage": True}},
@@ -304,6 +316,8 @@ class LLMClient:
         now = time.monotonic()
         if self._probe is not None and now - self._probe[0] < PROBE_CACHE_S:
             return self._probe[1]
+        import openai  # loaded by the constructor already; see there
+
         try:
             models = await self._client.with_options(max_retries=0, timeout=5.0).models.list()
             names = [model.id for model in models.data]

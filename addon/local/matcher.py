@@ -33,23 +33,14 @@ import threading
 import time
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
-from hassil.intents import SlotList, TextSlotList
 from hassil.recognize import recognize_best
 
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
-from addon.local.language import (
-    LanguageIntents,
-    load_custom,
-    load_language,
-    load_legacy,
-    supported_variant,
-)
-from addon.local.prefilter import TemplateFilter
+from addon.local.library import Language, SentenceLibrary, Sentences, Stage
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
     HomeSlotLists,
@@ -59,7 +50,7 @@ from addon.local.slots import (
     speech_slots,
     wildcard_heavy,
 )
-from addon.local.tolerant import NAME_MIN_LENGTH, Vocabulary, correct, template_words
+from addon.local.tolerant import NAME_MIN_LENGTH, Vocabulary, correct
 from addon.local.values import ValueCache
 
 _LOGGER = logging.getLogger(__name__)
@@ -86,23 +77,6 @@ Home Assistant's pipeline leaves ``HassGetState`` to an LLM agent even with "pre
 intents" (``_async_local_fallback_intent_filter``); we answer it locally by default, with Home
 Assistant's response templates, because an exact match reads the same states the model would.
 """
-
-LOCAL_INTENTS = frozenset(INTENTS)
-"""What the matcher answers by default: every intent we handle."""
-
-
-class Stage(StrEnum):
-    """Which sentences matched, in the order they are tried."""
-
-    HOME_ASSISTANT = "home_assistant"
-    """Home Assistant 2025.4.4's own sentences (``home-assistant-intents`` 2025.3.28)."""
-    NEWER = "newer"
-    """The pinned, newer ``home-assistant-intents``: forms 2025.4 lacks."""
-    CUSTOM = "custom"
-    """Our own sentences (``addon/local/custom``): common forms neither set has."""
-    TOLERANT = "tolerant"
-    """Either of those after correcting a typo: not an exact match."""
-
 
 _MODEL_ERRORS = frozenset(
     {
@@ -151,37 +125,6 @@ def answered_locally(result: IntentResult) -> bool:
     return not (result.is_error and result.error_code in _MODEL_ERRORS)
 
 
-@dataclass(frozen=True, slots=True)
-class _Sentences:
-    """One set of sentences: its templates, their filter, its responses."""
-
-    stage: Stage
-    intents: LanguageIntents
-    filter: TemplateFilter | None
-    templates: ResponseTemplates
-
-
-@dataclass(slots=True)
-class _Language:
-    """What one loaded language matches with: its sets of sentences, tried in order."""
-
-    sets: tuple[_Sentences, ...]
-    vocabulary: Vocabulary | None = None
-    """Every word its sentences can say, for correcting typos; read on first use (about a
-    second: only a home without a model corrects typos)."""
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def words(self) -> Vocabulary:
-        """:attr:`vocabulary`, read from the sentences the first time."""
-        with self.lock:
-            if self.vocabulary is None:
-                words: set[str] = set()
-                for sentences in self.sets:
-                    words.update(template_words(sentences.intents.intents))
-                self.vocabulary = Vocabulary.build(words)
-            return self.vocabulary
-
-
 class LocalMatcher:
     """Recognises sentences against a home's names, in the configured language or another.
 
@@ -199,20 +142,27 @@ class LocalMatcher:
     """
 
     def __init__(
-        self, language: str, *, intents: Collection[str] | None = None, prefilter: bool = True
+        self,
+        language: str,
+        *,
+        intents: Collection[str] | None = None,
+        prefilter: bool = True,
+        library: SentenceLibrary | None = None,
     ) -> None:
         """``intents`` limits matching to those intents (default: :data:`LOCAL_INTENTS`).
 
         ``prefilter=False`` hands hassil every template, as a reference for the filter's tests.
+        ``library`` shares parsed sentences with other matchers (the app's agent and its
+        evaluation runs); it must have been made with the same ``intents`` and ``prefilter``.
         """
+        if library is None:
+            library = SentenceLibrary(intents=intents, prefilter=prefilter)
+        elif intents is not None or not prefilter:
+            raise ValueError("intents and prefilter belong to the shared library")
         self._language = language
-        self._prefilter = prefilter
-        self._intent_names = frozenset(LOCAL_INTENTS if intents is None else intents)
+        self._library = library
+        self._intent_names = library.intent_names
         self._lock = threading.Lock()
-        self._load_lock = threading.Lock()
-        # By the shipped code that serves a request's language: at most one entry per
-        # language home-assistant-intents ships, None for one that failed to load.
-        self._languages: dict[str, _Language | None] = {}
         self._model: HomeModel | None = None
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
@@ -225,33 +175,14 @@ class LocalMatcher:
 
     def loaded(self, language: str | None = None) -> bool:
         """Whether ``language`` (default: the configured) needs no loading before matching."""
-        variant = supported_variant(language or self._language)
-        return variant is None or variant in self._languages
+        return self._library.loaded(language or self._language)
 
     def prepare(self, language: str | None = None) -> bool:
         """Load and compile ``language``'s templates now; False when it has none.
 
         ``language`` defaults to the configured one.
         """
-        language = language or self._language
-        loaded = self._load(language)
-        if loaded is None:
-            _LOGGER.warning(
-                "No Home Assistant sentences for language %r; its requests go to the model",
-                language,
-            )
-            return False
-        # hassil parses each block's sentence templates on first use; parse them all now.
-        empty: dict[str, SlotList] = {
-            name: TextSlotList(name=name, values=[]) for name in ("name", "area", "floor")
-        }
-        for sentences in loaded.sets:
-            intents = sentences.intents
-            for intent in intents.intents.intents.values():
-                for data in intent.data:
-                    _ = data.sentences
-            recognize_best("turn on", intents.intents, slot_lists=empty, language=intents.language)
-        return True
+        return self._library.prepare(language or self._language)
 
     def recognize(
         self,
@@ -318,7 +249,7 @@ class LocalMatcher:
         said: str,
         text: str,
         model: HomeModel,
-        sentences: _Sentences,
+        sentences: Sentences,
         preferred_area_id: str | None,
         start: float,
     ) -> LocalMatch | None:
@@ -381,59 +312,9 @@ class LocalMatcher:
             matched_text=text,
         )
 
-    def _load(self, language: str) -> _Language | None:
-        """``language``'s templates, loading them on its first use; None if none ship."""
-        variant = supported_variant(language)
-        if variant is None:
-            _LOGGER.debug("No sentences for language %r; left to the model", language)
-            return None
-        if variant in self._languages:
-            return self._languages[variant]
-        # A lock of its own: loading a new language takes a while, and recognising in the
-        # languages already loaded must not wait for it.
-        with self._load_lock:
-            if variant not in self._languages:
-                self._languages[variant] = self._read(variant)
-        return self._languages[variant]
-
-    def _read(self, variant: str) -> _Language | None:
-        """Load both sets of ``variant``'s sentences; None without the pinned package's."""
-        newer = load_language(variant, self._intent_names)
-        if newer is None:
-            return None
-        loaded = [(Stage.NEWER, newer)]
-        legacy = load_legacy(variant, self._intent_names)
-        if legacy is not None:
-            loaded.insert(0, (Stage.HOME_ASSISTANT, legacy))
-        custom = load_custom(variant, self._intent_names)
-        if custom is not None:
-            loaded.append((Stage.CUSTOM, custom))
-        # A response the older set lacks (HassNevermind's "") is taken from the newer one.
-        responses = (
-            {
-                intent: {**newer.responses.get(intent, {}), **by_key}
-                for intent, by_key in legacy.responses.items()
-            }
-            if legacy is not None
-            else {}
-        )
-        sets = tuple(
-            _Sentences(
-                stage,
-                intents,
-                TemplateFilter(intents.intents) if self._prefilter else None,
-                ResponseTemplates(
-                    responses if stage is Stage.HOME_ASSISTANT else intents.responses
-                ),
-            )
-            for stage, intents in loaded
-        )
-        _LOGGER.info(
-            "Loaded Home Assistant's sentences for language %r (%s)",
-            variant,
-            ", ".join(stage for stage, _intents in loaded),
-        )
-        return _Language(sets)
+    def _load(self, language: str) -> Language | None:
+        """``language``'s sentences from the library; None if none ship."""
+        return self._library.load(language)
 
     def _home_vocabulary(self, model: HomeModel) -> Vocabulary:
         """The words of ``model``'s names, areas and floors, built on first use per model."""

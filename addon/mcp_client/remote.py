@@ -13,16 +13,14 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import httpx2
-import mcp_types as types
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from addon.errors import McpError
 from addon.mcp_client.source import ServerSettings
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp import Client
 
 _T = TypeVar("_T")
 
@@ -95,6 +93,13 @@ class Connector:
     async def _with_client(
         self, server: ServerSettings, deadline_s: float, ask: Callable[[Client], Awaitable[_T]]
     ) -> _T:
+        # The client stack (mcp, httpx2, anyio) is loaded with the first server's first request,
+        # not with the add-on: most homes add no MCP server, and it costs tens of megabytes.
+        import httpx2
+        from mcp import Client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
         try:
             async with asyncio.timeout(deadline_s):
                 http = create_mcp_http_client(
@@ -119,6 +124,8 @@ def describe(error: BaseException) -> str:
 
 
 def _text(result: types.CallToolResult) -> str:
+    import mcp_types as types  # loaded by the request that answered; see _with_client
+
     parts = []
     for block in result.content:
         if isinstance(block, types.TextContent):

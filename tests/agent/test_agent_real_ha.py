@@ -9,16 +9,16 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest
-from addon.app import create_app
 from addon.home.actions.live import LiveExecutor
 from addon.store.models import Turn
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
@@ -61,8 +61,10 @@ async def home_events(
                 await task
 
 
-async def started_app(aiohttp_client: Callable[..., Any], settings: Any) -> TestClient[Any, Any]:
-    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+async def started_app(
+    aiohttp_client: Callable[..., Any], app: web.Application
+) -> TestClient[Any, Any]:
+    client: TestClient[Any, Any] = await aiohttp_client(app)
     await client.server.app[keys.HOME_SYNC].wait_ready(20.0)
     return client
 
@@ -75,6 +77,7 @@ async def wait_for_state(home: HomeAssistantProcess, entity_id: str, state: str)
 
 async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
     aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
     make_settings: MakeSettings,
     fresh_home_assistant: FreshHomeAssistant,
     scripted_llm: ScriptedLLM,
@@ -88,7 +91,7 @@ async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
         llm_model="scripted-model",
         local_first=False,
     )
-    client = await started_app(aiohttp_client, settings)
+    client = await started_app(aiohttp_client, make_app(settings))
     agent = client.server.app[keys.AGENT]
     agent.outcome_delay = 0.5
     assert (await home.state("light.kitchen_lights"))["state"] == "on"
@@ -119,12 +122,15 @@ async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
 
 async def test_local_command_acts_on_the_real_home(
     aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
     make_settings: MakeSettings,
     fresh_home_assistant: FreshHomeAssistant,
 ) -> None:
     """With no model at all, Home Assistant's sentences still control the real home."""
     home = fresh_home_assistant()
-    client = await started_app(aiohttp_client, make_settings(ha_url=home.url, ha_token=home.token))
+    client = await started_app(
+        aiohttp_client, make_app(make_settings(ha_url=home.url, ha_token=home.token))
+    )
     agent = client.server.app[keys.AGENT]
     result = await agent.process(ConversationRequest("turn off the ceiling lights", source="http"))
     assert result.handled_by == "local"
@@ -133,6 +139,7 @@ async def test_local_command_acts_on_the_real_home(
 
 async def test_unexposed_entity_is_never_acted_on(
     aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
     make_settings: MakeSettings,
     fresh_home_assistant: FreshHomeAssistant,
     scripted_llm: ScriptedLLM,
@@ -147,7 +154,7 @@ async def test_unexposed_entity_is_never_acted_on(
         llm_model="scripted-model",
         local_first=False,
     )
-    client = await started_app(aiohttp_client, settings)
+    client = await started_app(aiohttp_client, make_app(settings))
     agent = client.server.app[keys.AGENT]
     before = (await home.state("light.bed_light"))["state"]
     scripted_llm.tool_calls(

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient
 
 from addon import keys
 from addon.agent.prompt import MEMORY_HEADER
-from addon.app import create_app
 from addon.config.settings import Settings
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 
 AppClient = TestClient[Any, Any]
 
 
-async def start(aiohttp_client: Callable[..., Any], settings: Settings) -> AppClient:
-    client: AppClient = await aiohttp_client(create_app(settings))
-    client.app[keys.AGENT].outcome_delay = 0.0
-    return client
+StartApp = Callable[[Settings], Awaitable[AppClient]]
+
+
+@pytest.fixture
+def start(aiohttp_client: Callable[..., Any], make_app: MakeApp) -> StartApp:
+    """Start the app for some settings (again, on the same data, for a restart)."""
+
+    async def started(settings: Settings) -> AppClient:
+        client: AppClient = await aiohttp_client(make_app(settings))
+        client.app[keys.AGENT].outcome_delay = 0.0
+        return client
+
+    return started
 
 
 async def say(client: AppClient, text: str) -> dict[str, Any]:
@@ -32,17 +41,17 @@ async def say(client: AppClient, text: str) -> dict[str, Any]:
 
 
 async def test_memories_survive_a_restart(
-    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+    start: StartApp, make_settings: MakeSettings, scripted_llm: ScriptedLLM
 ) -> None:
     """Remembered before a restart, recalled after it from the same database file."""
     settings = make_settings(llm_base_url=scripted_llm.base_url, llm_model="scripted-model")
-    first = await start(aiohttp_client, settings)
+    first = await start(settings)
     assert keys.MEMORY_CHANGES in first.app
     scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Okay.")
     await say(first, "remember that the cat is called Miso")
     await first.close()
 
-    second = await start(aiohttp_client, settings)
+    second = await start(settings)
     scripted_llm.reply("Miso.")
     await say(second, "what is the cat called")
     content = scripted_llm.chat_requests[-1].messages[-1]["content"]
@@ -51,13 +60,13 @@ async def test_memories_survive_a_restart(
 
 
 async def test_memory_off_wires_no_memory(
-    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+    start: StartApp, make_settings: MakeSettings, scripted_llm: ScriptedLLM
 ) -> None:
     """With the option off the panel has no memory to tell and the model no memory tools."""
     settings = make_settings(
         llm_base_url=scripted_llm.base_url, llm_model="scripted-model", memory=False
     )
-    client = await start(aiohttp_client, settings)
+    client = await start(settings)
     assert keys.MEMORY_CHANGES not in client.app
     scripted_llm.reply("Okay.")
     await say(client, "remember that the cat is called Miso")
@@ -76,20 +85,20 @@ async def asked_in_other_words(client: AppClient, scripted_llm: ScriptedLLM) -> 
 
 
 async def test_local_embeddings_recall_by_meaning(
-    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+    start: StartApp, make_settings: MakeSettings, scripted_llm: ScriptedLLM
 ) -> None:
     """With ``memory_embeddings: local`` a question sharing no word with a memory recalls it."""
     settings = make_settings(
         llm_base_url=scripted_llm.base_url, llm_model="scripted-model", memory_embeddings="local"
     )
-    content = await asked_in_other_words(await start(aiohttp_client, settings), scripted_llm)
+    content = await asked_in_other_words(await start(settings), scripted_llm)
     assert "The cat is called Miso." in content
 
 
 async def test_without_embeddings_the_same_question_recalls_nothing(
-    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+    start: StartApp, make_settings: MakeSettings, scripted_llm: ScriptedLLM
 ) -> None:
     """By words alone "kitty" is not "cat": the meaning above came from the local model."""
     settings = make_settings(llm_base_url=scripted_llm.base_url, llm_model="scripted-model")
-    content = await asked_in_other_words(await start(aiohttp_client, settings), scripted_llm)
+    content = await asked_in_other_words(await start(settings), scripted_llm)
     assert "The cat is called Miso." not in content

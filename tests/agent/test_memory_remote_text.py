@@ -10,7 +10,6 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from addon import keys
-from addon.app import create_app
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
 from addon.memory.retrieval import Retriever
@@ -19,7 +18,7 @@ from addon.store import mcp_servers as stored
 from addon.store.database import Store
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, ask
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.mcp_client.notes_server import TOKEN, notes_server
 from tests.memory.answers import facts
 
@@ -29,13 +28,16 @@ AppClient = TestClient[Any, Any]
 
 @pytest.fixture
 async def app(
-    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+    aiohttp_client: Callable[..., Any],
+    make_settings: MakeSettings,
+    make_app: MakeApp,
+    scripted_llm: ScriptedLLM,
 ) -> AppClient:
     """The whole app with the scripted model and memory learning from every model turn."""
     settings = make_settings(
         llm_base_url=scripted_llm.base_url, llm_model="scripted-model", memory_extraction=True
     )
-    client: AppClient = await aiohttp_client(create_app(settings))
+    client: AppClient = await aiohttp_client(make_app(settings))
     client.app[keys.AGENT].outcome_delay = 0.0
     return client
 

@@ -374,8 +374,8 @@ def test_native_get_history_becomes_a_history_tool_over_the_models_entities() ->
     definition = only(GET_HISTORY)
     assert definition["history"] == {
         "entity_ids": ["{{ entity_ids | join(',') }}"],
-        "start": "{{ start_time }}",
-        "end": "{{ end_time }}",
+        "start": "{{ start_time | default('', true) }}",
+        "end": "{{ end_time | default('', true) }}",
     }
 
 

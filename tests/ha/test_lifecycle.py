@@ -9,9 +9,8 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from addon import keys
-from addon.app import create_app
 from devtools.home_assistant import HomeAssistantProcess
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 
 
 async def test_app_serves_health_while_home_assistant_is_unreachable(
@@ -35,11 +34,12 @@ async def test_app_exposes_client_and_sync(app_client: TestClient[Any, Any]) -> 
 async def test_app_connects_and_builds_model(
     aiohttp_client: Callable[..., Any],
     make_settings: MakeSettings,
+    make_app: MakeApp,
     home_assistant: HomeAssistantProcess,
 ) -> None:
     """Against the real Home Assistant the app's link connects and the model gets built."""
     settings = make_settings(ha_url=home_assistant.url, ha_token=home_assistant.token)
-    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+    client: TestClient[Any, Any] = await aiohttp_client(make_app(settings))
     await client.server.app[keys.HOME_SYNC].wait_ready(15.0)
     body = await (await client.get("/health")).json()
     assert body["components"]["home_assistant"]["status"] == "ok"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import aiohttp
 import pytest
 
 from addon.custom_tools.definition import parse_definition
+from addon.custom_tools.extended_openai import import_functions
 from addon.custom_tools.runner import Runner, ToolRun
 from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
@@ -217,3 +219,53 @@ async def test_history_refuses_an_unexposed_entity(runner: Runner) -> None:
     definition = tool("history", {"entity_ids": ["script.forecast"]})
     run = await runner.run(definition, {}, dry_run=False, secrets={})
     assert run.error == "script.forecast is not exposed to Assist"
+
+
+GET_HISTORY = """
+- spec:
+    name: get_history
+    description: Retrieve historical data of specified entities.
+    parameters:
+      type: object
+      properties:
+        entity_ids: {type: array, items: {type: string}}
+        start_time: {type: string}
+        end_time: {type: string}
+      required: [entity_ids]
+  function:
+    type: native
+    name: get_history
+"""
+"""Extended OpenAI's ``get_history`` as its README declares it: both times optional."""
+
+
+def imported_get_history() -> Any:
+    [definition] = import_functions(GET_HISTORY).definitions
+    return parse_definition(definition, reserved=())
+
+
+def period(run: ToolRun) -> tuple[datetime, datetime]:
+    """The start and end the history was read for, as the call's request records them."""
+    assert run.request is not None
+    body = run.request.body
+    return datetime.fromisoformat(body["start"]), datetime.fromisoformat(body["end"])
+
+
+async def test_imported_get_history_without_times_reads_the_last_day(runner: Runner) -> None:
+    """No start_time or end_time: the day up to now, as Extended OpenAI reads it."""
+    arguments = {"entity_ids": ["sensor.outside_temperature"]}
+    run = await runner.run(imported_get_history(), arguments, dry_run=False, secrets={})
+    ok(run)
+    start, end = period(run)
+    assert end - start == timedelta(days=1)
+
+
+async def test_imported_get_history_with_only_a_start_reads_the_day_after(
+    runner: Runner,
+) -> None:
+    """Only start_time: the day from it, as Extended OpenAI fills in the missing end."""
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(days=3)
+    arguments = {"entity_ids": ["sensor.outside_temperature"], "start_time": start.isoformat()}
+    run = await runner.run(imported_get_history(), arguments, dry_run=False, secrets={})
+    ok(run)
+    assert period(run) == (start, start + timedelta(days=1))

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from addon.home.model import HomeModel
+from addon.local.library import SentenceLibrary
 from addon.local.matcher import LocalMatcher
 
 FLOORS = [
@@ -67,11 +68,9 @@ def home_dicts(extra: dict[str, tuple[str, str, list[str], str, dict[str, Any]]]
 
 
 @pytest.fixture(scope="session")
-def matcher() -> LocalMatcher:
+def matcher(sentence_library: SentenceLibrary) -> LocalMatcher:
     """One English matcher for the session: parsing the templates is the slow part."""
-    local = LocalMatcher("en")
-    local.prepare()
-    return local
+    return LocalMatcher("en", library=sentence_library)
 
 
 @pytest.fixture

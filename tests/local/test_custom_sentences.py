@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from addon.home.model import HomeModel
-from addon.local.matcher import LocalMatcher, Stage
+from addon.local.library import Stage
+from addon.local.matcher import LocalMatcher
 from tests.local.conftest import home_dicts
 
 _PLAYER = {"supported_features": 1 | 4 | 32 | 16384}

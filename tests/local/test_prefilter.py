@@ -24,7 +24,8 @@ from home_assistant_intents import get_intents
 
 from addon.home.model import HomeModel
 from addon.local.language import load_language, load_legacy
-from addon.local.matcher import LOCAL_INTENTS, LocalMatch, LocalMatcher
+from addon.local.library import LOCAL_INTENTS
+from addon.local.matcher import LocalMatch, LocalMatcher
 from addon.local.prefilter import TemplateFilter
 from addon.local.slots import HomeSlotLists
 from addon.local.templates import Analysis, Slot, Where, Word

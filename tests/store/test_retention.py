@@ -15,11 +15,10 @@ from aiohttp.test_utils import TestClient
 from sqlalchemy import delete, func, select
 
 from addon import keys
-from addon.app import create_app
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMPayload, Memory, Turn
 from addon.store.retention import FIRST_RUN_DELAY_S, prune, prune_payloads
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.store.data import NOW, add_conversation, add_memory
 from tests.store.search import search_turn_ids
 from tests.store.turns import PROMPT, record, turn
@@ -121,7 +120,7 @@ async def test_prune_with_zero_days_keeps_everything(store: Store) -> None:
 
 
 async def test_running_app_prunes_shortly_after_start(
-    aiohttp_client: AiohttpClient, make_settings: MakeSettings
+    aiohttp_client: AiohttpClient, make_settings: MakeSettings, make_app: MakeApp
 ) -> None:
     """Under the real app, retention_days=1 prunes an old conversation soon after start."""
     settings = make_settings(retention_days=1)
@@ -132,7 +131,7 @@ async def test_running_app_prunes_shortly_after_start(
         await add_conversation(seeded, "recent", updated_at=now - timedelta(hours=1))
     finally:
         await seeded.close()
-    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+    client: TestClient[Any, Any] = await aiohttp_client(make_app(settings))
     store = client.app[keys.STORE]
 
     async def pruned() -> None:
@@ -146,12 +145,13 @@ async def test_running_app_prunes_shortly_after_start(
 
 async def test_failing_prune_is_logged_and_the_app_keeps_running(
     aiohttp_client: AiohttpClient,
+    make_app: MakeApp,
     make_settings: MakeSettings,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A prune that fails logs the traceback and the app keeps serving."""
     settings = make_settings(retention_days=1)
-    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+    client: TestClient[Any, Any] = await aiohttp_client(make_app(settings))
     # Break the table the prune deletes from, as a damaged or tampered file would.
     with closing(sqlite3.connect(settings.database_path, timeout=5)) as connection, connection:
         connection.execute("ALTER TABLE conversations RENAME TO conversations_gone")

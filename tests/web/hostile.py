@@ -25,7 +25,9 @@ from tests.web.csrf import TOKEN
 # alike so the abuse reaches the UI's form handlers behind the CSRF check.
 CSRF_TOKEN = TOKEN
 MIB = 1024 * 1024
-READ_TIMEOUT_S = 30.0
+ANSWER_TIMEOUT_S = 30.0
+"""A hang guard: an answer not finished by then counts as none. Far above what any answer takes,
+even a batch of a hundred 1 MiB bodies on a loaded 2-core machine, so it never judges speed."""
 
 Framing = Literal["length", "chunked", "truncated", "none"]
 Header = tuple[bytes, bytes]
@@ -104,10 +106,15 @@ class Abuse:
 
 @dataclass(frozen=True)
 class Answer:
-    """The status line's code (None when the server hung up without one) and the first bytes."""
+    """The status line's code (None when the server sent none) and the first bytes.
+
+    ``hung`` says the server neither finished its answer nor hung up within the hang guard: a
+    request left waiting, which a caller counts as no answer at all.
+    """
 
     status: int | None
     head: bytes
+    hung: bool = False
 
 
 def request_bytes(method: bytes, target: bytes, abuse: Abuse, auth: tuple[Header, ...]) -> bytes:
@@ -133,11 +140,14 @@ def _chunked(body: bytes) -> bytes:
     return b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n\r\n"
 
 
-async def send(port: int, payload: bytes, *, half_close: bool) -> Answer:
+async def send(
+    port: int, payload: bytes, *, half_close: bool, timeout_s: float = ANSWER_TIMEOUT_S
+) -> Answer:
     """Send ``payload`` on a new connection and read the whole answer (the server closes).
 
     Writing and reading run together: a server that refuses a large body answers before it has
-    read it all, and a writer that waited for the body to drain first would never see that.
+    read it all, and a writer that waited for the body to drain first would never see that. An
+    answer not over within ``timeout_s`` is returned as it stands, marked ``hung``.
     """
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
 
@@ -150,21 +160,24 @@ async def send(port: int, payload: bytes, *, half_close: bool) -> Answer:
 
     writing = asyncio.create_task(write())
     received = bytearray()
+    hung = False
     try:
-        async with asyncio.timeout(READ_TIMEOUT_S):
+        async with asyncio.timeout(timeout_s):
             with contextlib.suppress(ConnectionError):
                 while chunk := await reader.read(65536):
                     # Enough to see the status line; the rest is read only to let the server
                     # finish (a streamed answer ends when the server closes).
                     if len(received) < 4096:
                         received += chunk
-        await writing
+            await writing
+    except TimeoutError:
+        hung = True
     finally:
         writing.cancel()
         writer.close()
         with contextlib.suppress(ConnectionError):
             await writer.wait_closed()
-    return Answer(_status(bytes(received)), bytes(received[:300]))
+    return Answer(_status(bytes(received)), bytes(received[:300]), hung)
 
 
 def _status(received: bytes) -> int | None:
@@ -543,6 +556,22 @@ ODD_HEADERS: list[tuple[Header, ...]] = [
 ]
 
 
+# Every method to every route: GET to a POST-only route (as ``GET /mcp``, which once hung), the
+# others, and ones no server knows.
+METHODS = (
+    b"GET",
+    b"HEAD",
+    b"POST",
+    b"PUT",
+    b"DELETE",
+    b"PATCH",
+    b"OPTIONS",
+    b"TRACE",
+    b"BREW",
+    b"G\xffT",
+)
+
+
 @st.composite
 def abuses(draw: st.DrawFn) -> Abuse:
     """One hostile request shape, to be sent to every route."""
@@ -589,11 +618,7 @@ def abuses(draw: st.DrawFn) -> Abuse:
     framing = draw(st.sampled_from(["length", "length", "length", "chunked", "truncated"]))
     if not body and draw(st.booleans()):
         framing = "none"
-    method = draw(
-        st.none()
-        | st.none()
-        | st.sampled_from([b"PUT", b"DELETE", b"PATCH", b"OPTIONS", b"TRACE", b"BREW", b"G\xffT"])
-    )
+    method = draw(st.none() | st.none() | st.sampled_from(METHODS))
     return Abuse(
         method=method,
         segment=draw(SEGMENTS),

@@ -4,8 +4,10 @@ The app is the real one (``create_app``) over a copy of the migrated SQLite file
 through the scripted model, reached both ways a caller can: through the ingress proxy (loopback
 is the trusted proxy) and on the direct port with the admin bearer token. Each Hypothesis example
 is one :class:`~tests.web.hostile.Abuse` sent to every route the router lists, plus a few paths it
-does not; it passes when no answer is a 5xx, nothing was logged as an unhandled error, and
-``/health`` still answers 200 afterwards. Bounded and derandomized, so a run is the same every time.
+does not; it passes when no answer is a 5xx, every request is answered within a hang guard (one
+held open counts as a failure, as ``GET /mcp`` once was), nothing was logged as an unhandled
+error, and ``/health`` still answers 200 afterwards. Bounded and derandomized, so a run is the
+same every time.
 """
 
 from __future__ import annotations
@@ -14,10 +16,8 @@ import asyncio
 import logging
 import os
 import re
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,12 +27,12 @@ from aiohttp.test_utils import TestClient
 from hypothesis import HealthCheck, example, given, settings
 
 from addon import keys
-from addon.app import create_app
 from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import Completion, ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.web.csrf import plant_key
 from tests.web.hostile import (
+    ANSWER_TIMEOUT_S,
     CSRF_TOKEN,
     MISSING,
     Abuse,
@@ -80,12 +80,17 @@ class Target:
         return port
 
 
+ANY_METHOD = (b"GET", b"HEAD", b"POST", b"PUT", b"PATCH", b"DELETE", b"OPTIONS")
+"""What a route registered for any method (``*``) is asked with, each in turn."""
+
+
 def routes_of(app: web.Application) -> tuple[tuple[bytes, str], ...]:
     """Every (method, canonical path) pair the app's router serves, sub-applications included."""
     found = {
-        (route.method.encode(), route.resource.canonical)
+        (method, route.resource.canonical)
         for route in app.router.routes()
         if route.resource is not None
+        for method in (ANY_METHOD if route.method == "*" else (route.method.encode(),))
     }
     return tuple(sorted(found))
 
@@ -105,7 +110,7 @@ async def target(
     aiohttp_client: Callable[..., Any],
     make_settings: MakeSettings,
     scripted_llm: ScriptedLLM,
-    migrated_database: Path,
+    make_app: MakeApp,
 ) -> Target:
     """The app over a copy of the migrated database, reached through ingress or directly."""
     scripted_llm.default = Completion("Done.")
@@ -117,22 +122,21 @@ async def target(
     )
     if request.param == "direct":  # loopback is no longer the proxy: the token is needed
         settings = settings.model_copy(update={"trusted_proxies": SUPERVISOR_PROXY})
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     plant_key(settings.data_dir)
-    shutil.copyfile(migrated_database, settings.database_path)
-    app = create_app(settings)
+    app = make_app(settings)
     client: TestClient[Any, Any] = await aiohttp_client(app)
     client.app[keys.AGENT].outcome_delay = 0.0  # no Home Assistant to compare states with
     return Target(request.param, client, ACCESS_HEADERS[request.param], routes_of(app))
 
 
-def test_routes_are_enumerated_from_the_app(make_settings: MakeSettings) -> None:
+def test_routes_are_enumerated_from_the_app(make_settings: MakeSettings, make_app: MakeApp) -> None:
     """The fuzzed routes are the router's own, the façade and the UI's static files included."""
-    routes = routes_of(create_app(make_settings()))
+    routes = routes_of(make_app(make_settings()))
     assert (b"POST", "/chat") in routes
     assert (b"POST", "/v1/chat/completions") in routes
     assert (b"GET", "/static") in routes
     assert (b"GET", "/health") in routes
+    assert (b"POST", "/mcp") in routes
 
 
 async def send_everywhere(target: Target, abuse: Abuse) -> list[tuple[bytes, bytes, Answer]]:
@@ -142,6 +146,7 @@ async def send_everywhere(target: Target, abuse: Abuse) -> list[tuple[bytes, byt
         requests.append((abuse.method or method, target_path(canonical, abuse)))
     for method, path in UNROUTED:
         requests.append((abuse.method or method, path + abuse.segment if path != b"*" else path))
+    requests = list(dict.fromkeys(requests))  # an abuse's own method makes some alike
     answers = await asyncio.gather(
         *(
             send(
@@ -156,10 +161,23 @@ async def send_everywhere(target: Target, abuse: Abuse) -> list[tuple[bytes, byt
 
 
 def acceptable(answer: Answer, abuse: Abuse) -> bool:
-    """An answer below 500; no answer at all only where the client hung up mid-body itself."""
+    """An answer below 500, in full; none only where the client hung up mid-body itself.
+
+    A request the server holds open past the hang guard is never acceptable, whatever was sent.
+    """
+    if answer.hung:
+        return False
     if answer.status is None:
         return abuse.framing == "truncated"
     return answer.status < 500
+
+
+def described(method: bytes, path: bytes, answer: Answer) -> str:
+    """One line for a failed request: what was asked and what came back (or that nothing did)."""
+    outcome = f"{answer.status}: {answer.head[:200]!r}"
+    if answer.hung:
+        outcome = f"no answer within {ANSWER_TIMEOUT_S:g} s (status {outcome})"
+    return f"{method!r} {path[:120]!r} -> {outcome}"
 
 
 def unhandled(records: list[logging.LogRecord]) -> list[str]:
@@ -210,6 +228,16 @@ FOUND_DEFECTS = [
         "text and user that are not Unicode",
         Fields("hi \ud800", MISSING, MISSING, MISSING, "\ud800", MISSING, MISSING),
     ),
+    Abuse(
+        b"GET",
+        b"x",
+        b"",
+        b"",
+        ((b"Accept", b"text/event-stream"),),
+        b"",
+        "none",
+        "a GET asking for an event stream (held open by /mcp, never answered)",
+    ),
 ]
 
 
@@ -241,7 +269,7 @@ async def test_no_hostile_request_gets_a_server_error(
     caplog.clear()
     answers = await send_everywhere(target, abuse)
     failed = [
-        f"{method!r} {path[:120]!r} -> {answer.status}: {answer.head[:200]!r}"
+        described(method, path, answer)
         for method, path, answer in answers
         if not acceptable(answer, abuse)
     ]

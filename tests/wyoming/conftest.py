@@ -14,9 +14,8 @@ from wyoming.event import Event
 from wyoming.handle import Handled, HandledStart, HandledStop, NotHandled
 
 from addon import keys
-from addon.app import create_app
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 
 # A guard against a hung exchange, not a timing check: generous, as CI machines stall at times.
 TIMEOUT_S = 30.0
@@ -25,14 +24,17 @@ StartApp = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 @pytest.fixture
 def start_app(
-    aiohttp_client: Callable[..., Any], make_settings: MakeSettings, scripted_llm: ScriptedLLM
+    aiohttp_client: Callable[..., Any],
+    make_settings: MakeSettings,
+    make_app: MakeApp,
+    scripted_llm: ScriptedLLM,
 ) -> StartApp:
     """Start the app against the scripted model; keywords are options, ``ha_url``/``ha_token``."""
 
     async def start(**options: Any) -> TestClient[Any, Any]:
         options.setdefault("llm_base_url", scripted_llm.base_url)
         options.setdefault("llm_model", "scripted-model")
-        client: TestClient[Any, Any] = await aiohttp_client(create_app(make_settings(**options)))
+        client: TestClient[Any, Any] = await aiohttp_client(make_app(make_settings(**options)))
         return client
 
     return start

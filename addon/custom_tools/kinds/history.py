@@ -63,22 +63,25 @@ async def run(settings: HistorySettings, context: StepContext) -> StepResult:
 
 
 def _window(settings: HistorySettings, context: StepContext) -> tuple[datetime, datetime]:
+    """The period to read: ``start`` to ``end`` as rendered, or the defaults.
+
+    A ``start`` or ``end`` that renders empty counts as not given (an optional argument the model
+    left out, ``{{ start_time | default('', true) }}``): the start is then the lookback before
+    now, the end the lookback after the start (never past now), as Extended OpenAI's
+    ``get_history`` fills them in. No ``end`` at all is now, as before.
+    """
     now = context.now()
+    lookback = timedelta(seconds=settings.lookback)
     if settings.start is None:
-        return now - timedelta(seconds=settings.lookback), now
+        return now - lookback, now
     field = context.field
-    start = _parse_time(
-        context.renderer.render(settings.start, context.variables, f"{field}.start"),
-        f"{field}.start",
-    )
-    end = (
-        _parse_time(
-            context.renderer.render(settings.end, context.variables, f"{field}.end"),
-            f"{field}.end",
-        )
-        if settings.end is not None
-        else now
-    )
+    start_text = context.renderer.render(settings.start, context.variables, f"{field}.start")
+    start = _parse_time(start_text, f"{field}.start") if start_text.strip() else now - lookback
+    end = now
+    if settings.end is not None:
+        end_text = context.renderer.render(settings.end, context.variables, f"{field}.end")
+        given = end_text.strip()
+        end = _parse_time(end_text, f"{field}.end") if given else min(start + lookback, now)
     if end <= start:
         raise ToolError(f"{field}: the end of the period is not after its start")
     return start, end

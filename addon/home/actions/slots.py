@@ -12,13 +12,11 @@ was wrong and what would be right, so the model can correct itself in one step.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.color_names import closest_color_names, color_name_to_rgb
 from addon.home.actions.intents import PREFERENCE_SLOTS, IntentSpec, SlotKind, SlotSpec
-
-_N = TypeVar("_N", int, float)
 
 
 def validate_slots(spec: IntentSpec, slots: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,7 +109,7 @@ def _number(spec: IntentSpec, name: str, value: Any) -> float:
         ) from None
 
 
-def _in_range(spec: IntentSpec, slot: SlotSpec, number: _N) -> _N:
+def _in_range[N: (int, float)](spec: IntentSpec, slot: SlotSpec, number: N) -> N:
     """``vol.Range``: the bounds are inclusive."""
     low, high = slot.minimum, slot.maximum
     if (low is not None and number < low) or (high is not None and number > high):

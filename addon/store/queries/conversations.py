@@ -62,12 +62,21 @@ _NEWER_MATCHES = text(
 )
 
 
+EVALUATION_SOURCE = "eval"
+"""The source of the turns an evaluation run asks of the agent: tests, not the home's use."""
+
+
 @dataclass(frozen=True, slots=True)
 class ConversationFilters:
-    """What the list is narrowed to; every field left at its default filters nothing."""
+    """What the list is narrowed to; every field left at its default filters nothing.
+
+    Except evaluation: its conversations are left out unless ``evaluation`` is set or ``source``
+    asks for them, so a run of a hundred tasks does not bury what the household said.
+    """
 
     search: str = ""
     source: str | None = None
+    evaluation: bool = False
     device: str | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -274,6 +283,8 @@ def _filtered(filters: ConversationFilters) -> Select[Conversation]:
     query = select(Conversation)
     if filters.source:
         query = query.where(Conversation.source == filters.source)
+    elif not filters.evaluation:
+        query = query.where(Conversation.source != EVALUATION_SOURCE)
     if filters.device:
         query = query.where(
             or_(

@@ -8,6 +8,11 @@ hundreds of thousands of turns; a ``GROUP BY`` costs one pass). Buckets
 are labelled in the home's local time: the caller passes the UTC offset to shift by (one offset
 for the whole window, so a DST change inside it shifts older buckets by an hour; the plots are an
 overview, not an audit).
+
+Evaluation runs are left out of every figure and list: their turns test the agent, they are not
+the home's use of it (the Evaluate page has their own figures). A turn's source is its
+conversation's, so each query skips the turns of the evaluation conversations active in its
+window, found on the ``updated_at`` index.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from sqlalchemy import Integer, String, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import Conversation, Turn
+from addon.store.queries.conversations import EVALUATION_SOURCE
 
 Resolution = Literal["hour", "day"]
 _BUCKET_FORMAT: dict[Resolution, str] = {"hour": "%Y-%m-%d %H:00:00", "day": "%Y-%m-%d 00:00:00"}
@@ -71,9 +77,25 @@ class TurnSummary:
     outcome_detail: dict[str, Any]
 
 
+def _not_evaluation(since: datetime) -> Any:
+    """Turns since ``since`` that are not an evaluation's.
+
+    A conversation with a turn at or after ``since`` was updated then too, so the evaluation
+    conversations to skip are read on the ``updated_at`` index, within the window.
+    """
+    evaluation = select(Conversation.id).where(
+        Conversation.updated_at >= since, Conversation.source == EVALUATION_SOURCE
+    )
+    return Turn.conversation_id.not_in(evaluation)
+
+
 async def conversations_since(session: AsyncSession, since: datetime) -> int:
-    """Conversations started at or after ``since`` (on the ``started_at`` index)."""
-    query = select(func.count()).select_from(Conversation).where(Conversation.started_at >= since)
+    """Conversations started at or after ``since`` (on the ``started_at`` index), no evaluation."""
+    query = (
+        select(func.count())
+        .select_from(Conversation)
+        .where(Conversation.started_at >= since, Conversation.source != EVALUATION_SOURCE)
+    )
     return int((await session.execute(query)).scalar_one())
 
 
@@ -81,7 +103,7 @@ async def handled_share(session: AsyncSession, since: datetime) -> HandledShare:
     """Turns since ``since`` by who answered them."""
     query = (
         select(Turn.handled_by, func.count())
-        .where(Turn.created_at >= since)
+        .where(Turn.created_at >= since, _not_evaluation(since))
         .group_by(Turn.handled_by)
     )
     counts = {str(name): int(count) for name, count in (await session.execute(query)).all()}
@@ -108,7 +130,7 @@ async def latency_buckets(
             func.count(),
             func.sum(Turn.prompt_tokens + Turn.completion_tokens),
         )
-        .where(Turn.created_at >= since)
+        .where(Turn.created_at >= since, _not_evaluation(since))
         .group_by(bucket, digits, leading)
     )
     histograms: dict[str, list[tuple[float, int]]] = {}
@@ -176,7 +198,7 @@ async def _recent(
             Turn.outcome,
             Turn.outcome_detail,
         )
-        .where(Turn.created_at >= since, condition)
+        .where(Turn.created_at >= since, condition, _not_evaluation(since))
         .order_by(Turn.created_at.desc(), Turn.id.desc())
         .limit(limit)
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, TypeVar
+from typing import Any
 
 from aiohttp import web
 
@@ -21,14 +21,20 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-_R = TypeVar("_R", bound=web.StreamResponse)
 
 
 async def serve_asgi(
     request: web.Request, app: ASGIApp, *, extra: dict[str, Any] | None = None
 ) -> web.StreamResponse:
-    """Run ``app`` for ``request``; ``extra`` is added to the scope for the app's handlers."""
-    body = await request.read()
+    """Run ``app`` for ``request``; ``extra`` is added to the scope for the app's handlers.
+
+    A body that cannot be read (bytes that are not in their ``Content-Encoding``) is refused with
+    400 here, before the app: it never got a request to answer.
+    """
+    try:
+        body = await request.read()
+    except web.RequestPayloadError as err:
+        raise web.HTTPBadRequest(text=f"The body could not be read: {err}") from err
     scope: Scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},
@@ -96,7 +102,7 @@ async def serve_asgi(
     return response
 
 
-def _response(kind: type[_R], start: Message) -> _R:
+def _response[R: web.StreamResponse](kind: type[R], start: Message) -> R:
     """A response of ``kind`` with the status and headers of the app's ``http.response.start``."""
     response = kind(status=start["status"])
     for key, value in start.get("headers", ()):

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 import mcp_types as types
@@ -33,11 +32,10 @@ from pydantic import ValidationError
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ToolCall
 from addon.web.api.schemas import ConversationIn, ConversationOut
-from addon.web.mcp.asgi import serve_asgi
+from addon.web.mcp.asgi import ASGIApp
 
 _LOGGER = logging.getLogger(__name__)
 
-MCP_PATH = "/mcp"
 CONVERSE = "converse"
 INSTRUCTIONS_PROMPT = "home_agent_instructions"
 BORROWED_KINDS = frozenset({"mcp"})
@@ -182,43 +180,17 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-async def mcp_view(request: web.Request) -> web.StreamResponse:
-    """``/mcp``: hand the request, already let in, to the package's transport."""
-    manager = request.config_dict[keys.MCP_MANAGER]
-    return await serve_asgi(request, manager.handle_request)
+async def run_manager(
+    app: web.Application, started: asyncio.Future[ASGIApp], stop: asyncio.Event
+) -> None:
+    """Run the transport's manager until ``stop``; ``started`` gets its request handler.
 
-
-async def mcp_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Run the transport's manager in a task of its own for the app's lifetime.
-
-    Its anyio task group must be left by the task that entered it, and aiohttp may start and
-    clean up an app from different tasks, so one task holds it from start to stop.
+    Its anyio task group must be left by the task that entered it, so the caller runs this in
+    a task of its own that holds it from start to stop.
     """
     manager = StreamableHTTPSessionManager(
         app=build_server(app), stateless=True, json_response=True
     )
-    app[keys.MCP_MANAGER] = manager
-    ready = asyncio.Event()
-    stop = asyncio.Event()
-
-    async def hold() -> None:
-        async with manager.run():
-            ready.set()
-            await stop.wait()
-
-    task = asyncio.create_task(hold(), name="mcp-server")
-    ready_wait = asyncio.create_task(ready.wait())
-    await asyncio.wait([task, ready_wait], return_when=asyncio.FIRST_COMPLETED)
-    ready_wait.cancel()
-    if task.done():
-        task.result()  # it failed to start: raise why
-    try:
-        yield
-    finally:
-        stop.set()
-        await asyncio.wait([task])
-
-
-def add_mcp_routes(app: web.Application) -> None:
-    """Add ``/mcp`` (POST for messages; GET and DELETE answered by the transport)."""
-    app.router.add_route("*", MCP_PATH, mcp_view, name="mcp")
+    async with manager.run():
+        started.set_result(manager.handle_request)
+        await stop.wait()

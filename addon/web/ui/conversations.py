@@ -22,7 +22,17 @@ from addon.web.ui.templating import home_timezone, render
 
 MAX_SEARCH_LENGTH = 200
 SOURCES: tuple[str, ...] = get_args(Source)
-FILTER_FIELDS = ("q", "source", "device", "since", "until", "handled_by", "error", "flagged")
+FILTER_FIELDS = (
+    "q",
+    "source",
+    "device",
+    "since",
+    "until",
+    "handled_by",
+    "error",
+    "flagged",
+    "evaluation",
+)
 
 
 async def conversations_view(request: web.Request) -> web.Response:
@@ -68,7 +78,8 @@ async def conversation_view(request: web.Request) -> web.Response:
 def parse_filters(query: MultiMapping[str], tz: tzinfo) -> ConversationFilters:
     """The list's filters from the query string; 400 for a value the form cannot produce.
 
-    Dates are days in the home's time zone, ``until`` inclusive.
+    Dates are days in the home's time zone, ``until`` inclusive. Evaluation runs are shown only
+    with ``evaluation=1`` or ``source=eval``.
     """
     handled_by = query.get("handled_by") or None
     if handled_by is not None and handled_by not in HANDLED_BY:
@@ -78,6 +89,7 @@ def parse_filters(query: MultiMapping[str], tz: tzinfo) -> ConversationFilters:
     return ConversationFilters(
         search=query.get("q", "")[:MAX_SEARCH_LENGTH],
         source=query.get("source") or None,
+        evaluation=query.get("evaluation") == "1",
         device=query.get("device") or None,
         since=since,
         until=until + timedelta(days=1) if until is not None else None,

@@ -10,10 +10,9 @@ from aiohttp.test_utils import TestClient
 from openai import AsyncOpenAI
 
 from addon import keys
-from addon.app import create_app
 from addon.config.settings import Settings
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 
 TOKEN = "test-api-token-0123456789abcdef"
 ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
@@ -32,7 +31,7 @@ def on_direct_port(settings: Settings) -> Settings:
 
 
 @pytest.fixture
-def start_app(aiohttp_client: Callable[..., Any]) -> Callable[[Settings], Any]:
+def start_app(aiohttp_client: Callable[..., Any], make_app: MakeApp) -> Callable[[Settings], Any]:
     """Start the app for some settings, without the 2 s wait of the outcome check.
 
     The check sleeps before comparing states and the app drains it at shutdown; with Home
@@ -40,7 +39,7 @@ def start_app(aiohttp_client: Callable[..., Any]) -> Callable[[Settings], Any]:
     """
 
     async def start(settings: Settings) -> AppClient:
-        client: AppClient = await aiohttp_client(create_app(settings))
+        client: AppClient = await aiohttp_client(make_app(settings))
         client.app[keys.AGENT].outcome_delay = 0.0
         return client
 

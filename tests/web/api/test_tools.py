@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from addon import keys
-from addon.app import create_app
 from addon.config.settings import Settings
 from addon.errors import CustomToolInvalid
+from tests.fixtures.app import MakeApp
 from tests.web.api.conftest import ADMIN_TOKEN, AppClient
 
 WEATHER = {
@@ -109,14 +109,14 @@ async def test_a_taken_name_is_a_422_naming_the_field(api: AppClient) -> None:
 
 
 async def test_the_parsers_problems_come_back_with_their_fields(
-    aiohttp_client: Callable[..., Any], agent_settings: Settings
+    aiohttp_client: Callable[..., Any], agent_settings: Settings, make_app: MakeApp
 ) -> None:
     """The definition parser the app holds refuses with every problem and its field."""
 
     def validate(definition: Mapping[str, Any]) -> None:
         raise CustomToolInvalid([("rest.url", "templates may fill only the path"), ("name", "x")])
 
-    app = create_app(agent_settings)
+    app = make_app(agent_settings)
     app[keys.CUSTOM_TOOL_VALIDATOR] = validate
     api: AppClient = await aiohttp_client(app)
     response = await api.post("/api/tools", json={"definition": WEATHER})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from mcp.shared.exceptions import MCPError
 from sqlalchemy import select
@@ -9,8 +11,11 @@ from sqlalchemy import select
 from addon import keys
 from addon.store.models import Conversation, ToolCall, Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.web.api.conftest import ADMIN_TOKEN, AppClient
+from tests.web.api.conftest import ADMIN_TOKEN, TOKEN, AppClient
 from tests.web.mcp.official import official_client
+
+HANG_GUARD_S = 2.0
+"""A hang guard, far above the answer's time: the stream refused must not be held open."""
 
 
 async def _turn(app: AppClient, turn_id: int) -> Turn:
@@ -103,6 +108,34 @@ async def test_wrong_token_is_refused(direct: AppClient) -> None:
     assert leaves
     assert all(isinstance(error, MCPError) for error in leaves)
     response = await direct.post("/mcp", json={}, headers={"Authorization": "Bearer wrong"})
+    assert response.status == 401
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+async def test_only_post_is_served(direct: AppClient, method: str) -> None:
+    """GET (a client opening the server's stream) and DELETE answer 405 with ``Allow: POST``."""
+    headers = {"Authorization": f"Bearer {TOKEN}", "Accept": "text/event-stream"}
+    async with asyncio.timeout(HANG_GUARD_S):
+        response = await direct.request(method, "/mcp", headers=headers)
+        await response.read()
+    assert response.status == 405
+    assert response.headers["Allow"] == "POST"
+
+
+async def test_a_body_not_in_its_encoding_is_refused(direct: AppClient) -> None:
+    """A body that is not the gzip its header claims is a 400, not a server error."""
+    headers = {
+        "Authorization": f"Bearer {TOKEN}",
+        "Content-Type": "application/json",
+        "Content-Encoding": "gzip",
+    }
+    response = await direct.post("/mcp", data=b'{"jsonrpc": "2.0"}', headers=headers)
+    assert response.status == 400
+
+
+async def test_a_refused_stream_is_still_behind_the_token(direct: AppClient) -> None:
+    """Without the token, GET /mcp is refused as unauthorised before the method is judged."""
+    response = await direct.get("/mcp", headers={"Accept": "text/event-stream"})
     assert response.status == 401
 
 

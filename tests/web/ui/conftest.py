@@ -1,9 +1,10 @@
 """The whole app, its Home Assistant link fed the captured demo home, the model scripted.
 
-``ui`` is parametrised over the two ways the UI is reached: behind Home Assistant's ingress (the
-``X-Ingress-Path`` header names the prefix the browser sees) and at the root of the server (no
-header), as Datasette tests its pages with and without ``base_url``. Loopback is the trusted
-ingress proxy in tests, so both are let in by the access middleware.
+``ui`` is the app behind Home Assistant's ingress (the ``X-Ingress-Path`` header names the prefix
+the browser sees). A test about URLs or access is marked ``urls`` and runs twice: behind ingress
+and at the root of the server (no header), as Datasette tests its pages with and without
+``base_url``. Loopback is the trusted ingress proxy in tests, so both are let in by the access
+middleware.
 """
 
 from __future__ import annotations
@@ -22,16 +23,14 @@ from playwright.async_api import (
     ConsoleMessage,
     Dialog,
     Page,
-    async_playwright,
 )
 
 from addon import keys
-from addon.app import create_app
 from addon.config.settings import Settings
 from addon.store.database import Store
 from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.app import MakeSettings
+from tests.fixtures.app import MakeApp, MakeSettings
 from tests.ha.fake_ws_server import FakeHomeAssistant
 from tests.web.csrf import TOKEN, plant_key
 from tests.web.ui.home import demo_home, serve_home
@@ -118,12 +117,12 @@ def ui_settings(
 
 
 @pytest.fixture
-def start_ui(aiohttp_client: Callable[..., Any]) -> Callable[..., Any]:
+def start_ui(aiohttp_client: Callable[..., Any], make_app: MakeApp) -> Callable[..., Any]:
     """Start the app for some settings and wait until the demo home is known."""
 
     async def start(settings: Settings, prefix: str) -> UI:
         plant_key(settings.data_dir)
-        client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+        client: TestClient[Any, Any] = await aiohttp_client(make_app(settings))
         client.app[keys.AGENT].outcome_delay = 0.0
         await client.app[keys.HA_CLIENT].wait_connected(CONNECT_S)
         return UI(client, prefix)
@@ -131,9 +130,19 @@ def start_ui(aiohttp_client: Callable[..., Any]) -> Callable[..., Any]:
     return start
 
 
-@pytest.fixture(params=["", PREFIX], ids=["root", "ingress"])
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``ui`` at the site root and behind ingress for tests marked ``urls``, else ingress only."""
+    if "ui" not in metafunc.fixturenames:
+        return
+    if metafunc.definition.get_closest_marker("urls") is not None:
+        metafunc.parametrize("ui", ["", PREFIX], ids=["root", "ingress"], indirect=True)
+    else:
+        metafunc.parametrize("ui", [PREFIX], ids=["ingress"], indirect=True)
+
+
+@pytest.fixture
 async def ui(request: pytest.FixtureRequest, start_ui: Any, ui_settings: Settings) -> UI:
-    """The app, reached at its root and behind the ingress prefix (one run each)."""
+    """The app behind the ingress prefix, or at its root too for tests marked ``urls``."""
     started: UI = await start_ui(ui_settings, request.param)
     return started
 
@@ -145,9 +154,6 @@ async def ingress_ui(start_ui: Any, ui_settings: Settings) -> UI:
     return started
 
 
-# Real Chromium (Debian's) through Playwright; no browser download is possible or needed.
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 # Collects securitypolicyviolation events; Playwright's init scripts are exempt from the CSP.
 CSP_LISTENER = """
@@ -203,15 +209,6 @@ class Browsing:
 
 
 MakeBrowsing = Callable[..., Any]
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    """Debian's Chromium, headless."""
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        await launched.close()
 
 
 @pytest.fixture

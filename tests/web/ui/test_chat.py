@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from addon.store.models import Turn
@@ -31,6 +32,7 @@ async def recorded_turn(ui: UI, turn_id: int) -> Turn:
         return (await session.execute(select(Turn).where(Turn.id == turn_id))).scalar_one()
 
 
+@pytest.mark.urls
 async def test_stream_sends_text_then_the_trace(ui: UI, scripted_llm: ScriptedLLM) -> None:
     """The stream carries the reply in pieces, then done with the trace's URL."""
     reply = "It is sunny with a light breeze all afternoon."
@@ -59,6 +61,7 @@ async def test_stream_records_a_dry_run_from_the_ui(ui: UI, scripted_llm: Script
     assert (turn.user_text, turn.dry_run) == (FORM["text"], True)
 
 
+@pytest.mark.urls
 async def test_plain_form_redirects_to_the_trace(ui: UI, scripted_llm: ScriptedLLM) -> None:
     """Without script the form's POST answers 303 to the new turn, under the prefix."""
     scripted_llm.reply("Sunny.")
@@ -72,6 +75,7 @@ async def test_plain_form_redirects_to_the_trace(ui: UI, scripted_llm: ScriptedL
     assert "Sunny." in await ui.page(conversation_path)
 
 
+@pytest.mark.urls
 async def test_plain_form_continues_a_conversation(ui: UI, scripted_llm: ScriptedLLM) -> None:
     """A conversation id in the form adds the turn to that conversation."""
     await seed_turn(ui.store, "chat-1", "hello", "Hi there.", at=T0, source="ui")
@@ -80,6 +84,7 @@ async def test_plain_form_continues_a_conversation(ui: UI, scripted_llm: Scripte
     assert response.headers["Location"].startswith(f"{ui.prefix}/conversations/chat-1#turn-")
 
 
+@pytest.mark.urls
 async def test_empty_message_goes_back_to_the_chat(ui: UI) -> None:
     """Sending nothing returns to the chat page instead of asking the agent."""
     response = await ui.post("/chat", {"text": "   ", "conversation_id": "chat-1"})
@@ -104,6 +109,7 @@ async def test_local_command_streams_once(ui: UI) -> None:
     assert [data["text"] for kind, data in received if kind == "text"] == [done["reply"]]
 
 
+@pytest.mark.urls
 async def test_chat_page_shows_the_conversation_so_far(ui: UI) -> None:
     """Opening the chat on a conversation shows its turns with trace links, and continues it."""
     turn_id = await seed_turn(ui.store, "chat-1", "hello", "Hi there.", at=T0, source="ui")
@@ -115,6 +121,7 @@ async def test_chat_page_shows_the_conversation_so_far(ui: UI) -> None:
     assert misplaced_urls(html, ui.prefix) == []
 
 
+@pytest.mark.urls
 async def test_chat_form_posts_and_streams_under_the_prefix(ui: UI) -> None:
     """The form posts to the plain endpoint; script streams from the URL it names."""
     page = parse(await ui.page("/chat"))

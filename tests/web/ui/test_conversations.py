@@ -82,6 +82,7 @@ async def test_search_matches_said_and_replied_text(ui: UI) -> None:
     assert listed(await ui.page("/conversations?q=turned+lights")) == [conversation_id]
 
 
+@pytest.mark.urls
 async def test_search_shows_the_matching_turn(ui: UI) -> None:
     """A result quotes the turn that matched and links straight to it."""
     conversation_id, turn_id = await seed_trace(ui.store)
@@ -142,6 +143,35 @@ async def test_filters_narrow_the_list(ui: UI, query: str, expected: list[str]) 
         flagged=True,
     )
     assert listed(await ui.page(f"/conversations?{query}")) == expected
+
+
+async def seed_home_and_evaluation(ui: UI) -> None:
+    """One conversation of the household and, later, one of an evaluation run."""
+    await seed_turn(ui.store, "said-at-home", "hello lamp", "Hello.", at=T0)
+    later = T0 + timedelta(hours=1)
+    await seed_turn(ui.store, "evaluation-task", "hello lamp", "Hello.", at=later, source="eval")
+
+
+@pytest.mark.parametrize("query", ["", "q=lamp"])
+async def test_evaluation_runs_are_hidden_by_default(ingress_ui: UI, query: str) -> None:
+    """The list and its search leave evaluation conversations out unless asked for."""
+    await seed_home_and_evaluation(ingress_ui)
+    assert listed(await ingress_ui.page(f"/conversations?{query}")) == ["said-at-home"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("evaluation=1", ["evaluation-task", "said-at-home"]),
+        ("source=eval", ["evaluation-task"]),
+    ],
+)
+async def test_a_filter_shows_evaluation_runs(
+    ingress_ui: UI, query: str, expected: list[str]
+) -> None:
+    """Ticking "Include evaluation runs", or choosing the source eval, lists them."""
+    await seed_home_and_evaluation(ingress_ui)
+    assert listed(await ingress_ui.page(f"/conversations?{query}")) == expected
 
 
 @pytest.mark.parametrize(
@@ -293,6 +323,7 @@ async def test_trace_shows_errors_and_flags(ui: UI) -> None:
     assert "the reply claims an action but no tool acted" in text
 
 
+@pytest.mark.urls
 async def test_entity_links_open_home_assistant_only_inside_it(ui: UI) -> None:
     """Behind ingress an acted-on entity links to its settings in HA's top window."""
     conversation_id, _ = await seed_trace(ui.store)
@@ -306,6 +337,7 @@ async def test_entity_links_open_home_assistant_only_inside_it(ui: UI) -> None:
         assert entity_links == []
 
 
+@pytest.mark.urls
 async def test_trace_offers_to_continue_in_chat(ui: UI) -> None:
     """The trace page links to the chat, continuing this conversation."""
     conversation_id, _ = await seed_trace(ui.store)

@@ -32,6 +32,7 @@ async def start(ui: UI, **form: str) -> int:
     return run_id
 
 
+@pytest.mark.urls
 async def test_run_page_shows_each_task_with_its_trace(ui: UI) -> None:
     """A pasted task file runs locally; every task passes and links to its stored trace."""
     run_id = await start(ui)

@@ -11,12 +11,12 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from addon import keys
-from addon.app import create_app
 from addon.config.settings import Settings
 from addon.memory.service import MemoryService
 from addon.store import memories
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord
+from tests.fixtures.app import MakeApp
 from tests.web.csrf import plant_key
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import misplaced_urls, parse
@@ -79,6 +79,7 @@ async def recalled_later(store: Store, memory: MemoryRecord) -> int:
     return turn_id
 
 
+@pytest.mark.urls
 async def test_list_shows_each_memory_and_where_it_came_from(
     ui: UI, learned: tuple[MemoryRecord, int]
 ) -> None:
@@ -276,6 +277,7 @@ async def test_the_list_offers_forget_everything_as_a_link_only(ingress_ui: UI) 
     assert f"{ingress_ui.prefix}/memories/forget" in [ref.url for ref in page.references]
 
 
+@pytest.mark.urls
 async def test_memory_shows_its_turn_and_the_turns_it_was_recalled_into(
     ui: UI, learned: tuple[MemoryRecord, int]
 ) -> None:
@@ -337,14 +339,14 @@ class RecordedChanges:
 
 
 async def test_every_change_is_told_to_the_memory_service(
-    aiohttp_client: Callable[..., Any], ui_settings: Settings
+    aiohttp_client: Callable[..., Any], ui_settings: Settings, make_app: MakeApp
 ) -> None:
     """Add, edit, delete and restore tell which memory changed; forget everything says cleared."""
     recorder = RecordedChanges()
     # Memory off, so the agent does not put its own service under the key.
     options = ui_settings.options.model_copy(update={"memory": False})
     plant_key(ui_settings.data_dir)  # the key the posts' CSRF token is signed with
-    app = create_app(ui_settings.model_copy(update={"options": options}))
+    app = make_app(ui_settings.model_copy(update={"options": options}))
     app[keys.MEMORY_CHANGES] = recorder
     client: TestClient[Any, Any] = await aiohttp_client(app)
     ui = UI(client, "")
@@ -361,11 +363,11 @@ async def test_every_change_is_told_to_the_memory_service(
 
 
 async def test_an_edit_in_the_panel_reaches_the_agents_recall(
-    aiohttp_client: Callable[..., Any], ui_settings: Settings
+    aiohttp_client: Callable[..., Any], ui_settings: Settings, make_app: MakeApp
 ) -> None:
     """With memory on, the agent's own service is told: a new wording is found at once."""
     plant_key(ui_settings.data_dir)  # the key the posts' CSRF token is signed with
-    app = create_app(ui_settings)
+    app = make_app(ui_settings)
     client: TestClient[Any, Any] = await aiohttp_client(app)
     ui = UI(client, "")
     response = await post(ui, "/memories/new", form(content="The cat is called Miso."))
@@ -377,6 +379,7 @@ async def test_an_edit_in_the_panel_reaches_the_agents_recall(
     assert [record.content for record in found] == ["The dog is called Rex."]
 
 
+@pytest.mark.urls
 async def test_the_trace_lists_the_memories_a_turn_recalled_with_links(
     ui: UI, learned: tuple[MemoryRecord, int]
 ) -> None:

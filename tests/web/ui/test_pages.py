@@ -45,6 +45,7 @@ def all_pages(conversation_id: str) -> list[str]:
     ]
 
 
+@pytest.mark.urls
 async def test_every_link_stays_under_the_prefix(ui: UI, seeded: tuple[str, int]) -> None:
     """Every href, src, form action and stream URL on every page starts with the prefix."""
     for path in all_pages(seeded[0]):
@@ -52,6 +53,7 @@ async def test_every_link_stays_under_the_prefix(ui: UI, seeded: tuple[str, int]
         assert misplaced_urls(html, ui.prefix) == [], path
 
 
+@pytest.mark.urls
 async def test_links_resolve(ui: UI, seeded: tuple[str, int]) -> None:
     """Every link and asset a page points at under the prefix answers 200."""
     checked: set[str] = set()
@@ -100,6 +102,7 @@ async def test_csp_forbids_inline_code_and_foreign_framing(ui: UI) -> None:
     assert policy["default-src"] == "'self'"
 
 
+@pytest.mark.urls
 async def test_nav_links_every_section(ui: UI) -> None:
     """Every section, Memories included, is a link in the nav; none is a disabled stub."""
     html = await ui.page("/")
@@ -108,12 +111,14 @@ async def test_nav_links_every_section(ui: UI) -> None:
         assert f">{section}</a>" in html
 
 
+@pytest.mark.urls
 async def test_nav_marks_the_current_page(ui: UI) -> None:
     """The tab of the page being shown is marked current."""
     html = await ui.page("/conversations")
     assert f'href="{ui.prefix}/conversations" aria-current="page"' in html
 
 
+@pytest.mark.urls
 async def test_dashboard_shows_links_and_activity(ui: UI, seeded: tuple[str, int]) -> None:
     """Home Assistant and model status, today's conversations, answer share, failures, flags."""
     page = parse(await ui.page("/"))
@@ -199,6 +204,7 @@ async def test_settings_shows_the_size_of_the_agents_own_prompt(ui: UI) -> None:
     assert int(shown.group(1).replace(",", "")) == -(-len(preview.system_prompt) // 4)
 
 
+@pytest.mark.urls
 async def test_settings_links_each_option_to_the_docs(ui: UI) -> None:
     """Options link to their paragraph of the documentation, in a new tab."""
     html = await ui.page("/settings")
@@ -251,3 +257,38 @@ async def test_forged_prefix_on_the_direct_port_is_ignored(
     assert response.status == 200
     assert "/forged" not in html
     assert misplaced_urls(html, "") == []
+
+
+async def seed_evaluation(ui: UI, at: datetime) -> None:
+    """Two evaluation tasks' turns, one failed and flagged, as a run on the Evaluate page leaves."""
+    await seed_turn(ui.store, "evaluation-1", "turn on the lamp", "Done.", at=at, source="eval")
+    await seed_turn(
+        ui.store,
+        "evaluation-2",
+        "what is the weather on venus",
+        "Sorry, I could not reach the model.",
+        at=at,
+        source="eval",
+        handled_by="failed",
+        error="model endpoint timed out",
+        flagged=True,
+    )
+
+
+async def test_dashboard_figures_leave_evaluation_out(ingress_ui: UI) -> None:
+    """Evaluation turns count in no figure and are listed in no failure or flag."""
+    now = datetime.now(UTC)
+    await seed_turn(ingress_ui.store, "said-at-home", "turn on the lamp", "Done.", at=now)
+    await seed_evaluation(ingress_ui, now)
+    text = parse(await ingress_ui.page("/")).text
+    assert "Conversations today 1" in text
+    assert "Model 100% (1)" in text
+    assert "Failed 0% (0)" in text
+    assert "what is the weather on venus" not in text
+
+
+async def test_dashboard_plots_leave_evaluation_out(ingress_ui: UI) -> None:
+    """With only evaluation turns, the latency and token plots have nothing to draw."""
+    await seed_evaluation(ingress_ui, datetime.now(UTC))
+    html = await ingress_ui.page("/")
+    assert html.count("No turns in this period") == 2

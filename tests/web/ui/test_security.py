@@ -20,6 +20,7 @@ ESCAPED_SCRIPT = "&lt;script&gt;alert(1)&lt;/script&gt;"
 ESCAPED_IMG = "&lt;img src=x onerror=alert(1)&gt;"
 
 
+@pytest.mark.urls
 @pytest.mark.parametrize("path", POSTS)
 async def test_post_without_token_is_refused(ui: UI, path: str) -> None:
     """A form without the CSRF field is refused with 403."""
@@ -27,6 +28,7 @@ async def test_post_without_token_is_refused(ui: UI, path: str) -> None:
     assert response.status == 403
 
 
+@pytest.mark.urls
 @pytest.mark.parametrize("path", POSTS)
 async def test_post_with_wrong_token_is_refused(ui: UI, path: str) -> None:
     """A form whose token differs from the cookie is refused with 403."""
@@ -34,6 +36,7 @@ async def test_post_with_wrong_token_is_refused(ui: UI, path: str) -> None:
     assert response.status == 403
 
 
+@pytest.mark.urls
 @pytest.mark.parametrize("path", POSTS)
 async def test_post_without_cookie_is_refused(ui: UI, path: str) -> None:
     """A token with no cookie to match (another site's guess) is refused with 403."""
@@ -43,6 +46,7 @@ async def test_post_without_cookie_is_refused(ui: UI, path: str) -> None:
     assert response.status == 403
 
 
+@pytest.mark.urls
 @pytest.mark.parametrize(
     "forged",
     ["f" * 43, signed_token(b"a key that is not the add-on's!!", "n" * 22)],
@@ -59,6 +63,7 @@ async def test_a_matching_pair_without_the_key_is_refused(ui: UI, forged: str) -
     assert response.status == 403
 
 
+@pytest.mark.urls
 async def test_a_token_the_page_issued_is_accepted(ui: UI, scripted_llm: ScriptedLLM) -> None:
     """The cookie and field a page hands out make a POST that goes through."""
     page = await ui.get("/chat")
@@ -73,6 +78,7 @@ async def test_a_token_the_page_issued_is_accepted(ui: UI, scripted_llm: Scripte
     assert response.status == 303
 
 
+@pytest.mark.urls
 async def test_a_cookie_signed_elsewhere_is_replaced(ui: UI) -> None:
     """A page seen with a foreign token in the cookie sets a new, signed one."""
     foreign = signed_token(b"a key that is not the add-on's!!", "n" * 22)
@@ -97,12 +103,14 @@ def test_a_truncated_key_is_replaced(tmp_path: Path) -> None:
     assert path.read_bytes() != b"short"
 
 
+@pytest.mark.urls
 async def test_cross_site_post_is_refused_even_with_a_token(ui: UI) -> None:
     """A request the browser marks cross-site is refused whatever it carries."""
     response = await ui.post("/chat", CHAT_FORM, headers={"Sec-Fetch-Site": "cross-site"})
     assert response.status == 403
 
 
+@pytest.mark.urls
 async def test_refusal_is_a_page_in_the_ui(ui: UI) -> None:
     """A refused form gets an explanation page under the prefix."""
     response = await ui.post("/chat", CHAT_FORM, token=None)
@@ -112,6 +120,7 @@ async def test_refusal_is_a_page_in_the_ui(ui: UI) -> None:
     assert f'href="{ui.prefix}/"' in html
 
 
+@pytest.mark.urls
 async def test_post_with_matching_token_is_accepted(ui: UI, scripted_llm: ScriptedLLM) -> None:
     """The same form with the cookie's token goes through."""
     scripted_llm.reply("Why did the lamp blink? It saw the light.")
@@ -119,6 +128,7 @@ async def test_post_with_matching_token_is_accepted(ui: UI, scripted_llm: Script
     assert response.status == 303
 
 
+@pytest.mark.urls
 async def test_token_may_come_as_a_header(ui: UI, scripted_llm: ScriptedLLM) -> None:
     """Script may send the token in X-CSRF-Token instead of a field."""
     scripted_llm.reply("Sure.")
@@ -126,6 +136,7 @@ async def test_token_may_come_as_a_header(ui: UI, scripted_llm: ScriptedLLM) -> 
     assert response.status == 303
 
 
+@pytest.mark.urls
 async def test_page_sets_a_strict_cookie_scoped_to_the_ui(ui: UI) -> None:
     """The first page sets an HttpOnly, SameSite=Strict cookie whose path is the UI's root."""
     response = await ui.get("/chat")
@@ -137,6 +148,7 @@ async def test_page_sets_a_strict_cookie_scoped_to_the_ui(ui: UI) -> None:
     assert field["value"] == cookie.value
 
 
+@pytest.mark.urls
 async def test_every_post_form_carries_the_token(ui: UI) -> None:
     """Each POST form on the UI's pages has the CSRF field; GET forms need none."""
     for path in ("/", "/conversations", "/chat", "/settings"):
@@ -147,6 +159,7 @@ async def test_every_post_form_carries_the_token(ui: UI) -> None:
         assert len(tokens) == len(posts), path
 
 
+@pytest.mark.urls
 async def test_a_valid_cookie_is_kept(ui: UI) -> None:
     """A browser that already has a token keeps it; no new cookie is set."""
     response = await ui.client.get("/chat", headers=ui.headers(Cookie=f"{COOKIE_NAME}={TOKEN}"))
@@ -209,6 +222,7 @@ async def test_hostile_search_text_is_escaped(ui: UI) -> None:
     assert f'value="{ESCAPED_SCRIPT}{ESCAPED_IMG}"' in html
 
 
+@pytest.mark.urls
 async def test_undecodable_token_is_refused(ui: UI) -> None:
     """A token header that is not valid text is refused, not an error."""
     response = await ui.post(

@@ -67,6 +67,7 @@ async def create(ui: UI, source: str) -> int:
     return int(match.group(1))
 
 
+@pytest.mark.urls
 async def test_list_links_to_each_tool(ui: UI, echo_server: Any) -> None:
     """The list shows the tool's name, kind and state, linked under the prefix."""
     tool_id = await create(ui, echo_source(echo_server))
