@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
             settings.options.fallback_api_key,
             settings.options.expert_api_key,
             settings.options.api_token,
+            settings.options.admin_token,
             settings.supervisor_token,
         )
         if secret is not None

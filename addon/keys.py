@@ -69,6 +69,8 @@ MCP_SERVER: web.AppKey[McpEndpoint] = web.AppKey("mcp_server")
 """The MCP server at ``/mcp``: its transport starts with the first request, stops with the app."""
 MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
 """The MCP servers the user added, their tools and state; set by the agent's wiring."""
+CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")
+"""The install's secret key the panel's CSRF tokens are signed with (kept under the data dir)."""
 
 
 class MemoryChanges(Protocol):

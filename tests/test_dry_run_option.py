@@ -22,11 +22,12 @@ from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeApp, MakeSettings
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.web.api.events import read_events
+from tests.web.csrf import TOKEN, plant_key
 from tests.web.ui.home import serve_home
 from tests.wyoming.conftest import converse, final, wyoming_port
 
 COMMAND = "turn on the kitchen lights"
-CSRF = "c" * 43
+CSRF = TOKEN  # signed with the key planted before the app starts
 READY_S = 5.0
 
 AppClient = TestClient[Any, Any]
@@ -67,6 +68,7 @@ def start(
             llm_model="scripted-model",
             dry_run=dry_run,
         )
+        plant_key(settings.data_dir)
         client: AppClient = await aiohttp_client(make_app(settings))
         client.app[keys.AGENT].outcome_delay = 0.0
         await client.app[keys.HOME_SYNC].wait_ready(READY_S)

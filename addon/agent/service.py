@@ -45,6 +45,7 @@ from addon.agent.events import (
 )
 from addon.agent.expert import ExpertTool
 from addon.agent.history import ConversationHistory
+from addon.agent.learning import exchange_for
 from addon.agent.local_turn import run_local_turn
 from addon.agent.loop import run_tool_loop
 from addon.agent.outcome import acting_targets, check_outcome
@@ -83,9 +84,6 @@ from addon.tools.search_tool import SEARCH_TOOL, SearchEntitiesTool
 _LOGGER = logging.getLogger(__name__)
 
 OUTCOME_DELAY_S = 2.0
-# What memory extraction reads of the conversation before the turn: enough for "she" or "there".
-EXTRACTION_HISTORY_TURNS = 2
-TOOL_SUMMARY_CHARS = 300
 
 
 def _utc_now() -> datetime:
@@ -581,7 +579,9 @@ class Agent:
         )
         told = told_memory_ids(outcomes)
         if extract or told or trace.recalled_memories:
-            exchange = _exchange(request.text, result.reply, outcomes, history) if extract else None
+            exchange = (
+                exchange_for(request.text, result.reply, outcomes, history) if extract else None
+            )
             self._spawn(self._learn(result, trace.recalled_memories, told, exchange))
 
     def _spawn(self, coroutine: Any) -> None:
@@ -689,35 +689,4 @@ def _summary(outcome: ToolOutcome) -> ActionSummary:
         success=success,
         targets=targets,
         error=outcome.error or outcome.result.get("error_text"),
-    )
-
-
-def _exchange(
-    text: str, reply: str, outcomes: list[ToolOutcome], history: list[dict[str, Any]]
-) -> Exchange:
-    """The finished turn as memory extraction reads it: plain words, tool calls in short."""
-    earlier: list[str] = []
-    users = 0
-    for message in reversed(history):
-        content = message.get("content")
-        if not isinstance(content, str) or message.get("role") not in ("user", "assistant"):
-            continue
-        if message["role"] == "user":
-            earlier.append(f"user: {user_words(content)}")
-            users += 1
-        elif content.strip():
-            earlier.append(f"assistant: {content.strip()}")
-        if users == EXTRACTION_HISTORY_TURNS:
-            break
-    calls = "\n".join(
-        f"{outcome.name}({json.dumps(outcome.arguments, ensure_ascii=False)}): "
-        + (
-            f"error {outcome.error}"
-            if outcome.error
-            else json.dumps(outcome.result, ensure_ascii=False, default=str)[:TOOL_SUMMARY_CHARS]
-        )
-        for outcome in outcomes
-    )
-    return Exchange(
-        user_text=text, reply=reply, tool_calls=calls, history="\n".join(reversed(earlier))
     )

@@ -60,6 +60,9 @@ class Options(BaseModel):
     memory_embeddings: EmbeddingSourceName = "off"
     embedding_model: str = Field(default="text-embedding-3-small", min_length=1, max_length=200)
     api_token: SecretStr = SecretStr("")
+    """Opens the conversation scope on the direct port: the conversation API, ``/v1``, ``/mcp``."""
+    admin_token: SecretStr = SecretStr("")
+    """Opens everything on the direct port, administration included; empty (off) by default."""
     log_level: LogLevel = "info"
 
     @field_validator("llm_base_url", "fallback_base_url", "expert_base_url")
@@ -87,12 +90,18 @@ class Options(BaseModel):
             raise ValueError("must be a language code such as 'en' or 'en-GB'")
         return cleaned
 
-    @field_validator("api_token")
+    @field_validator("api_token", "admin_token")
     @classmethod
-    def _token_length(cls, value: SecretStr) -> SecretStr:
+    def _token_length(cls, value: SecretStr, info: ValidationInfo) -> SecretStr:
         secret = value.get_secret_value()
         if secret and len(secret) < 16:
             raise ValueError("must be empty or at least 16 characters")
+        if info.field_name == "admin_token" and secret:
+            # Fields validate in declaration order: api_token is known (or failed) here.
+            api_token = info.data.get("api_token")
+            if isinstance(api_token, SecretStr) and api_token.get_secret_value() == secret:
+                # The same value would give every conversation client administration.
+                raise ValueError("must differ from api_token")
         return value
 
 

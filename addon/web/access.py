@@ -1,10 +1,24 @@
-"""Who may call us: Home Assistant ingress, or the direct port with the add-on's API token.
+"""Who may call us, and for what: Home Assistant ingress, or the direct port with a token.
 
 Ingress traffic arrives from Supervisor's proxy (``settings.trusted_proxies``), which has already
-authenticated the Home Assistant user; anything else reached the add-on's published port and must
-present ``Authorization: Bearer <api_token>``. With no token configured the direct port is refused
-outright, so publishing the port by mistake exposes nothing. ``/health`` is open to all because
-Supervisor's watchdog and Docker's HEALTHCHECK poll it without credentials.
+authenticated the Home Assistant user; it may do everything. Anything else reached the add-on's
+published port and must present ``Authorization: Bearer <token>``, where the token decides the
+scope:
+
+- ``api_token`` opens the *conversation* scope only: talking to the agent
+  (:data:`CONVERSATION_PATHS`, the OpenAI façade under ``/v1``, the MCP server at ``/mcp``). It is
+  the token users paste into MCP clients and scripts, so it must not administer anything.
+- ``admin_token`` (off by default) opens everything, administration included: custom tools,
+  secrets, MCP servers, memory edits, evaluation, the panel's pages.
+
+An ``api_token`` on any other route is refused with 403 ``insufficient_scope``. The scope is
+decided here, by path, once for every route; a new route is administration unless it is added to
+the conversation list. With neither token configured the direct port is refused outright, so
+publishing the port by mistake exposes nothing.
+
+``/health`` is open to all because Supervisor's watchdog and Docker's HEALTHCHECK poll it without
+credentials; it says only ``ok`` or ``down`` unless the caller came through ingress or with a
+token (:data:`ACCESS` is set then).
 
 The peer address (``request.remote``) decides, never ``X-Forwarded-For``: anyone can send that
 header, while only Supervisor's proxy can connect from its address.
@@ -23,36 +37,50 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from addon import keys
+from addon.config.settings import Options
 from addon.web.api.problems import RequestProblem, is_openai_path, openai_problem
 
 _LOGGER = logging.getLogger(__name__)
 
-Access = Literal["ingress", "token"]
+Access = Literal["ingress", "admin_token", "api_token"]
 
-# How this request was let in; set on every request except /health.
+# How this request was let in; set on every request, and on /health when the caller is known.
 ACCESS: web.RequestKey[Access] = web.RequestKey("access")
 # The URL prefix Home Assistant serves the UI under ("/api/hassio_ingress/<token>"), or "" on the
 # direct port; every link the UI builds starts with it.
 INGRESS_PATH: web.RequestKey[str] = web.RequestKey("ingress_path", str)
 
 OPEN_PATHS = frozenset({"/health"})
+CONVERSATION_PATHS = frozenset(
+    {"/api/conversation", "/api/conversation/stream", "/api/openapi.json", "/mcp"}
+)
+"""What ``api_token`` opens besides the OpenAI façade: the agent, and the API's description."""
 REALM = 'Bearer realm="Home Agent"'
 # Supervisor sends "/api/hassio_ingress/<token>"; anything else is not put into pages.
 _INGRESS_PATH = re.compile(r"^(/[A-Za-z0-9._~-]+)+$")
 
 
+def in_conversation_scope(path: str) -> bool:
+    """Whether ``api_token`` opens ``path``: the conversation API, the façade, the MCP server."""
+    return path in CONVERSATION_PATHS or is_openai_path(path)
+
+
 @web.middleware
 async def access_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Let ingress and token holders through, tagging the request; refuse everyone else."""
-    if request.path in OPEN_PATHS:
-        return await handler(request)
+    """Let ingress and token holders through within their scope, tagging the request."""
     settings = request.config_dict[keys.SETTINGS]
+    if request.path in OPEN_PATHS:
+        # Open to all; who it is only decides how much /health tells.
+        access = _identify(request, settings.trusted_proxies, settings.options)
+        if access is not None:
+            request[ACCESS] = access
+        return await handler(request)
     if is_trusted(request.remote, settings.trusted_proxies):
         request[ACCESS] = "ingress"
         request[INGRESS_PATH] = _ingress_path(request)
         return await handler(request)
-    token = settings.options.api_token.get_secret_value()
-    if not token:
+    options = settings.options
+    if not (options.api_token.get_secret_value() or options.admin_token.get_secret_value()):
         return _refuse(
             request,
             RequestProblem(
@@ -73,20 +101,60 @@ async def access_middleware(request: web.Request, handler: Handler) -> web.Strea
                 headers={"WWW-Authenticate": REALM},
             ),
         )
-    # Constant-time, so the answer's timing does not reveal how much of a guess was right.
-    if not hmac.compare_digest(presented.encode(errors="surrogatepass"), token.encode()):
+    access = _token_access(presented, options)
+    if access is None:
         return _refuse(
             request,
             RequestProblem(
                 401,
                 "invalid_token",
-                "The bearer token does not match the add-on's api_token.",
+                "The bearer token matches neither the add-on's api_token nor its admin_token.",
                 headers={"WWW-Authenticate": f'{REALM}, error="invalid_token"'},
             ),
         )
-    request[ACCESS] = "token"
+    if access == "api_token" and not in_conversation_scope(request.path):
+        return _refuse(
+            request,
+            RequestProblem(
+                403,
+                "insufficient_scope",
+                "The api_token only opens the conversation API (/api/conversation, /v1, /mcp). "
+                "Administration (tools, secrets, MCP servers, memories, evaluation, the panel) "
+                "is done through the Home Assistant panel, or with the add-on's admin_token.",
+                headers={"WWW-Authenticate": f'{REALM}, error="insufficient_scope"'},
+            ),
+        )
+    request[ACCESS] = access
     request[INGRESS_PATH] = ""
     return await handler(request)
+
+
+def _identify(
+    request: web.Request, trusted_proxies: Iterable[str], options: Options
+) -> Access | None:
+    """How the caller would be let in, without refusing anyone (for open paths)."""
+    if is_trusted(request.remote, trusted_proxies):
+        return "ingress"
+    presented = _bearer(request)
+    return _token_access(presented, options) if presented is not None else None
+
+
+def _token_access(presented: str, options: Options) -> Access | None:
+    """Which configured token ``presented`` is, if any.
+
+    Both are compared, in constant time, so the answer's timing reveals neither which token was
+    tried nor how much of a guess was right. An empty (unset) token matches nothing.
+    """
+    admin = _matches(presented, options.admin_token.get_secret_value())
+    api = _matches(presented, options.api_token.get_secret_value())
+    if admin:
+        return "admin_token"
+    return "api_token" if api else None
+
+
+def _matches(presented: str, token: str) -> bool:
+    same = hmac.compare_digest(presented.encode(errors="surrogatepass"), token.encode())
+    return same and bool(token)
 
 
 USER_HEADERS = ("X-Remote-User-Display-Name", "X-Remote-User-Name")
@@ -150,8 +218,13 @@ def _ingress_path(request: web.Request) -> str:
 
 def _refuse(request: web.Request, problem: RequestProblem) -> web.StreamResponse:
     """Log who was refused (never the token) and answer in the caller's error shape."""
-    # A missing token is usually a misconfigured client; a wrong one may be someone guessing.
-    level = logging.WARNING if problem.error == "invalid_token" else logging.INFO
+    # A missing token is usually a misconfigured client; a wrong one may be someone guessing, and
+    # a conversation token on an administration route someone trying more than they were given.
+    level = (
+        logging.WARNING
+        if problem.error in ("invalid_token", "insufficient_scope")
+        else logging.INFO
+    )
     _LOGGER.log(
         level,
         "Refused %s %s from %s: %s",

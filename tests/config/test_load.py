@@ -56,6 +56,11 @@ def test_flags_override_environment_which_overrides_the_file(tmp_path: Path) -> 
         ),
         ({"llm_base_url": "ftp://x"}, "invalid option 'llm_base_url': must start with http://"),
         ({"api_token": "short"}, "invalid option 'api_token': must be empty or at least 16"),
+        ({"admin_token": "short"}, "invalid option 'admin_token': must be empty or at least 16"),
+        (
+            {"api_token": "a" * 20, "admin_token": "a" * 20},
+            "invalid option 'admin_token': must differ from api_token",
+        ),
         ({"log_level": "loud"}, "invalid option 'log_level'"),
         (
             {"llm_base_url": "http://a/v1", "fallback_base_url": "b/v1"},

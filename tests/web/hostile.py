@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 
 from addon.web.ui.security import COOKIE_NAME, FORM_FIELD
 from addon.web.ui.security import HEADER as CSRF_HEADER
+from tests.web.csrf import TOKEN
 
-# A cookie-shaped CSRF token (43 URL-safe characters), sent as the cookie and the field alike so
-# the abuse reaches the UI's form handlers behind the CSRF check.
-CSRF_TOKEN = "f" * 43
+# A CSRF token signed with the key the fuzzed app is given, sent as the cookie and the field
+# alike so the abuse reaches the UI's form handlers behind the CSRF check.
+CSRF_TOKEN = TOKEN
 MIB = 1024 * 1024
 ANSWER_TIMEOUT_S = 30.0
 """A hang guard: an answer not finished by then counts as none. Far above what any answer takes,

@@ -2,12 +2,12 @@
 
 The app is the real one (``create_app``) over a copy of the migrated SQLite file, answering
 through the scripted model, reached both ways a caller can: through the ingress proxy (loopback
-is the trusted proxy) and on the direct port with the bearer token. Each Hypothesis example is one
-:class:`~tests.web.hostile.Abuse` sent to every route the router lists, plus a few paths it does
-not; it passes when no answer is a 5xx, every request is answered within a hang guard (one held
-open counts as a failure, as ``GET /mcp`` once was), nothing was logged as an unhandled error,
-and ``/health`` still answers 200 afterwards. Bounded and derandomized, so a run is the same every
-time.
+is the trusted proxy) and on the direct port with the admin bearer token. Each Hypothesis example
+is one :class:`~tests.web.hostile.Abuse` sent to every route the router lists, plus a few paths it
+does not; it passes when no answer is a 5xx, every request is answered within a hang guard (one
+held open counts as a failure, as ``GET /mcp`` once was), nothing was logged as an unhandled
+error, and ``/health`` still answers 200 afterwards. Bounded and derandomized, so a run is the
+same every time.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from addon import keys
 from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.web.csrf import plant_key
 from tests.web.hostile import (
     ANSWER_TIMEOUT_S,
     CSRF_TOKEN,
@@ -44,6 +45,8 @@ from tests.web.hostile import (
 )
 
 TOKEN = "fuzz-api-token-0123456789abcdef"
+# The direct port is fuzzed with the admin token, so every route is reached past the access check.
+ADMIN_TOKEN = "fuzz-admin-token-0123456789abcdef"
 SUPERVISOR_PROXY = ("172.30.32.2",)
 AIOHTTP_REFUSALS = (HttpProcessingError, web.RequestPayloadError, ConnectionError)
 PARAMETER = re.compile(rb"\{[^}]*\}")
@@ -54,7 +57,7 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 UNROUTED = [(b"GET", b"/no-such-page/"), (b"POST", b"/api/"), (b"OPTIONS", b"*")]
 ACCESS_HEADERS: dict[str, tuple[Header, ...]] = {
     "ingress": ((b"X-Ingress-Path", b"/api/hassio_ingress/fuzz-token"),),
-    "direct": ((b"Authorization", f"Bearer {TOKEN}".encode()),),
+    "direct": ((b"Authorization", f"Bearer {ADMIN_TOKEN}".encode()),),
 }
 
 
@@ -112,10 +115,14 @@ async def target(
     """The app over a copy of the migrated database, reached through ingress or directly."""
     scripted_llm.default = Completion("Done.")
     settings = make_settings(
-        llm_base_url=scripted_llm.base_url, llm_model="scripted-model", api_token=TOKEN
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        api_token=TOKEN,
+        admin_token=ADMIN_TOKEN,
     )
     if request.param == "direct":  # loopback is no longer the proxy: the token is needed
         settings = settings.model_copy(update={"trusted_proxies": SUPERVISOR_PROXY})
+    plant_key(settings.data_dir)
     app = make_app(settings)
     client: TestClient[Any, Any] = await aiohttp_client(app)
     client.app[keys.AGENT].outcome_delay = 0.0  # no Home Assistant to compare states with

@@ -71,9 +71,11 @@ _DESCRIPTION = """\
 Talk to the home agent over HTTP.
 
 **Access.** Through Home Assistant ingress no credentials are needed (Home Assistant has
-authenticated the user). On the add-on's own port, send the `api_token` option as
-`Authorization: Bearer <token>`; with no token set, that port answers 403 to everything but
-`/health`.
+authenticated the user). On the add-on's own port, send a token as `Authorization: Bearer
+<token>`: the `api_token` option opens the conversation scope only (`/api/conversation`, its
+stream, this document, `/v1`, `/mcp`); the tools and secrets routes need ingress or the
+`admin_token` option, and answer 403 `insufficient_scope` to the `api_token`. With no token set,
+that port answers 403 to everything but `/health`, which says only `ok` or `down` without one.
 
 **Errors** under `/api` are `{"error": code, "message": text, "field": name}`; under `/v1` they
 follow OpenAI's `{"error": {"message", "type", "param", "code"}}`.
@@ -117,11 +119,17 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                 "bearerAuth": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The add-on's api_token option; not needed through ingress.",
+                    "description": (
+                        "The add-on's api_token (conversation) or admin_token (everything) "
+                        "option; not needed through ingress."
+                    ),
                 }
             },
             "responses": {
-                "Refused": _error("Missing or wrong bearer token (401), or direct port off (403)."),
+                "Refused": _error(
+                    "Missing or wrong bearer token (401), direct port off or a token "
+                    "without the route's scope (403)."
+                ),
                 "Invalid": _error("The body is not JSON, too large, or a field is invalid."),
             },
         },
@@ -200,7 +208,10 @@ def _models() -> dict[str, Any]:
 def _health() -> dict[str, Any]:
     return {
         "operationId": "health",
-        "summary": "Liveness for Supervisor's watchdog; open without credentials.",
+        "summary": (
+            "Liveness for Supervisor's watchdog; open without credentials, which get only "
+            "the status, while ingress and token callers get each component."
+        ),
         "security": [],
         "responses": {
             "200": {"description": "Critical components are up."},

@@ -3,7 +3,8 @@
 The official ``mcp`` package speaks the protocol (both eras: the ``initialize`` handshake and the
 per-request ``server/discover`` envelope); its Streamable HTTP transport runs stateless with
 JSON answers, reached through :mod:`addon.web.mcp.asgi` from the aiohttp route, so the access
-middleware (ingress, or the ``api_token`` bearer) has let every request in before it gets here.
+middleware (ingress, or the ``api_token`` or ``admin_token`` bearer) has let every request in
+before it gets here.
 
 What is offered is asked of the agent on every ``tools/list``: whatever its registry holds for a
 turn (Assist intents, GetLiveContext, GetDateTime, exposed scripts, enabled custom tools, and

@@ -1,11 +1,15 @@
 """CSRF protection and the security headers of every UI response.
 
-CSRF uses a double-submit cookie: a random token is set as an ``HttpOnly``, ``SameSite=Strict``
-cookie scoped to the UI's path (the ingress prefix, so it is only ever sent to this add-on) and
-rendered into each form; a POST must carry the same value in its ``csrf_token`` field or
-``X-CSRF-Token`` header. A page on another site can neither read the cookie nor make the browser
-send it, so it cannot produce a matching pair. Requests a browser marks ``Sec-Fetch-Site:
-cross-site`` are refused outright. Nothing is kept on the server, so a restart loses nothing.
+CSRF uses a signed double-submit cookie. A token is a random nonce and its HMAC under a secret
+key of this install (:data:`KEY_FILE` under the data directory, made at the first start, kept
+across restarts, never shown); it is set as an ``HttpOnly``, ``SameSite=Strict`` cookie scoped to
+the UI's path (the ingress prefix, so it is only ever sent to this add-on) and rendered into each
+form. A POST must carry the same value in its ``csrf_token`` field or ``X-CSRF-Token`` header,
+and that value must carry a valid signature. A page on another site can neither read the cookie
+nor make the browser send it; and one that manages to plant a cookie of its own (a sibling host
+writing cookies for the domain) still cannot make a pair that passes, because it cannot sign a
+token without the key. Requests a browser marks ``Sec-Fetch-Site: cross-site`` are refused
+outright. Nothing per browser is kept on the server, so a restart loses nothing.
 
 The Content-Security-Policy allows scripts, styles and connections to this origin only, no inline
 script or style (templates carry no ``style=`` attribute either), images from here or ``data:``,
@@ -15,14 +19,21 @@ iframe of its own origin.
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import hashlib
 import hmac
 import logging
+import os
 import re
 import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from addon import keys
 from addon.web.ui.forms import read_form
 from addon.web.ui.urls import Urls
 
@@ -34,7 +45,12 @@ HEADER = "X-CSRF-Token"
 # This request's token, and whether it was minted here (so the response must set the cookie).
 CSRF_TOKEN: web.RequestKey[str] = web.RequestKey("ui_csrf_token", str)
 CSRF_NEW: web.RequestKey[bool] = web.RequestKey("ui_csrf_new", bool)
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
+KEY_FILE = "csrf.key"
+KEY_BYTES = 32
+# A nonce of 16 random bytes, a dot, the HMAC-SHA256 of the nonce; both URL-safe base64.
+_TOKEN_SHAPE = re.compile(r"([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})")
+# Domain separation: this key signs nothing else, but a MAC should say what it is for.
+_PURPOSE = b"home-agent csrf v1\0"
 _UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -67,22 +83,37 @@ def is_ui_request(request: web.Request) -> bool:
     return name is not None and name.startswith("ui.")
 
 
+def signed_token(key: bytes, nonce: str) -> str:
+    """The token for ``nonce``: the nonce, a dot, its HMAC under ``key``."""
+    mac = hmac.new(key, _PURPOSE + nonce.encode(), hashlib.sha256).digest()
+    return f"{nonce}.{base64.urlsafe_b64encode(mac).rstrip(b'=').decode()}"
+
+
+def is_signed(key: bytes, token: str) -> bool:
+    """Whether ``token`` has the shape of ours and was signed with ``key`` (constant time)."""
+    shape = _TOKEN_SHAPE.fullmatch(token)
+    return shape is not None and hmac.compare_digest(
+        signed_token(key, shape.group(1)).encode(), token.encode()
+    )
+
+
 def csrf_token(request: web.Request) -> str:
-    """The token for this browser: the cookie's if it has a valid one, else a new one."""
+    """The token for this browser: the cookie's if it is validly signed, else a new one."""
     if CSRF_TOKEN in request:
         return request[CSRF_TOKEN]
+    key = request.app[keys.CSRF_KEY]
     cookie = request.cookies.get(COOKIE_NAME, "")
-    if _TOKEN_SHAPE.fullmatch(cookie):
+    if is_signed(key, cookie):
         token = cookie
     else:
-        token = secrets.token_urlsafe(32)
+        token = signed_token(key, secrets.token_urlsafe(16))
         request[CSRF_NEW] = True
     request[CSRF_TOKEN] = token
     return token
 
 
 async def check_csrf(request: web.Request) -> None:
-    """Refuse (403) an unsafe request whose token does not match the cookie."""
+    """Refuse (403) an unsafe request whose token does not match the cookie or is not ours."""
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         _LOGGER.warning("Refused a cross-site %s to %s", request.method, request.path)
         raise web.HTTPForbidden(text="Cross-site requests are not accepted.")
@@ -96,12 +127,12 @@ async def check_csrf(request: web.Request) -> None:
         field = form.get(FORM_FIELD)
         sent = field if isinstance(field, str) else None
     if not (
-        _TOKEN_SHAPE.fullmatch(cookie)
-        and sent is not None
+        sent is not None
         and hmac.compare_digest(cookie.encode(), sent.encode(errors="surrogatepass"))
+        and is_signed(request.app[keys.CSRF_KEY], cookie)
     ):
         _LOGGER.warning(
-            "Refused %s %s from %s: missing or wrong CSRF token",
+            "Refused %s %s from %s: missing, wrong or unsigned CSRF token",
             request.method,
             request.path,
             request.remote,
@@ -145,3 +176,44 @@ async def csrf_middleware(request: web.Request, handler: Handler) -> web.StreamR
     if is_ui_request(request) and request.method in _UNSAFE_METHODS:
         await check_csrf(request)
     return await handler(request)
+
+
+async def csrf_key_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Load the install's CSRF key (made on the first start) for the app's lifetime."""
+    path = app[keys.SETTINGS].data_dir / KEY_FILE
+    app[keys.CSRF_KEY] = await asyncio.to_thread(load_key, path)
+    yield
+
+
+def load_key(path: Path) -> bytes:
+    """The key kept at ``path``, made (owner-readable only) when missing or too short.
+
+    A data directory that cannot be written is no reason to refuse the panel: the key then lives
+    in memory, and forms open before a restart ask to be reloaded after it.
+    """
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        key = b""
+    except OSError as err:
+        _LOGGER.warning("Cannot read the CSRF key %s (%s); using one for this run only", path, err)
+        return secrets.token_bytes(KEY_BYTES)
+    if len(key) >= KEY_BYTES:
+        return key
+    if key:
+        _LOGGER.warning("The CSRF key %s is too short; making a new one", path)
+    key = secrets.token_bytes(KEY_BYTES)
+    partial = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(key)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, path)
+    except OSError as err:
+        _LOGGER.warning(
+            "Cannot keep the CSRF key at %s (%s); using it for this run only", path, err
+        )
+    return key

@@ -16,7 +16,7 @@ from addon.web.ui.evaluate import add_evaluate_pages
 from addon.web.ui.mcp_servers import add_mcp_pages
 from addon.web.ui.memories import add_memory_pages
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
-from addon.web.ui.security import csrf_middleware, on_response_prepare
+from addon.web.ui.security import csrf_key_ctx, csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
 from addon.web.ui.tools import add_tool_pages
 
@@ -30,6 +30,8 @@ def setup_ui(app: web.Application) -> None:
     app.middlewares.append(ui_error_middleware)
     app.middlewares.append(csrf_middleware)
     app.on_response_prepare.append(on_response_prepare)
+    # The key CSRF tokens are signed with; read from the data directory, needs nothing else.
+    app.cleanup_ctx.append(csrf_key_ctx)
     router = app.router
     router.add_get("/", dashboard_view, name="ui.dashboard")
     router.add_get("/conversations", conversations_view, name="ui.conversations")

@@ -15,6 +15,7 @@ from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeApp, MakeSettings
 
 TOKEN = "test-api-token-0123456789abcdef"
+ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
 SUPERVISOR_PROXY = ("172.30.32.2",)
 
 AppClient = TestClient[Any, Any]
@@ -47,9 +48,12 @@ def start_app(aiohttp_client: Callable[..., Any], make_app: MakeApp) -> Callable
 
 @pytest.fixture
 def agent_settings(make_settings: MakeSettings, scripted_llm: ScriptedLLM) -> Settings:
-    """Settings with the scripted model and an API token; loopback counts as ingress."""
+    """Settings with the scripted model and both tokens; loopback counts as ingress."""
     return make_settings(
-        llm_base_url=scripted_llm.base_url, llm_model="scripted-model", api_token=TOKEN
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        api_token=TOKEN,
+        admin_token=ADMIN_TOKEN,
     )
 
 
@@ -62,7 +66,7 @@ async def api(start_app: StartApp, agent_settings: Settings) -> AppClient:
 
 @pytest.fixture
 async def direct(start_app: StartApp, agent_settings: Settings) -> AppClient:
-    """The app reached on its direct port, where the token is required."""
+    """The app reached on its direct port, where a token is required (``api_token`` or admin)."""
     client: AppClient = await start_app(on_direct_port(agent_settings))
     return client
 

@@ -1,4 +1,4 @@
-"""Who gets in: ingress without credentials, the direct port only with the API token."""
+"""Who gets in, and for what: ingress for everything, the direct port with a token's scope."""
 
 from __future__ import annotations
 
@@ -9,9 +9,27 @@ from openai import AsyncOpenAI
 from addon.web.access import is_trusted
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeSettings
-from tests.web.api.conftest import TOKEN, AppClient, StartApp, on_direct_port
+from tests.web.api.conftest import ADMIN_TOKEN, TOKEN, AppClient, StartApp, on_direct_port
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+# A route of each kind of administration, API and panel; the api_token opens none of them.
+ADMIN_ROUTES = [
+    ("GET", "/api/tools"),
+    ("POST", "/api/tools/try"),
+    ("GET", "/api/secrets"),
+    ("PUT", "/api/secrets/key"),
+    ("GET", "/tools"),
+    ("POST", "/tools/secrets"),
+    ("GET", "/mcp-servers"),
+    ("POST", "/mcp-servers"),
+    ("GET", "/memories"),
+    ("POST", "/memories/new"),
+    ("POST", "/evaluate"),
+    ("GET", "/settings"),
+    ("GET", "/conversations"),
+    ("GET", "/"),
+]
 
 
 async def test_direct_port_without_token_is_401(direct: AppClient) -> None:
@@ -96,6 +114,25 @@ async def test_health_is_open_on_the_direct_port(direct: AppClient) -> None:
     assert (await direct.get("/health")).status == 200
 
 
+async def test_health_tells_an_anonymous_caller_only_the_status(direct: AppClient) -> None:
+    """Without credentials /health says ok or down, not the version or any component's detail."""
+    response = await direct.get("/health")
+    assert await response.json() == {"status": "ok"}
+
+
+async def test_health_tells_a_token_holder_the_details(direct: AppClient) -> None:
+    """With the api_token (or through ingress) /health reports every component."""
+    body = await (await direct.get("/health", headers=BEARER)).json()
+    assert body["components"]["store"]["status"] == "ok"
+    assert "version" in body
+
+
+async def test_health_tells_a_wrong_token_only_the_status(direct: AppClient) -> None:
+    """A wrong token is not refused on /health, but told no more than an anonymous caller."""
+    response = await direct.get("/health", headers={"Authorization": "Bearer nope-" + TOKEN})
+    assert await response.json() == {"status": "ok"}
+
+
 async def test_health_is_open_through_ingress(api: AppClient) -> None:
     """/health answers through ingress too."""
     assert (await api.get("/health")).status == 200
@@ -118,6 +155,60 @@ async def test_facade_refusal_is_an_openai_error(direct: AppClient) -> None:
             await client.models.list()
     assert caught.value.code == "invalid_token"
     assert "api_token" in caught.value.message
+
+
+@pytest.mark.parametrize(("method", "path"), ADMIN_ROUTES)
+async def test_the_api_token_cannot_administer(direct: AppClient, method: str, path: str) -> None:
+    """The conversation token on an administration route: 403 insufficient_scope, in JSON."""
+    response = await direct.request(method, path, json={}, headers=BEARER)
+    assert response.status == 403
+    assert response.content_type == "application/json"
+    body = await response.json()
+    assert body["error"] == "insufficient_scope"
+    assert "admin_token" in body["message"]
+    assert 'error="insufficient_scope"' in response.headers["WWW-Authenticate"]
+
+
+async def test_the_api_token_changes_nothing_it_is_refused(direct: AppClient) -> None:
+    """A secret PUT with the api_token is refused before the store sees it."""
+    await direct.put("/api/secrets/key", json={"value": "planted-value"}, headers=BEARER)
+    names = await (await direct.get("/api/secrets", headers=ADMIN)).json()
+    assert names["secrets"] == []
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/api/tools"), ("GET", "/tools")])
+async def test_the_admin_token_administers(direct: AppClient, method: str, path: str) -> None:
+    """The admin_token opens the tools API and the panel's pages on the direct port."""
+    response = await direct.request(method, path, headers=ADMIN)
+    assert response.status == 200
+
+
+async def test_the_admin_token_also_converses(direct: AppClient, scripted_llm: ScriptedLLM) -> None:
+    """Administration includes the conversation scope."""
+    scripted_llm.reply("Hello.")
+    response = await direct.post("/api/conversation", json={"text": "hi"}, headers=ADMIN)
+    assert response.status == 200
+
+
+async def test_ingress_administers_without_a_token(api: AppClient) -> None:
+    """Through ingress the administration routes answer, as the panel needs."""
+    response = await api.get("/api/tools")
+    assert response.status == 200
+
+
+async def test_the_api_token_reaches_the_openai_facade(direct: AppClient) -> None:
+    """The conversation scope includes the façade under /v1."""
+    response = await direct.get("/v1/models", headers=BEARER)
+    assert response.status == 200
+
+
+async def test_admin_token_alone_opens_the_direct_port(
+    start_app: StartApp, make_settings: MakeSettings
+) -> None:
+    """With only admin_token set the port answers it, and a guess is refused as a wrong token."""
+    client = await start_app(on_direct_port(make_settings(admin_token=ADMIN_TOKEN)))
+    assert (await client.get("/api/tools", headers=ADMIN)).status == 200
+    assert (await client.get("/api/tools", headers=BEARER)).status == 401
 
 
 def test_ipv4_mapped_peer_matches_the_proxy() -> None:

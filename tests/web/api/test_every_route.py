@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from aiohttp import web
 
 from tests.fixtures.app import MakeApp, MakeSettings
-from tests.web.api.conftest import TOKEN, AppClient, StartApp, on_direct_port
+from tests.web.api.conftest import ADMIN_TOKEN, TOKEN, AppClient, StartApp, on_direct_port
 
 HANG_GUARD_S = 2.0
 """Far above what any answer takes; a request still waiting by then is left hanging."""
@@ -62,6 +62,10 @@ async def test_every_route_answers_through_ingress(app_client: AppClient) -> Non
 async def test_every_route_answers_on_the_direct_port(
     start_app: StartApp, make_settings: MakeSettings
 ) -> None:
-    """On the direct port with the token, every route answers every method, nothing set up."""
-    client: AppClient = await start_app(on_direct_port(make_settings(api_token=TOKEN)))
-    assert await unanswered(client, {"Authorization": f"Bearer {TOKEN}"}) == []
+    """On the direct port with the admin token, every route answers every method, nothing set up.
+
+    The admin token, so each request gets past the access check to the route's own handler.
+    """
+    settings = make_settings(api_token=TOKEN, admin_token=ADMIN_TOKEN)
+    client: AppClient = await start_app(on_direct_port(settings))
+    assert await unanswered(client, {"Authorization": f"Bearer {ADMIN_TOKEN}"}) == []

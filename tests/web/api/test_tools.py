@@ -9,7 +9,7 @@ from addon import keys
 from addon.config.settings import Settings
 from addon.errors import CustomToolInvalid
 from tests.fixtures.app import MakeApp
-from tests.web.api.conftest import TOKEN, AppClient
+from tests.web.api.conftest import ADMIN_TOKEN, AppClient
 
 WEATHER = {
     "name": "get_weather",
@@ -71,7 +71,7 @@ async def test_user_headers_on_the_direct_port_are_not_believed(direct: AppClien
     response = await direct.post(
         "/api/tools",
         json={"definition": WEATHER},
-        headers={"Authorization": f"Bearer {TOKEN}", "X-Remote-User-Name": "mallory"},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}", "X-Remote-User-Name": "mallory"},
     )
     assert (await response.json())["version"]["author"] is None
 

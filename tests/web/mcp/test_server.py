@@ -11,7 +11,7 @@ from sqlalchemy import select
 from addon import keys
 from addon.store.models import Conversation, ToolCall, Turn
 from devtools.scripted_llm import ScriptedLLM
-from tests.web.api.conftest import TOKEN, AppClient
+from tests.web.api.conftest import ADMIN_TOKEN, TOKEN, AppClient
 from tests.web.mcp.official import official_client
 
 HANG_GUARD_S = 2.0
@@ -153,7 +153,7 @@ async def test_a_tool_call_shows_in_the_panel(direct: AppClient) -> None:
     assert result.structured_content is not None
     conversation_id = result.structured_content["conversation_id"]
     await direct.app[keys.STORE].writer.flush()
-    headers = {"Authorization": f"Bearer {TOKEN}"}
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}  # the panel is administration
     listing = await direct.get("/conversations", params={"source": "mcp"}, headers=headers)
     assert listing.status == 200
     assert conversation_id in await listing.text()

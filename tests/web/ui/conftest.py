@@ -32,12 +32,12 @@ from addon.web.ui.security import COOKIE_NAME
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeApp, MakeSettings
 from tests.ha.fake_ws_server import FakeHomeAssistant
+from tests.web.csrf import TOKEN, plant_key
 from tests.web.ui.home import demo_home, serve_home
 from tests.web.ui.proxy import PREFIX as INGRESS_PREFIX
 from tests.web.ui.proxy import IngressProxy
 
 PREFIX = INGRESS_PREFIX
-TOKEN = "t" * 43
 # Only bounds a connection that never comes: a loaded 2-core machine can take seconds.
 CONNECT_S = 30.0
 
@@ -121,6 +121,7 @@ def start_ui(aiohttp_client: Callable[..., Any], make_app: MakeApp) -> Callable[
     """Start the app for some settings and wait until the demo home is known."""
 
     async def start(settings: Settings, prefix: str) -> UI:
+        plant_key(settings.data_dir)
         client: TestClient[Any, Any] = await aiohttp_client(make_app(settings))
         client.app[keys.AGENT].outcome_delay = 0.0
         await client.app[keys.HA_CLIENT].wait_connected(CONNECT_S)

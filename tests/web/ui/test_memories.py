@@ -17,6 +17,7 @@ from addon.store import memories
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord
 from tests.fixtures.app import MakeApp
+from tests.web.csrf import plant_key
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import misplaced_urls, parse
 from tests.web.ui.seed import T0, seed_turn
@@ -344,6 +345,7 @@ async def test_every_change_is_told_to_the_memory_service(
     recorder = RecordedChanges()
     # Memory off, so the agent does not put its own service under the key.
     options = ui_settings.options.model_copy(update={"memory": False})
+    plant_key(ui_settings.data_dir)  # the key the posts' CSRF token is signed with
     app = make_app(ui_settings.model_copy(update={"options": options}))
     app[keys.MEMORY_CHANGES] = recorder
     client: TestClient[Any, Any] = await aiohttp_client(app)
@@ -364,6 +366,7 @@ async def test_an_edit_in_the_panel_reaches_the_agents_recall(
     aiohttp_client: Callable[..., Any], ui_settings: Settings, make_app: MakeApp
 ) -> None:
     """With memory on, the agent's own service is told: a new wording is found at once."""
+    plant_key(ui_settings.data_dir)  # the key the posts' CSRF token is signed with
     app = make_app(ui_settings)
     client: TestClient[Any, Any] = await aiohttp_client(app)
     ui = UI(client, "")

@@ -6,6 +6,7 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import SecretStr
 
 from addon import keys
 from addon.config.settings import Settings
@@ -243,9 +244,12 @@ async def test_forged_prefix_on_the_direct_port_is_ignored(
     start_ui: object, ui_settings: Settings
 ) -> None:
     """A token caller on the direct port cannot choose the prefix links are built with."""
-    direct = ui_settings.model_copy(update={"trusted_proxies": ("172.30.32.2",)})
+    token = "admin-token-secret-0123456789"
+    options = ui_settings.options.model_copy(update={"admin_token": SecretStr(token)})
+    direct = ui_settings.model_copy(
+        update={"trusted_proxies": ("172.30.32.2",), "options": options}
+    )
     started: UI = await start_ui(direct, "/forged")  # type: ignore[operator]
-    token = ui_settings.options.api_token.get_secret_value()
     response = await started.client.get(
         "/", headers={"X-Ingress-Path": "/forged", "Authorization": f"Bearer {token}"}
     )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
+
 import pytest
 
-from addon.web.ui.security import COOKIE_NAME
+from addon.web.ui.security import COOKIE_NAME, KEY_BYTES, load_key, signed_token
 from devtools.scripted_llm import ScriptedLLM
 from tests.web.ui.conftest import TOKEN, UI
 from tests.web.ui.home import XSS, XSS_IMG, XSS_SCRIPT
@@ -41,6 +44,63 @@ async def test_post_without_cookie_is_refused(ui: UI, path: str) -> None:
         path, data={**CHAT_FORM, "csrf_token": TOKEN}, headers=ui.headers(), allow_redirects=False
     )
     assert response.status == 403
+
+
+@pytest.mark.urls
+@pytest.mark.parametrize(
+    "forged",
+    ["f" * 43, signed_token(b"a key that is not the add-on's!!", "n" * 22)],
+    ids=["unsigned", "another-key"],
+)
+async def test_a_matching_pair_without_the_key_is_refused(ui: UI, forged: str) -> None:
+    """A cookie and field that match but were not signed with the add-on's key: 403."""
+    response = await ui.client.post(
+        "/chat",
+        data={**CHAT_FORM, "csrf_token": forged},
+        headers=ui.headers(Cookie=f"{COOKIE_NAME}={forged}"),
+        allow_redirects=False,
+    )
+    assert response.status == 403
+
+
+@pytest.mark.urls
+async def test_a_token_the_page_issued_is_accepted(ui: UI, scripted_llm: ScriptedLLM) -> None:
+    """The cookie and field a page hands out make a POST that goes through."""
+    page = await ui.get("/chat")
+    issued = page.cookies[COOKIE_NAME].value
+    scripted_llm.reply("Sure.")
+    response = await ui.client.post(
+        "/chat",
+        data={**CHAT_FORM, "csrf_token": issued},
+        headers=ui.headers(Cookie=f"{COOKIE_NAME}={issued}"),
+        allow_redirects=False,
+    )
+    assert response.status == 303
+
+
+@pytest.mark.urls
+async def test_a_cookie_signed_elsewhere_is_replaced(ui: UI) -> None:
+    """A page seen with a foreign token in the cookie sets a new, signed one."""
+    foreign = signed_token(b"a key that is not the add-on's!!", "n" * 22)
+    response = await ui.client.get("/chat", headers=ui.headers(Cookie=f"{COOKIE_NAME}={foreign}"))
+    assert response.cookies[COOKIE_NAME].value not in (foreign, "")
+
+
+def test_the_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
+    """The first start makes an owner-only key file; later starts read the same key."""
+    path = tmp_path / "data" / "csrf.key"
+    key = load_key(path)
+    assert len(key) == KEY_BYTES
+    assert load_key(path) == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_truncated_key_is_replaced(tmp_path: Path) -> None:
+    """A key file too short to sign with is replaced by a full-length key."""
+    path = tmp_path / "csrf.key"
+    path.write_bytes(b"short")
+    assert len(load_key(path)) == KEY_BYTES
+    assert path.read_bytes() != b"short"
 
 
 @pytest.mark.urls
