@@ -9,8 +9,13 @@ can spend unbounded time or memory:
   checks the deadline: nested loops, ``range`` and recursive loops all pass through it;
 - every call (functions, filters called as functions, macros) goes through the sandbox's
   ``call``, which checks the deadline too, so recursive macros stop;
-- ``+``, ``*`` and ``**`` are intercepted, and ``~`` concatenations are wrapped, so a string or
-  list cannot double its way past the cap between two checks;
+- ``+``, ``*``, ``**`` and ``%`` are intercepted, and ``~`` concatenations are wrapped, so a
+  string or list cannot double its way past the cap between two checks; a list's size counts the
+  characters of the strings in it, so ``[long] * n`` is refused before a ``join`` builds it;
+- the ``join`` and ``replace`` filters, and the string methods that build a longer string
+  (``replace``, ``join``, ``ljust``, ``rjust``, ``center``, ``zfill``, ``expandtabs``,
+  ``format``), work out the size of what they would build first and refuse past the cap, and a
+  ``%`` or ``format`` width or precision past the cap is refused;
 - the output is streamed and stops at the cap.
 
 A render never runs in a thread: it is synchronous, short, and stops itself (docs/DECISIONS.md).
@@ -49,6 +54,15 @@ TIME_LIMIT_S = 1.0
 MAX_CHARS = 256 * 1024
 """Characters one template may produce (and the largest string or list it may build)."""
 MAX_EXPONENT = 100
+URL_PART_FILTER = "__url_part__"
+URL_PARTS_NAME = "__url_parts__"
+_FORMAT_NUMBER = re.compile(r"%(?:\(\w+\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_BRACE_NUMBER = re.compile(r"\{[^{}]*?:[^{}]*?\}")
+_NESTED_FIELD = re.compile(r"\{[^{}]*:[^{}]*\{")
+_DIGITS = re.compile(r"\d+")
+_GROWING_METHODS = frozenset(
+    {"replace", "join", "ljust", "rjust", "center", "zfill", "expandtabs", "format", "format_map"}
+)
 BUDGET_NAME = "__render_budget__"
 _NATIVE = re.compile(r"^\s*\{\{(?P<expr>(?:(?!\{\{|\}\}|\{%|%\}).)*)\}\}\s*$", re.DOTALL)
 _ITER_FILTER = "__budget_iter__"
@@ -79,9 +93,81 @@ class RenderBudget:
 
     def sized(self, value: Any) -> Any:
         """``value``, unless it is a string or list longer than the cap."""
-        if isinstance(value, str | list | tuple | bytes) and len(value) > self.max_chars:
-            raise TemplateLimitError(f"built a value longer than {self.max_chars} characters")
+        self.check(size_of(value))
         return value
+
+    def check(self, size: int) -> None:
+        """Refuse a value of ``size`` characters (worked out before building it) past the cap."""
+        if size > self.max_chars:
+            raise TemplateLimitError(f"built a value longer than {self.max_chars} characters")
+
+
+def size_of(value: Any) -> int:
+    """Characters a value stands for: a string's length; a list's items plus its strings' length."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, list | tuple):
+        return len(value) + sum(len(item) for item in value if isinstance(item, str | bytes))
+    return 0
+
+
+def _check_widths(budget: RenderBudget, numbers: Iterable[str]) -> None:
+    """Refuse a format width or precision past the cap, or one taken from the arguments."""
+    for number in numbers:
+        if number == "*":
+            raise TemplateLimitError("a '*' width in a format is not allowed")
+        if number and int(number) > budget.max_chars:
+            raise TemplateLimitError(f"a format width above {budget.max_chars}")
+
+
+def _check_percent(budget: RenderBudget, text: str) -> None:
+    for match in _FORMAT_NUMBER.finditer(text):
+        _check_widths(budget, (match.group(1) or "", match.group(2) or ""))
+
+
+def _check_braces(budget: RenderBudget, text: str) -> None:
+    if _NESTED_FIELD.search(text):
+        raise TemplateLimitError("a format width taken from the arguments is not allowed")
+    for spec in _BRACE_NUMBER.findall(text):
+        _check_widths(budget, _DIGITS.findall(spec.split(":", 1)[1]))
+
+
+def _replaced_size(text: str, old: str, new: str, count: int = -1) -> int:
+    found = len(text) + 1 if old == "" else text.count(old)
+    if count is not None and count >= 0:
+        found = min(found, count)
+    return len(text) + found * (len(new) - len(old))
+
+
+def _joined(budget: RenderBudget, separator: str, items: Iterable[Any]) -> list[str]:
+    """The items as strings, refused once they and the separators pass the cap."""
+    parts: list[str] = []
+    size = 0
+    for item in items:
+        budget.tick()
+        part = item if isinstance(item, str) else str(item)
+        size += len(part) + (len(separator) if parts else 0)
+        budget.check(size)
+        parts.append(part)
+    return parts
+
+
+def _check_method(budget: RenderBudget, method: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Refuse a string method call that would build past the cap; the arguments to call with."""
+    text = method.__self__
+    name = method.__name__
+    if name == "replace" and len(args) >= 2 and isinstance(args[0], str):
+        budget.check(_replaced_size(text, args[0], str(args[1]), *args[2:3]))
+    elif name == "join" and args:
+        return (_joined(budget, text, args[0]), *args[1:])
+    elif name in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int):
+        budget.check(args[0])
+    elif name == "expandtabs":
+        tab = args[0] if args and isinstance(args[0], int) else 8
+        budget.check(len(text) * max(tab, 1))
+    elif name in ("format", "format_map"):
+        _check_braces(budget, text)
+    return args
 
 
 def _budget(context: Context) -> RenderBudget:
@@ -104,6 +190,38 @@ def _budget_size(context: Context, value: Any) -> Any:
     return _budget(context).sized(value)
 
 
+@pass_context
+def _bounded_join(
+    context: Context, value: Iterable[Any], d: str = "", attribute: str | None = None
+) -> str:
+    """Jinja's ``join``, refused once the joined text would pass the cap."""
+    items: Iterable[Any] = value
+    if attribute is not None:
+        items = (context.environment.getattr(item, attribute) for item in value)
+    separator = str(d)
+    return separator.join(_joined(_budget(context), separator, items))
+
+
+@pass_context
+def _bounded_replace(
+    context: Context, value: Any, old: str, new: str, count: int | None = None
+) -> str:
+    """Jinja's ``replace``, refused when the result would pass the cap."""
+    text, old, new = str(value), str(old), str(new)
+    _budget(context).check(_replaced_size(text, old, new, -1 if count is None else count))
+    return text.replace(old, new, -1 if count is None else count)
+
+
+@pass_context
+def _url_part(context: Context, value: Any) -> str:
+    """Record one ``{{ }}`` output of a URL template; a placeholder stands in the text."""
+    parts = context.get(URL_PARTS_NAME)
+    if not isinstance(parts, list):
+        raise SecurityError("URL parts missing")
+    parts.append(value)
+    return f"\x00{len(parts) - 1}\x00"
+
+
 class _Bounded(NodeTransformer):
     """Wraps every loop's iterable and every ``~`` concatenation in the budget's checks."""
 
@@ -117,18 +235,41 @@ class _Bounded(NodeTransformer):
         return nodes.Filter(node, _SIZE_FILTER, [], [], None, None, lineno=node.lineno)
 
 
+class _UrlParts(NodeTransformer):
+    """Wraps every ``{{ }}`` output in the URL-part filter, so each lands as one encoded part."""
+
+    def visit_Output(self, node: nodes.Output) -> nodes.Node:
+        self.generic_visit(node)
+        node.nodes = [
+            child
+            if isinstance(child, nodes.TemplateData)
+            else nodes.Filter(child, URL_PART_FILTER, [], [], None, None, lineno=child.lineno)
+            for child in node.nodes
+        ]
+        return node
+
+
 class BoundedEnvironment(ImmutableSandboxedEnvironment):
     """The immutable sandbox plus the budget checks on calls and growing operators."""
 
-    intercepted_binops = frozenset({"+", "*", "**"})
+    intercepted_binops = frozenset({"+", "*", "**", "%"})
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        """Check the deadline before every call a template makes."""
-        _budget(__context).tick()
+        """Check the deadline before every call, and the size a growing string method builds."""
+        budget = _budget(__context)
+        budget.tick()
+        # The sandbox hands out ``str.format`` wrapped; the wrapper keeps the method.
+        method = getattr(__obj, "__wrapped__", __obj)
+        if (
+            isinstance(method, types.BuiltinMethodType)
+            and isinstance(getattr(method, "__self__", None), str)
+            and method.__name__ in _GROWING_METHODS
+        ):
+            args = _check_method(budget, method, args)
         return super().call(__context, __obj, *args, **kwargs)
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
-        """``+``, ``*`` and ``**``, refusing results past the size cap."""
+        """``+``, ``*``, ``**`` and ``%``, refusing results past the size cap before building."""
         budget = _budget(context)
         budget.tick()
         if operator == "**":
@@ -137,15 +278,13 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return left**right
         if operator == "*":
             for sequence, count in ((left, right), (right, left)):
-                if (
-                    isinstance(sequence, str | list | tuple)
-                    and isinstance(count, int)
-                    and len(sequence) * count > budget.max_chars
-                ):
-                    raise TemplateLimitError(
-                        f"built a value longer than {budget.max_chars} characters"
-                    )
+                if isinstance(sequence, str | list | tuple) and isinstance(count, int):
+                    budget.check(size_of(sequence) * count)
             return left * right
+        if operator == "%":
+            if isinstance(left, str):
+                _check_percent(budget, left)
+            return budget.sized(left % right)
         return budget.sized(left + right)
 
 
@@ -163,6 +302,9 @@ def _environment() -> BoundedEnvironment:
     )
     env.filters[_ITER_FILTER] = _budget_iter
     env.filters[_SIZE_FILTER] = _budget_size
+    env.filters[URL_PART_FILTER] = _url_part
+    env.filters["join"] = _bounded_join
+    env.filters["replace"] = _bounded_replace
     env.filters["to_json"] = _to_json
     env.filters["from_json"] = _from_json
     # Filters that build large strings from a small number, with no use in shaping an answer.
@@ -189,17 +331,19 @@ class Renderer:
         self._env = _environment()
         self._compiled = lru_cache(maxsize=cache_size)(self._compile)
 
-    def _compile(self, source: str) -> Template:
+    def _compile(self, source: str, url_parts: bool = False) -> Template:
         tree = _Bounded().visit(self._env.parse(source))
+        if url_parts:
+            tree = _UrlParts().visit(tree)
         tree.set_environment(self._env)
         code = self._env.compile(tree)
         return self._env.template_class.from_code(
             self._env, code, self._env.make_globals(None), None
         )
 
-    def _template(self, source: str, field: str) -> Template:
+    def _template(self, source: str, field: str, url_parts: bool = False) -> Template:
         try:
-            return self._compiled(source)
+            return self._compiled(source, url_parts)
         except TemplateSyntaxError as err:
             raise TemplateRenderError(field, err.lineno, err.message or str(err)) from err
 
@@ -226,6 +370,33 @@ class Renderer:
         except Exception as err:
             raise _render_error(err, field) from err
         return "".join(parts)
+
+    def render_parts(
+        self, source: str, variables: Mapping[str, Any], field: str
+    ) -> tuple[str, list[Any]]:
+        """Render with each ``{{ }}`` output replaced by a NUL-framed index; the outputs in order.
+
+        The rest kind builds its URL from this: the literal text is the definition's, each
+        output is encoded as one part where it lands (a path segment, a query value).
+        """
+        if _MARKUP.search(source) is None:
+            return source, []
+        template = self._template(source, field, url_parts=True)
+        budget = self._budget()
+        parts: list[Any] = []
+        chunks: list[str] = []
+        produced = 0
+        try:
+            for chunk in template.generate(
+                {**variables, BUDGET_NAME: budget, URL_PARTS_NAME: parts}
+            ):
+                produced += len(chunk)
+                if produced > self.max_chars:
+                    raise TemplateLimitError(f"output longer than {self.max_chars} characters")
+                chunks.append(chunk)
+        except Exception as err:
+            raise _render_error(err, field) from err
+        return "".join(chunks), parts
 
     def render_native(self, source: str, variables: Mapping[str, Any], field: str) -> Any:
         """Render to a value: a lone ``{{ expr }}`` keeps its type (a number stays a number)."""
