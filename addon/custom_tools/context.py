@@ -7,8 +7,8 @@ over the WebSocket client (``addon/ha/custom_tools_port.py``): this package neve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
