@@ -115,7 +115,7 @@ def _check_widths(budget: RenderBudget, numbers: Iterable[str]) -> None:
     """Refuse a format width or precision past the cap, or one taken from the arguments."""
     for number in numbers:
         if number == "*":
-            raise TemplateLimitError("a '*' width in a format is not allowed")
+            raise TemplateLimitError("a format width taken from the arguments ('*') is not allowed")
         if number and int(number) > budget.max_chars:
             raise TemplateLimitError(f"a format width above {budget.max_chars}")
 
