@@ -42,6 +42,7 @@ import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
 from addon.errors import CustomToolInvalid, HomeAgentError
+from addon.text import load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 
@@ -97,7 +98,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
     definition ``validate`` refuses is refused with the parser's problems as its reason.
     """
     try:
-        entries = yaml.safe_load(text)
+        entries = load_yaml(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""

@@ -10,7 +10,6 @@ from addon.custom_tools.context import StepContext
 from addon.custom_tools.definition import ResultSpec
 from addon.errors import ToolError
 
-
 MAX_JSON_DEPTH = 64
 """How deep an answer's JSON may nest: real APIs stay far below; deeper only stalls and crashes."""
 
