@@ -38,7 +38,8 @@ def test_a_remembered_secret_is_masked_in_its_encoded_forms() -> None:
     """The filter learns stored secrets and masks their percent-encoded form as well."""
     secret_filter = SecretFilter(["options-key"])
     secret_filter.remember(["stored/secret&1"])
-    record = logging.LogRecord("x", logging.INFO, "f", 1, "GET /a?k=%s", ("stored%2Fsecret%261",), None)
+    args = ("stored%2Fsecret%261",)
+    record = logging.LogRecord("x", logging.INFO, "f", 1, "GET /a?k=%s", args, None)
     secret_filter.filter(record)
     assert record.getMessage() == f"GET /a?k={MASK}"
 

@@ -50,7 +50,7 @@ def test_lowercase_percent_encoding_is_masked() -> None:
 
 
 def test_json_escaped_slash_and_unicode_ampersand_are_masked() -> None:
-    """``\\/`` and ``\\u0026`` (HTML-safe JSON encoders) hide nothing."""
+    """Escaped slashes and ``u0026``-style escapes (HTML-safe JSON encoders) hide nothing."""
     masked = SecretMask([SECRET]).text('{"a": "s3cr3t\\u0026token\\/value"}')
     assert "s3cr3t" not in masked
     assert MASK in masked

@@ -132,7 +132,7 @@ def test_a_lone_variable_past_the_cap_is_refused() -> None:
 )
 def test_the_budget_covers_format_join_replace_and_repetition(source: str) -> None:
     """Each way to build a huge string from a small template is refused before it is built."""
-    with pytest.raises(TemplateRenderError, match="longer than|format width"):
+    with pytest.raises(TemplateRenderError, match=r"longer than|format width"):
         Renderer().render(source, {}, "f")
 
 

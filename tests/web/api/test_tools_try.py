@@ -213,7 +213,7 @@ async def test_arguments_must_be_an_object_or_text(api: AppClient) -> None:
 async def test_a_result_template_cannot_read_a_secret_back(
     api: AppClient, endpoint: TestServer
 ) -> None:
-    """``{{ secrets.token | reverse }}`` as a result template is refused; the value never returns."""
+    """``{{ secrets.token | reverse }}`` as a result template is refused; no value returns."""
     await api.put("/api/secrets/token", json={"value": TOKEN})
     definition = weather(endpoint.port)
     definition["rest"]["result"] = {"template": "{{ secrets.token | reverse }}"}
