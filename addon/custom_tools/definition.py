@@ -33,6 +33,8 @@ _TEMPLATE_MARK = re.compile(r"\{\{|\{%|\{#")
 _LITERAL_ORIGIN = re.compile(r"^(https?)://([^/?#{}%\s]+)(?=$|[/?#])", re.IGNORECASE)
 _PERIOD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+MAX_PERIOD_S = 366 * 86400
+"""The longest history a tool reads, as ``period`` or as ``start`` to ``end``: a year."""
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 SECRET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 MAX_SECRETS = 20
@@ -223,7 +225,7 @@ def period_seconds(text: str) -> float:
     if match is None:
         raise ValueError(f"period {text!r} is not a duration such as 30m, 24h or 7d")
     seconds = float(match.group(1)) * _PERIOD_SECONDS[match.group(2)]
-    if not 0 < seconds <= 366 * 86400:
+    if not 0 < seconds <= MAX_PERIOD_S:
         raise ValueError(f"period {text!r} must be more than 0 and at most a year")
     return seconds
 
