@@ -8,6 +8,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from addon.custom_tools.definition import ToolDefinition, parse_definition
+from addon.custom_tools.extended_openai import import_functions
 from addon.custom_tools.runner import Runner
 from tests.custom_tools.servers import Api
 
@@ -87,3 +88,22 @@ async def test_a_query_mapping_value_cannot_add_a_parameter(
     definition = tool(api_server, "/api/v1/search", query={"q": "{{ p }}"})
     await runner.run(definition, {"p": "a&admin=1"}, dry_run=False, secrets={})
     assert [seen.query for seen in api.seen] == [{"q": "a&admin=1"}]
+
+
+async def test_an_imported_resource_template_encodes_its_arguments(
+    runner: Runner, api_server: TestServer, api: Api
+) -> None:
+    """Issue 23: an Extended OpenAI ``resource_template`` sends ``Rome&city=Oslo`` as one city."""
+    text = f"""
+- spec:
+    name: weather
+    description: Weather.
+    parameters: {{type: object, properties: {{location: {{type: string}}}}}}
+  function:
+    type: rest
+    resource_template: "http://127.0.0.1:{api_server.port}/weather?city={{{{ location }}}}"
+"""
+    (converted,) = import_functions(text).definitions
+    definition = parse_definition(converted, reserved=())
+    await runner.run(definition, {"location": "Rome&city=Oslo"}, dry_run=False, secrets={})
+    assert [seen.query for seen in api.seen] == [{"city": "Rome&city=Oslo"}]
