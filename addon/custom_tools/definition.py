@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
@@ -38,13 +39,6 @@ MAX_PERIOD_S = 366 * 86400
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 SECRET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 MAX_SECRETS = 20
-_MARKUP_BLOCK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
-_SECRETS_WORD = re.compile(r"\bsecrets\b")
-_SECRET_REFERENCE = re.compile(
-    r"\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*[\'\"]([^\'\"]+)[\'\"]\s*\])"
-)
-REQUEST_FIELDS = ("url", "query", "headers", "body")
-"""Where a ``rest`` request may use a secret: nowhere else in any definition."""
 
 
 class _Frozen(BaseModel):
@@ -366,7 +360,7 @@ def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> T
     if definition.name in reserved:
         problems.append(("name", f"'{definition.name}' is the name of a built-in tool"))
     problems.extend(_schema_problems(definition.parameters))
-    problems.extend(_secret_problems(definition))
+    problems.extend(secret_problems(template_texts(definition), definition.secrets))
     if problems:
         raise CustomToolInvalid(problems)
     return definition
@@ -396,66 +390,19 @@ def _schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
     return []
 
 
-def secret_references(text: str) -> set[str]:
-    """The secret names ``text``'s template markup names literally."""
-    names: set[str] = set()
-    for block in _MARKUP_BLOCK.findall(text):
-        for match in _SECRET_REFERENCE.finditer(block):
-            names.add(match.group(1) or match.group(2))
-    return names
-
-
-def _uses_secrets(text: str) -> bool:
-    return any(_SECRETS_WORD.search(block) for block in _MARKUP_BLOCK.findall(text))
-
-
 def template_texts(definition: ToolDefinition) -> Iterator[tuple[str, str, bool]]:
     """Every string of the kind's settings: (path, text, whether it is part of a rest request)."""
     if definition.composite is not None:
         for index, step in enumerate(definition.composite.steps):
-            yield from _texts(
+            yield from settings_texts(
                 step.settings.model_dump(), f"composite.steps.{index}.{step.kind}", step.kind
             )
         if definition.composite.result is not None:
-            yield from _texts(definition.composite.result.model_dump(), "composite.result", "")
-        return
-    yield from _texts(definition.settings.model_dump(), definition.kind, definition.kind)
-
-
-def _texts(value: Any, path: str, kind: str) -> Iterator[tuple[str, str, bool]]:
-    if isinstance(value, str):
-        head = path.split(".")
-        # ``rest.url``, ``composite.steps.0.rest.headers.X``: the field after the kind's name.
-        field = head[head.index(kind) + 1] if kind in head[:-1] else ""
-        yield path, value, kind == "rest" and field in REQUEST_FIELDS
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _texts(item, f"{path}.{key}", kind)
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            yield from _texts(item, f"{path}.{index}", kind)
-
-
-def _secret_problems(definition: ToolDefinition) -> list[tuple[str, str]]:
-    """Secrets named outside a rest request, or not among those declared."""
-    problems = []
-    declared = definition.secrets
-    for path, text, request in template_texts(definition):
-        if not _uses_secrets(text):
-            continue
-        if not request:
-            problems.append(
-                (
-                    path,
-                    "a secret can go only into a rest request (its url, query, headers or "
-                    "body), never into a result or another kind",
-                )
+            yield from settings_texts(
+                definition.composite.result.model_dump(), "composite.result", ""
             )
-        elif declared is not None:
-            undeclared = sorted(secret_references(text) - set(declared))
-            if undeclared:
-                problems.append((path, f"uses secrets {undeclared} not declared under 'secrets'"))
-    return problems
+        return
+    yield from settings_texts(definition.settings.model_dump(), definition.kind, definition.kind)
 
 
 def has_template(text: str) -> bool:

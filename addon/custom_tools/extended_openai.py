@@ -42,7 +42,7 @@ from typing import Any
 import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
-from addon.custom_tools.definition import secret_references
+from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.text import load_yaml
 

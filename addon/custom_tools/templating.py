@@ -29,8 +29,7 @@ import json
 import re
 import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -47,6 +46,17 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
+from addon.custom_tools.budget import (
+    GROWING_METHODS,
+    Clock,
+    RenderBudget,
+    TemplateLimitError,
+    check_method,
+    check_percent,
+    joined,
+    replaced_size,
+    size_of,
+)
 from addon.errors import TemplateRenderError
 
 TIME_LIMIT_S = 1.0
@@ -56,13 +66,6 @@ MAX_CHARS = 256 * 1024
 MAX_EXPONENT = 100
 URL_PART_FILTER = "__url_part__"
 URL_PARTS_NAME = "__url_parts__"
-_FORMAT_NUMBER = re.compile(r"%(?:\(\w+\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
-_BRACE_NUMBER = re.compile(r"\{[^{}]*?:[^{}]*?\}")
-_NESTED_FIELD = re.compile(r"\{[^{}]*:[^{}]*\{")
-_DIGITS = re.compile(r"\d+")
-_GROWING_METHODS = frozenset(
-    {"replace", "join", "ljust", "rjust", "center", "zfill", "expandtabs", "format", "format_map"}
-)
 BUDGET_NAME = "__render_budget__"
 _NATIVE = re.compile(r"^\s*\{\{(?P<expr>(?:(?!\{\{|\}\}|\{%|%\}).)*)\}\}\s*$", re.DOTALL)
 _ITER_FILTER = "__budget_iter__"
@@ -70,104 +73,6 @@ _SIZE_FILTER = "__budget_size__"
 _RESULT_NAME = "native_result"
 _MARKUP = re.compile(r"\{\{|\{%|\{#")
 _LONE_NAME = re.compile(r"^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
-
-Clock = Callable[[], float]
-
-
-class TemplateLimitError(Exception):
-    """A render went past its deadline or its size cap (becomes a TemplateRenderError)."""
-
-
-@dataclass(slots=True)
-class RenderBudget:
-    """The deadline and size cap of one render."""
-
-    deadline: float
-    max_chars: int
-    clock: Clock
-
-    def tick(self) -> None:
-        """Stop the render once the deadline has passed."""
-        if self.clock() > self.deadline:
-            raise TemplateLimitError("took longer than its time limit")
-
-    def sized(self, value: Any) -> Any:
-        """``value``, unless it is a string or list longer than the cap."""
-        self.check(size_of(value))
-        return value
-
-    def check(self, size: int) -> None:
-        """Refuse a value of ``size`` characters (worked out before building it) past the cap."""
-        if size > self.max_chars:
-            raise TemplateLimitError(f"built a value longer than {self.max_chars} characters")
-
-
-def size_of(value: Any) -> int:
-    """Characters a value stands for: a string's length; a list's items plus its strings' length."""
-    if isinstance(value, str | bytes):
-        return len(value)
-    if isinstance(value, list | tuple):
-        return len(value) + sum(len(item) for item in value if isinstance(item, str | bytes))
-    return 0
-
-
-def _check_widths(budget: RenderBudget, numbers: Iterable[str]) -> None:
-    """Refuse a format width or precision past the cap, or one taken from the arguments."""
-    for number in numbers:
-        if number == "*":
-            raise TemplateLimitError("a format width taken from the arguments ('*') is not allowed")
-        if number and int(number) > budget.max_chars:
-            raise TemplateLimitError(f"a format width above {budget.max_chars}")
-
-
-def _check_percent(budget: RenderBudget, text: str) -> None:
-    for match in _FORMAT_NUMBER.finditer(text):
-        _check_widths(budget, (match.group(1) or "", match.group(2) or ""))
-
-
-def _check_braces(budget: RenderBudget, text: str) -> None:
-    if _NESTED_FIELD.search(text):
-        raise TemplateLimitError("a format width taken from the arguments is not allowed")
-    for spec in _BRACE_NUMBER.findall(text):
-        _check_widths(budget, _DIGITS.findall(spec.split(":", 1)[1]))
-
-
-def _replaced_size(text: str, old: str, new: str, count: int = -1) -> int:
-    found = len(text) + 1 if old == "" else text.count(old)
-    if count is not None and count >= 0:
-        found = min(found, count)
-    return len(text) + found * (len(new) - len(old))
-
-
-def _joined(budget: RenderBudget, separator: str, items: Iterable[Any]) -> list[str]:
-    """The items as strings, refused once they and the separators pass the cap."""
-    parts: list[str] = []
-    size = 0
-    for item in items:
-        budget.tick()
-        part = item if isinstance(item, str) else str(item)
-        size += len(part) + (len(separator) if parts else 0)
-        budget.check(size)
-        parts.append(part)
-    return parts
-
-
-def _check_method(budget: RenderBudget, method: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Refuse a string method call that would build past the cap; the arguments to call with."""
-    text = method.__self__
-    name = method.__name__
-    if name == "replace" and len(args) >= 2 and isinstance(args[0], str):
-        budget.check(_replaced_size(text, args[0], str(args[1]), *args[2:3]))
-    elif name == "join" and args:
-        return (_joined(budget, text, args[0]), *args[1:])
-    elif name in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int):
-        budget.check(args[0])
-    elif name == "expandtabs":
-        tab = args[0] if args and isinstance(args[0], int) else 8
-        budget.check(len(text) * max(tab, 1))
-    elif name in ("format", "format_map"):
-        _check_braces(budget, text)
-    return args
 
 
 def _budget(context: Context) -> RenderBudget:
@@ -199,7 +104,7 @@ def _bounded_join(
     if attribute is not None:
         items = (context.environment.getattr(item, attribute) for item in value)
     separator = str(d)
-    return separator.join(_joined(_budget(context), separator, items))
+    return separator.join(joined(_budget(context), separator, items))
 
 
 @pass_context
@@ -208,7 +113,7 @@ def _bounded_replace(
 ) -> str:
     """Jinja's ``replace``, refused when the result would pass the cap."""
     text, old, new = str(value), str(old), str(new)
-    _budget(context).check(_replaced_size(text, old, new, -1 if count is None else count))
+    _budget(context).check(replaced_size(text, old, new, -1 if count is None else count))
     return text.replace(old, new, -1 if count is None else count)
 
 
@@ -263,9 +168,9 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if (
             isinstance(method, types.BuiltinMethodType)
             and isinstance(getattr(method, "__self__", None), str)
-            and method.__name__ in _GROWING_METHODS
+            and method.__name__ in GROWING_METHODS
         ):
-            args = _check_method(budget, method, args)
+            args = check_method(budget, method, args)
         return super().call(__context, __obj, *args, **kwargs)
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
@@ -283,7 +188,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return left * right
         if operator == "%":
             if isinstance(left, str):
-                _check_percent(budget, left)
+                check_percent(budget, left)
             return budget.sized(left % right)
         return budget.sized(left + right)
 
