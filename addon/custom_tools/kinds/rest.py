@@ -195,7 +195,7 @@ async def _exchange(
     body_kwargs: dict[str, Any],
     settings: RestSettings,
 ) -> RecordedResponse:
-    method, url = request.method, yarl.URL(request.url)
+    method, url = request.method, yarl.URL(request.url, encoded=True)
     for _ in range(MAX_REDIRECTS + 1):
         async with session.request(
             method, url, headers=dict(request.headers), allow_redirects=False, **body_kwargs
