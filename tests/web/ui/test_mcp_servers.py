@@ -61,3 +61,11 @@ async def test_credentials_in_a_servers_url_are_not_shown(ui: UI) -> None:
     assert "pw-in-url-77" not in page
     assert "url-key-9911" not in page
     assert "127.0.0.1:9/mcp" in page
+
+
+async def test_a_refused_form_does_not_echo_url_credentials(ui: UI) -> None:
+    """The form shown again after a refusal masks the URL's password."""
+    url = "http://bob:pw-in-form-55@h/mcp"
+    response = await ui.post("/mcp-servers", {"name": "Bad Name", "url": url})
+    assert response.status == 422
+    assert "pw-in-form-55" not in await response.text()
