@@ -63,6 +63,21 @@ def secret_forms(value: str) -> set[str]:
     return forms
 
 
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every form of ``secrets`` masked: for text about to be cut, before the cut."""
+    forms = {
+        form
+        for secret in secrets
+        if len(secret) >= MIN_LOGGED_SECRET
+        for form in secret_forms(secret)
+        if len(form) >= MIN_LOGGED_SECRET
+    }
+    for form in sorted(forms, key=len, reverse=True):
+        if form in text:
+            text = text.replace(form, MASK)
+    return text
+
+
 def header_secrets(value: str) -> list[str]:
     """A header value as a secret: the whole value and, after a scheme word, the bare token."""
     values = [value]
