@@ -1,9 +1,36 @@
-"""Text checks shared by the edges that parse JSON from clients (HTTP API, façade, Wyoming)."""
+"""Text checks shared by the edges that parse JSON or YAML from clients (API, panel, Wyoming)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.error import Mark
+from yaml.events import AliasEvent
+from yaml.nodes import Node
+
+
+class NoAliasLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses aliases (``*name``).
+
+    Aliases let 521 bytes expand to 80 MB while the event loop waits (the "billion laughs");
+    nothing users write here (tool definitions, Extended OpenAI functions, task files) needs
+    them, so they are refused at the first one, with its line, rather than bounded.
+    """
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        """Refuse an alias before PyYAML resolves it."""
+        if self.check_event(AliasEvent):
+            mark: Mark | None = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise ComposerError(None, None, "aliases (*name) are not allowed here", mark)
+        return super().compose_node(parent, index)
+
+
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load`` without aliases; raises ``yaml.YAMLError`` with a line, as it does."""
+    return yaml.load(text, Loader=NoAliasLoader)
 
 
 def is_unicode(data: Any) -> bool:

@@ -221,16 +221,12 @@ async def main() -> dict[str, Any]:
             session=session,
             port=port,
             arguments={"city": "Den Haag", "days": 3},
-            variables={
-                "city": "Den Haag",
-                "days": 3,
-                "args": {"city": "Den Haag", "days": 3},
-                "secrets": SECRETS,
-            },
+            variables={"city": "Den Haag", "days": 3, "args": {"city": "Den Haag", "days": 3}},
             send=True,
             timeout=10.0,
             field="rest",
             now=lambda: datetime.now(UTC),
+            secrets=SECRETS,
         )
         assert isinstance(rest_def.settings, RestSettings)
         renders = []

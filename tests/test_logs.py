@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import pytest
 
 from addon.logs import MASK, SecretFilter
+from addon.store import custom_tools
+from addon.store.database import Store
 
 
 def test_secret_in_message_arguments_is_masked(caplog: pytest.LogCaptureFixture) -> None:
@@ -29,3 +32,30 @@ def test_secret_in_exception_text_is_masked(caplog: pytest.LogCaptureFixture) ->
         except RuntimeError:
             logger.exception("request failed")
     assert "tok-abcdef" not in caplog.text
+
+
+def test_a_remembered_secret_is_masked_in_its_encoded_forms() -> None:
+    """The filter learns stored secrets and masks their percent-encoded form as well."""
+    secret_filter = SecretFilter(["options-key"])
+    secret_filter.remember(["stored/secret&1"])
+    args = ("stored%2Fsecret%261",)
+    record = logging.LogRecord("x", logging.INFO, "f", 1, "GET /a?k=%s", args, None)
+    secret_filter.filter(record)
+    assert record.getMessage() == f"GET /a?k={MASK}"
+
+
+async def test_a_secret_saved_in_the_store_is_masked_in_the_log(store: Store) -> None:
+    """Saving a custom tool secret teaches the add-on log's filter its value."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(SecretFilter([]))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        async with store.sessionmaker.begin() as session:
+            await custom_tools.set_secret(session, "weather", "wx-stored-secret-42")
+        logging.getLogger("test.stored").warning("answer was %s", "wx-stored-secret-42")
+    finally:
+        root.removeHandler(handler)
+    assert "wx-stored-secret-42" not in stream.getvalue()
+    assert MASK in stream.getvalue()

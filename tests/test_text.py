@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
-from addon.text import is_unicode
+from addon.text import is_unicode, load_yaml
 
 
 @pytest.mark.parametrize(
@@ -25,3 +26,16 @@ def test_unicode_text_passes(document: str) -> None:
 def test_lone_surrogate_anywhere_is_not_unicode(document: str) -> None:
     """A lone surrogate in any value or key, however deep, is not Unicode text."""
     assert not is_unicode(json.loads(document))
+
+
+def test_the_yaml_loader_refuses_an_alias_at_its_line() -> None:
+    """``load_yaml`` raises a YAML error pointing at the alias (issue 20.5)."""
+    with pytest.raises(yaml.YAMLError, match="aliases") as caught:
+        load_yaml("a: &x [1, 2]\nb: [*x, *x]\n")
+    assert caught.value.problem_mark.line == 1  # type: ignore[attr-defined]
+
+
+def test_the_yaml_loader_reads_what_safe_load_reads() -> None:
+    """Without aliases the document is what ``yaml.safe_load`` gives."""
+    text = "name: t\nlist: [1, two, {three: 3}]\n"
+    assert load_yaml(text) == yaml.safe_load(text)

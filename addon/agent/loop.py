@@ -3,6 +3,12 @@
 Separate from the provider (:mod:`addon.llm.client` only converts formats) as in Home Assistant's
 ``conversation/chat_log.py``. Tool calls from one model answer run concurrently; their results go
 back in the order the model asked for them.
+
+Bounded so one model answer cannot stall the turn: at most :data:`MAX_TOOL_CALLS` calls of one
+answer run (the others get an error saying so, since every call needs an answer); a result is
+cut at :data:`MAX_RESULT_CHARS` before the model reads it, and the trace keeps at most
+:data:`MAX_TRACE_CHARS` of a result, its arguments and its detail. Results are masked where they
+are made (custom tools, MCP), so a cut here never shows part of a secret.
 """
 
 from __future__ import annotations
@@ -25,6 +31,13 @@ from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 
 _LOGGER = logging.getLogger(__name__)
+MAX_TOOL_CALLS = 8
+"""Tool calls run per model answer; a model asking for more is looping or transcribing."""
+MAX_RESULT_CHARS = 16_000
+"""Characters of one tool result the model reads (a few thousand tokens)."""
+MAX_TRACE_CHARS = 64_000
+"""Characters of one result, detail or argument text the trace keeps."""
+TOO_MANY_CALLS = "TooManyToolCalls"
 
 
 class ToolProgress(Protocol):
@@ -96,18 +109,22 @@ async def run_tool_loop(
             return LoopResult(completion.content.strip(), added, None, outcomes)
         # Taken before the tools run: a tool may add model calls of its own (the expert's).
         asked_by = len(trace.llm_calls) - 1
+        calls = completion.tool_calls
+        if len(calls) > MAX_TOOL_CALLS:
+            _LOGGER.warning(
+                "The model asked for %d tool calls at once; running %d", len(calls), MAX_TOOL_CALLS
+            )
         results = await asyncio.gather(
-            *(_run_call(registry, call, context, progress) for call in completion.tool_calls)
+            *(_run_call(registry, call, context, progress) for call in calls[:MAX_TOOL_CALLS])
         )
-        for call, (started_at, outcome) in zip(completion.tool_calls, results, strict=True):
-            trace.tool_calls.append(ToolCallTrace(started_at, call.id, outcome, asked_by))
+        results.extend(_not_run(call) for call in calls[MAX_TOOL_CALLS:])
+        for call, (started_at, outcome) in zip(calls, results, strict=True):
+            trace.tool_calls.append(
+                ToolCallTrace(started_at, call.id, _for_trace(outcome), asked_by)
+            )
             outcomes.append(outcome)
             added.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call.id,
-                    "content": json.dumps(outcome.result, ensure_ascii=False, default=str),
-                }
+                {"role": "tool", "tool_call_id": call.id, "content": model_content(outcome.result)}
             )
     _LOGGER.warning("Stopped a turn after %d model calls", max_iterations)
     trace.error_kind = ErrorKind.ITERATION_LIMIT
@@ -118,6 +135,53 @@ async def run_tool_loop(
         f"stopped after {max_iterations} model calls",
         outcomes,
     )
+
+
+def model_content(result: Any) -> str:
+    """The result as the model reads it: JSON, cut at :data:`MAX_RESULT_CHARS` with a note."""
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    if len(text) <= MAX_RESULT_CHARS:
+        return text
+    return (
+        text[:MAX_RESULT_CHARS]
+        + f" … [cut: the result was {len(text)} characters, the first {MAX_RESULT_CHARS} shown]"
+    )
+
+
+def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
+    """The answer to a call past :data:`MAX_TOOL_CALLS`: an error the model can act on."""
+    text = (
+        f"not run: at most {MAX_TOOL_CALLS} tool calls run per message; "
+        "ask for this one again in the next message if it is still needed"
+    )
+    outcome = ToolOutcome(
+        name=call.name,
+        arguments={},
+        raw_arguments=call.arguments[:MAX_TRACE_CHARS],
+        result={"error": TOO_MANY_CALLS, "error_text": text},
+        error=text,
+        duration_ms=0.0,
+        executor="none",
+    )
+    return datetime.now(UTC), outcome
+
+
+def _for_trace(outcome: ToolOutcome) -> ToolOutcome:
+    """``outcome`` with its result, detail and argument text cut to what the trace keeps."""
+    result, detail = _trace_cut(outcome.result), _trace_cut(outcome.detail)
+    raw = outcome.raw_arguments
+    if result is outcome.result and detail is outcome.detail and len(raw) <= MAX_TRACE_CHARS:
+        return outcome
+    return replace(outcome, result=result, detail=detail, raw_arguments=raw[:MAX_TRACE_CHARS])
+
+
+def _trace_cut(value: Any) -> Any:
+    if value is None:
+        return None
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) <= MAX_TRACE_CHARS:
+        return value
+    return {"truncated": True, "characters": len(text), "text": text[:MAX_TRACE_CHARS]}
 
 
 async def _run_call(

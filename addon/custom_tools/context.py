@@ -7,10 +7,13 @@ over the WebSocket client (``addon/ha/custom_tools_port.py``): this package neve
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
+
+from addon.custom_tools.secrets_mask import SecretMask
 
 if TYPE_CHECKING:
     import aiohttp
@@ -58,7 +61,7 @@ class RenderedRequest:
 
     method: str
     url: str
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = dataclasses.field(default_factory=dict)
     body: Any = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -76,7 +79,7 @@ class RecordedResponse:
     """What came back: status, headers, the body as text (cut at the size cap)."""
 
     status: int | None
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = dataclasses.field(default_factory=dict)
     body: str = ""
     truncated: bool = False
 
@@ -113,10 +116,12 @@ class StepResult:
 class StepContext:
     """What one step runs with.
 
-    ``variables`` are the template variables (arguments by name, ``args``, ``secrets`` and, in a
-    composite, ``steps``); ``send`` is False for an acting step of a dry run, which renders its
-    request and records it without sending; ``field`` prefixes error paths (``rest``,
-    ``composite.steps.1.rest``).
+    ``variables`` are the template variables (arguments by name, ``args`` and, in a composite,
+    ``steps``); ``secrets`` are the tool's own secrets, which only a rest request's URL, query,
+    headers and body see (as ``secrets``); ``mask`` masks them (every secret the tool runner
+    knows), applied to an answer before anything reads or cuts it. ``send`` is False for an
+    acting step of a dry run, which renders its request and records it without sending;
+    ``field`` prefixes error paths (``rest``, ``composite.steps.1.rest``).
     """
 
     renderer: Renderer
@@ -128,3 +133,5 @@ class StepContext:
     timeout: float
     field: str
     now: Callable[[], datetime]
+    secrets: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    mask: SecretMask = dataclasses.field(default_factory=lambda: SecretMask(()))

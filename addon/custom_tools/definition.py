@@ -10,15 +10,17 @@ all of them inline. Models are frozen: a definition is a value, compared and cac
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import unquote
 
 import yarl
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
@@ -32,7 +34,11 @@ _TEMPLATE_MARK = re.compile(r"\{\{|\{%|\{#")
 _LITERAL_ORIGIN = re.compile(r"^(https?)://([^/?#{}%\s]+)(?=$|[/?#])", re.IGNORECASE)
 _PERIOD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+MAX_PERIOD_S = 366 * 86400
+"""The longest history a tool reads, as ``period`` or as ``start`` to ``end``: a year."""
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+SECRET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+MAX_SECRETS = 20
 
 
 class _Frozen(BaseModel):
@@ -92,6 +98,24 @@ class RestSettings(_Frozen):
         """The URL's literal origin (see :func:`origin_of`), worked out once per definition."""
         return origin_of(self.url)
 
+    @cached_property
+    def path_prefix(self) -> tuple[str, bool]:
+        """The URL's literal path, pinned like its origin: (prefix, whether the path is exact).
+
+        The path written before the first template markup, decoded and with dot segments
+        resolved. When no template reaches the path (none at all, or the first after ``?``),
+        the rendered path must equal it; otherwise it must start with it.
+        """
+        text = self.url.strip()
+        match = _LITERAL_ORIGIN.match(text)
+        rest = text[match.end() :] if match is not None else ""
+        mark = _TEMPLATE_MARK.search(rest)
+        literal = rest if mark is None else rest[: mark.start()]
+        cut = min((i for i in (literal.find("?"), literal.find("#")) if i >= 0), default=-1)
+        exact = mark is None or cut >= 0
+        path = literal[:cut] if cut >= 0 else literal
+        return resolved_path(path), exact
+
 
 def origin_of(url: str) -> yarl.URL:
     """The literal ``scheme://host[:port]`` the URL template starts with; rendering must keep it.
@@ -112,6 +136,28 @@ def origin_of(url: str) -> yarl.URL:
     if not origin.host or origin.user is not None:
         raise ValueError("the URL needs a host, without user or password (use headers instead)")
     return origin
+
+
+def resolved_path(path: str) -> str:
+    """``path`` percent-decoded (``%2F`` and ``%2e`` included), its dot segments resolved.
+
+    What a server may end up serving, whichever decoding it does: the pin compares this.
+    """
+    segments: list[str] = []
+    parts = unquote(path).split("/")
+    for index, segment in enumerate(parts):
+        last = index == len(parts) - 1
+        if segment == "..":
+            if segments:
+                segments.pop()
+            if last:
+                segments.append("")
+        elif segment == ".":
+            if last:
+                segments.append("")
+        elif segment or last:
+            segments.append(segment)
+    return "/" + "/".join(segments)
 
 
 class ServiceSettings(_Frozen):
@@ -173,7 +219,7 @@ def period_seconds(text: str) -> float:
     if match is None:
         raise ValueError(f"period {text!r} is not a duration such as 30m, 24h or 7d")
     seconds = float(match.group(1)) * _PERIOD_SECONDS[match.group(2)]
-    if not 0 < seconds <= 366 * 86400:
+    if not 0 < seconds <= MAX_PERIOD_S:
         raise ValueError(f"period {text!r} must be more than 0 and at most a year")
     return seconds
 
@@ -231,6 +277,9 @@ class ToolDefinition(_Frozen):
     enabled: bool = True
     timeout: float = Field(default=10.0, ge=0.1, le=120.0)
     acts: bool | None = None
+    secrets: list[Annotated[str, Field(pattern=SECRET_NAME_PATTERN)]] | None = Field(
+        default=None, max_length=MAX_SECRETS
+    )
     rest: RestSettings | None = None
     service: ServiceSettings | None = None
     template: TemplateSettings | None = None
@@ -247,6 +296,22 @@ class ToolDefinition(_Frozen):
     def settings(self) -> BaseModel:
         """The settings of this tool's kind."""
         return _kind_settings(self, self.kind)
+
+    @cached_property
+    def secret_names(self) -> frozenset[str]:
+        """The secrets the tool may use: those declared, else those its requests name.
+
+        A definition without ``secrets:`` (every one saved before the field existed) uses the
+        secrets its ``rest`` requests name literally (``secrets.NAME``, ``secrets['NAME']``).
+        """
+        if self.secrets is not None:
+            return frozenset(self.secrets)
+        return frozenset(
+            name
+            for _path, text, request in template_texts(self)
+            if request
+            for name in secret_references(text)
+        )
 
     @property
     def resolved_acts(self) -> bool:
@@ -295,6 +360,7 @@ def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> T
     if definition.name in reserved:
         problems.append(("name", f"'{definition.name}' is the name of a built-in tool"))
     problems.extend(_schema_problems(definition.parameters))
+    problems.extend(secret_problems(template_texts(definition), definition.secrets))
     if problems:
         raise CustomToolInvalid(problems)
     return definition
@@ -322,6 +388,21 @@ def _schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
     if reserved:
         return [("parameters.properties", f"{reserved} are template variables of their own")]
     return []
+
+
+def template_texts(definition: ToolDefinition) -> Iterator[tuple[str, str, bool]]:
+    """Every string of the kind's settings: (path, text, whether it is part of a rest request)."""
+    if definition.composite is not None:
+        for index, step in enumerate(definition.composite.steps):
+            yield from settings_texts(
+                step.settings.model_dump(), f"composite.steps.{index}.{step.kind}", step.kind
+            )
+        if definition.composite.result is not None:
+            yield from settings_texts(
+                definition.composite.result.model_dump(), "composite.result", ""
+            )
+        return
+    yield from settings_texts(definition.settings.model_dump(), definition.kind, definition.kind)
 
 
 def has_template(text: str) -> bool:

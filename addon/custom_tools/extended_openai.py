@@ -27,7 +27,8 @@ What carries over, and how:
 
 Export writes the same format from our definitions; a definition with no EOC equivalent is
 listed with the reason instead. Secrets stay ``{{ secrets.NAME }}`` references: values are never
-exported.
+exported, nor is the ``secrets:`` declaration (EOC has none); an import declares the secrets its
+requests name, so the tool uses those and no others.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ from typing import Any
 import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
+from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
+from addon.text import load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 
@@ -99,7 +102,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
     definition ``validate`` refuses is refused with the parser's problems as its reason.
     """
     try:
-        entries = yaml.safe_load(text)
+        entries = load_yaml(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -145,8 +148,22 @@ def import_entry(entry: Any) -> dict[str, Any]:
     definition["kind"] = kind
     if isinstance(function.get("timeout"), int | float) and kind == "rest":
         definition["timeout"] = function["timeout"]
+    secrets = sorted(_secrets_named(settings))
+    if secrets:
+        definition["secrets"] = secrets
     definition[kind] = settings
     return definition
+
+
+def _secrets_named(value: Any) -> set[str]:
+    """The secret names the converted settings' templates name (``secrets.NAME``)."""
+    if isinstance(value, str):
+        return secret_references(value)
+    if isinstance(value, Mapping):
+        return {name for item in value.values() for name in _secrets_named(item)}
+    if isinstance(value, list):
+        return {name for item in value for name in _secrets_named(item)}
+    return set()
 
 
 def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str, dict[str, Any]]:

@@ -1,10 +1,13 @@
 """Running one custom tool call: the kinds behind one entry point, its record with secrets masked.
 
 :meth:`Runner.run` never raises for anything the tool, its endpoint or the model did: the
-:class:`ToolRun` says what was sent, what came back, what the model receives and what failed.
-Secrets are masked in every part of the record, the model's result included (an endpoint that
-echoes a key must not hand it to the model). A dry run renders an acting tool's request in full
-and records it without sending it; read-only tools run for real, so their results are real.
+:class:`ToolRun` says what was sent, what came back, what the model receives and what failed
+(anything unforeseen is caught at this boundary too, logged and returned masked). A tool sees
+only its own secrets (:attr:`ToolDefinition.secret_names`), and only in a rest request; an
+answer is masked as it arrives, before it is shaped or cut, and every part of the record is
+masked again on the way out (an endpoint that echoes a key must not hand it to the model). A
+dry run renders an acting tool's request in full and records it without sending it; read-only
+tools run for real, so their results are real.
 """
 
 from __future__ import annotations
@@ -143,20 +146,26 @@ class Runner:
         dry_run: bool,
         secrets: Mapping[str, str],
     ) -> ToolRun:
-        """Run ``definition`` with validated ``arguments``; never raises for a failed call."""
+        """Run ``definition`` with validated ``arguments``; never raises for a failed call.
+
+        ``secrets`` is every custom tool secret: all are masked, the tool uses its own.
+        """
         started = time.perf_counter()
         deadline = started + definition.timeout
         mask = self.mask(secrets)
+        own = {name: secrets[name] for name in definition.secret_names if name in secrets}
         context = StepContext(
             renderer=self.renderer,
             session=self.session,
             port=self.port,
             arguments=dict(arguments),
-            variables={**arguments, "args": dict(arguments), "secrets": dict(secrets)},
+            variables={**arguments, "args": dict(arguments)},
             send=not (dry_run and definition.resolved_acts),
             timeout=definition.timeout,
             field=definition.kind,
             now=self._now,
+            secrets=own,
+            mask=mask,
         )
         records: list[StepRecord] = []
         request: RenderedRequest | None = None
@@ -183,6 +192,9 @@ class Runner:
             response = err.response if isinstance(err.response, RecordedResponse) else None
         except HomeAgentError as err:
             error = str(err)
+        except Exception as err:  # the boundary: nothing a tool does may escape the runner
+            error = f"{definition.name} failed unexpectedly: {type(err).__name__}: {err}"
+            _LOGGER.warning("Custom tool %s raised %s", definition.name, type(err).__name__)
         else:
             return ToolRun(
                 name=definition.name,

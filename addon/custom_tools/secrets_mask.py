@@ -1,20 +1,17 @@
-"""Masking secret values wherever custom tools' data goes: traces, logs, try-it output, events.
+"""Masking secret values wherever custom tools' and MCP servers' data goes: traces, results, logs.
 
-A secret reaches a request in more than its raw form: percent-encoded in a query string (as
-:mod:`urllib` writes it, and as yarl does, which leaves ``/ : @ ?`` as they are and writes a space
-as ``+``), in a path, escaped in a JSON body, base64-encoded in a Basic ``Authorization`` header.
-Each form is masked; longer values first, so a secret that contains another is masked whole.
+A secret reaches a request in more than its raw form: percent-encoded in a query string or a
+path, escaped in a JSON body, base64-encoded in a Basic ``Authorization`` header. Each form
+:func:`addon.logs.secret_forms` knows is masked (the log filter masks the same ones); longer forms
+first, so a secret that contains another is masked whole.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
-from urllib.parse import quote, quote_plus
 
-import yarl
+from addon.logs import header_secrets, secret_forms, url_secrets
 
 MASK = "••••••"
 
@@ -27,25 +24,19 @@ class SecretMask:
     def __init__(self, values: Iterable[str]) -> None:
         forms: set[str] = set()
         for value in values:
-            if not value:
-                continue
-            forms.update(
-                {
-                    value,
-                    quote(value, safe=""),
-                    quote_plus(value),
-                    json.dumps(value, ensure_ascii=False)[1:-1],
-                    json.dumps(value)[1:-1],
-                }
-            )
-            forms.update(_url_forms(value))
-            forms.update(_base64_forms(value))
+            forms |= secret_forms(value)
         self._forms = tuple(sorted(forms, key=len, reverse=True))
 
     @classmethod
     def of(cls, secrets: Mapping[str, str]) -> SecretMask:
         """The mask of every value in a secrets table."""
         return cls(secrets.values())
+
+    @classmethod
+    def of_connection(cls, url: str, header_values: Iterable[str]) -> SecretMask:
+        """The mask of an MCP server's credentials: header values, bare tokens, URL credentials."""
+        values = [secret for value in header_values for secret in header_secrets(value)]
+        return cls([*values, *url_secrets(url)])
 
     def __bool__(self) -> bool:
         return bool(self._forms)
@@ -68,31 +59,3 @@ class SecretMask:
         if isinstance(value, list | tuple):
             return [self.value(item) for item in value]
         return value
-
-
-def _url_forms(value: str) -> set[str]:
-    """The secret as yarl writes it in a query value and in a path (the rest kind's URLs)."""
-    base = yarl.URL("http://h/")
-    try:
-        return {
-            base.with_query({"k": value}).raw_query_string.removeprefix("k="),
-            base.joinpath(value).raw_path.removeprefix("/"),
-        }
-    except ValueError:  # not a valid path segment; then it cannot be in a path either
-        return {base.with_query({"k": value}).raw_query_string.removeprefix("k=")}
-
-
-def _base64_forms(value: str) -> set[str]:
-    """The secret inside base64 text, as in ``user:secret`` of Basic auth, at each alignment.
-
-    Base64 encodes three bytes at a time, so inside a longer text the secret shows as the
-    encoding of its bytes from the first group boundary on; one form per possible boundary.
-    """
-    raw = value.encode()
-    forms = set()
-    for shift in range(3):
-        chunk = raw[shift:]
-        chunk = chunk[: len(chunk) // 3 * 3]
-        if len(chunk) >= 6:
-            forms.add(base64.b64encode(chunk).decode())
-    return forms

@@ -9,8 +9,13 @@ can spend unbounded time or memory:
   checks the deadline: nested loops, ``range`` and recursive loops all pass through it;
 - every call (functions, filters called as functions, macros) goes through the sandbox's
   ``call``, which checks the deadline too, so recursive macros stop;
-- ``+``, ``*`` and ``**`` are intercepted, and ``~`` concatenations are wrapped, so a string or
-  list cannot double its way past the cap between two checks;
+- ``+``, ``*``, ``**`` and ``%`` are intercepted, and ``~`` concatenations are wrapped, so a
+  string or list cannot double its way past the cap between two checks; a list's size counts the
+  characters of the strings in it, so ``[long] * n`` is refused before a ``join`` builds it;
+- the ``join`` and ``replace`` filters, and the string methods that build a longer string
+  (``replace``, ``join``, ``ljust``, ``rjust``, ``center``, ``zfill``, ``expandtabs``,
+  ``format``), work out the size of what they would build first and refuse past the cap, and a
+  ``%`` or ``format`` width or precision past the cap is refused;
 - the output is streamed and stops at the cap.
 
 A render never runs in a thread: it is synchronous, short, and stops itself (docs/DECISIONS.md).
@@ -24,8 +29,7 @@ import json
 import re
 import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -42,6 +46,17 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
+from addon.custom_tools.budget import (
+    GROWING_METHODS,
+    Clock,
+    RenderBudget,
+    TemplateLimitError,
+    check_method,
+    check_percent,
+    joined,
+    replaced_size,
+    size_of,
+)
 from addon.errors import TemplateRenderError
 
 TIME_LIMIT_S = 1.0
@@ -49,6 +64,8 @@ TIME_LIMIT_S = 1.0
 MAX_CHARS = 256 * 1024
 """Characters one template may produce (and the largest string or list it may build)."""
 MAX_EXPONENT = 100
+URL_PART_FILTER = "__url_part__"
+URL_PARTS_NAME = "__url_parts__"
 BUDGET_NAME = "__render_budget__"
 _NATIVE = re.compile(r"^\s*\{\{(?P<expr>(?:(?!\{\{|\}\}|\{%|%\}).)*)\}\}\s*$", re.DOTALL)
 _ITER_FILTER = "__budget_iter__"
@@ -56,32 +73,6 @@ _SIZE_FILTER = "__budget_size__"
 _RESULT_NAME = "native_result"
 _MARKUP = re.compile(r"\{\{|\{%|\{#")
 _LONE_NAME = re.compile(r"^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
-
-Clock = Callable[[], float]
-
-
-class TemplateLimitError(Exception):
-    """A render went past its deadline or its size cap (becomes a TemplateRenderError)."""
-
-
-@dataclass(slots=True)
-class RenderBudget:
-    """The deadline and size cap of one render."""
-
-    deadline: float
-    max_chars: int
-    clock: Clock
-
-    def tick(self) -> None:
-        """Stop the render once the deadline has passed."""
-        if self.clock() > self.deadline:
-            raise TemplateLimitError("took longer than its time limit")
-
-    def sized(self, value: Any) -> Any:
-        """``value``, unless it is a string or list longer than the cap."""
-        if isinstance(value, str | list | tuple | bytes) and len(value) > self.max_chars:
-            raise TemplateLimitError(f"built a value longer than {self.max_chars} characters")
-        return value
 
 
 def _budget(context: Context) -> RenderBudget:
@@ -104,6 +95,38 @@ def _budget_size(context: Context, value: Any) -> Any:
     return _budget(context).sized(value)
 
 
+@pass_context
+def _bounded_join(
+    context: Context, value: Iterable[Any], d: str = "", attribute: str | None = None
+) -> str:
+    """Jinja's ``join``, refused once the joined text would pass the cap."""
+    items: Iterable[Any] = value
+    if attribute is not None:
+        items = (context.environment.getattr(item, attribute) for item in value)
+    separator = str(d)
+    return separator.join(joined(_budget(context), separator, items))
+
+
+@pass_context
+def _bounded_replace(
+    context: Context, value: Any, old: str, new: str, count: int | None = None
+) -> str:
+    """Jinja's ``replace``, refused when the result would pass the cap."""
+    text, old, new = str(value), str(old), str(new)
+    _budget(context).check(replaced_size(text, old, new, -1 if count is None else count))
+    return text.replace(old, new, -1 if count is None else count)
+
+
+@pass_context
+def _url_part(context: Context, value: Any) -> str:
+    """Record one ``{{ }}`` output of a URL template; a placeholder stands in the text."""
+    parts = context.get(URL_PARTS_NAME)
+    if not isinstance(parts, list):
+        raise SecurityError("URL parts missing")
+    parts.append(value)
+    return f"\x00{len(parts) - 1}\x00"
+
+
 class _Bounded(NodeTransformer):
     """Wraps every loop's iterable and every ``~`` concatenation in the budget's checks."""
 
@@ -117,18 +140,41 @@ class _Bounded(NodeTransformer):
         return nodes.Filter(node, _SIZE_FILTER, [], [], None, None, lineno=node.lineno)
 
 
+class _UrlParts(NodeTransformer):
+    """Wraps every ``{{ }}`` output in the URL-part filter, so each lands as one encoded part."""
+
+    def visit_Output(self, node: nodes.Output) -> nodes.Node:
+        self.generic_visit(node)
+        node.nodes = [
+            child
+            if isinstance(child, nodes.TemplateData)
+            else nodes.Filter(child, URL_PART_FILTER, [], [], None, None, lineno=child.lineno)
+            for child in node.nodes
+        ]
+        return node
+
+
 class BoundedEnvironment(ImmutableSandboxedEnvironment):
     """The immutable sandbox plus the budget checks on calls and growing operators."""
 
-    intercepted_binops = frozenset({"+", "*", "**"})
+    intercepted_binops = frozenset({"+", "*", "**", "%"})
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        """Check the deadline before every call a template makes."""
-        _budget(__context).tick()
+        """Check the deadline before every call, and the size a growing string method builds."""
+        budget = _budget(__context)
+        budget.tick()
+        # The sandbox hands out ``str.format`` wrapped; the wrapper keeps the method.
+        method = getattr(__obj, "__wrapped__", __obj)
+        if (
+            isinstance(method, types.BuiltinMethodType)
+            and isinstance(getattr(method, "__self__", None), str)
+            and method.__name__ in GROWING_METHODS
+        ):
+            args = check_method(budget, method, args)
         return super().call(__context, __obj, *args, **kwargs)
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
-        """``+``, ``*`` and ``**``, refusing results past the size cap."""
+        """``+``, ``*``, ``**`` and ``%``, refusing results past the size cap before building."""
         budget = _budget(context)
         budget.tick()
         if operator == "**":
@@ -137,15 +183,13 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return left**right
         if operator == "*":
             for sequence, count in ((left, right), (right, left)):
-                if (
-                    isinstance(sequence, str | list | tuple)
-                    and isinstance(count, int)
-                    and len(sequence) * count > budget.max_chars
-                ):
-                    raise TemplateLimitError(
-                        f"built a value longer than {budget.max_chars} characters"
-                    )
+                if isinstance(sequence, str | list | tuple) and isinstance(count, int):
+                    budget.check(size_of(sequence) * count)
             return left * right
+        if operator == "%":
+            if isinstance(left, str):
+                check_percent(budget, left)
+            return budget.sized(left % right)
         return budget.sized(left + right)
 
 
@@ -163,6 +207,9 @@ def _environment() -> BoundedEnvironment:
     )
     env.filters[_ITER_FILTER] = _budget_iter
     env.filters[_SIZE_FILTER] = _budget_size
+    env.filters[URL_PART_FILTER] = _url_part
+    env.filters["join"] = _bounded_join
+    env.filters["replace"] = _bounded_replace
     env.filters["to_json"] = _to_json
     env.filters["from_json"] = _from_json
     # Filters that build large strings from a small number, with no use in shaping an answer.
@@ -189,17 +236,19 @@ class Renderer:
         self._env = _environment()
         self._compiled = lru_cache(maxsize=cache_size)(self._compile)
 
-    def _compile(self, source: str) -> Template:
+    def _compile(self, source: str, url_parts: bool = False) -> Template:
         tree = _Bounded().visit(self._env.parse(source))
+        if url_parts:
+            tree = _UrlParts().visit(tree)
         tree.set_environment(self._env)
         code = self._env.compile(tree)
         return self._env.template_class.from_code(
             self._env, code, self._env.make_globals(None), None
         )
 
-    def _template(self, source: str, field: str) -> Template:
+    def _template(self, source: str, field: str, url_parts: bool = False) -> Template:
         try:
-            return self._compiled(source)
+            return self._compiled(source, url_parts)
         except TemplateSyntaxError as err:
             raise TemplateRenderError(field, err.lineno, err.message or str(err)) from err
 
@@ -226,6 +275,33 @@ class Renderer:
         except Exception as err:
             raise _render_error(err, field) from err
         return "".join(parts)
+
+    def render_parts(
+        self, source: str, variables: Mapping[str, Any], field: str
+    ) -> tuple[str, list[Any]]:
+        """Render with each ``{{ }}`` output replaced by a NUL-framed index; the outputs in order.
+
+        The rest kind builds its URL from this: the literal text is the definition's, each
+        output is encoded as one part where it lands (a path segment, a query value).
+        """
+        if _MARKUP.search(source) is None:
+            return source, []
+        template = self._template(source, field, url_parts=True)
+        budget = self._budget()
+        parts: list[Any] = []
+        chunks: list[str] = []
+        produced = 0
+        try:
+            for chunk in template.generate(
+                {**variables, BUDGET_NAME: budget, URL_PARTS_NAME: parts}
+            ):
+                produced += len(chunk)
+                if produced > self.max_chars:
+                    raise TemplateLimitError(f"output longer than {self.max_chars} characters")
+                chunks.append(chunk)
+        except Exception as err:
+            raise _render_error(err, field) from err
+        return "".join(chunks), parts
 
     def render_native(self, source: str, variables: Mapping[str, Any], field: str) -> Any:
         """Render to a value: a lone ``{{ expr }}`` keeps its type (a number stays a number)."""

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from addon.errors import TaskFileInvalid
+from addon.text import load_yaml
 
 MAX_TASKS = 5000
 """More tasks than anyone reviews in one run; a bound so a pasted file cannot run for days."""
@@ -183,7 +184,7 @@ def parse_task_file(text: str, *, name: str = "tasks", base_dir: Path | None = N
 
 def _yaml(text: str, where: str) -> Any:
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark is not None else ""

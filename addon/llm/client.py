@@ -25,6 +25,7 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.sse import event_data
+from addon.logs import scrub
 
 if TYPE_CHECKING:
     import openai
@@ -172,7 +173,7 @@ class LLMClient:
                 f"cannot reach the model endpoint at {self.base_url}"
             ) from err
         except openai.APIStatusError as err:
-            raise _status_error(err, self.model) from err
+            raise _status_error(err, self.model, self._client.api_key) from err
         except openai.OpenAIError as err:
             raise LLMError(f"the model endpoint failed: {err}") from err
         except httpx2.HTTPError as err:
@@ -227,7 +228,7 @@ class LLMClient:
                 f"cannot reach the model endpoint at {self.base_url}"
             ) from err
         except openai.APIStatusError as err:
-            raise _status_error(err, model) from err
+            raise _status_error(err, model, self._client.api_key) from err
         except (openai.OpenAIError, httpx2.HTTPError) as err:
             raise LLMError(f"the embeddings endpoint failed: {err}") from err
         items = sorted(
@@ -261,9 +262,8 @@ class LLMClient:
                     break
                 chunk = _json_object(data.encode())
                 if chunk.get("error"):
-                    raise LLMServerError(
-                        f"the model endpoint failed mid-answer: {_error_text(chunk)}"
-                    )
+                    failure = _error_text(chunk, self._client.api_key)
+                    raise LLMServerError(f"the model endpoint failed mid-answer: {failure}")
                 if chunk.get("usage"):
                     prompt_tokens, completion_tokens = _usage(chunk)
                 choices = _list(chunk.get("choices"))
@@ -353,14 +353,14 @@ def _refused(err: openai.APITimeoutError) -> bool:
     return isinstance(root, OSError) and not isinstance(root, TimeoutError)
 
 
-def _status_error(err: openai.APIStatusError, model: str) -> LLMError:
+def _status_error(err: openai.APIStatusError, model: str, api_key: str) -> LLMError:
     """The error for an HTTP error answer, of the kind that tells the user what to fix.
 
     A 404 is a missing model only when the answer says so (OpenAI's ``model_not_found`` code,
     Ollama's "model … not found"); a 404 for the path itself means a wrong ``llm_base_url``.
     429 reaches here only after the client's own retries.
     """
-    message = _message(err)
+    message = _message(err, api_key)
     text = f"the model endpoint answered {err.status_code}: {message}"
     if err.status_code == 401:
         return LLMAuthError(f"the model endpoint refused the API key ({text})")
@@ -373,13 +373,15 @@ def _status_error(err: openai.APIStatusError, model: str) -> LLMError:
     return LLMError(text)
 
 
-def _message(err: openai.APIStatusError) -> str:
+def _message(err: openai.APIStatusError, api_key: str) -> str:
+    """The endpoint's error message, the key masked before it is cut (a proxy may echo it)."""
     body = err.body
+    text = str(err.message)
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])[:300]
-    return str(err.message)[:300]
+            text = str(inner["message"])
+    return scrub(text, [api_key])[:300]
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
@@ -425,7 +427,7 @@ def _usage(body: dict[str, Any]) -> tuple[int, int]:
     )
 
 
-def _error_text(chunk: dict[str, Any]) -> str:
+def _error_text(chunk: dict[str, Any], api_key: str) -> str:
     error = chunk.get("error")
     message = error.get("message") if isinstance(error, dict) else error
-    return str(message)[:300] if message else "an error occurred while streaming"
+    return scrub(str(message), [api_key])[:300] if message else "an error occurred while streaming"

@@ -154,7 +154,7 @@ class McpHub:
         self, server: ServerSettings, name: str, arguments: Mapping[str, Any]
     ) -> ToolReply:
         """Call a tool; a server that cannot be reached is marked down (its tools withheld)."""
-        mask = SecretMask(value for _header, value in server.headers)
+        mask = SecretMask.of_connection(server.url, (value for _header, value in server.headers))
         detail: dict[str, Any] = {
             "mcp_server": server.name,
             "url": server.url,
@@ -190,7 +190,9 @@ class McpHub:
         try:
             tools = await self.connector.list_tools(server, deadline_s=self.list_timeout)
         except McpError as err:
-            message = SecretMask(value for _header, value in server.headers).text(str(err))
+            message = SecretMask.of_connection(
+                server.url, (value for _header, value in server.headers)
+            ).text(str(err))
             if self.status(server.id).state != "down":
                 _LOGGER.warning("MCP server %s is down: %s", server.name, message)
             previous = self.status(server.id).tools

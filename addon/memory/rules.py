@@ -5,6 +5,10 @@ on every candidate, and a rejected one is dropped with its reason (the extractio
 reasons, never the text of a secret). They err on the side of forgetting: a lost memory can be said
 again, a stored door code cannot be unsaid. Patterns cover the add-on's eight languages (en, de, fr,
 es, nl, it, pl, pt), English and German most thoroughly.
+
+Every pattern runs in time linear in the text: no unbounded run is followed by something it
+could give back (a run that must be re-scanned from each start is what made 24,000 characters
+take ten seconds), and nothing longer than :data:`MAX_CONTENT` is screened at all.
 """
 
 from __future__ import annotations
@@ -17,6 +21,12 @@ from addon.memory.candidates import Candidate, MemoryKind
 
 MIN_CHARS = 12
 MIN_WORDS = 3
+MAX_CONTENT = 2000
+"""The longest memory, however it arrives (panel, ``remember`` from the model or over MCP,
+extraction): a memory is a sentence or two."""
+_KEY_RUN = re.compile(r"[A-Za-z0-9_\-]{20,}")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 class RejectReason(StrEnum):
@@ -27,6 +37,7 @@ class RejectReason(StrEnum):
     TIME = "time"
     WEATHER = "weather"
     TRIVIA = "trivia"
+    TOO_LONG = "too_long"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +71,13 @@ _CODE = _words(
     r"schlüssel", r"zahlenkombination", r"clé", r"clave", r"código", r"codigo", r"sleutel",
     r"codice", r"chiave", r"kod", r"kodu", r"klucz", r"chave", r"combinaison", r"combinación",
 )  # fmt: skip
-_VALUE = r"(?:\d[\d\s-]{2,}\d|\d{3,}|[A-Za-z0-9_\-]*\d[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*|[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*\d[A-Za-z0-9_\-]*)"  # noqa: E501
+# A value mixing digits and letters: each run is bounded and possessive (``{0,64}+``), so a
+# long run after a code word is read once from each start, never given back and re-read.
+_VALUE = (
+    r"(?:\d[\d\s-]{2,40}\d|\d{3,}"
+    r"|[A-Za-z_\-]{0,64}+\d[0-9_\-]{0,64}+[A-Za-z]"
+    r"|[0-9_\-]{0,64}+[A-Za-z][A-Za-z_\-]{0,64}+\d)"
+)
 # German and Dutch write compounds ("Alarmcode", "Türcode", "Geheimzahl", "pincode").
 _COMPOUND = r"\w*(?:code|pin|zahl|schlüssel|kod|kode)"
 _SECRET_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -80,12 +97,18 @@ _SECRET_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "a key-like token",
     ),
-    (
-        # Long runs mixing letters and digits look like keys, not like anything said in a home.
-        re.compile(r"\b(?=[A-Za-z0-9_\-]{20,}\b)(?=[^\s]*\d)(?=[^\s]*[A-Za-z])[A-Za-z0-9_\-]+\b"),
-        "a key-like token",
-    ),
 )
+# Long runs mixing letters and digits look like keys, not like anything said in a home: found
+# by :func:`_key_like` run by run (one scan), not by lookaheads from every word boundary.
+_KEY_LIKE = "a key-like token"
+
+
+def _key_like(text: str) -> bool:
+    return any(
+        _DIGIT.search(run.group()) and _LETTER.search(run.group())
+        for run in _KEY_RUN.finditer(text)
+    )
+
 
 # "Now"-words: what holds at the moment of speaking is the home's live state, not a memory.
 _NOW = re.compile(
@@ -180,9 +203,15 @@ _ASKED = re.compile(
 def check(candidate: Candidate) -> Rejection | None:
     """The first rule ``candidate`` breaks, secrets first; None when it may be kept."""
     text = candidate.content
+    if len(text) > MAX_CONTENT:
+        # Not screened, so not shown either: it may hold a secret.
+        detail = f"longer than {MAX_CONTENT} characters"
+        return Rejection(None, candidate.kind, RejectReason.TOO_LONG, detail)
     for pattern, detail in _SECRET_PATTERNS:
         if pattern.search(text):
             return Rejection(None, candidate.kind, RejectReason.SECRET, detail)
+    if _key_like(text):
+        return Rejection(None, candidate.kind, RejectReason.SECRET, _KEY_LIKE)
     if len(text) < MIN_CHARS or len(text.split()) < MIN_WORDS:
         return _reject(candidate, RejectReason.TRIVIA, "too short to be worth keeping")
     if _GREETING.match(text):

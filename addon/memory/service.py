@@ -32,7 +32,7 @@ from addon.memory.extraction import Exchange, Extraction, ExtractionCall, Extrac
 from addon.memory.merge import closest, merge, words
 from addon.memory.policy import POLICIES, expires_at
 from addon.memory.retrieval import Recalled, RecallQuery, Retriever
-from addon.memory.rules import Rejection, RejectReason, check
+from addon.memory.rules import MAX_CONTENT, Rejection, RejectReason, check
 from addon.store import memories
 from addon.store.conversations import LLMCallRecord, add_model_call
 from addon.store.memories import MemoryRecord, PrunePolicy
@@ -272,6 +272,10 @@ class MemoryService:
         Only the secrets rule applies: the user chose to keep this, so a passing state or a
         short phrase is theirs to keep. A dry run answers as if it kept it and changes nothing.
         """
+        if len(content) > MAX_CONTENT:
+            # Bounded like the panel, before any rule reads it: a model or MCP client may send
+            # anything, and the rules' work should not grow with it.
+            return Remembered(Outcome.REFUSED, "", reason=RejectReason.TOO_LONG)
         new = candidate(content, kind, importance)
         if not new.content:
             return Remembered(Outcome.REFUSED, "", reason=RejectReason.TRIVIA)

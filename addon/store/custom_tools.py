@@ -11,7 +11,8 @@ column is the truth about whether a tool is offered; a save writes the definitio
 ``enabled`` into it, and every definition read back carries the column's value.
 
 Secret values leave the store only through :func:`secret_values`, for the tool runner; every
-other read gives names alone.
+other read gives names alone. The secrets holding MCP servers' headers share the table but not
+the tools' view of it: custom tools neither see, list nor overwrite them.
 """
 
 from __future__ import annotations
@@ -32,13 +33,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
+from addon.logs import remember_secrets
 from addon.store.changes import TableChanges
-from addon.store.models import CustomTool, CustomToolVersion, Secret, ToolCall, utcnow
+from addon.store.models import (
+    CustomTool,
+    CustomToolVersion,
+    McpServer,
+    Secret,
+    ToolCall,
+    utcnow,
+)
 
 _SECRETS_STATEMENT = re.compile(r"\b(?:INTO|UPDATE|FROM)\s+secrets\b", re.IGNORECASE)
 DRIVER_LOGGER = "aiosqlite"
 _TOOL_TABLES = ("custom_tools", "custom_tool_versions")
-_SECRET_TABLES = ("secrets",)
+_SECRET_TABLES = ("secrets", "mcp_servers")
 
 Validator = Callable[[Mapping[str, Any]], None]
 DiffFormat = Literal["yaml", "json"]
@@ -321,6 +330,11 @@ async def set_secret(session: AsyncSession, name: str, value: str) -> None:
     """Create or replace the secret ``name``."""
     if not name or not name.isidentifier():
         raise CustomToolInvalid([("name", f"{name!r} is not a valid secret name")])
+    if name in await _mcp_secret_names(session):
+        raise CustomToolInvalid(
+            [("name", f"{name!r} holds an MCP server's header; choose another")]
+        )
+    remember_secrets([value])
     secret = await session.get(Secret, name)
     if secret is None:
         session.add(Secret(name=name, value=value, updated_at=utcnow()))
@@ -338,15 +352,30 @@ async def delete_secret(session: AsyncSession, name: str) -> None:
 
 
 async def secret_names(session: AsyncSession) -> list[SecretName]:
-    """The secrets by name, never their values."""
-    rows = await session.execute(select(Secret.name, Secret.updated_at).order_by(Secret.name))
+    """The custom tools' secrets by name, never their values (MCP servers' headers left out)."""
+    query = select(Secret.name, Secret.updated_at).order_by(Secret.name)
+    rows = await session.execute(query.where(Secret.name.not_in(_mcp_secret_query())))
     return [SecretName(name, updated_at) for name, updated_at in rows]
 
 
 async def secret_values(session: AsyncSession) -> dict[str, str]:
-    """Every secret's value by name: for the tool runner alone, which masks them in its output."""
-    rows = await session.execute(select(Secret.name, Secret.value))
-    return {row.name: row.value for row in rows}
+    """The custom tools' secrets' values by name: for the tool runner alone, which masks them.
+
+    MCP servers' header values are left out: custom tools never see them.
+    """
+    query = select(Secret.name, Secret.value).where(Secret.name.not_in(_mcp_secret_query()))
+    values = {row.name: row.value for row in await session.execute(query)}
+    remember_secrets(values.values())
+    return values
+
+
+def _mcp_secret_query() -> Any:
+    """The names of the secrets that hold MCP servers' headers (a subquery)."""
+    return select(McpServer.secret_name).where(McpServer.secret_name.is_not(None))
+
+
+async def _mcp_secret_names(session: AsyncSession) -> set[str]:
+    return {name for name in await session.scalars(_mcp_secret_query()) if name is not None}
 
 
 class SecretStatementFilter(logging.Filter):

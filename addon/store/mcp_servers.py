@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import McpServerInvalid, NotFoundError
+from addon.logs import header_secrets, remember_secrets, secret_forms, url_secrets
 from addon.store.changes import TableChanges
 from addon.store.models import McpServer, Secret, utcnow
 
@@ -24,11 +25,12 @@ NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 HEADER = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 BEARER_HEADER = "Authorization"
 _TABLES = ("mcp_servers", "secrets")
+SHOWN_MASK = "••••••"
 
 
 @dataclass(frozen=True, slots=True)
 class StoredMcpServer:
-    """One server as the panel shows it: never the header's value."""
+    """One server as the panel shows it: never the header's value, its URL's credentials masked."""
 
     id: int
     name: str
@@ -90,6 +92,7 @@ async def add_server(
         raise McpServerInvalid(f"give the value of the {header_name} header")
     if await session.scalar(select(McpServer.id).where(McpServer.name == name)) is not None:
         raise McpServerInvalid(f"a server named {name!r} already exists")
+    remember_secrets([*url_secrets(url), *header_secrets(header_value or "")])
     server = McpServer(
         name=name,
         url=url,
@@ -166,6 +169,7 @@ class StoredMcpServers:
         settings = []
         for row in rows:
             value = secrets.get(row.secret_name) if row.secret_name is not None else None
+            remember_secrets([*url_secrets(row.url), *header_secrets(value or "")])
             headers = ((row.header_name, value),) if row.header_name and value else ()
             settings.append(
                 McpServerSettings(row.id, row.name, row.url, headers, frozenset(row.enabled_tools))
@@ -186,8 +190,16 @@ def _stored(server: McpServer) -> StoredMcpServer:
     return StoredMcpServer(
         id=server.id,
         name=server.name,
-        url=server.url,
+        url=shown_url(server.url),
         header_name=server.header_name,
         enabled_tools=frozenset(server.enabled_tools),
         created_at=server.created_at,
     )
+
+
+def shown_url(url: str) -> str:
+    """``url`` with its credentials (userinfo, credential-like query values) masked."""
+    for secret in sorted(url_secrets(url), key=len, reverse=True):
+        for form in sorted(secret_forms(secret), key=len, reverse=True):
+            url = url.replace(form, SHOWN_MASK)
+    return url

@@ -503,3 +503,16 @@ def test_export_keeps_secret_references_not_values() -> None:
     }
     [entry] = export_functions([definition]).entries
     assert entry["function"]["headers"] == {"Authorization": "Bearer {{ secrets.token }}"}
+
+
+def test_an_imported_rest_function_declares_the_secrets_it_names() -> None:
+    """A header naming ``secrets.weather_key`` becomes ``secrets: [weather_key]``."""
+    text = """
+- spec: {name: weather, description: Weather.}
+  function:
+    type: rest
+    resource_template: "https://api.example.com/w?city={{ city }}"
+    headers: {X-Key: "{{ secrets.weather_key }}"}
+"""
+    (definition,) = import_functions(text).definitions
+    assert definition["secrets"] == ["weather_key"]

@@ -41,3 +41,37 @@ def test_the_forms_yarl_writes_in_a_url_are_masked() -> None:
     path = yarl.URL("http://h/").joinpath(secret)
     masked = SecretMask([secret]).text(f"{url} {path.raw_path}")
     assert masked == f"http://h/p?key={MASK} /{MASK}"
+
+
+def test_lowercase_percent_encoding_is_masked() -> None:
+    """``%2f`` is as much the secret as ``%2F``: some encoders write hex in lower case."""
+    masked = SecretMask([SECRET]).text("k=s3cr3t%26token%2fvalue")
+    assert masked == f"k={MASK}"
+
+
+def test_json_escaped_slash_and_unicode_ampersand_are_masked() -> None:
+    """Escaped slashes and ``u0026``-style escapes (HTML-safe JSON encoders) hide nothing."""
+    masked = SecretMask([SECRET]).text('{"a": "s3cr3t\\u0026token\\/value"}')
+    assert "s3cr3t" not in masked
+    assert MASK in masked
+
+
+def test_base64_of_a_short_value_is_masked() -> None:
+    """A five-character password inside a Basic header is masked too."""
+    header = base64.b64encode(b"admin:pw123").decode()
+    whole = base64.b64encode(b"pw123").decode()
+    masked = SecretMask(["pw123"]).text(f"Basic {header} and {whole}")
+    assert whole not in masked
+    assert header not in masked
+
+
+def test_a_bare_bearer_token_of_an_mcp_server_is_masked() -> None:
+    """The header ``Bearer tok`` makes the bare ``tok`` a secret as well."""
+    mask = SecretMask.of_connection("http://h/mcp", ["Bearer mcp-token-123456"])
+    assert mask.text("token mcp-token-123456 rejected") == f"token {MASK} rejected"
+
+
+def test_credentials_in_an_mcp_server_url_are_masked() -> None:
+    """Userinfo and a ``?key=`` in the server's URL are secrets too."""
+    mask = SecretMask.of_connection("http://bob:hunter2pw@h/mcp?key=k-998877&v=1", [])
+    assert mask.text("hunter2pw k-998877 v=1") == f"{MASK} {MASK} v=1"

@@ -111,3 +111,33 @@ def test_a_lone_variable_past_the_cap_is_refused() -> None:
     """The size cap holds for a value passed through whole."""
     with pytest.raises(TemplateRenderError, match="longer than 10"):
         Renderer(max_chars=10).render_native("{{ big }}", {"big": "x" * 11}, "f")
+
+
+# Each ends in ``| length``: the output is short, so only a check before building refuses it.
+@pytest.mark.parametrize(
+    "source",
+    [
+        '{{ ("%0200000000d" % 1) | length }}',
+        '{{ ("%(n)0200000000d" % {"n": 1}) | length }}',
+        '{{ ("%*d" % (200000000, 1)) | length }}',
+        '{{ "{:>200000000}".format(1) | length }}',
+        '{{ "{0:>{1}}".format(1, 200000000) | length }}',
+        '{% set s = "a" * 200000 %}{{ ([s, s, s] | join) | length }}',
+        '{% set s = "a" * 200000 %}{{ "-".join([s, s]) | length }}',
+        '{{ ("ab" | replace("", "x" * 200000)) | length }}',
+        '{{ (("a" * 2000) | replace("a", "b" * 2000)) | length }}',
+        '{{ ("a" * 2000).replace("a", "b" * 2000) | length }}',
+        '{{ (["a" * 200000] * 2) | length }}',
+        '{{ ("a" * 10).ljust(200000000) | length }}',
+    ],
+)
+def test_the_budget_covers_format_join_replace_and_repetition(source: str) -> None:
+    """Each way to build a huge string from a small template is refused before it is built."""
+    with pytest.raises(TemplateRenderError, match=r"longer than|format width"):
+        Renderer().render(source, {}, "f")
+
+
+def test_small_formatting_joins_and_replacements_still_work() -> None:
+    """Ordinary uses of ``%``, ``join`` and ``replace`` are untouched by the budget."""
+    source = '{{ "%05.1f" % 3.14159 }} {{ [1, 2] | join(",") }} {{ "a-b" | replace("-", "+") }}'
+    assert Renderer().render(source, {}, "f") == "003.1 1,2 a+b"

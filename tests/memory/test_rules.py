@@ -132,3 +132,17 @@ def test_screen_keeps_order_and_gives_each_rejection_its_reason() -> None:
         ("The light is on now.", RejectReason.TRANSIENT),
         (None, RejectReason.SECRET),
     ]
+
+
+def test_a_candidate_longer_than_2000_characters_is_refused_unscreened() -> None:
+    """Nothing longer than the panel's limit reaches the patterns; its text is not kept."""
+    rejection = check(candidate("code-" * 4800, MemoryKind.FACT, 0.5))
+    assert rejection is not None
+    assert (rejection.reason, rejection.content) == (RejectReason.TOO_LONG, None)
+
+
+def test_a_long_mixed_run_is_still_key_like() -> None:
+    """The key rule, now one scan per run, still finds a long letters-and-digits token."""
+    rejection = check(candidate("remember abcdefghij0123456789xyz please", MemoryKind.FACT, 0.5))
+    assert rejection is not None
+    assert rejection.reason is RejectReason.SECRET

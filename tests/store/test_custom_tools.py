@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
-from addon.store import custom_tools
+from addon.store import custom_tools, mcp_servers
 from addon.store.conversations import ToolCallRecord
 from addon.store.custom_tools import StoredTool, StoredToolSource
 from addon.store.database import Store
@@ -306,3 +306,26 @@ async def test_the_drivers_debug_log_never_holds_a_secret_value(
     messages = "\n".join(record.getMessage() for record in caplog.records)
     assert "secrets table (parameters withheld)" in messages
     assert "nobody-may-read" not in messages
+
+
+async def test_an_mcp_servers_header_secret_is_invisible_to_custom_tools(store: Store) -> None:
+    """The runner's secrets and the secrets list leave out what an MCP server's header holds."""
+    async with store.sessionmaker.begin() as session:
+        await mcp_servers.add_server(
+            session, name="home", url="http://h/mcp", header_value="Bearer mcp-secret-1"
+        )
+        await custom_tools.set_secret(session, "weather", "wx-1")
+    async with store.sessionmaker() as session:
+        values = await custom_tools.secret_values(session)
+        names = [secret.name for secret in await custom_tools.secret_names(session)]
+    assert (values, names) == ({"weather": "wx-1"}, ["weather"])
+    assert await StoredToolSource(store.sessionmaker, store.changes).secrets() == values
+
+
+async def test_a_custom_secret_cannot_overwrite_an_mcp_servers_header(store: Store) -> None:
+    """``PUT /api/secrets/mcp_home`` must not replace the MCP server's credential."""
+    async with store.sessionmaker.begin() as session:
+        await mcp_servers.add_server(session, name="home", url="http://h/mcp", header_value="t-1")
+    with pytest.raises(CustomToolInvalid):
+        async with store.sessionmaker.begin() as session:
+            await custom_tools.set_secret(session, "mcp_home", "replaced")

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
-from addon.custom_tools.definition import HistorySettings
+from addon.custom_tools.definition import MAX_PERIOD_S, HistorySettings
 from addon.custom_tools.kinds.service import entity_list
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 
@@ -33,12 +33,12 @@ async def run(settings: HistorySettings, context: StepContext) -> StepResult:
         entity_ids.extend(e for e in entity_list(rendered) if e not in entity_ids)
     if not entity_ids:
         raise ToolError(f"{field}.entity_ids: no entity to read")
+    start, end = _window(settings, context)
     if context.port is None:
         raise ToolError("Home Assistant is not connected right now; try again in a moment")
     for entity_id in entity_ids:
         if not context.port.exposed(entity_id):
             raise ToolError(f"{entity_id} is not exposed to Assist")
-    start, end = _window(settings, context)
     request = RenderedRequest(
         "HISTORY",
         "statistics" if settings.statistics else "states",
@@ -84,6 +84,9 @@ def _window(settings: HistorySettings, context: StepContext) -> tuple[datetime, 
         end = _parse_time(end_text, f"{field}.end") if given else min(start + lookback, now)
     if end <= start:
         raise ToolError(f"{field}: the end of the period is not after its start")
+    if (end - start).total_seconds() > MAX_PERIOD_S:
+        # Bounded like ``period``: a model's start in 1970 would read the whole recorder.
+        raise ToolError(f"{field}: the period from start to end is longer than a year")
     return start, end
 
 

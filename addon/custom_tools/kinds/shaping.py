@@ -10,13 +10,36 @@ from addon.custom_tools.context import StepContext
 from addon.custom_tools.definition import ResultSpec
 from addon.errors import ToolError
 
+MAX_JSON_DEPTH = 64
+"""How deep an answer's JSON may nest: real APIs stay far below; deeper only stalls and crashes."""
+
 
 def parse_json(text: str) -> Any:
-    """The text as JSON, or None when it is not JSON."""
+    """The text as JSON, or None when it is not JSON; a ToolError when it nests too deep."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        raise ToolError(f"the answer's JSON nests deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError:
         return None
+    _check_depth(value)
+    return value
+
+
+def _check_depth(value: Any) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_JSON_DEPTH` (walked without recursion)."""
+    level: list[Any] = [value]
+    for _depth in range(MAX_JSON_DEPTH + 1):
+        level = [
+            child
+            for item in level
+            if isinstance(item, dict | list)
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return
+    raise ToolError(f"the answer's JSON nests deeper than {MAX_JSON_DEPTH} levels")
 
 
 def shape(spec: ResultSpec | None, value: str, value_json: Any, context: StepContext) -> Any:

@@ -30,6 +30,7 @@ from addon.custom_tools.extended_openai import export_functions, import_function
 from addon.errors import CustomToolInvalid
 from addon.store import custom_tools as stored
 from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
+from addon.text import load_yaml
 from addon.web.access import ingress_user
 from addon.web.api.problems import KIB, RequestProblem, read_json_object
 
@@ -292,7 +293,7 @@ def _definition(body: Mapping[str, Any]) -> Mapping[str, Any]:
             field="definition",
         )
     try:
-        parsed = yaml.safe_load(source)
+        parsed = load_yaml(source)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f"line {mark.line + 1}: " if mark is not None else ""

@@ -122,7 +122,12 @@ async def _page(
         {
             "rows": rows,
             "problem": problem,
-            "form": {k: v for k, v in (form or {}).items() if k in ("name", "url", "header_name")},
+            # A refused form comes back filled in, the URL's credentials masked like the list's.
+            "form": {
+                k: stored.shown_url(v) if k == "url" else v
+                for k, v in (form or {}).items()
+                if k in ("name", "url", "header_name")
+            },
             "notice": NOTICES.get(request.query.get("done", ""), ""),
         },
         status=status,

@@ -21,6 +21,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
+from addon.text import NoAliasLoader, load_yaml
 
 COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
 KINDS = ("rest", "service", "template", "script", "history", "composite")
@@ -72,7 +73,7 @@ def parse_source(text: str) -> dict[str, Any]:
     if len(text) > MAX_SOURCE:
         raise SourceInvalid([Problem("", f"the definition is over {MAX_SOURCE // 1024} KiB", None)])
     try:
-        parsed = yaml.safe_load(text)
+        parsed = load_yaml(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -145,7 +146,7 @@ def place(err: CustomToolInvalid, text: str) -> list[Problem]:
 def locate(text: str, path: str) -> int | None:
     """The 1-based line of the deepest key of the dotted ``path`` found in the YAML/JSON text."""
     try:
-        node = yaml.compose(text)
+        node = yaml.compose(text, Loader=NoAliasLoader)
     except yaml.YAMLError:
         return None
     if node is None:

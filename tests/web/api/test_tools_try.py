@@ -208,3 +208,20 @@ async def test_arguments_must_be_an_object_or_text(api: AppClient) -> None:
     response = await api.post("/api/tools/try", json={"definition": definition, "arguments": [1]})
     assert response.status == 422
     assert (await response.json())["field"] == "arguments"
+
+
+async def test_a_result_template_cannot_read_a_secret_back(
+    api: AppClient, endpoint: TestServer
+) -> None:
+    """``{{ secrets.token | reverse }}`` as a result template is refused; no value returns."""
+    await api.put("/api/secrets/token", json={"value": TOKEN})
+    definition = weather(endpoint.port)
+    definition["rest"]["result"] = {"template": "{{ secrets.token | reverse }}"}
+    response = await api.post(
+        "/api/tools/try", json={"definition": definition, "arguments": {"city": "x", "days": 1}}
+    )
+    text = await response.text()
+    assert response.status == 422
+    assert "rest.result.template" in text
+    assert TOKEN[::-1] not in text
+    assert TOKEN not in text

@@ -36,3 +36,13 @@ async def test_a_secret_sent_by_a_client_is_refused(direct: AppClient) -> None:
     assert isinstance(service, MemoryService)
     assert await service.search("alarm code") == ()
     assert "4711" not in str(refused.structured_content)
+
+
+async def test_a_memory_longer_than_the_panel_allows_is_refused(direct: AppClient) -> None:
+    """24,000 characters through MCP ``remember`` are refused unread, as the panel refuses them."""
+    async with official_client(direct) as client:
+        refused = await client.call_tool("remember", {"content": "code-" * 4800})
+    assert "too_long" in str(refused.structured_content)
+    service = direct.app[keys.MEMORY_CHANGES]
+    assert isinstance(service, MemoryService)
+    assert await service.search("code") == ()

@@ -50,3 +50,22 @@ async def test_a_bad_name_is_refused_with_the_reason(ui: UI) -> None:
     response = await ui.post("/mcp-servers", {"name": "My Server", "url": "http://h/mcp"})
     assert response.status == 422
     assert "lowercase" in await response.text()
+
+
+async def test_credentials_in_a_servers_url_are_not_shown(ui: UI) -> None:
+    """Userinfo and a ``?key=`` in the URL are secrets: the page shows neither."""
+    url = "http://bob:pw-in-url-77@127.0.0.1:9/mcp?key=url-key-9911"
+    response = await ui.post("/mcp-servers", {"name": "keyed", "url": url})
+    assert response.status == 303
+    page = await ui.page("/mcp-servers")
+    assert "pw-in-url-77" not in page
+    assert "url-key-9911" not in page
+    assert "127.0.0.1:9/mcp" in page
+
+
+async def test_a_refused_form_does_not_echo_url_credentials(ui: UI) -> None:
+    """The form shown again after a refusal masks the URL's password."""
+    url = "http://bob:pw-in-form-55@h/mcp"
+    response = await ui.post("/mcp-servers", {"name": "Bad Name", "url": url})
+    assert response.status == 422
+    assert "pw-in-form-55" not in await response.text()
