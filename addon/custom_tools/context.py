@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import aiohttp
 
     from addon.custom_tools.templating import Renderer
+    from addon.home.gate import Gate, RenderedTemplate
 
 
 class HomeAssistantPort(Protocol):
@@ -36,7 +37,7 @@ class HomeAssistantPort(Protocol):
         template: str,
         variables: Mapping[str, Any],
         timeout: float,  # noqa: ASYNC109 - Home Assistant's own render timeout
-    ) -> str:
+    ) -> RenderedTemplate:
         """Render ``template`` in Home Assistant, with its states, within ``timeout`` seconds."""
 
     async def history(
@@ -114,9 +115,9 @@ class StepContext:
     """What one step runs with.
 
     ``variables`` are the template variables (arguments by name, ``args``, ``secrets`` and, in a
-    composite, ``steps``); ``send`` is False for an acting step of a dry run, which renders its
-    request and records it without sending; ``field`` prefixes error paths (``rest``,
-    ``composite.steps.1.rest``).
+    composite, ``steps``); ``send`` is the gate's answer for this step: False for an acting step
+    of a dry run, which renders its request and records it without sending; ``field`` prefixes
+    error paths (``rest``, ``composite.steps.1.rest``).
     """
 
     renderer: Renderer
@@ -128,3 +129,5 @@ class StepContext:
     timeout: float
     field: str
     now: Callable[[], datetime]
+    gate: Gate
+    """The call's gate: exposure of targets and reads, forbidden actions (decided per step)."""

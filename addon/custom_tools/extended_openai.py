@@ -16,7 +16,11 @@ What carries over, and how:
 - ``script``: a sequence of action calls; one call becomes our ``service`` kind, several a
   ``composite`` of them. ``response_variable: _function_result`` (EOC's way of returning the
   answer) becomes ``return_response``. Steps that are not action calls (delays, conditions) are
-  refused, and so is any call into ``automation.*`` or ``config.*``.
+  refused, and so is any call into ``automation.*`` or ``config.*``, and any action that can
+  harm the host (``hassio.*``, ``shell_command.*``, stopping Home Assistant...: the gate's one
+  list, :data:`addon.home.gate.FORBIDDEN_ACTIONS`, which the editor and the API refuse too).
+  A template that reads ``states`` directly is imported with a warning: the gate refuses its
+  result whenever it reads an entity not exposed to Assist.
 - ``composite``: our ``composite``. EOC puts each step's ``response_variable`` beside the
   arguments; we give it as ``steps.NAME``, so later templates are rewritten accordingly.
 - ``native``: ``get_history`` becomes our ``history`` kind over the model's ``entity_ids``.
@@ -41,7 +45,9 @@ from typing import Any
 import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
+from addon.custom_tools.definition import template_warnings
 from addon.errors import CustomToolInvalid, HomeAgentError
+from addon.home.gate import forbidden
 
 Validator = Callable[[Mapping[str, Any]], None]
 
@@ -75,6 +81,8 @@ class ImportResult:
 
     definitions: tuple[dict[str, Any], ...]
     refused: tuple[tuple[str, str], ...]
+    warnings: tuple[tuple[str, str], ...] = ()
+    """Imported entries worth a look (a template reading ``states`` directly), with why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +116,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
         raise CustomToolInvalid([("", "expected a list of {spec, function} entries")])
     definitions: list[dict[str, Any]] = []
     refused: list[tuple[str, str]] = []
+    warnings: list[tuple[str, str]] = []
     for index, entry in enumerate(entries):
         name = _entry_name(entry, index)
         try:
@@ -121,7 +130,8 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
             refused.append((name, f"the converted definition is not valid: {problems}"))
         else:
             definitions.append(definition)
-    return ImportResult(tuple(definitions), tuple(refused))
+            warnings.extend((name, warning) for warning in template_warnings(definition))
+    return ImportResult(tuple(definitions), tuple(refused), tuple(warnings))
 
 
 def import_entry(entry: Any) -> dict[str, Any]:
@@ -213,6 +223,11 @@ def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]
         if extra:
             raise _Unsupported(f"{where}: step {number}'s {', '.join(extra)} has no equivalent")
         action = str(step.get("action") or step.get("service"))
+        pattern = forbidden(action)
+        if pattern is not None:
+            raise _Unsupported(
+                f"{where}: step {number} calls {action}, which can harm the host ({pattern})"
+            )
         if action.split(".", 1)[0] in _UNSAFE_DOMAINS:
             raise _Unsupported(
                 f"{where}: step {number} calls {action}: changing automations or the "
