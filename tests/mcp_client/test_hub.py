@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import pytest
@@ -23,6 +23,16 @@ class Settings:
     url: str
     headers: tuple[tuple[str, str], ...]
     enabled_tools: frozenset[str]
+    read_only_tools: frozenset[str] = frozenset()
+    approved_tools: dict[str, Approved] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Approved:
+    """A tool as the user approved it."""
+
+    description: str
+    parameters: str
 
 
 @dataclass(slots=True)
@@ -33,6 +43,11 @@ class Source:
 
     async def servers(self) -> Sequence[Settings]:
         return self.listed
+
+    async def approve(self, server_id: int, tool: str, description: str, parameters: str) -> None:
+        for server in self.listed:
+            if server.id == server_id:
+                server.approved_tools.setdefault(tool, Approved(description, parameters))
 
 
 CONTEXT = ToolContext(home=None, executor=None, language="en", now=datetime.now(UTC))

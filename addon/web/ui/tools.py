@@ -413,6 +413,7 @@ def _editor_page(
         "problems": placed,
         "field_problems": {p.common_field: p.message for p in placed if p.common_field},
         "notice": "",
+        "template_warnings": [],
         **(extra or {}),
     }
     return render(request, "tool.html", context, status=status)

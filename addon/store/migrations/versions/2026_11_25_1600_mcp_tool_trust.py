@@ -25,16 +25,18 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("mcp_servers", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("read_only_tools", sa.JSON(), nullable=False, server_default="[]")
-        )
-        batch_op.add_column(
-            sa.Column("approved_tools", sa.JSON(), nullable=False, server_default="{}")
-        )
+    # Added in place (SQLite's ADD COLUMN, with a default for the rows there are).
+    op.add_column(
+        "mcp_servers",
+        sa.Column("read_only_tools", sa.JSON(), server_default="[]", nullable=False),
+    )
+    op.add_column(
+        "mcp_servers",
+        sa.Column("approved_tools", sa.JSON(), server_default="{}", nullable=False),
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("mcp_servers", schema=None) as batch_op:
-        batch_op.drop_column("approved_tools")
-        batch_op.drop_column("read_only_tools")
+    # SQLite (3.35 and later) drops a column in place.
+    op.drop_column("mcp_servers", "approved_tools")
+    op.drop_column("mcp_servers", "read_only_tools")
