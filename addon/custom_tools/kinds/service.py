@@ -43,7 +43,7 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
     literal = literal_targets([settings.target, settings.data])
     refused = context.gate.targets(settings.action, [target, data], literal)
     if not refused.allowed:
-        raise ToolError(f"{field}: {refused.reason}")
+        raise ToolError(refused.reason)
     entity_ids = entity_list(target.get("entity_id")) + entity_list(data.get("entity_id"))
     if "entity_id" in target:
         target["entity_id"] = entity_list(target["entity_id"])
