@@ -9,18 +9,15 @@ refused whole with the reason: nothing is half-imported.
 What carries over, and how:
 
 - ``template``: our ``template`` kind; both render with Home Assistant's own template engine,
-  the arguments as top-level variables.
+  the arguments as top-level variables (a warning when it reads ``states`` directly).
 - ``rest``: our ``rest`` kind. ``resource`` or ``resource_template`` becomes the URL,
   ``params`` the query, ``payload`` a text body, ``value_template`` the result template (which
   sees ``value``, ``value_json`` and the arguments, as in EOC).
 - ``script``: a sequence of action calls; one call becomes our ``service`` kind, several a
   ``composite`` of them. ``response_variable: _function_result`` (EOC's way of returning the
   answer) becomes ``return_response``. Steps that are not action calls (delays, conditions) are
-  refused, and so is any call into ``automation.*`` or ``config.*``, and any action that can
-  harm the host (``hassio.*``, ``shell_command.*``, stopping Home Assistant...: the gate's one
-  list, :data:`addon.home.gate.FORBIDDEN_ACTIONS`, which the editor and the API refuse too).
-  A template that reads ``states`` directly is imported with a warning: the gate refuses its
-  result whenever it reads an entity not exposed to Assist.
+  refused, and so is any call into ``automation.*`` or ``config.*`` or one the gate forbids
+  (``hassio.*``, ``shell_command.*``...: :data:`addon.home.gate.FORBIDDEN_ACTIONS`).
 - ``composite``: our ``composite``. EOC puts each step's ``response_variable`` beside the
   arguments; we give it as ``steps.NAME``, so later templates are rewritten accordingly.
 - ``native``: ``get_history`` becomes our ``history`` kind over the model's ``entity_ids``.

@@ -265,10 +265,6 @@ class Gate:
                 return self._decide(Decision("refuse", subject, "exposure", reason))
         return Decision("allow", subject)
 
-    def record(self, decision: Decision) -> Decision:
-        """Keep a decision made by the caller under the gate's rules (an executor's choice)."""
-        return self._decide(decision)
-
 
 def walk_targets(values: Any, key: str | None = None) -> Iterator[tuple[str, str]]:
     """``(key, value)`` for every target named in rendered action data, at any depth."""
