@@ -48,6 +48,7 @@ from addon.custom_tools.runner import Runner
 from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.ha.home_sync import HomeSync
+from addon.home.gate import Gate, RenderedTemplate
 from addon.tools.base import ToolContext
 from addon.tools.custom import CustomTool, canonical
 from addon.tools.registry import ToolRegistry
@@ -138,7 +139,7 @@ class TimedPort:
         template: str,
         variables: Mapping[str, Any],
         timeout: float,  # noqa: ASYNC109
-    ) -> str:
+    ) -> RenderedTemplate:
         """Passed through."""
         return await self.inner.render_template(template, variables, timeout)
 
@@ -226,6 +227,7 @@ async def main() -> dict[str, Any]:
             timeout=10.0,
             field="rest",
             now=lambda: datetime.now(UTC),
+            gate=Gate(False),
             secrets=SECRETS,
         )
         assert isinstance(rest_def.settings, RestSettings)

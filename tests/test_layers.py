@@ -46,7 +46,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         {"base", "config", "i18n", "home", "llm", "local", "memory", "store", "tools"}
     ),
     # MCP servers' tools: registry tools (like custom tools), their secrets masked the same way.
-    "mcp_client": frozenset({"base", "custom_tools", "tools"}),
+    "mcp_client": frozenset({"base", "home", "custom_tools", "tools"}),
     "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
     # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
     "eval": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "agent"}),

@@ -26,7 +26,7 @@ from addon.home.targets import MatchTargetsPreferences
 from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
-from addon.tools.registry import ToolOutcome
+from addon.tools.registry import ToolOutcome, held_by_executor
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,7 @@ async def run_local_turn(
         error=result.message if result.is_error else None,
         duration_ms=(time.perf_counter() - acted) * 1000,
         executor=executor.name,
+        decisions=held_by_executor(match.intent, context.dry_run),
     )
     trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
     trace.timings["local_action"] = outcome.duration_ms

@@ -80,7 +80,10 @@ def turn_record(
 
 
 def _stored_result(outcome: ToolOutcome) -> dict[str, Any]:
-    """The result the model got, plus a custom tool's request and response (already masked)."""
-    if outcome.detail is None:
-        return outcome.result
-    return {**outcome.result, "custom_tool": outcome.detail}
+    """The result the model got, a custom tool's request and response (masked), the gate's say."""
+    stored = outcome.result
+    if outcome.detail is not None:
+        stored = {**stored, "custom_tool": outcome.detail}
+    if outcome.decisions:
+        stored = {**stored, "gate": [decision.as_dict() for decision in outcome.decisions]}
+    return stored

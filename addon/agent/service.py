@@ -66,6 +66,7 @@ from addon.errors import ErrorKind
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.entity_vectors import TextEmbedder
+from addon.home.gate import executor_for
 from addon.home.model import HomeModel
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
@@ -525,9 +526,7 @@ class Agent:
     def _executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
         if model is None:
             return None
-        if dry_run or self.live_executor is None:
-            return VirtualExecutor(model.copy())
-        return self.live_executor
+        return executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
 
     @staticmethod
     def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import aiohttp
 
     from addon.custom_tools.templating import Renderer
+    from addon.home.gate import Gate, RenderedTemplate
 
 
 class HomeAssistantPort(Protocol):
@@ -39,7 +40,7 @@ class HomeAssistantPort(Protocol):
         template: str,
         variables: Mapping[str, Any],
         timeout: float,  # noqa: ASYNC109 - Home Assistant's own render timeout
-    ) -> str:
+    ) -> RenderedTemplate:
         """Render ``template`` in Home Assistant, with its states, within ``timeout`` seconds."""
 
     async def history(
@@ -119,9 +120,9 @@ class StepContext:
     ``variables`` are the template variables (arguments by name, ``args`` and, in a composite,
     ``steps``); ``secrets`` are the tool's own secrets, which only a rest request's URL, query,
     headers and body see (as ``secrets``); ``mask`` masks them (every secret the tool runner
-    knows), applied to an answer before anything reads or cuts it. ``send`` is False for an
-    acting step of a dry run, which renders its request and records it without sending;
-    ``field`` prefixes error paths (``rest``, ``composite.steps.1.rest``).
+    knows), applied to an answer before anything reads or cuts it. ``send`` is the gate's answer
+    for this step: False for an acting step of a dry run, which renders its request and records
+    it without sending; ``field`` prefixes error paths (``rest``, ``composite.steps.1.rest``).
     """
 
     renderer: Renderer
@@ -133,5 +134,7 @@ class StepContext:
     timeout: float
     field: str
     now: Callable[[], datetime]
+    gate: Gate
+    """The call's gate: exposure of targets and reads, forbidden actions (decided per step)."""
     secrets: Mapping[str, str] = dataclasses.field(default_factory=dict)
     mask: SecretMask = dataclasses.field(default_factory=lambda: SecretMask(()))

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
+from addon.home.gate import forbidden
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
 STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
@@ -32,6 +33,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 MAX_STEPS = 10
 _TEMPLATE_MARK = re.compile(r"\{\{|\{%|\{#")
 _LITERAL_ORIGIN = re.compile(r"^(https?)://([^/?#{}%\s]+)(?=$|[/?#])", re.IGNORECASE)
+_READS_STATES = re.compile(r"(?<![\w.])states\b(?!\s*\()")
 _PERIOD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 MAX_PERIOD_S = 366 * 86400
@@ -171,6 +173,9 @@ class ServiceSettings(_Frozen):
 
     @model_validator(mode="after")
     def _target_keys(self) -> ServiceSettings:
+        pattern = forbidden(self.action)
+        if pattern is not None:
+            raise ValueError(f"{self.action} can harm the host ({pattern}); no tool may call it")
         allowed = {"entity_id", "device_id", "area_id", "floor_id", "label_id"}
         unknown = sorted(set(self.target) - allowed)
         if unknown:
@@ -403,6 +408,34 @@ def template_texts(definition: ToolDefinition) -> Iterator[tuple[str, str, bool]
             )
         return
     yield from settings_texts(definition.settings.model_dump(), definition.kind, definition.kind)
+
+
+def reads_states(template: str) -> bool:
+    """Whether a Home Assistant template reads ``states`` directly, not as ``states('x')``.
+
+    ``states[x]``, ``states.lock`` and ``states | …`` can read any entity; the gate refuses the
+    result when it read one that is not exposed, so the editor and the import warn.
+    """
+    return _READS_STATES.search(template) is not None
+
+
+def template_warnings(definition: Mapping[str, Any]) -> list[str]:
+    """Warnings for a definition's Home Assistant templates (the plain mapping, saved or not)."""
+    templates: list[tuple[str, Any]] = []
+    if definition.get("kind") == "template" and isinstance(definition.get("template"), Mapping):
+        templates.append(("template.template", definition["template"].get("template")))
+    composite = definition.get("composite")
+    if definition.get("kind") == "composite" and isinstance(composite, Mapping):
+        for index, step in enumerate(composite.get("steps") or ()):
+            if isinstance(step, Mapping) and isinstance(step.get("template"), Mapping):
+                where = f"composite.steps.{index}.template.template"
+                templates.append((where, step["template"].get("template")))
+    return [
+        f"{where}: the template reads 'states' directly; its result is refused whenever it "
+        "reads an entity not exposed to Assist (use states('entity_id') on exposed entities)"
+        for where, text in templates
+        if isinstance(text, str) and reads_states(text)
+    ]
 
 
 def has_template(text: str) -> bool:

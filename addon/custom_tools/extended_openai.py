@@ -9,14 +9,15 @@ refused whole with the reason: nothing is half-imported.
 What carries over, and how:
 
 - ``template``: our ``template`` kind; both render with Home Assistant's own template engine,
-  the arguments as top-level variables.
+  the arguments as top-level variables (a warning when it reads ``states`` directly).
 - ``rest``: our ``rest`` kind. ``resource`` or ``resource_template`` becomes the URL,
   ``params`` the query, ``payload`` a text body, ``value_template`` the result template (which
   sees ``value``, ``value_json`` and the arguments, as in EOC).
 - ``script``: a sequence of action calls; one call becomes our ``service`` kind, several a
   ``composite`` of them. ``response_variable: _function_result`` (EOC's way of returning the
   answer) becomes ``return_response``. Steps that are not action calls (delays, conditions) are
-  refused, and so is any call into ``automation.*`` or ``config.*``.
+  refused, and so is any call into ``automation.*`` or ``config.*`` or one the gate forbids
+  (``hassio.*``, ``shell_command.*``...: :data:`addon.home.gate.FORBIDDEN_ACTIONS`).
 - ``composite``: our ``composite``. EOC puts each step's ``response_variable`` beside the
   arguments; we give it as ``steps.NAME``, so later templates are rewritten accordingly.
 - ``native``: ``get_history`` becomes our ``history`` kind over the model's ``entity_ids``.
@@ -42,8 +43,10 @@ from typing import Any
 import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
+from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
+from addon.home.gate import forbidden
 from addon.text import load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
@@ -80,6 +83,8 @@ class ImportResult:
 
     definitions: tuple[dict[str, Any], ...]
     refused: tuple[tuple[str, str], ...]
+    warnings: tuple[tuple[str, str], ...] = ()
+    """Imported entries worth a look (a template reading ``states`` directly), with why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +118,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
         raise CustomToolInvalid([("", "expected a list of {spec, function} entries")])
     definitions: list[dict[str, Any]] = []
     refused: list[tuple[str, str]] = []
+    warnings: list[tuple[str, str]] = []
     for index, entry in enumerate(entries):
         name = _entry_name(entry, index)
         try:
@@ -126,7 +132,8 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
             refused.append((name, f"the converted definition is not valid: {problems}"))
         else:
             definitions.append(definition)
-    return ImportResult(tuple(definitions), tuple(refused))
+            warnings.extend((name, warning) for warning in template_warnings(definition))
+    return ImportResult(tuple(definitions), tuple(refused), tuple(warnings))
 
 
 def import_entry(entry: Any) -> dict[str, Any]:
@@ -232,6 +239,11 @@ def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]
         if extra:
             raise _Unsupported(f"{where}: step {number}'s {', '.join(extra)} has no equivalent")
         action = str(step.get("action") or step.get("service"))
+        pattern = forbidden(action)
+        if pattern is not None:
+            raise _Unsupported(
+                f"{where}: step {number} calls {action}, which can harm the host ({pattern})"
+            )
         if action.split(".", 1)[0] in _UNSAFE_DOMAINS:
             raise _Unsupported(
                 f"{where}: step {number} calls {action}: changing automations or the "

@@ -5,9 +5,11 @@
 (anything unforeseen is caught at this boundary too, logged and returned masked). A tool sees
 only its own secrets (:attr:`ToolDefinition.secret_names`), and only in a rest request; an
 answer is masked as it arrives, before it is shaped or cut, and every part of the record is
-masked again on the way out (an endpoint that echoes a key must not hand it to the model). A
-dry run renders an acting tool's request in full and records it without sending it; read-only
-tools run for real, so their results are real.
+masked again on the way out (an endpoint that echoes a key must not hand it to the model).
+Whether a step is sent is the gate's decision (:mod:`addon.home.gate`): a dry run renders an
+acting step's request in full and records it without sending it; read-only steps run for real,
+so their results are real, but a Home Assistant action, a script or an HTTP request other than
+GET always counts as acting.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from addon.custom_tools.kinds.composite import StepRecord
 from addon.custom_tools.secrets_mask import SecretMask
 from addon.custom_tools.templating import Renderer
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
+from addon.home.gate import Decision, Gate
 
 if TYPE_CHECKING:
     import aiohttp
@@ -72,6 +75,8 @@ class ToolRun:
     sent: bool = True
     steps: tuple[StepRecord, ...] = ()
     acted: tuple[ActedOn, ...] = field(default=())
+    decisions: tuple[Decision, ...] = ()
+    """What the gate held or refused during the call."""
 
     @property
     def ok(self) -> bool:
@@ -98,6 +103,7 @@ class ToolRun:
             "error": self.error,
             "dry_run": self.dry_run,
             "sent": self.sent,
+            "gate": [decision.as_dict() for decision in self.decisions],
             "steps": [
                 {
                     "name": step.name,
@@ -145,25 +151,40 @@ class Runner:
         *,
         dry_run: bool,
         secrets: Mapping[str, str],
+        gate: Gate | None = None,
     ) -> ToolRun:
         """Run ``definition`` with validated ``arguments``; never raises for a failed call.
 
         ``secrets`` is every custom tool secret: all are masked, the tool uses its own.
+        ``gate`` is the call's (the registry's); without one the runner makes its own. Its
+        exposure is Home Assistant's live one, through the port.
         """
         started = time.perf_counter()
         deadline = started + definition.timeout
         mask = self.mask(secrets)
         own = {name: secrets[name] for name in definition.secret_names if name in secrets}
+        gate = (gate if gate is not None else Gate(dry_run)).bind(
+            self.port.exposed if self.port is not None else None
+        )
+        composite_tool = isinstance(definition.settings, CompositeSettings)
+        settings = definition.settings
         context = StepContext(
             renderer=self.renderer,
             session=self.session,
             port=self.port,
             arguments=dict(arguments),
             variables={**arguments, "args": dict(arguments)},
-            send=not (dry_run and definition.resolved_acts),
+            send=composite_tool
+            or gate.send(
+                definition.name,
+                kind=definition.kind,
+                declared=definition.resolved_acts,
+                method=settings.method if isinstance(settings, RestSettings) else None,
+            ),
             timeout=definition.timeout,
             field=definition.kind,
             now=self._now,
+            gate=gate,
             secrets=own,
             mask=mask,
         )
@@ -172,18 +193,17 @@ class Runner:
         response: RecordedResponse | None = None
         try:
             async with asyncio.timeout(definition.timeout):
-                if isinstance(definition.settings, CompositeSettings):
+                if isinstance(settings, CompositeSettings):
                     step = await composite.run(
-                        definition.settings,
+                        settings,
                         context,
                         run_step,
-                        dry_run=dry_run,
                         acting=definition.acts,
                         records=records,
                         remaining=lambda: max(0.001, deadline - time.perf_counter()),
                     )
                 else:
-                    step = await run_step(definition.kind, definition.settings, context)
+                    step = await run_step(definition.kind, settings, context)
         except TimeoutError:
             error = f"{definition.name} did not finish within {definition.timeout:g} s"
         except CustomToolCallError as err:
@@ -207,6 +227,7 @@ class Runner:
                 sent=step.sent and all(record.sent for record in records),
                 steps=tuple(_masked_step(mask, record) for record in records),
                 acted=step.acted if step.sent else (),
+                decisions=tuple(gate.decisions),
             )
         error = mask.text(error)
         if request is None and records and records[-1].request is not None:
@@ -221,6 +242,7 @@ class Runner:
             error=error,
             dry_run=dry_run,
             steps=tuple(_masked_step(mask, record) for record in records),
+            decisions=tuple(gate.decisions),
         )
 
 

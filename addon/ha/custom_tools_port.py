@@ -18,6 +18,7 @@ from typing import Any
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
+from addon.home.gate import RenderedTemplate
 
 STATISTIC_TYPES = ["mean", "min", "max", "state"]
 _GRACE_S = 1.0
@@ -61,8 +62,12 @@ class HomeAssistantToolPort:
         template: str,
         variables: Mapping[str, Any],
         timeout: float,  # noqa: ASYNC109 - Home Assistant's own render timeout
-    ) -> str:
-        """The first result of a ``render_template`` subscription, which then ends."""
+    ) -> RenderedTemplate:
+        """The first result of a ``render_template`` subscription, which then ends.
+
+        Home Assistant sends the ``listeners`` (the entities and domains the render read, or
+        ``all``) with the result; the gate checks them against exposure.
+        """
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         def on_event(event: Any) -> None:
@@ -89,7 +94,9 @@ class HomeAssistantToolPort:
         if isinstance(event, Mapping) and "error" in event:
             raise HomeAssistantCommandError("template_error", str(event["error"]))
         result = event.get("result") if isinstance(event, Mapping) else event
-        return result if isinstance(result, str) else json.dumps(result, default=str)
+        listeners = event.get("listeners") if isinstance(event, Mapping) else None
+        text = result if isinstance(result, str) else json.dumps(result, default=str)
+        return RenderedTemplate(text, listeners if isinstance(listeners, Mapping) else None)
 
     async def history(
         self, entity_ids: list[str], start: datetime, end: datetime, statistics: bool

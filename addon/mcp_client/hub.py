@@ -5,7 +5,10 @@ panel asks, and remembers what each answered. :meth:`McpHub.tools` is one of the
 providers: at every turn it reads the servers and their switches from the source and offers the
 switched-on tools of the servers that answered last time, named ``<server>__<tool>``. A server
 that did not answer is shown as down and its tools are withheld until it answers again; a call
-that cannot reach its server marks it down at once.
+that cannot reach its server marks it down at once. A switched-on tool whose description or
+schema differs from what the user approved is withheld until the user approves the change; in a
+dry run the gate (:mod:`addon.home.gate`) holds every call but those of tools the user marked
+read-only.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, Literal
 
 from addon.custom_tools.secrets_mask import SecretMask
 from addon.errors import McpError
+from addon.home.gate import Gate
 from addon.mcp_client.remote import Connector, RemoteTool
 from addon.mcp_client.source import ServerSettings, ServerSource
 from addon.tools.base import Tool, ToolContext, ToolReply
@@ -38,6 +42,7 @@ MAX_NAME = 64
 """The longest function name OpenAI-compatible endpoints accept."""
 
 State = Literal["unknown", "up", "down"]
+NOT_SENT = "dry run: the call was recorded, not sent (mark the tool read-only to let it run)"
 
 
 def _utc_now() -> datetime:
@@ -71,6 +76,8 @@ class McpTool:
     hub: McpHub
     name: str
     parameters: dict[str, Any]
+    read_only: bool = False
+    """Marked read-only by the user: the only MCP tools a dry run lets run."""
 
     @property
     def description(self) -> str:
@@ -83,7 +90,18 @@ class McpTool:
         return "mcp"
 
     async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
-        """Call the tool on its server; what went out and came back goes to the trace."""
+        """Call the tool on its server, unless the gate holds it (a dry run, not read-only)."""
+        gate = context.gate if context.gate is not None else Gate(context.dry_run)
+        if not gate.send(self.name, kind="mcp", declared=not self.read_only):
+            return ToolReply(
+                result={"success": True, "result": NOT_SENT, "dry_run": True},
+                detail={
+                    "mcp_server": self.server.name,
+                    "tool": self.remote.name,
+                    "arguments": dict(arguments),
+                    "sent": False,
+                },
+            )
         return await self.hub.call(self.server, self.remote.name, arguments)
 
 
@@ -141,13 +159,20 @@ class McpHub:
             if status.state != "up":
                 continue
             for remote in status.tools:
-                if remote.name not in server.enabled_tools:
+                if remote.name not in server.enabled_tools or changed(server, remote):
                     continue
                 name = tool_name(server.name, remote.name)
                 if name in tools:
                     _LOGGER.warning("Two MCP tools are offered as %s; using one", name)
                     continue
-                tools[name] = McpTool(server, remote, self, name, _canonical(remote.parameters))
+                tools[name] = McpTool(
+                    server,
+                    remote,
+                    self,
+                    name,
+                    _canonical(remote.parameters),
+                    remote.name in server.read_only_tools,
+                )
         return [tools[name] for name in sorted(tools)]
 
     async def call(
@@ -200,7 +225,40 @@ class McpHub:
             return
         if self.status(server.id).state == "down":
             _LOGGER.info("MCP server %s answers again", server.name)
+        for remote in tools:
+            if remote.name not in server.enabled_tools:
+                continue
+            if remote.name not in server.approved_tools:
+                # Switched on before it was ever listed: approved as it is first seen.
+                await self.source.approve(
+                    server.id, remote.name, remote.description, schema_text(remote.parameters)
+                )
+            elif changed(server, remote):
+                _LOGGER.warning(
+                    "MCP server %s changed the description or schema of %s; the tool is "
+                    "withheld until the change is approved on the MCP servers page",
+                    server.name,
+                    remote.name,
+                )
         self._status[server.id] = ServerStatus("up", tuple(tools), None, self.clock())
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """A schema as JSON with sorted keys: how an approved one is kept and compared."""
+    return json.dumps(schema, sort_keys=True, ensure_ascii=False)
+
+
+def changed(server: ServerSettings, remote: RemoteTool) -> bool:
+    """Whether a switched-on tool no longer matches what the user approved.
+
+    A tool never approved counts as changed: it is withheld until its first listing approves
+    it (a tool switched on before it was listed) or the user does.
+    """
+    approved = server.approved_tools.get(remote.name)
+    return approved is None or (
+        approved.description != remote.description
+        or approved.parameters != schema_text(remote.parameters)
+    )
 
 
 def _canonical(schema: dict[str, Any]) -> dict[str, Any]:

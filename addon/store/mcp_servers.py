@@ -8,9 +8,12 @@ nothing above it), the only read that resolves the value.
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
@@ -38,6 +41,22 @@ class StoredMcpServer:
     header_name: str | None
     enabled_tools: frozenset[str]
     created_at: datetime
+    read_only_tools: frozenset[str] = frozenset()
+    approved_tools: Mapping[str, ApprovedTool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovedTool:
+    """A tool's description and schema as the user approved them (switched on, or a change)."""
+
+    description: str
+    parameters: str
+    """The JSON schema, keys sorted (so a reordering is no change)."""
+
+    @classmethod
+    def of(cls, description: str, parameters: Mapping[str, Any]) -> ApprovedTool:
+        """From what the server lists."""
+        return cls(description, json.dumps(parameters, sort_keys=True, ensure_ascii=False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +68,8 @@ class McpServerSettings:
     url: str
     headers: tuple[tuple[str, str], ...]
     enabled_tools: frozenset[str]
+    read_only_tools: frozenset[str] = frozenset()
+    approved_tools: Mapping[str, ApprovedTool] = field(default_factory=dict)
 
 
 def secret_name(server_name: str) -> str:
@@ -112,9 +133,17 @@ async def add_server(
 
 
 async def set_tool_enabled(
-    session: AsyncSession, server_id: int, tool: str, enabled: bool
+    session: AsyncSession,
+    server_id: int,
+    tool: str,
+    enabled: bool,
+    approved: ApprovedTool | None = None,
 ) -> StoredMcpServer:
-    """Switch one of the server's tools (by the server's name for it) on or off."""
+    """Switch one of the server's tools (by the server's name for it) on or off.
+
+    ``approved`` is the tool as the user saw it when switching it on; a tool switched on before
+    its server listed it is approved as the next listing finds it.
+    """
     server = await _server(session, server_id)
     tools = set(server.enabled_tools)
     if enabled:
@@ -122,9 +151,56 @@ async def set_tool_enabled(
     else:
         tools.discard(tool)
     server.enabled_tools = sorted(tools)
+    if enabled and approved is not None:
+        _set_approved(server, tool, approved)
     server.updated_at = utcnow()
     await session.flush()
     return _stored(server)
+
+
+async def approve_tool(
+    session: AsyncSession, server_id: int, tool: str, approved: ApprovedTool
+) -> StoredMcpServer:
+    """Approve the tool's description and schema as they are now (a change the user accepts)."""
+    server = await _server(session, server_id)
+    _set_approved(server, tool, approved)
+    server.updated_at = utcnow()
+    await session.flush()
+    return _stored(server)
+
+
+async def set_tool_read_only(
+    session: AsyncSession, server_id: int, tool: str, read_only: bool
+) -> StoredMcpServer:
+    """Mark one of the server's tools read-only (a dry run lets it run) or acting (held)."""
+    server = await _server(session, server_id)
+    tools = set(server.read_only_tools)
+    if read_only:
+        tools.add(tool)
+    else:
+        tools.discard(tool)
+    server.read_only_tools = sorted(tools)
+    server.updated_at = utcnow()
+    await session.flush()
+    return _stored(server)
+
+
+def _set_approved(server: McpServer, tool: str, approved: ApprovedTool) -> None:
+    # A new mapping: SQLAlchemy sees a JSON column change only when the value is replaced.
+    server.approved_tools = {
+        **server.approved_tools,
+        tool: {"description": approved.description, "parameters": approved.parameters},
+    }
+
+
+def _approved(value: Any) -> dict[str, ApprovedTool]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {
+        str(tool): ApprovedTool(str(entry.get("description", "")), str(entry.get("parameters")))
+        for tool, entry in value.items()
+        if isinstance(entry, Mapping)
+    }
 
 
 async def delete_server(session: AsyncSession, server_id: int) -> None:
@@ -172,11 +248,26 @@ class StoredMcpServers:
             remember_secrets([*url_secrets(row.url), *header_secrets(value or "")])
             headers = ((row.header_name, value),) if row.header_name and value else ()
             settings.append(
-                McpServerSettings(row.id, row.name, row.url, headers, frozenset(row.enabled_tools))
+                McpServerSettings(
+                    row.id,
+                    row.name,
+                    row.url,
+                    headers,
+                    frozenset(row.enabled_tools),
+                    frozenset(row.read_only_tools or ()),
+                    _approved(row.approved_tools),
+                )
             )
         if version is not None:
             self._read = (version, tuple(settings))
         return settings
+
+    async def approve(self, server_id: int, tool: str, description: str, parameters: str) -> None:
+        """Approve a switched-on tool as first listed (it was switched on before a listing)."""
+        async with self._sessionmaker.begin() as session:
+            server = await session.get(McpServer, server_id)
+            if server is not None and tool not in server.approved_tools:
+                _set_approved(server, tool, ApprovedTool(description, parameters))
 
 
 async def _server(session: AsyncSession, server_id: int) -> McpServer:
@@ -194,6 +285,8 @@ def _stored(server: McpServer) -> StoredMcpServer:
         header_name=server.header_name,
         enabled_tools=frozenset(server.enabled_tools),
         created_at=server.created_at,
+        read_only_tools=frozenset(server.read_only_tools or ()),
+        approved_tools=_approved(server.approved_tools),
     )
 
 

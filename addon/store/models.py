@@ -400,7 +400,7 @@ class McpServer(Base):
 
     ``name`` prefixes its tools' names for the model (``name__tool``); ``enabled_tools`` lists
     the server's tools the user switched on (by the server's own names). The tools themselves,
-    with their schemas, are asked of the server, not stored.
+    with their schemas, are asked of the server; only what the user approved of each is kept.
     """
 
     __tablename__ = "mcp_servers"
@@ -412,5 +412,9 @@ class McpServer(Base):
     """The header sent with the secret's value (``Authorization`` for a bearer token), or None."""
     secret_name: Mapped[str | None] = mapped_column(String(64))
     enabled_tools: Mapped[list[str]] = mapped_column(JSON, default=list)
+    read_only_tools: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    """Tools the user marked read-only: the only ones a dry run lets run."""
+    approved_tools: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    """Per switched-on tool, the ``description`` and ``parameters`` the user approved."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from addon.home.actions.executor import Executor
+    from addon.home.gate import Gate
     from addon.home.model import HomeModel
 
 
@@ -31,6 +32,9 @@ class ToolContext:
     dry_run: bool = False
     call_id: str | None = None
     """The model's id for the call being run (set per call by the loop), for nested traces."""
+    gate: Gate | None = None
+    """The call's gate (:mod:`addon.home.gate`), set per call by the registry: every tool that
+    acts on or reads the home asks it, and its decisions go to the trace."""
 
 
 @dataclass(frozen=True, slots=True)

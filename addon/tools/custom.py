@@ -61,7 +61,11 @@ class CustomTool:
     async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
         """Run the definition; a dry-run turn records an acting request without sending it."""
         run = await self.runner.run(
-            self.definition, arguments, dry_run=context.dry_run, secrets=self.secrets
+            self.definition,
+            arguments,
+            dry_run=context.dry_run,
+            secrets=self.secrets,
+            gate=context.gate,
         )
         return ToolReply(
             result=run.for_model(),

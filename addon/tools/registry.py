@@ -7,6 +7,7 @@ never as an exception out of the loop.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Iterable
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
+from addon.home.gate import Decision, Gate
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
 
@@ -36,6 +38,8 @@ class ToolOutcome:
     """What a custom tool sent and received (secrets masked), for the trace and events."""
     acted: tuple[ActedTarget, ...] = ()
     """Entities a custom tool's action addressed, for the outcome check."""
+    decisions: tuple[Decision, ...] = ()
+    """What the gate held or refused during the call (:mod:`addon.home.gate`)."""
 
     @property
     def ok(self) -> bool:
@@ -88,6 +92,10 @@ class ToolRegistry:
         acted: tuple[ActedTarget, ...] = ()
         tool = self._tools.get(name)
         executor = _executor_label(tool, context)
+        gate = gate_for(context)
+        context = dataclasses.replace(context, gate=gate)
+        if tool is not None and tool.kind in ("intent", "script"):
+            gate.decisions.extend(held_by_executor(name, context.dry_run))
         try:
             if tool is None:
                 known = ", ".join(self._tools) or "none"
@@ -125,7 +133,26 @@ class ToolRegistry:
             repaired=repaired,
             detail=detail,
             acted=acted,
+            decisions=tuple(gate.decisions),
         )
+
+
+def gate_for(context: ToolContext) -> Gate:
+    """A fresh gate for one call: the turn's dry run, the home model's exposure.
+
+    Intent tools and exposed scripts act through the turn's executor, which is the virtual one
+    in a dry run (the agent asks :func:`addon.home.gate.executor_for`), on entities matching
+    found among the exposed ones.
+    """
+    home = context.home
+    return Gate(context.dry_run, home.is_exposed if home is not None else None)
+
+
+def held_by_executor(subject: str, dry_run: bool) -> tuple[Decision, ...]:
+    """The gate's say on a call that acts through the turn's executor (virtual in a dry run)."""
+    if not dry_run:
+        return ()
+    return (Decision("hold", subject, "dry_run", "acted on a virtual copy of the home"),)
 
 
 def _executor_label(tool: Tool | None, context: ToolContext) -> str:

@@ -26,6 +26,7 @@ from tests.ha.waiting import until
 pytestmark = pytest.mark.homeassistant
 
 BED = "light.bed_light"
+SHARED_SCRIPT = "script.shared_forecast"
 FORECAST: dict[str, Any] = {
     "alias": "Forecast",
     "fields": {"city": {"selector": {"text": {}}}},
@@ -43,7 +44,10 @@ def home(
     """A demo home of this module's own, with a script and the recorder."""
     config_dir = tmp_path_factory.mktemp("home-assistant") / "custom-tools"
     process = HomeAssistantProcess.from_template(
-        home_assistant_template, config_dir, scripts={"forecast": FORECAST}, recorder=True
+        home_assistant_template,
+        config_dir,
+        scripts={"forecast": FORECAST, "shared_forecast": FORECAST},
+        recorder=True,
     )
     with process:
         yield process
@@ -53,8 +57,8 @@ def home(
 async def real_client(
     session: aiohttp.ClientSession, home: HomeAssistantProcess
 ) -> AsyncIterator[HomeAssistantClient]:
-    """A client on the home, with a light and a temperature exposed to Assist."""
-    await home.expose_entities([BED, "sensor.outside_temperature"])
+    """A client on the home, with a light, a temperature and one script exposed to Assist."""
+    await home.expose_entities([BED, "sensor.outside_temperature", SHARED_SCRIPT])
     linked = HomeAssistantClient(session, home.websocket_url, f"{home.url}/api", home.token)
     await linked.start()
     await linked.wait_connected(15.0)
@@ -169,12 +173,54 @@ async def test_a_broken_home_assistant_template_is_an_error(runner: Runner) -> N
 async def test_script_returns_its_response(runner: Runner) -> None:
     """The arguments are the script's variables; its response is the result."""
     run = await runner.run(
-        tool("script", {"entity_id": "script.forecast"}),
+        tool("script", {"entity_id": SHARED_SCRIPT}),
         {"city": "Gouda"},
         dry_run=False,
         secrets={},
     )
     assert ok(run) == {"city": "Gouda", "sky": "sunny", "high": 21}
+
+
+async def test_script_kind_refuses_a_script_not_exposed(runner: Runner) -> None:
+    """A script hidden from Assist is not run, even when the definition names it."""
+    run = await runner.run(
+        tool("script", {"entity_id": "script.forecast"}),
+        {"city": "Gouda"},
+        dry_run=False,
+        secrets={},
+    )
+    assert run.error == "script.entity_id: script.forecast is not exposed to Assist"
+    assert run.response is None
+
+
+async def test_template_reading_an_unexposed_entity_is_refused(runner: Runner) -> None:
+    """Extended OpenAI's get_attributes shape on a hidden lock: the result never comes back."""
+    definition = tool("template", {"template": "{{ states[entity].state }}"})
+    run = await runner.run(definition, {"entity": "lock.front_door"}, dry_run=True, secrets={})
+    assert run.error is not None
+    assert "lock.front_door, which is not exposed" in run.error
+    assert run.result is None
+
+
+async def test_template_reading_every_state_is_refused(runner: Runner) -> None:
+    """A render that listened to every state (Home Assistant's ``all``) is refused."""
+    run = await runner.run(
+        tool("template", {"template": "{{ states | count }}"}), {}, dry_run=False, secrets={}
+    )
+    assert run.error is not None
+    assert "read every state" in run.error
+
+
+async def test_template_reading_a_whole_domain_is_refused(runner: Runner) -> None:
+    """A render that listened to a domain (``states.lock``) is refused."""
+    run = await runner.run(
+        tool("template", {"template": "{{ states.lock | map(attribute='state') | list }}"}),
+        {},
+        dry_run=False,
+        secrets={},
+    )
+    assert run.error is not None
+    assert "every entity of lock" in run.error
 
 
 async def test_history_summarises_recorded_states(runner: Runner, sync: HomeSync) -> None:

@@ -35,13 +35,16 @@ class NotesServer:
             await self.task
 
 
-def build(notes: list[str]) -> MCPServer:
+ADD_NOTE = "Add a note to the user's notes."
+
+
+def build(notes: list[str], add_note_description: str = ADD_NOTE) -> MCPServer:
     """The MCP server: add a note, list the notes, and a tool that always fails."""
     server = MCPServer("notes")
 
-    @server.tool()
+    @server.tool(description=add_note_description)
     def add_note(text: str) -> dict[str, Any]:
-        """Add a note to the user's notes."""
+        """Add a note (the description is given above, so a test can change it)."""
         notes.append(text)
         return {"saved": text, "count": len(notes)}
 
@@ -72,10 +75,10 @@ def _require_token(app: Any) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def notes_server() -> AsyncIterator[NotesServer]:
+async def notes_server(add_note_description: str = ADD_NOTE) -> AsyncIterator[NotesServer]:
     """Serve the notes server on a free loopback port until the block ends (or ``stop``)."""
     notes: list[str] = []
-    app = build(notes).streamable_http_app()
+    app = build(notes, add_note_description).streamable_http_app()
     config = uvicorn.Config(
         _require_token(app), host="127.0.0.1", port=0, log_level="warning", lifespan="on"
     )

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
@@ -12,28 +11,7 @@ from addon.mcp_client.hub import McpHub, tool_name
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolRegistry
 from tests.mcp_client.notes_server import TOKEN, NotesServer, notes_server
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """One server as the store would hand it over."""
-
-    id: int
-    name: str
-    url: str
-    headers: tuple[tuple[str, str], ...]
-    enabled_tools: frozenset[str]
-
-
-@dataclass(slots=True)
-class Source:
-    """The servers, changed by the test as the panel would change them."""
-
-    listed: list[Settings]
-
-    async def servers(self) -> Sequence[Settings]:
-        return self.listed
-
+from tests.mcp_client.sources import Settings, Source
 
 CONTEXT = ToolContext(home=None, executor=None, language="en", now=datetime.now(UTC))
 

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from addon.custom_tools.context import ActedOn, RenderedRequest, StepContext, StepResult
-from addon.custom_tools.definition import CompositeSettings
+from addon.custom_tools.definition import CompositeSettings, RestSettings
 from addon.custom_tools.kinds.shaping import resolve_pointer
 from addon.errors import CustomToolCallError, HomeAgentError
 
@@ -39,29 +39,37 @@ async def run(
     context: StepContext,
     run_step: StepRunner,
     *,
-    dry_run: bool,
     acting: bool | None,
     records: list[StepRecord],
     remaining: Callable[[], float],
 ) -> StepResult:
     """Run every step; ``records`` receives each as it ends (kept by the caller on failure).
 
-    ``acting`` is the definition's ``acts`` when the user set it (False: no step acts).
+    ``acting`` is the definition's ``acts`` when the user set it (False: no step is declared
+    to act). Each step is judged on its own by the gate: ``acts: false`` cannot make an action,
+    a script or a request other than GET run for real in a dry run.
     """
     results: dict[str, Any] = {}
     last: StepResult | None = None
     acted: list[ActedOn] = []
     for index, step in enumerate(settings.steps):
         step_acts = step.resolved_acts if acting is not False else False
+        step_settings = step.settings
+        send = context.gate.send(
+            f"{step.name} ({step.kind})",
+            kind=step.kind,
+            declared=step_acts,
+            method=step_settings.method if isinstance(step_settings, RestSettings) else None,
+        )
         step_context = dataclasses.replace(
             context,
             variables={**context.variables, "steps": dict(results)},
-            send=not (dry_run and step_acts),
+            send=send,
             field=f"composite.steps.{index}.{step.kind}",
             timeout=remaining(),
         )
         try:
-            last = await run_step(step.kind, step.settings, step_context)
+            last = await run_step(step.kind, step_settings, step_context)
         except HomeAgentError as err:
             request = err.request if isinstance(err, CustomToolCallError) else None
             records.append(

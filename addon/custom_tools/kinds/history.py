@@ -37,8 +37,9 @@ async def run(settings: HistorySettings, context: StepContext) -> StepResult:
     if context.port is None:
         raise ToolError("Home Assistant is not connected right now; try again in a moment")
     for entity_id in entity_ids:
-        if not context.port.exposed(entity_id):
-            raise ToolError(f"{entity_id} is not exposed to Assist")
+        refused = context.gate.entity(entity_id)  # read only what is exposed, whoever wrote it
+        if not refused.allowed:
+            raise ToolError(refused.reason)
     request = RenderedRequest(
         "HISTORY",
         "statistics" if settings.statistics else "states",

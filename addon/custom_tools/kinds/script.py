@@ -1,8 +1,8 @@
 """The ``script`` kind: run a script entity with the arguments as its variables.
 
 As for exposed scripts (:class:`addon.tools.home_tools.ScriptTool`), the script's own service is
-called with ``return_response``, and its response is the result; the script is the user's choice
-in the definition, so it need not be exposed.
+called with ``return_response``, and its response is the result. The gate runs only a script
+exposed to Assist, and never in a dry run, whatever ``acts`` says (a script acts).
 """
 
 from __future__ import annotations
@@ -21,10 +21,13 @@ async def run(settings: ScriptSettings, context: StepContext) -> StepResult:
     """Run the script and return its response (``{}`` when it sets none)."""
     variables = dict(context.arguments)
     request = RenderedRequest("SCRIPT", settings.entity_id, {}, variables)
-    if not context.send:
-        return StepResult(NOT_SENT, request=request, sent=False)
     if context.port is None:
         raise ToolError("Home Assistant is not connected right now; try again in a moment")
+    refused = context.gate.entity(settings.entity_id)
+    if not refused.allowed:
+        raise ToolError(f"{context.field}.entity_id: {refused.reason}")
+    if not context.send:
+        return StepResult(NOT_SENT, request=request, sent=False)
     object_id = settings.entity_id.partition(".")[2]
     try:
         answer = await context.port.call_service("script", object_id, variables, None, True)

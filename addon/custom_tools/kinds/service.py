@@ -1,15 +1,15 @@
 """The ``service`` kind: a Home Assistant action with templated data and target.
 
-Entities the user wrote in the definition may be any; entities that come from the model's
-arguments (anything a template produced) must be exposed to Assist, like everything else the
-agent touches. Area, device, floor and label targets act on entities we cannot check one by one,
-so only the user may write them.
+The gate (:mod:`addon.home.gate`) decides: entities the user wrote in the definition may be
+any; entities that come from the model's arguments (anything a template produced, under any key
+of the data or the target) must be exposed to Assist, like everything else the agent touches.
+Area, device, floor and label targets act on entities we cannot check one by one, so only the
+user may write them. A forbidden action (``hassio.*``...) is never called.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,34 +23,28 @@ from addon.custom_tools.context import (
 from addon.custom_tools.definition import ServiceSettings, has_template
 from addon.custom_tools.kinds.shaping import shape
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
+from addon.home.gate import walk_targets
 
 NOT_SENT = "dry run: the action was recorded, not called"
-_ENTITY_ID = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
-_WIDE_TARGETS = ("device_id", "area_id", "floor_id", "label_id")
 
 
 async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
-    """Render, check the targets, call (unless a dry run holds it back) and shape the answer."""
+    """Render, pass the gate, call (unless a dry run holds it back) and shape the answer."""
     renderer, variables, field = context.renderer, context.variables, context.field
     data = renderer.render_tree(settings.data, variables, f"{field}.data")
     target = renderer.render_tree(settings.target, variables, f"{field}.target")
     if not isinstance(data, dict) or not isinstance(target, dict):  # pragma: no cover - mappings
         raise ToolError(f"{field}: data and target must be mappings")
-    for key in _WIDE_TARGETS:
-        if key in settings.target and _templated(settings.target[key]):
-            raise ToolError(
-                f"{field}.target.{key}: a target from the arguments must be entities exposed to "
-                "Assist; write areas, devices, floors and labels in the definition"
-            )
-    entity_ids = entity_list(target.get("entity_id")) + entity_list(data.get("entity_id"))
-    literal = literal_entities([settings.target.get("entity_id"), settings.data.get("entity_id")])
+    refused = context.gate.action(settings.action)
+    if not refused.allowed:
+        raise ToolError(f"{field}.action: {refused.reason}")
     if context.port is None:
         raise ToolError("Home Assistant is not connected right now; try again in a moment")
-    for entity_id in entity_ids:
-        if not _ENTITY_ID.match(entity_id):
-            raise ToolError(f"{field}.target: {entity_id!r} is not an entity id")
-        if entity_id not in literal and not context.port.exposed(entity_id):
-            raise ToolError(f"{entity_id} is not exposed to Assist")
+    literal = literal_targets([settings.target, settings.data])
+    refused = context.gate.targets(settings.action, [target, data], literal)
+    if not refused.allowed:
+        raise ToolError(refused.reason)
+    entity_ids = entity_list(target.get("entity_id")) + entity_list(data.get("entity_id"))
     if "entity_id" in target:
         target["entity_id"] = entity_list(target["entity_id"])
     request = RenderedRequest(
@@ -92,17 +86,6 @@ def entity_list(value: Any) -> list[str]:
     return ids
 
 
-def literal_entities(sources: list[Any]) -> frozenset[str]:
-    """The entity ids written out in the definition, without templates."""
-    found: set[str] = set()
-    for source in sources:
-        items = source if isinstance(source, list) else [source]
-        for item in items:
-            if isinstance(item, str) and not has_template(item):
-                found.update(entity_list(item))
-    return frozenset(found)
-
-
-def _templated(value: Any) -> bool:
-    items = value if isinstance(value, list) else [value]
-    return any(isinstance(item, str) and has_template(item) for item in items)
+def literal_targets(sources: list[Any]) -> frozenset[str]:
+    """The targets (entities, areas, devices, floors, labels) written out in the definition."""
+    return frozenset(value for _key, value in walk_targets(sources) if not has_template(value))

@@ -144,6 +144,13 @@ class RefusedOut(BaseModel):
     reason: str
 
 
+class ImportWarningOut(BaseModel):
+    """An imported entry worth a look (a template reading ``states`` directly), and why."""
+
+    name: str
+    warning: str
+
+
 class ImportedOut(BaseModel):
     """A tool an import saved."""
 
@@ -159,6 +166,7 @@ class ToolImportOut(BaseModel):
         default=None, description="Preview only: the definitions that would be saved."
     )
     refused: list[RefusedOut]
+    warnings: list[ImportWarningOut] = Field(default_factory=list)
 
 
 class ToolExportOut(BaseModel):

@@ -219,8 +219,11 @@ async def import_view(request: web.Request) -> web.Response:
     validate = request.app.get(keys.CUSTOM_TOOL_VALIDATOR)
     result = import_functions(text, validate=validate)
     refused = [{"name": name, "reason": reason} for name, reason in result.refused]
+    warnings = [{"name": name, "warning": text} for name, text in result.warnings]
     if body.get("preview") is True:
-        return web.json_response({"definitions": list(result.definitions), "refused": refused})
+        return web.json_response(
+            {"definitions": list(result.definitions), "refused": refused, "warnings": warnings}
+        )
     imported = []
     sessionmaker = request.app[keys.STORE].sessionmaker
     for definition in result.definitions:
@@ -234,7 +237,7 @@ async def import_view(request: web.Request) -> web.Response:
             refused.append({"name": definition["name"], "reason": reason})
         else:
             imported.append({"id": tool.id, "name": tool.name})
-    return web.json_response({"imported": imported, "refused": refused})
+    return web.json_response({"imported": imported, "refused": refused, "warnings": warnings})
 
 
 async def export_view(request: web.Request) -> web.Response:

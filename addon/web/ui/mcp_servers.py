@@ -8,6 +8,7 @@ again: it is kept as a secret.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 from typing import Any
@@ -28,6 +29,9 @@ NOTICES = {
     "enabled": "Switched on: the model gets it from its next turn.",
     "disabled": "Switched off: the model no longer gets it.",
     "deleted": "Server removed.",
+    "approved": "Change approved: the model gets the tool as it is now.",
+    "read_only": "Marked read-only: it runs in a dry run too.",
+    "acting": "Marked as acting: a dry run holds its calls.",
 }
 
 
@@ -37,6 +41,8 @@ def add_mcp_pages(router: web.UrlDispatcher) -> None:
     router.add_get("/mcp-servers", mcp_servers_view, name="ui.mcp_servers")
     router.add_post("/mcp-servers", mcp_server_add_view, name="ui.mcp_server_add")
     router.add_post(server + "/tool", mcp_tool_switch_view, name="ui.mcp_tool_switch")
+    router.add_post(server + "/read-only", mcp_tool_read_only_view, name="ui.mcp_tool_read_only")
+    router.add_post(server + "/approve", mcp_tool_approve_view, name="ui.mcp_tool_approve")
     router.add_post(server + "/refresh", mcp_refresh_view, name="ui.mcp_refresh")
     router.add_post(server + "/delete", mcp_server_delete_view, name="ui.mcp_server_delete")
 
@@ -73,9 +79,43 @@ async def mcp_tool_switch_view(request: web.Request) -> web.Response:
     """Switch one of a server's tools on or off: ``tool=<name>&enabled=on|off``."""
     form = await _form(request)
     enabled = form.get("enabled") == "on"
+    server_id, tool = _id(request), form.get("tool", "")
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.set_tool_enabled(session, _id(request), form.get("tool", ""), enabled)
+        # Switching on approves the tool as the page showed it (its current listing).
+        await stored.set_tool_enabled(
+            session, server_id, tool, enabled, _listed(request, server_id, tool)
+        )
     raise web.HTTPSeeOther(_url(request, "enabled" if enabled else "disabled"))
+
+
+async def mcp_tool_read_only_view(request: web.Request) -> web.Response:
+    """Mark a tool read-only (runs in a dry run) or acting: ``tool=<name>&read_only=on|off``."""
+    form = await _form(request)
+    read_only = form.get("read_only") == "on"
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        await stored.set_tool_read_only(session, _id(request), form.get("tool", ""), read_only)
+    raise web.HTTPSeeOther(_url(request, "read_only" if read_only else "acting"))
+
+
+async def mcp_tool_approve_view(request: web.Request) -> web.Response:
+    """Approve a tool's changed description and schema as the server lists them now."""
+    form = await _form(request)
+    server_id, tool = _id(request), form.get("tool", "")
+    listed = _listed(request, server_id, tool)
+    if listed is None:
+        raise NotFoundError(f"the server does not list a tool named {tool!r} now")
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        await stored.approve_tool(session, server_id, tool, listed)
+    _LOGGER.info("MCP tool %s of server %d approved as changed", tool, server_id)
+    raise web.HTTPSeeOther(_url(request, "approved"))
+
+
+def _listed(request: web.Request, server_id: int, tool: str) -> stored.ApprovedTool | None:
+    """The tool as the server's last listing describes it, None when not listed."""
+    for remote in request.app[keys.MCP_HUB].status(server_id).tools:
+        if remote.name == tool:
+            return stored.ApprovedTool.of(remote.description, remote.parameters)
+    return None
 
 
 async def mcp_refresh_view(request: web.Request) -> web.Response:
@@ -112,6 +152,8 @@ async def _page(
                 "description": tool.description,
                 "schema": json.dumps(tool.parameters, indent=2, sort_keys=True),
                 "enabled": tool.name in server.enabled_tools,
+                "read_only": tool.name in server.read_only_tools,
+                "change": _change(server, tool.name, tool.description, tool.parameters),
             }
             for tool in state.tools
         ]
@@ -132,6 +174,28 @@ async def _page(
         },
         status=status,
     )
+
+
+def _change(
+    server: stored.StoredMcpServer, tool: str, description: str, parameters: dict[str, Any]
+) -> str | None:
+    """A switched-on tool's change since it was approved, as a unified diff (None: unchanged)."""
+    approved = server.approved_tools.get(tool)
+    if tool not in server.enabled_tools or approved is None:
+        return None
+    now = stored.ApprovedTool.of(description, parameters)
+    if now == approved:
+        return None
+    before = _described(approved)
+    after = _described(now)
+    return "\n".join(
+        difflib.unified_diff(before, after, "approved", "listed now", lineterm="", n=2)
+    )
+
+
+def _described(tool: stored.ApprovedTool) -> list[str]:
+    schema = json.dumps(json.loads(tool.parameters), indent=2, sort_keys=True)
+    return ["description:", *tool.description.splitlines(), "schema:", *schema.splitlines()]
 
 
 async def _form(request: web.Request) -> dict[str, str]:

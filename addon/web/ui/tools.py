@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from addon import keys
+from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.extended_openai import export_functions, import_functions
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
@@ -281,6 +282,7 @@ async def tools_import_view(request: web.Request) -> web.Response:
         raise web.HTTPRequestEntityTooLarge(max_size=editor.MAX_SOURCE, actual_size=len(text))
     imported: list[stored.StoredTool] = []
     refused: list[tuple[str, str]] = []
+    warnings: list[tuple[str, str]] = []
     problem = ""
     try:
         result = import_functions(text, validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR))
@@ -288,6 +290,7 @@ async def tools_import_view(request: web.Request) -> web.Response:
         problem = _reasons(err)
     else:
         refused.extend(result.refused)
+        warnings.extend(result.warnings)
         for definition in result.definitions:
             try:
                 # One transaction per tool: a name already taken refuses that entry alone.
@@ -303,7 +306,13 @@ async def tools_import_view(request: web.Request) -> web.Response:
     return render(
         request,
         "tools_import.html",
-        {"imported": imported, "refused": refused, "problem": problem, "text": text},
+        {
+            "imported": imported,
+            "refused": refused,
+            "warnings": warnings,
+            "problem": problem,
+            "text": text,
+        },
         status=422 if problem else 200,
     )
 
@@ -376,6 +385,7 @@ async def _tool_page(
         "dry_run": dry_run,
         "dry_run_option": request.app[keys.SETTINGS].options.dry_run,
         "notice": NOTICES.get(request.query.get("done", ""), ""),
+        "template_warnings": template_warnings(tool.definition),
     }
     return _editor_page(
         request, tool, source, fields, problems, status=status, originals=originals, extra=context
@@ -403,6 +413,7 @@ def _editor_page(
         "problems": placed,
         "field_problems": {p.common_field: p.message for p in placed if p.common_field},
         "notice": "",
+        "template_warnings": [],
         **(extra or {}),
     }
     return render(request, "tool.html", context, status=status)
