@@ -9,6 +9,7 @@ one does, and a local endpoint for REST.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from playwright.async_api import expect
 from addon.store import custom_tools as stored
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.web.ui.conftest import UI, MakeBrowsing
+from tests.web.ui.home import demo_home, serve_home
 from tests.web.ui.test_tools import echo_server
 
 pytestmark = pytest.mark.browser
@@ -66,6 +68,25 @@ EXPECTED = {
 """What the model receives, as the page shows it, per kind."""
 HTTP_ANSWERS = frozenset({"rest", "composite"})
 """Kinds whose (last) answer is an HTTP response with a status: the composite ends in REST."""
+
+
+FORECAST_SCRIPT = "script.forecast"
+
+
+@pytest.fixture
+async def fake_home() -> AsyncIterator[FakeHomeAssistant]:
+    """The demo home with an exposed script for the script kind: the gate runs only those."""
+    data = demo_home()
+    registry = {"entity_id": FORECAST_SCRIPT, "area_id": None, "platform": "script", "labels": []}
+    data["entities"].append(registry)
+    data["entity_details"][FORECAST_SCRIPT] = {**registry, "aliases": []}
+    data["exposure"][FORECAST_SCRIPT] = {"conversation": True}
+    data["states"][FORECAST_SCRIPT] = {"s": "off", "a": {"friendly_name": "Forecast"}}
+    server = FakeHomeAssistant()
+    serve_home(server, data)
+    await server.start()
+    yield server
+    await server.close()
 
 
 async def render_template(connection: FakeConnection, message: dict[str, Any]) -> None:
