@@ -38,14 +38,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import OperationalError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import ConnectionPoolEntry
 
+from addon.store import encoding, pragmas
 from addon.store.conversations import (
     NumberedTurn,
     OutcomeUpdate,
@@ -54,7 +61,7 @@ from addon.store.conversations import (
     write_outcomes,
     write_turns,
 )
-from addon.store.ids import BLOCK
+from addon.store.ids import BLOCK, Claim
 from addon.store.models import Conversation
 
 _LOGGER = logging.getLogger(__name__)
@@ -69,6 +76,7 @@ RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
 
 Item = NumberedTurn | OutcomeUpdate
+_T = TypeVar("_T")
 
 # The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
 DATABASE_FAILURES = (OperationalError, OSError)
@@ -138,14 +146,33 @@ class TurnWriter:
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._own: Engine | None = None
 
     async def start(self) -> None:
-        """Reserve the first ids, read which conversations exist, then start writing."""
+        """Reserve the first ids, read which conversations exist, then start writing.
+
+        Batches are written through a connection of the writer's own, in a thread of its own:
+        a batch is one call into that thread (rows serialised, statements run, committed), not
+        a hop to the driver's thread per statement with the rows serialised on the event loop.
+        """
         async with self._engine.begin() as connection:
-            claims = await self._ids.reserve(connection)
+            claims = await connection.run_sync(self._ids.reserve)
             self._known = set((await connection.scalars(select(Conversation.id))).all())
+            busy_timeout_ms = int(
+                (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one()
+            )
         self._ids.settle(claims)
+        self._own = _own_engine(self._engine, busy_timeout_ms)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="home-agent-writer")
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
+
+    @property
+    def batch_engine(self) -> Engine:
+        """The engine the batches are written through (its events run in the writer's thread)."""
+        if self._own is None:
+            raise RuntimeError("the writer is not started")
+        return self._own
 
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
@@ -282,12 +309,16 @@ class TurnWriter:
         self._room.set()
         if not self._queue:
             await self._give_back_ids()
+        if self._thread is not None and self._own is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._own.dispose)
+            self._thread.shutdown()
+            self._thread = None
 
     async def _give_back_ids(self) -> None:
         """Return the ids reserved but not used, so the numbering goes on without a gap."""
         try:
             async with self._engine.begin() as connection:
-                await self._ids.give_back(connection)
+                await connection.run_sync(self._ids.give_back)
         except DATABASE_FAILURES as err:
             _LOGGER.warning("Unused turn ids stay reserved (a gap in the numbering): %s", err)
 
@@ -455,12 +486,27 @@ class TurnWriter:
                 future.set_result(ok)
 
     async def _write_batch(self, batch: list[Item]) -> None:
-        """One transaction for the batch's turns and outcome checks, in order."""
+        """One transaction for the batch's turns and outcome checks, in order, in the thread."""
         turns = [item for item in batch if isinstance(item, NumberedTurn)]
         updates = [item for item in batch if isinstance(item, OutcomeUpdate)]
-        async with self._engine.begin() as connection:
-            await write_turns(connection, turns)
-            await write_outcomes(connection, updates)
+        await self._in_thread(partial(self._write_sync, turns, updates))
+
+    def _write_sync(self, turns: list[NumberedTurn], updates: list[OutcomeUpdate]) -> None:
+        assert self._own is not None
+        with self._own.begin() as connection:
+            write_turns(connection, turns)
+            write_outcomes(connection, updates)
+
+    def _reserve_sync(self) -> tuple[Claim, Claim]:
+        assert self._own is not None
+        with self._own.begin() as connection:
+            return self._ids.reserve(connection)
+
+    async def _in_thread(self, function: Callable[[], _T]) -> _T:
+        """Run ``function`` in the writer's thread; a cancelled caller leaves it to finish there."""
+        if self._thread is None:
+            raise RuntimeError("the writer is not started")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function)
 
     async def _reserve_ids(self, batch: list[Item]) -> None:
         """Reserve the next block of ids, in a transaction of its own, before they run out.
@@ -469,8 +515,7 @@ class TurnWriter:
         before any turn holding one is written; those another writer took meanwhile are given
         again, the one case in which a turn is not stored under the id it was given.
         """
-        async with self._engine.begin() as connection:
-            claims = await self._ids.reserve(connection)
+        claims = await self._in_thread(self._reserve_sync)
         lost_turns, lost_calls = self._ids.settle(claims)
         if lost_turns or lost_calls:
             renumbered = self._renumber(batch, lost_turns, lost_calls)
@@ -515,6 +560,33 @@ class TurnWriter:
             else:
                 still.append(waiter)
         self._waiters = still
+
+
+def _own_engine(engine: AsyncEngine, busy_timeout_ms: int) -> Engine:
+    """The writer's own engine on the store's file: one connection, the same pragmas.
+
+    Its connection never checkpoints as it closes (the store folds the WAL in itself, and not
+    while a backup copies the file); text is made storable as on the store's engine.
+    """
+    path = engine.url.database or ""
+    own = create_engine(
+        engine.url.set(drivername="sqlite+pysqlite"),
+        connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False},
+        json_serializer=encoding.dumps,
+        pool_size=1,
+        max_overflow=0,
+    )
+    encoding.install(own)
+
+    def prepare(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        pragmas.set_pragmas(dbapi_connection, path, busy_timeout_ms)
+        # Python 3.12 and later (the add-on's image has 3.13); before, a close may checkpoint.
+        no_checkpoint = getattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", None)
+        if no_checkpoint is not None and isinstance(dbapi_connection, sqlite3.Connection):
+            dbapi_connection.setconfig(no_checkpoint, True)
+
+    event.listen(own, "connect", prepare)
+    return own
 
 
 async def _pause(seconds: float, event: asyncio.Event) -> None:
