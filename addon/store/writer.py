@@ -75,6 +75,12 @@ RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
 
+# A batch this small is written on the event loop when the write lock is free: under load a hop
+# to a thread and back cost more (ms of waking and GIL hand-overs) than the write itself, which
+# holds the GIL for most of its time wherever it runs (docs/DECISIONS.md).
+INLINE_MAX_ITEMS = 50
+BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
+
 Item = NumberedTurn | OutcomeUpdate
 _T = TypeVar("_T")
 
@@ -148,6 +154,7 @@ class TurnWriter:
         self._task: asyncio.Task[None] | None = None
         self._thread: ThreadPoolExecutor | None = None
         self._own: Engine | None = None
+        self._inline: Engine | None = None
 
     async def start(self) -> None:
         """Reserve the first ids, read which conversations exist, then start writing.
@@ -164,15 +171,16 @@ class TurnWriter:
             )
         self._ids.settle(claims)
         self._own = _own_engine(self._engine, busy_timeout_ms)
+        self._inline = _own_engine(self._engine, 0)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="home-agent-writer")
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
 
     @property
-    def batch_engine(self) -> Engine:
-        """The engine the batches are written through (its events run in the writer's thread)."""
-        if self._own is None:
+    def batch_engines(self) -> tuple[Engine, Engine]:
+        """The engines batches are written through: on the loop, and in the writer's thread."""
+        if self._own is None or self._inline is None:
             raise RuntimeError("the writer is not started")
-        return self._own
+        return self._inline, self._own
 
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
@@ -309,6 +317,8 @@ class TurnWriter:
         self._room.set()
         if not self._queue:
             await self._give_back_ids()
+        if self._inline is not None:
+            self._inline.dispose()
         if self._thread is not None and self._own is not None:
             await asyncio.get_running_loop().run_in_executor(self._thread, self._own.dispose)
             self._thread.shutdown()
@@ -486,14 +496,34 @@ class TurnWriter:
                 future.set_result(ok)
 
     async def _write_batch(self, batch: list[Item]) -> None:
-        """One transaction for the batch's turns and outcome checks, in order, in the thread."""
+        """One transaction for the batch's turns and outcome checks, in order.
+
+        A small batch is written on the event loop if the write lock is free at once (no busy
+        wait there); otherwise, or when another connection holds the lock, in the writer's thread.
+        """
         turns = [item for item in batch if isinstance(item, NumberedTurn)]
         updates = [item for item in batch if isinstance(item, OutcomeUpdate)]
-        await self._in_thread(partial(self._write_sync, turns, updates))
+        if len(batch) <= INLINE_MAX_ITEMS and self._write_inline(turns, updates):
+            return
+        await self._in_thread(partial(self._write_sync, self._own, turns, updates))
 
-    def _write_sync(self, turns: list[NumberedTurn], updates: list[OutcomeUpdate]) -> None:
-        assert self._own is not None
-        with self._own.begin() as connection:
+    def _write_inline(self, turns: list[NumberedTurn], updates: list[OutcomeUpdate]) -> bool:
+        """Write on the loop if nobody holds the write lock; False (nothing written) if one does."""
+        try:
+            self._write_sync(self._inline, turns, updates)
+        except OperationalError as err:
+            if str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
+                return False
+            raise
+        return True
+
+    @staticmethod
+    def _write_sync(
+        engine: Engine | None, turns: list[NumberedTurn], updates: list[OutcomeUpdate]
+    ) -> None:
+        if engine is None:
+            raise RuntimeError("the writer is not started")
+        with engine.begin() as connection:
             write_turns(connection, turns)
             write_outcomes(connection, updates)
 

@@ -30,11 +30,12 @@ def fail_next_write(store: Store) -> None:
             fired.set()
             raise FaultyDriver("the driver broke")
 
-    event.listen(store.writer.batch_engine, "before_cursor_execute", fail)
+    for engine in store.writer.batch_engines:
+        event.listen(engine, "before_cursor_execute", fail)
 
 
 def next_turn_insert(store: Store) -> asyncio.Event:
-    """An event set when the writer next inserts turns (its statements run in its thread)."""
+    """An event set when the writer next inserts turns (on the loop or in its thread)."""
     inserting = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -42,7 +43,8 @@ def next_turn_insert(store: Store) -> asyncio.Event:
         if statement.startswith("INSERT INTO turns"):
             loop.call_soon_threadsafe(inserting.set)
 
-    event.listen(store.writer.batch_engine, "before_cursor_execute", seen)
+    for engine in store.writer.batch_engines:
+        event.listen(engine, "before_cursor_execute", seen)
     return inserting
 
 
