@@ -2,7 +2,8 @@
 
 Order of work for a turn: find the conversation (given id, the device's recent one, or a new one),
 try Home Assistant's sentence matcher locally, otherwise recall the relevant memories and run the
-model's tool loop, store the turn with its trace, then — off the reply's path — fire Home
+model's tool loop, store the turn with its trace (committed before the reply goes out: an
+answered turn is a stored turn), then — off the reply's path — fire Home
 Assistant events, run the outcome check and let memory learn from the turn. Events are queued as
 the turn goes (:mod:`addon.agent.events`) and fired in order by their own task.
 """
@@ -655,7 +656,7 @@ class Agent:
         """Wait for background work (events, outcome checks) and its writes, or cancel it.
 
         Shutdown cancels: an outcome check still waiting for Home Assistant's report is not worth
-        holding a restart for, and the turn itself is written when the store closes.
+        holding a restart for, and the turn itself was stored before it was answered.
         """
         while self._background:
             tasks = list(self._background)

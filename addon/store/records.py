@@ -32,7 +32,7 @@ class ConversationRecords:
         self._store = store
 
     def answering(self) -> AbstractContextManager[None]:
-        """Mark a turn being answered; the store writes at a moment when none is."""
+        """Mark a turn being answered; what nobody waits for is written when none is."""
         return self._store.writer.turn_in_progress()
 
     def known(self, conversation_id: str) -> bool:

@@ -232,7 +232,11 @@ class TurnWriter:
         """
         await self.room()
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._commits[id(record)] = future
+        if self._closing and self._task is None:
+            # Stopped: nothing will write it; the turn is answered, and the log says so.
+            future.set_result(False)
+        else:
+            self._commits[id(record)] = future
         return AddedTurn(self.submit(record), future)
 
     async def room(self) -> None:
@@ -270,7 +274,7 @@ class TurnWriter:
 
     @contextlib.contextmanager
     def turn_in_progress(self) -> Iterator[None]:
-        """Marks a turn being answered: writes wait for a moment when none is."""
+        """Marks a turn being answered: writes nobody waits for wait for a moment when none is."""
         self._active += 1
         try:
             yield
