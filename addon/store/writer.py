@@ -38,30 +38,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
-from typing import TypeVar
 
-from sqlalchemy import Engine, create_engine, event, select, text
-from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import OperationalError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.pool import ConnectionPoolEntry
 
-from addon.store import encoding, pragmas
-from addon.store.conversations import (
-    NumberedTurn,
-    OutcomeUpdate,
-    TurnIds,
-    TurnRecord,
-    write_outcomes,
-    write_turns,
-)
-from addon.store.ids import BLOCK, Claim
+from addon.store.batches import BatchConnections
+from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
+from addon.store.ids import BLOCK
 from addon.store.models import Conversation
 
 _LOGGER = logging.getLogger(__name__)
@@ -75,14 +62,7 @@ RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
 
-# A batch this small is written on the event loop when the write lock is free: under load a hop
-# to a thread and back cost more (ms of waking and GIL hand-overs) than the write itself, which
-# holds the GIL for most of its time wherever it runs (docs/DECISIONS.md).
-INLINE_MAX_ITEMS = 50
-BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
-
 Item = NumberedTurn | OutcomeUpdate
-_T = TypeVar("_T")
 
 # The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
 DATABASE_FAILURES = (OperationalError, OSError)
@@ -152,16 +132,13 @@ class TurnWriter:
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._thread: ThreadPoolExecutor | None = None
-        self._own: Engine | None = None
-        self._inline: Engine | None = None
+        self._batches: BatchConnections | None = None
 
     async def start(self) -> None:
         """Reserve the first ids, read which conversations exist, then start writing.
 
-        Batches are written through a connection of the writer's own, in a thread of its own:
-        a batch is one call into that thread (rows serialised, statements run, committed), not
-        a hop to the driver's thread per statement with the rows serialised on the event loop.
+        Batches are written through connections of the writer's own
+        (:mod:`addon.store.batches`), on the loop or in a thread of its own.
         """
         async with self._engine.begin() as connection:
             claims = await connection.run_sync(self._ids.reserve)
@@ -170,17 +147,13 @@ class TurnWriter:
                 (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one()
             )
         self._ids.settle(claims)
-        self._own = _own_engine(self._engine, busy_timeout_ms)
-        self._inline = _own_engine(self._engine, 0)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="home-agent-writer")
+        self._batches = BatchConnections(self._engine, busy_timeout_ms)
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
 
     @property
     def batch_engines(self) -> tuple[Engine, Engine]:
         """The engines batches are written through: on the loop, and in the writer's thread."""
-        if self._own is None or self._inline is None:
-            raise RuntimeError("the writer is not started")
-        return self._inline, self._own
+        return self._started().engines
 
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
@@ -321,12 +294,9 @@ class TurnWriter:
         self._room.set()
         if not self._queue:
             await self._give_back_ids()
-        if self._inline is not None:
-            self._inline.dispose()
-        if self._thread is not None and self._own is not None:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self._own.dispose)
-            self._thread.shutdown()
-            self._thread = None
+        if self._batches is not None:
+            await self._batches.close()
+            self._batches = None
 
     async def _give_back_ids(self) -> None:
         """Return the ids reserved but not used, so the numbering goes on without a gap."""
@@ -500,47 +470,15 @@ class TurnWriter:
                 future.set_result(ok)
 
     async def _write_batch(self, batch: list[Item]) -> None:
-        """One transaction for the batch's turns and outcome checks, in order.
-
-        A small batch is written on the event loop if the write lock is free at once (no busy
-        wait there); otherwise, or when another connection holds the lock, in the writer's thread.
-        """
+        """One transaction for the batch's turns and outcome checks, in order."""
         turns = [item for item in batch if isinstance(item, NumberedTurn)]
         updates = [item for item in batch if isinstance(item, OutcomeUpdate)]
-        if len(batch) <= INLINE_MAX_ITEMS and self._write_inline(turns, updates):
-            return
-        await self._in_thread(partial(self._write_sync, self._own, turns, updates))
+        await self._started().write(turns, updates)
 
-    def _write_inline(self, turns: list[NumberedTurn], updates: list[OutcomeUpdate]) -> bool:
-        """Write on the loop if nobody holds the write lock; False (nothing written) if one does."""
-        try:
-            self._write_sync(self._inline, turns, updates)
-        except OperationalError as err:
-            if str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
-                return False
-            raise
-        return True
-
-    @staticmethod
-    def _write_sync(
-        engine: Engine | None, turns: list[NumberedTurn], updates: list[OutcomeUpdate]
-    ) -> None:
-        if engine is None:
+    def _started(self) -> BatchConnections:
+        if self._batches is None:
             raise RuntimeError("the writer is not started")
-        with engine.begin() as connection:
-            write_turns(connection, turns)
-            write_outcomes(connection, updates)
-
-    def _reserve_sync(self) -> tuple[Claim, Claim]:
-        assert self._own is not None
-        with self._own.begin() as connection:
-            return self._ids.reserve(connection)
-
-    async def _in_thread(self, function: Callable[[], _T]) -> _T:
-        """Run ``function`` in the writer's thread; a cancelled caller leaves it to finish there."""
-        if self._thread is None:
-            raise RuntimeError("the writer is not started")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, function)
+        return self._batches
 
     async def _reserve_ids(self, batch: list[Item]) -> None:
         """Reserve the next block of ids, in a transaction of its own, before they run out.
@@ -549,7 +487,7 @@ class TurnWriter:
         before any turn holding one is written; those another writer took meanwhile are given
         again, the one case in which a turn is not stored under the id it was given.
         """
-        claims = await self._in_thread(self._reserve_sync)
+        claims = await self._started().reserve(self._ids)
         lost_turns, lost_calls = self._ids.settle(claims)
         if lost_turns or lost_calls:
             renumbered = self._renumber(batch, lost_turns, lost_calls)
@@ -594,33 +532,6 @@ class TurnWriter:
             else:
                 still.append(waiter)
         self._waiters = still
-
-
-def _own_engine(engine: AsyncEngine, busy_timeout_ms: int) -> Engine:
-    """The writer's own engine on the store's file: one connection, the same pragmas.
-
-    Its connection never checkpoints as it closes (the store folds the WAL in itself, and not
-    while a backup copies the file); text is made storable as on the store's engine.
-    """
-    path = engine.url.database or ""
-    own = create_engine(
-        engine.url.set(drivername="sqlite+pysqlite"),
-        connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False},
-        json_serializer=encoding.dumps,
-        pool_size=1,
-        max_overflow=0,
-    )
-    encoding.install(own)
-
-    def prepare(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
-        pragmas.set_pragmas(dbapi_connection, path, busy_timeout_ms)
-        # Python 3.12 and later (the add-on's image has 3.13); before, a close may checkpoint.
-        no_checkpoint = getattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", None)
-        if no_checkpoint is not None and isinstance(dbapi_connection, sqlite3.Connection):
-            dbapi_connection.setconfig(no_checkpoint, True)
-
-    event.listen(own, "connect", prepare)
-    return own
 
 
 async def _pause(seconds: float, event: asyncio.Event) -> None:
