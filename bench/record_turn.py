@@ -23,14 +23,17 @@ Then throughput under load, agent and writer together: 20 clients at once, each 
 sentences, ``Agent.process`` with no model, a real store), each answer awaiting its turn's
 commit, as every endpoint does. ``turns_per_s_20_clients`` counts answered (so stored) turns per
 second; ``agent_alone_turns_per_s_20_clients`` is the same agent whose turns are handed to
-records that store nothing, the rate the writer has to keep up with. The last line printed is
-one JSON object.
+records that store nothing, the rate the writer has to keep up with. The ``cpu_ms_per_turn``
+pair is the process's CPU time per turn (all threads) for the two, steadier than the rates when
+other work shares the machine (the 1-minute load average is reported too). Medians over
+``THROUGHPUT_ROUNDS`` alternating rounds. The last line printed is one JSON object.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -265,8 +268,12 @@ class StoringNothing(ConversationRecords):
         """Kept nowhere."""
 
 
-async def clients_at_once(path: Path, *, storing: bool) -> float:
-    """Turns per second of CLIENTS clients sending local commands at once, each awaited."""
+async def clients_at_once(path: Path, *, storing: bool) -> tuple[float, float]:
+    """Turns per second of CLIENTS clients sending local commands at once, each awaited.
+
+    Also the process's CPU time per turn (every thread), which other load on the machine
+    inflates less than the wall time.
+    """
     store = await Store.open(path)
     try:
         home = demo_home()
@@ -295,23 +302,25 @@ async def clients_at_once(path: Path, *, storing: bool) -> float:
 
         await asyncio.gather(*(client(n, 2) for n in range(CLIENTS)))  # warm-up
         await agent.drain()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         await asyncio.gather(*(client(100 + n, CLIENT_TURNS) for n in range(CLIENTS)))
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         await agent.drain()
-        return CLIENTS * CLIENT_TURNS / elapsed
+        turns = CLIENTS * CLIENT_TURNS
+        return turns / elapsed, cpu * 1000 / turns
     finally:
         await store.close()
 
 
-async def throughput(directory: Path) -> tuple[float, float]:
-    """Median turns per second over rounds, agent and writer together, then the agent alone."""
-    together: list[float] = []
-    alone: list[float] = []
+async def throughput(directory: Path) -> dict[str, float]:
+    """Medians over rounds, agent and writer together, then the agent alone, side by side."""
+    rounds: dict[str, list[float]] = {}
     for round_no in range(THROUGHPUT_ROUNDS):
-        together.append(await clients_at_once(directory / f"load-{round_no}.db", storing=True))
-        alone.append(await clients_at_once(directory / f"alone-{round_no}.db", storing=False))
-    return statistics.median(together), statistics.median(alone)
+        for key, storing in (("", True), ("agent_alone_", False)):
+            rate, cpu = await clients_at_once(directory / f"{key}{round_no}.db", storing=storing)
+            rounds.setdefault(f"{key}turns_per_s_20_clients", []).append(rate)
+            rounds.setdefault(f"{key}cpu_ms_per_turn_20_clients", []).append(cpu)
+    return {key: round(statistics.median(values), 3) for key, values in rounds.items()}
 
 
 async def main() -> None:
@@ -320,7 +329,7 @@ async def main() -> None:
         single, growth = await through_writer(directory / "single.db", 1)
         batched, _ = await through_writer(directory / "batches.db", BATCH)
         direct = await transactions(directory)
-        together, alone = await throughput(directory)
+        loaded = await throughput(directory)
     single.sort()
     direct.sort()
     summary = {
@@ -331,8 +340,8 @@ async def main() -> None:
         "record_turn_ms_median": round(statistics.median(direct), 3),
         "record_turn_ms_p95": round(direct[int(len(direct) * 0.95) - 1], 3),
         "growth_bytes_per_turn": round(growth),
-        "turns_per_s_20_clients": round(together, 1),
-        "agent_alone_turns_per_s_20_clients": round(alone, 1),
+        **loaded,
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
     print(f"{'way':<44} {'median ms/turn':>14}")
     print(f"{'writer, one turn at a time (submit + flush)':<44} {statistics.median(single):>14.3f}")
@@ -343,9 +352,12 @@ async def main() -> None:
         f"{statistics.median(batched) / statistics.median(single):.2f}; "
         f"database growth {growth / 1024:.1f} KiB per turn over {TURNS} turns"
     )
+    together, alone = loaded["turns_per_s_20_clients"], loaded["agent_alone_turns_per_s_20_clients"]
     print(
         f"{CLIENTS} clients at once, local path: {together:.0f} turns/s answered and stored, "
-        f"{alone:.0f} turns/s the agent alone ({together / alone:.0%})"
+        f"{alone:.0f} turns/s the agent alone ({together / alone:.0%}); CPU per turn "
+        f"{loaded['cpu_ms_per_turn_20_clients']:.2f} ms against "
+        f"{loaded['agent_alone_cpu_ms_per_turn_20_clients']:.2f} ms"
     )
     print(json.dumps(summary))
 
