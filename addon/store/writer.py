@@ -213,12 +213,16 @@ class TurnWriter:
         return AddedTurn(self.submit(record), future)
 
     async def room(self) -> None:
-        """Wait until fewer than ``max_pending`` items wait to be written (backpressure)."""
-        if self.pending < self._max_pending:
+        """Wait until fewer than ``max_pending`` items wait to be written (backpressure).
+
+        A stop lets everyone through: what is handed over then is written by the stop, or
+        reported unwritten (:attr:`AddedTurn.committed` False).
+        """
+        if self.pending < self._max_pending or self._closing:
             return
         self._waiting_for_room += 1
         try:
-            while self.pending >= self._max_pending:
+            while self.pending >= self._max_pending and not self._closing:
                 self._room.clear()
                 await self._room.wait()
         finally:

@@ -250,3 +250,26 @@ async def test_a_turn_that_cannot_be_stored_is_reported_to_whoever_waits(store: 
         kept = await store.writer.add(turn("c2"))
     assert await broken.committed is False
     assert await kept.committed is True
+
+
+async def test_a_stop_lets_a_turn_waiting_for_room_through_and_says_it_is_not_stored(
+    tmp_path: Path,
+) -> None:
+    """With the database locked at a stop, waiting turns are released, told they are not stored."""
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=0.05)
+    writer = TurnWriter(store.engine, max_pending=1)
+    await writer.start()
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")
+        first = await writer.add(turn("c1"))
+        waiting = asyncio.create_task(writer.add(turn("c1", user_text="again")))
+        await until(lambda: writer.waiting_for_room == 1)
+        await writer.close()
+        second = await waiting
+        assert await first.committed is False
+        assert await second.committed is False
+    finally:
+        blocker.close()
+        await store.close()
