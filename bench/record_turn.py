@@ -16,13 +16,24 @@ Three ways, into real SQLite files opened through ``Store.open``, the commit inc
   tests use (it also reserves its ids first, which the writer does a block at a time).
 
 Growth is the database's used pages (page count less free pages) after a checkpoint, before and
-after, per turn, measured on the one-at-a-time run. The last line printed is one JSON object.
+after, per turn, measured on the one-at-a-time run.
+
+Then throughput under load, agent and writer together: 20 clients at once, each sending
+``CLIENT_TURNS`` commands the local path answers (``bench/local_path.py``'s demo home and
+sentences, ``Agent.process`` with no model, a real store), each answer awaiting its turn's
+commit, as every endpoint does. ``turns_per_s_20_clients`` counts answered (so stored) turns per
+second; ``agent_alone_turns_per_s_20_clients`` is the same agent whose turns are handed to
+records that store nothing, the rate the writer has to keep up with. The ``cpu_ms_per_turn``
+pair is the process's CPU time per turn (all threads) for the two, steadier than the rates when
+other work shares the machine (the 1-minute load average is reported too). Medians over
+``THROUGHPUT_ROUNDS`` alternating rounds. The last line printed is one JSON object.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -35,8 +46,16 @@ from typing import Any
 _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
-from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
+from addon.agent.conversation import ConversationRequest
+from addon.agent.service import Agent
+from addon.config.settings import Options
+from addon.home.actions.virtual import VirtualExecutor
+from addon.local.matcher import LocalMatcher
+from addon.store.conversations import LLMCallRecord, OutcomeUpdate, ToolCallRecord, TurnRecord
 from addon.store.database import Store
+from addon.store.records import ConversationRecords
+from addon.store.writer import AddedTurn
+from bench.local_path import SENTENCES, StaticHome, demo_home
 from devtools.recording import record_turn
 
 TURNS = 400
@@ -46,6 +65,10 @@ BATCH = 100
 PROMPT_BYTES = 40_000
 TOOLS_BYTES = 9_000
 START = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
+CLIENTS = 20
+CLIENT_TURNS = 60
+CLIENT_CONVERSATION_TURNS = 5
+THROUGHPUT_ROUNDS = 3
 
 
 def system_prompt() -> str:
@@ -221,12 +244,92 @@ async def transactions(directory: Path) -> list[float]:
     return times
 
 
+class StoringNothing(ConversationRecords):
+    """Records that keep nothing: the agent alone, with no writer to keep up with it."""
+
+    __slots__ = ("_next_id",)
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self._next_id = 0
+
+    def known(self, conversation_id: str) -> bool:
+        """Nothing is ever stored, so nothing is known."""
+        return False
+
+    async def add_turn(self, record: TurnRecord) -> AddedTurn:
+        """An id, and a commit that has already happened."""
+        self._next_id += 1
+        committed = asyncio.get_running_loop().create_future()
+        committed.set_result(True)
+        return AddedTurn(self._next_id, committed)
+
+    async def add_outcome(self, update: OutcomeUpdate) -> None:
+        """Kept nowhere."""
+
+
+async def clients_at_once(path: Path, *, storing: bool) -> tuple[float, float]:
+    """Turns per second of CLIENTS clients sending local commands at once, each awaited.
+
+    Also the process's CPU time per turn (every thread), which other load on the machine
+    inflates less than the wall time.
+    """
+    store = await Store.open(path)
+    try:
+        home = demo_home()
+        matcher = LocalMatcher("en")
+        matcher.prepare()
+        agent = Agent(
+            options=Options.model_validate({"local_first": True}),
+            records=ConversationRecords(store) if storing else StoringNothing(store),
+            home=StaticHome(home),
+            live_executor=VirtualExecutor(home),
+            llm=None,
+            local=matcher,
+            outcome_delay=0.0,
+        )
+        sentences = [text for text in SENTENCES if "time" not in text]
+
+        async def client(number: int, turns: int) -> None:
+            for turn_no in range(turns):
+                conversation = f"client-{number}-{turn_no // CLIENT_CONVERSATION_TURNS}"
+                text = sentences[(number + turn_no) % len(sentences)]
+                result = await agent.process(
+                    ConversationRequest(text, source="http", conversation_id=conversation)
+                )
+                if result.handled_by != "local":
+                    raise SystemExit(f"the agent did not answer {text!r} locally: {result}")
+
+        await asyncio.gather(*(client(n, 2) for n in range(CLIENTS)))  # warm-up
+        await agent.drain()
+        started, cpu_started = time.perf_counter(), time.process_time()
+        await asyncio.gather(*(client(100 + n, CLIENT_TURNS) for n in range(CLIENTS)))
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        await agent.drain()
+        turns = CLIENTS * CLIENT_TURNS
+        return turns / elapsed, cpu * 1000 / turns
+    finally:
+        await store.close()
+
+
+async def throughput(directory: Path) -> dict[str, float]:
+    """Medians over rounds, agent and writer together, then the agent alone, side by side."""
+    rounds: dict[str, list[float]] = {}
+    for round_no in range(THROUGHPUT_ROUNDS):
+        for key, storing in (("", True), ("agent_alone_", False)):
+            rate, cpu = await clients_at_once(directory / f"{key}{round_no}.db", storing=storing)
+            rounds.setdefault(f"{key}turns_per_s_20_clients", []).append(rate)
+            rounds.setdefault(f"{key}cpu_ms_per_turn_20_clients", []).append(cpu)
+    return {key: round(statistics.median(values), 3) for key, values in rounds.items()}
+
+
 async def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(temporary)
         single, growth = await through_writer(directory / "single.db", 1)
         batched, _ = await through_writer(directory / "batches.db", BATCH)
         direct = await transactions(directory)
+        loaded = await throughput(directory)
     single.sort()
     direct.sort()
     summary = {
@@ -237,6 +340,8 @@ async def main() -> None:
         "record_turn_ms_median": round(statistics.median(direct), 3),
         "record_turn_ms_p95": round(direct[int(len(direct) * 0.95) - 1], 3),
         "growth_bytes_per_turn": round(growth),
+        **loaded,
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
     print(f"{'way':<44} {'median ms/turn':>14}")
     print(f"{'writer, one turn at a time (submit + flush)':<44} {statistics.median(single):>14.3f}")
@@ -246,6 +351,13 @@ async def main() -> None:
         f"ratio, batch / one at a time: "
         f"{statistics.median(batched) / statistics.median(single):.2f}; "
         f"database growth {growth / 1024:.1f} KiB per turn over {TURNS} turns"
+    )
+    together, alone = loaded["turns_per_s_20_clients"], loaded["agent_alone_turns_per_s_20_clients"]
+    print(
+        f"{CLIENTS} clients at once, local path: {together:.0f} turns/s answered and stored, "
+        f"{alone:.0f} turns/s the agent alone ({together / alone:.0%}); CPU per turn "
+        f"{loaded['cpu_ms_per_turn_20_clients']:.2f} ms against "
+        f"{loaded['agent_alone_cpu_ms_per_turn_20_clients']:.2f} ms"
     )
     print(json.dumps(summary))
 

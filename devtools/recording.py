@@ -16,8 +16,9 @@ from addon.store.ids import reserve
 async def record_turn(session: AsyncSession, record: TurnRecord) -> int:
     """Store one turn now, in the caller's transaction; returns its id."""
     connection = await session.connection()
-    turn_ids = await reserve(connection, "turns", 1)
+    turn_ids = await connection.run_sync(reserve, "turns", 1)
     calls = len(record.llm_calls)
-    llm_call_ids = await reserve(connection, "llm_calls", calls) if calls else range(0)
-    await write_turns(connection, [NumberedTurn(record, turn_ids.start, list(llm_call_ids))])
+    llm_call_ids = await connection.run_sync(reserve, "llm_calls", calls) if calls else range(0)
+    numbered = NumberedTurn(record, turn_ids.start, list(llm_call_ids))
+    await connection.run_sync(write_turns, [numbered])
     return turn_ids.start

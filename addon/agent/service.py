@@ -2,7 +2,8 @@
 
 Order of work for a turn: find the conversation (given id, the device's recent one, or a new one),
 try Home Assistant's sentence matcher locally, otherwise recall the relevant memories and run the
-model's tool loop, store the turn with its trace, then — off the reply's path — fire Home
+model's tool loop, store the turn with its trace (committed before the reply goes out: an
+answered turn is a stored turn), then — off the reply's path — fire Home
 Assistant events, run the outcome check and let memory learn from the turn. Events are queued as
 the turn goes (:mod:`addon.agent.events`) and fired in order by their own task.
 """
@@ -206,10 +207,13 @@ class Agent:
                 verdict = check_outcome(outcomes, reply, lambda _entity_id: None, language=language)
                 record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
                 record.flagged = verdict.flagged
-            # Written off the reply's path, in a batch (addon.store.writer); the id is ours now.
-            turn_id = self.records.add_turn(record)
+            # The id is ours now; the row is written with every turn finishing meanwhile, in
+            # one transaction (addon.store.writer), awaited below, outside the lock.
+            added = await self.records.add_turn(record)
+            turn_id = added.turn_id
             self.history.append(conversation_id, record.messages)
             self._devices.note(request.device_id, request.satellite_id, conversation_id, created_at)
+        await _committed(added.committed, turn_id)
         result = ConversationResult(
             reply=reply,
             conversation_id=conversation_id,
@@ -403,7 +407,9 @@ class Agent:
                 messages=[],
                 trace=trace,
             )
-            turn_id = self.records.add_turn(record)
+            added = await self.records.add_turn(record)
+            turn_id = added.turn_id
+        await _committed(added.committed, turn_id)
         if not dry_run and acting_targets([outcome]):
             self._spawn(self._check(turn_id, reply, [outcome], language))
         return ToolCallResult(
@@ -600,7 +606,7 @@ class Agent:
                 return state.state if state is not None else None
 
             verdict = check_outcome(outcomes, reply, read_state, language=language)
-            self.records.add_outcome(
+            await self.records.add_outcome(
                 OutcomeUpdate(turn_id, verdict.outcome, verdict.detail, verdict.flagged)
             )
             if verdict.flagged:
@@ -649,7 +655,7 @@ class Agent:
         """Wait for background work (events, outcome checks) and its writes, or cancel it.
 
         Shutdown cancels: an outcome check still waiting for Home Assistant's report is not worth
-        holding a restart for, and the turn itself is written when the store closes.
+        holding a restart for, and the turn itself was stored before it was answered.
         """
         while self._background:
             tasks = list(self._background)
@@ -663,6 +669,17 @@ class Agent:
         await self._events.drain(cancel=cancel)
         if not cancel:
             await self.records.settle()
+
+
+async def _committed(committed: asyncio.Future[bool], turn_id: int) -> None:
+    """Wait until the turn's transaction committed: an answered turn is a stored turn.
+
+    Shielded, so a caller that goes away (a closed connection) does not take the commit's
+    future with it. A turn the store can never hold is answered all the same, with an error in
+    the log: the user is owed the answer to what was done.
+    """
+    if not await asyncio.shield(committed):
+        _LOGGER.error("Turn %s was answered but could not be stored", turn_id)
 
 
 def _searched(outcomes: list[ToolOutcome]) -> list[str]:

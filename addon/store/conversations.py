@@ -14,7 +14,8 @@ from typing import Any, Final
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.ids import BLOCK, Claim, Ids, reserve
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
@@ -134,14 +135,12 @@ class TurnIds:
         """Whether either table's reservation runs low or ids given out on trust wait."""
         return self.turns.wants_reservation() or self.llm_calls.wants_reservation()
 
-    async def reserve(self, connection: AsyncConnection) -> tuple[Claim, Claim]:
+    def reserve(self, connection: Connection) -> tuple[Claim, Claim]:
         """Reserve more of what runs low, in the caller's transaction; :meth:`settle` after."""
         nothing = Claim(range(0), range(0))
         return (
-            await self.turns.reserve(connection) if self.turns.wants_reservation() else nothing,
-            await self.llm_calls.reserve(connection)
-            if self.llm_calls.wants_reservation()
-            else nothing,
+            self.turns.reserve(connection) if self.turns.wants_reservation() else nothing,
+            self.llm_calls.reserve(connection) if self.llm_calls.wants_reservation() else nothing,
         )
 
     def settle(self, claims: tuple[Claim, Claim]) -> tuple[range, range]:
@@ -149,13 +148,13 @@ class TurnIds:
         turns, llm_calls = claims
         return self.turns.settle(turns), self.llm_calls.settle(llm_calls)
 
-    async def give_back(self, connection: AsyncConnection) -> None:
+    def give_back(self, connection: Connection) -> None:
         """Return the unused reservations at a stop (see :meth:`Ids.give_back`)."""
-        await self.turns.give_back(connection)
-        await self.llm_calls.give_back(connection)
+        self.turns.give_back(connection)
+        self.llm_calls.give_back(connection)
 
 
-async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]) -> None:
+def write_turns(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
     """Store a batch of turns (creating their conversations on first use), in order.
 
     One statement per table whatever the batch size, each one trip to the driver's thread:
@@ -163,7 +162,8 @@ async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]
     reference, the model calls and the tool calls. Core statements with ids given out in
     advance: ORM objects would cost a flush per dependency level and a unit of work nobody
     reads, and ids read back would cost a round trip per row. Everything stays in the caller's
-    transaction.
+    transaction. Synchronous: the writer runs it in its thread, where the rows are serialised
+    too, off the event loop; an async caller passes it to ``AsyncConnection.run_sync``.
     """
     if not turns:
         return
@@ -186,12 +186,12 @@ async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]
         cid = numbered.record.conversation_id
         remaining[cid] -= 1
         later.append(remaining[cid])
-    await connection.execute(UPSERT_CONVERSATION, list(conversations.values()))
-    await connection.execute(
+    connection.execute(UPSERT_CONVERSATION, list(conversations.values()))
+    connection.execute(
         INSERT_TURN,
         [_turn_row(numbered, after) for numbered, after in zip(turns, later, strict=True)],
     )
-    await _insert_llm_calls(connection, turns)
+    _insert_llm_calls(connection, turns)
     tool_rows = [
         {
             "turn_id": numbered.turn_id,
@@ -212,7 +212,7 @@ async def write_turns(connection: AsyncConnection, turns: Sequence[NumberedTurn]
         for seq_no, tool in enumerate(numbered.record.tool_calls, start=1)
     ]
     if tool_rows:
-        await connection.execute(insert(ToolCall), tool_rows)
+        connection.execute(insert(ToolCall), tool_rows)
 
 
 # A conversation's first turn creates it; every later batch adds its turns to the counters.
@@ -304,7 +304,7 @@ def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
     }
 
 
-async def _insert_llm_calls(connection: AsyncConnection, turns: Sequence[NumberedTurn]) -> None:
+def _insert_llm_calls(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
     """Store the batch's model calls, and the system prompts and tool lists they reference."""
     detacher = Detacher()
     rows = []
@@ -317,8 +317,8 @@ async def _insert_llm_calls(connection: AsyncConnection, turns: Sequence[Numbere
             rows.append(_llm_call_row(call, request, call_id, numbered.turn_id, seq_no))
     if not rows:
         return
-    await _insert_payloads(connection, detacher)
-    await connection.execute(insert(LLMCall), rows)
+    _insert_payloads(connection, detacher)
+    connection.execute(insert(LLMCall), rows)
 
 
 def _llm_call_row(
@@ -355,17 +355,17 @@ def _llm_call_row(
     }
 
 
-async def _insert_payloads(connection: AsyncConnection, detacher: Detacher) -> None:
+def _insert_payloads(connection: Connection, detacher: Detacher) -> None:
     """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
     if detacher.payloads:
         created_at = utcnow()
-        await connection.execute(
+        connection.execute(
             INSERT_PAYLOADS,
             [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
         )
 
 
-async def write_outcomes(connection: AsyncConnection, updates: Sequence[OutcomeUpdate]) -> None:
+def write_outcomes(connection: Connection, updates: Sequence[OutcomeUpdate]) -> None:
     """Record outcome checks; a turn newly flagged also counts on its conversation.
 
     The last verdict on a turn wins; a turn flagged by any of them counts once, and only if it
@@ -376,8 +376,8 @@ async def write_outcomes(connection: AsyncConnection, updates: Sequence[OutcomeU
     latest = {update.turn_id: update for update in updates}
     flagged = dict.fromkeys(update.turn_id for update in updates if update.flagged)
     if flagged:
-        await connection.execute(COUNT_FLAG, [{"turn": turn_id} for turn_id in flagged])
-    await connection.execute(
+        connection.execute(COUNT_FLAG, [{"turn": turn_id} for turn_id in flagged])
+    connection.execute(
         SET_OUTCOME,
         [
             {
@@ -433,13 +433,13 @@ async def add_model_call(
     payload. Returns the call's id.
     """
     connection = await session.connection()
-    [call_id] = await reserve(connection, "llm_calls", 1)
+    [call_id] = await connection.run_sync(reserve, "llm_calls", 1)
     seq = await session.scalar(
         select(func.coalesce(func.max(LLMCall.seq), 0) + 1).where(LLMCall.turn_id == turn_id)
     )
     detacher = Detacher()
     request = detacher.detach(call.request_messages, call.request_tools)
-    await _insert_payloads(connection, detacher)
+    await connection.run_sync(_insert_payloads, detacher)
     await connection.execute(
         insert(LLMCall), _llm_call_row(call, request, call_id, turn_id, int(seq or 1), purpose)
     )

@@ -39,7 +39,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
-from addon.store import encoding
+from addon.store import encoding, pragmas
 from addon.store.backup_guard import BackupGuard, Permit, open_pin
 from addon.store.changes import TableChanges
 from addon.store.custom_tools import withhold_secret_statements
@@ -57,7 +57,7 @@ CHECKPOINT_RETRY_S = 0.05
 # once it passes the limit. 4 MiB is about where SQLite's own (every 1000 pages) would run.
 CHECKPOINT_INTERVAL_S = 30.0
 WAL_CHECK_S = 5.0
-WAL_LIMIT_BYTES = 4 * 1024 * 1024
+WAL_LIMIT_BYTES = pragmas.WAL_LIMIT_BYTES
 # What one periodic look did: nothing to do yet, skipped for a backup, checkpointed, or failed.
 CheckpointRound = Literal["not due", "paused", "done", "failed"]
 
@@ -424,29 +424,7 @@ def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:
     busy_timeout_ms = round(busy_timeout_s * 1000)
 
     def set_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
-        # WAL lets the web UI read while the agent writes; NORMAL sync is safe with WAL (a power
-        # cut can lose the last commits, never corrupt the file); foreign keys are off by default
-        # in SQLite and every ON DELETE rule in the schema depends on them. No automatic
-        # checkpoints: the store runs its own, and none while a backup copies the file. The size
-        # limit trims the WAL back when it restarts after a checkpoint, so its size on disk
-        # tells the store how much it holds.
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
-            cursor.execute("PRAGMA journal_mode = WAL")
-            row = cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                _LOGGER.warning(
-                    "%s cannot use WAL (journal mode %s): readers will wait for writers",
-                    path,
-                    row[0] if row else "unknown",
-                )
-            cursor.execute("PRAGMA synchronous = NORMAL")
-            cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute("PRAGMA wal_autocheckpoint = 0")
-            cursor.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES:d}")
-        finally:
-            cursor.close()
+        pragmas.set_pragmas(dbapi_connection, path, busy_timeout_ms)
 
     event.listen(engine.sync_engine, "connect", set_pragmas)
     return engine

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from sqlalchemy import TextClause, text
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection
 
 BLOCK: Final = 1000
 # Only these tables' ids are given out ahead of their rows (the names are also the counters').
@@ -72,9 +72,13 @@ _GIVE_BACK: Final = text(
 )
 
 
-async def reserve(connection: AsyncConnection, table: str, count: int) -> range:
-    """Reserve ``count`` ids of ``table`` in the caller's (write) transaction."""
-    end = (await connection.execute(_RESERVE[table], {"name": table, "count": count})).scalar_one()
+def reserve(connection: Connection, table: str, count: int) -> range:
+    """Reserve ``count`` ids of ``table`` in the caller's (write) transaction.
+
+    Synchronous, as the writer runs its transactions in a thread of their own; an async
+    caller passes it to ``AsyncConnection.run_sync``.
+    """
+    end = (connection.execute(_RESERVE[table], {"name": table, "count": count})).scalar_one()
     return range(end - count, end)
 
 
@@ -126,7 +130,7 @@ class Ids:
                 self._end = self._next
         return taken
 
-    async def reserve(self, connection: AsyncConnection) -> Claim:
+    def reserve(self, connection: Connection) -> Claim:
         """Reserve a block, claiming any ids given out on trust, in the caller's transaction.
 
         Nothing changes here until :meth:`settle` is called with the result, after the
@@ -135,11 +139,11 @@ class Ids:
         if self._trusted_from is not None:
             given = range(self._trusted_from, self._next)
             params = {"name": self.table, "start": given.start, "end": given.stop}
-            claimed = await connection.execute(_CLAIM[self.table], params | {"count": self._block})
+            claimed = connection.execute(_CLAIM[self.table], params | {"count": self._block})
             end = claimed.scalar_one_or_none()
             if end is not None:
                 return Claim(range(given.stop, end), given)
-        return Claim(await reserve(connection, self.table, self._block), range(0))
+        return Claim(reserve(connection, self.table, self._block), range(0))
 
     def settle(self, claim: Claim) -> range:
         """Take in a committed reservation; returns the ids given out on trust that were lost.
@@ -173,10 +177,10 @@ class Ids:
         self._next, self._end = reserved.start, reserved.stop
         return lost
 
-    async def give_back(self, connection: AsyncConnection) -> None:
+    def give_back(self, connection: Connection) -> None:
         """Return the unused end of the reservation, unless someone reserved after it."""
         if self.overdrawn or self._ranges or self._next >= self._end:
             return
         params = {"name": self.table, "unused": self._next, "end": self._end}
-        await connection.execute(_GIVE_BACK, params)
+        connection.execute(_GIVE_BACK, params)
         self._end = self._next

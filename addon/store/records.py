@@ -20,6 +20,7 @@ from addon.store.conversations import (
     recent_conversation,
 )
 from addon.store.database import Store
+from addon.store.writer import AddedTurn
 
 
 class ConversationRecords:
@@ -31,19 +32,23 @@ class ConversationRecords:
         self._store = store
 
     def answering(self) -> AbstractContextManager[None]:
-        """Mark a turn being answered; the store writes at a moment when none is."""
+        """Mark a turn being answered; what nobody waits for is written when none is."""
         return self._store.writer.turn_in_progress()
 
     def known(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or on their way; a new id has none."""
         return self._store.writer.knows(conversation_id)
 
-    def add_turn(self, record: TurnRecord) -> int:
-        """Hand over a finished turn, to be stored off the reply's path; returns its id now."""
-        return self._store.writer.submit(record)
+    async def add_turn(self, record: TurnRecord) -> AddedTurn:
+        """Hand over a finished turn (waiting for room); its id now, its commit to await.
 
-    def add_outcome(self, update: OutcomeUpdate) -> None:
-        """Hand over the outcome check's verdict on a turn added before."""
+        The reply goes out only once ``committed`` says the turn is stored.
+        """
+        return await self._store.writer.add(record)
+
+    async def add_outcome(self, update: OutcomeUpdate) -> None:
+        """Hand over the outcome check's verdict on a turn added before (waiting for room)."""
+        await self._store.writer.room()
         self._store.writer.submit_outcome(update)
 
     async def history(self, conversation_id: str, *, max_turns: int) -> list[list[dict[str, Any]]]:

@@ -1,26 +1,33 @@
 """The store's one writer: turns and outcome checks the agent hands over, written in batches.
 
 Writing a turn costs a few milliseconds of CPU (serialising its messages and traces, the
-statements, the commit), and on the reply's path that was most of the agent's own time per
-turn; turns finishing together also queued for SQLite's single write lock, and under load some
-gave up with "database is locked". So the agent hands a finished turn to :class:`TurnWriter`
-and answers at once: the turn gets its id now (:class:`~addon.store.conversations.TurnIds`),
-and one task writes what waits, in order, one transaction per batch, at a quiet moment: when no
-turn is in progress, or ``max_delay_s`` after the oldest waiting item, or once ``max_batch``
-items wait, whichever comes first.
+statements, the commit), and turns finishing together queued for SQLite's single write lock,
+some giving up with "database is locked". So the agent hands a finished turn to
+:class:`TurnWriter` (:meth:`TurnWriter.add`): the turn gets its id now
+(:class:`~addon.store.conversations.TurnIds`) and one task writes what waits, in order, one
+transaction for everything waiting (group commit): while one batch is being written, the turns
+finishing meanwhile gather for the next.
+
+An answered turn is a stored turn: the agent answers only once its turn's transaction has
+committed (:attr:`AddedTurn.committed`), so a crash (``kill -9``, an out-of-memory kill) loses
+no turn whose answer went out. Whatever nobody waits for (the outcome checks' verdicts, handed
+over after the reply) is written at a quiet moment: when no turn is in progress, or
+``max_delay_s`` after the oldest waiting item, or once ``max_batch`` items wait, and a crash
+loses what was still waiting of it.
+
+The queue is bounded: once ``max_pending`` items wait, :meth:`TurnWriter.add` (and
+:meth:`TurnWriter.room`) wait for room, so under overload the answers slow down and memory
+stays bounded; nothing handed over is dropped for want of room.
 
 The ids it gives out are reserved in the database beforehand (:mod:`addon.store.ids`), so the
 id the agent answers with is the id the turn is stored under, whoever else writes the file.
 
-The trade-off: a crash (power cut, ``kill -9``) loses what was waiting, at most about
-``max_delay_s`` of turns; a stop (Supervisor's SIGTERM) writes everything first. A write the
-database refuses (locked, full) is logged and retried with backoff, and nothing waiting is
-dropped unless more than ``max_pending`` items pile up (a disk full for a long time); then the
-oldest go, with an error in the log. An item that itself cannot be stored (a value JSON cannot
-hold) is found by writing the batch one by one and dropped, so it cannot hold back the rest.
-Any other failure is a fault nobody foresaw: the task that writes stops, which
-:attr:`TurnWriter.failing` (and so the store's health) reports, and it is started again after a
-growing pause, with everything it held put back first.
+A write the database refuses (locked, full) is logged and retried with backoff, the turns
+waiting for it keep waiting. An item that itself cannot be stored (a value JSON cannot hold) is
+found by writing the batch one by one and dropped, so it cannot hold back the rest; whoever
+waits for it is told (``committed`` is False). Any other failure is a fault nobody foresaw: the
+task that writes stops, which :attr:`TurnWriter.failing` (and so the store's health) reports,
+and it is started again after a growing pause, with everything it held put back first.
 
 Whoever must read a turn the agent has just finished calls :meth:`TurnWriter.flush` first (the
 web UI's pages, history after a cache miss).
@@ -35,18 +42,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import OperationalError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from addon.store.conversations import (
-    NumberedTurn,
-    OutcomeUpdate,
-    TurnIds,
-    TurnRecord,
-    write_outcomes,
-    write_turns,
-)
+from addon.store.batches import BatchConnections
+from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
 from addon.store.ids import BLOCK
 from addon.store.models import Conversation
 
@@ -54,7 +55,9 @@ _LOGGER = logging.getLogger(__name__)
 
 MAX_DELAY_S = 1.0
 MAX_BATCH = 500
-MAX_PENDING = 20_000
+# Room for every turn a busy home answers at once, many times over; a turn finding the queue full
+# waits for room (the answers slow down) rather than anything being dropped.
+MAX_PENDING = 1_000
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
@@ -65,6 +68,19 @@ Item = NumberedTurn | OutcomeUpdate
 DATABASE_FAILURES = (OperationalError, OSError)
 # Something in an item cannot be stored (a value JSON cannot hold, a constraint): dropped alone.
 ITEM_FAILURES = (StatementError, ValueError, TypeError, LookupError, AttributeError, RecursionError)
+
+
+@dataclass(frozen=True, slots=True)
+class AddedTurn:
+    """A turn handed to the writer: the id it is stored under, and its commit to wait for.
+
+    ``committed`` becomes True once the transaction holding the turn (with its model and tool
+    calls) has committed, False if the turn itself can never be stored (a value the database
+    refuses) or the writer stopped with it unwritten.
+    """
+
+    turn_id: int
+    committed: asyncio.Future[bool]
 
 
 @dataclass(slots=True)
@@ -94,6 +110,11 @@ class TurnWriter:
         self._ids = TurnIds(block=id_block)
         self._known: set[str] = set()
         self._queue: list[Item] = []
+        # The commits someone waits for, by the record (a renumbered turn keeps its record).
+        self._commits: dict[int, asyncio.Future[bool]] = {}
+        self._room = asyncio.Event()
+        self._room.set()
+        self._waiting_for_room = 0
         self._pending_turns: Counter[str] = Counter()
         self._submitted = 0
         self._written = 0
@@ -111,14 +132,28 @@ class TurnWriter:
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._batches: BatchConnections | None = None
 
     async def start(self) -> None:
-        """Reserve the first ids, read which conversations exist, then start writing."""
+        """Reserve the first ids, read which conversations exist, then start writing.
+
+        Batches are written through connections of the writer's own
+        (:mod:`addon.store.batches`), on the loop or in a thread of its own.
+        """
         async with self._engine.begin() as connection:
-            claims = await self._ids.reserve(connection)
+            claims = await connection.run_sync(self._ids.reserve)
             self._known = set((await connection.scalars(select(Conversation.id))).all())
+            busy_timeout_ms = int(
+                (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one()
+            )
         self._ids.settle(claims)
+        self._batches = BatchConnections(self._engine, busy_timeout_ms)
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
+
+    @property
+    def batch_engines(self) -> tuple[Engine, Engine]:
+        """The engines batches are written through: on the loop, and in the writer's thread."""
+        return self._started().engines
 
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
@@ -162,8 +197,48 @@ class TurnWriter:
         """How often the task that writes was restarted after an unexpected failure."""
         return self._restarts
 
+    async def add(self, record: TurnRecord) -> AddedTurn:
+        """Queue a finished turn once there is room; its id now, its commit to wait for.
+
+        A turn waited for is written at once, with every other one waiting (group commit):
+        the writer holds nothing back for a quiet moment while someone waits for a commit.
+        """
+        await self.room()
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if self._closing and self._task is None:
+            # Stopped: nothing will write it; the turn is answered, and the log says so.
+            future.set_result(False)
+        else:
+            self._commits[id(record)] = future
+        return AddedTurn(self.submit(record), future)
+
+    async def room(self) -> None:
+        """Wait until fewer than ``max_pending`` items wait to be written (backpressure).
+
+        A stop lets everyone through: what is handed over then is written by the stop, or
+        reported unwritten (:attr:`AddedTurn.committed` False).
+        """
+        if self.pending < self._max_pending or self._closing:
+            return
+        self._waiting_for_room += 1
+        try:
+            while self.pending >= self._max_pending and not self._closing:
+                self._room.clear()
+                await self._room.wait()
+        finally:
+            self._waiting_for_room -= 1
+
+    @property
+    def waiting_for_room(self) -> int:
+        """How many callers wait for room in a full queue (the store is slower than the agent)."""
+        return self._waiting_for_room
+
     def submit(self, record: TurnRecord) -> int:
-        """Queue a finished turn; returns the id it is stored under."""
+        """Queue a finished turn without waiting for room; returns the id it is stored under.
+
+        For callers that bound what they hand over themselves (tests, benches); the agent
+        uses :meth:`add`.
+        """
         numbered = self._ids.number(record)
         self._known.add(record.conversation_id)
         self._pending_turns[record.conversation_id] += 1
@@ -171,12 +246,12 @@ class TurnWriter:
         return numbered.turn_id
 
     def submit_outcome(self, update: OutcomeUpdate) -> None:
-        """Queue an outcome check's verdict on a turn submitted before."""
+        """Queue an outcome check's verdict on a turn submitted before (after :meth:`room`)."""
         self._enqueue(update)
 
     @contextlib.contextmanager
     def turn_in_progress(self) -> Iterator[None]:
-        """Marks a turn being answered: writes wait for a moment when none is."""
+        """Marks a turn being answered: writes nobody waits for wait for a moment when none is."""
         self._active += 1
         try:
             yield
@@ -216,14 +291,22 @@ class TurnWriter:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        for future in self._commits.values():
+            if not future.done():
+                future.set_result(False)
+        self._commits.clear()
+        self._room.set()
         if not self._queue:
             await self._give_back_ids()
+        if self._batches is not None:
+            await self._batches.close()
+            self._batches = None
 
     async def _give_back_ids(self) -> None:
         """Return the ids reserved but not used, so the numbering goes on without a gap."""
         try:
             async with self._engine.begin() as connection:
-                await self._ids.give_back(connection)
+                await connection.run_sync(self._ids.give_back)
         except DATABASE_FAILURES as err:
             _LOGGER.warning("Unused turn ids stay reserved (a gap in the numbering): %s", err)
 
@@ -233,27 +316,15 @@ class TurnWriter:
             self._oldest_at = asyncio.get_running_loop().time()
         self._queue.append(item)
         self._submitted += 1
-        if len(self._queue) > self._max_pending:
-            self._drop_oldest(len(self._queue) - self._max_pending)
         # The first item starts the writer's clock; later ones matter once it may write.
-        if first or self._active == 0 or len(self._queue) >= self._max_batch:
+        if first or self._active == 0 or self._commits or len(self._queue) >= self._max_batch:
             self._wake.set()
-
-    def _drop_oldest(self, count: int) -> None:
-        dropped, self._queue = self._queue[:count], self._queue[count:]
-        self._written += count  # they will never be; waiters must not wait for them
-        for item in dropped:
-            if isinstance(item, NumberedTurn):
-                self._pending_turns[item.record.conversation_id] -= 1
-        _LOGGER.error(
-            "The store has not been writable for a while: dropped the %d oldest waiting turns "
-            "and outcome checks to keep memory bounded",
-            count,
-        )
 
     def _hold_for(self) -> float:
         """How much longer to let items gather before writing; 0 to write now."""
-        if self._closing or self._waiters or self._active == 0 or self._oldest_at is None:
+        if self._closing or self._waiters or self._commits or self._active == 0:
+            return 0.0
+        if self._oldest_at is None:
             return 0.0
         if len(self._queue) >= self._max_batch:
             return 0.0
@@ -356,6 +427,7 @@ class TurnWriter:
                 self._failed(batch[position:], err)
                 return False
             except ITEM_FAILURES:
+                self._settle_commit(item, ok=False)
                 described = (
                     f"turn {item.turn_id} of conversation {item.record.conversation_id}"
                     if isinstance(item, NumberedTurn)
@@ -388,16 +460,29 @@ class TurnWriter:
         for item in done:
             if isinstance(item, NumberedTurn):
                 self._pending_turns[item.record.conversation_id] -= 1
+                self._settle_commit(item, ok=True)
         self._pending_turns = +self._pending_turns
+        if self.pending < self._max_pending:
+            self._room.set()
         self._answer_waiters(ok=True)
+
+    def _settle_commit(self, item: Item, *, ok: bool) -> None:
+        """Tell whoever waits for ``item``'s commit how it went (once: the first word counts)."""
+        if isinstance(item, NumberedTurn):
+            future = self._commits.pop(id(item.record), None)
+            if future is not None and not future.done():
+                future.set_result(ok)
 
     async def _write_batch(self, batch: list[Item]) -> None:
         """One transaction for the batch's turns and outcome checks, in order."""
         turns = [item for item in batch if isinstance(item, NumberedTurn)]
         updates = [item for item in batch if isinstance(item, OutcomeUpdate)]
-        async with self._engine.begin() as connection:
-            await write_turns(connection, turns)
-            await write_outcomes(connection, updates)
+        await self._started().write(turns, updates)
+
+    def _started(self) -> BatchConnections:
+        if self._batches is None:
+            raise RuntimeError("the writer is not started")
+        return self._batches
 
     async def _reserve_ids(self, batch: list[Item]) -> None:
         """Reserve the next block of ids, in a transaction of its own, before they run out.
@@ -406,8 +491,7 @@ class TurnWriter:
         before any turn holding one is written; those another writer took meanwhile are given
         again, the one case in which a turn is not stored under the id it was given.
         """
-        async with self._engine.begin() as connection:
-            claims = await self._ids.reserve(connection)
+        claims = await self._started().reserve(self._ids)
         lost_turns, lost_calls = self._ids.settle(claims)
         if lost_turns or lost_calls:
             renumbered = self._renumber(batch, lost_turns, lost_calls)

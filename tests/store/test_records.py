@@ -19,7 +19,7 @@ async def test_history_includes_a_turn_still_waiting_to_be_written(store: Store)
     """A turn handed over during an answer is in the history read back at once."""
     records = ConversationRecords(store)
     with records.answering():
-        records.add_turn(turn("c1", user_text="first"))
+        store.writer.submit(turn("c1", user_text="first"))
         assert store.writer.pending == 1
         history = await records.history("c1", max_turns=5)
     assert history == [[{"role": "user", "content": "first"}]]
@@ -29,15 +29,15 @@ async def test_a_conversation_is_known_once_a_turn_of_it_is_added(store: Store) 
     """An id nobody has used is unknown; after one turn of it, known."""
     records = ConversationRecords(store)
     assert not records.known("c1")
-    records.add_turn(turn("c1"))
+    await records.add_turn(turn("c1"))
     assert records.known("c1")
 
 
 async def test_settle_stores_every_turn_and_verdict_handed_over(store: Store) -> None:
     """After settling, the turn and its outcome verdict are in the database."""
     records = ConversationRecords(store)
-    turn_id = records.add_turn(turn("c1"))
-    records.add_outcome(OutcomeUpdate(turn_id, "confirmed", {"checked": 1}, flagged=False))
+    turn_id = (await records.add_turn(turn("c1"))).turn_id
+    await records.add_outcome(OutcomeUpdate(turn_id, "confirmed", {"checked": 1}, flagged=False))
     assert await records.settle()
     async with store.sessionmaker() as session:
         stored = await session.scalar(select(Turn).where(Turn.id == turn_id))
@@ -45,11 +45,22 @@ async def test_settle_stores_every_turn_and_verdict_handed_over(store: Store) ->
     assert stored.outcome == "confirmed"
 
 
+async def test_an_added_turn_is_committed_when_its_future_says_so(store: Store) -> None:
+    """Once ``committed`` is True the turn is in the file, with no flush asked for."""
+    records = ConversationRecords(store)
+    with records.answering():
+        added = await records.add_turn(turn("c1"))
+        assert await added.committed
+        async with store.sessionmaker() as session:
+            stored = await session.scalar(select(Turn.id).where(Turn.id == added.turn_id))
+    assert stored == added.turn_id
+
+
 async def test_recent_conversation_is_the_devices_latest(store: Store) -> None:
     """A device's most recent conversation since the cutoff is found; another device has none."""
     records = ConversationRecords(store)
-    records.add_turn(replace(turn("older"), device_id="kitchen", created_at=NOW))
-    records.add_turn(
+    await records.add_turn(replace(turn("older"), device_id="kitchen", created_at=NOW))
+    await records.add_turn(
         replace(turn("newer"), device_id="kitchen", created_at=NOW + timedelta(minutes=1))
     )
     assert await records.settle()

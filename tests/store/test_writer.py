@@ -196,3 +196,80 @@ async def test_a_turn_that_cannot_be_stored_does_not_hold_back_the_others(
     assert stored == {kept, after}
     assert "cannot be stored" in caplog.text
     assert (await store.health()).status == "ok"
+
+
+async def test_an_added_turn_is_written_at_once_while_others_are_in_progress(
+    store: Store,
+) -> None:
+    """A turn whose commit is awaited does not wait for a quiet moment or the delay."""
+    writer = TurnWriter(store.engine, max_delay_s=3600.0)
+    await writer.start()
+    try:
+        with writer.turn_in_progress():
+            added = await writer.add(turn("c1"))
+            assert await added.committed
+            assert [t.id for t in await turns_of(store, "c1")] == [added.turn_id]
+    finally:
+        await writer.close()
+
+
+async def test_a_full_queue_makes_new_turns_wait_and_drops_nothing(tmp_path: Path) -> None:
+    """With the database locked and the queue full, a new turn waits for room, then is stored."""
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=0.05)
+    writer = TurnWriter(store.engine, max_pending=2)
+    await writer.start()
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")
+        first = await writer.add(turn("c1", user_text="one"))
+        second = await writer.add(turn("c1", user_text="two"))
+        third = asyncio.create_task(writer.add(turn("c1", user_text="three")))
+        await until(lambda: writer.waiting_for_room == 1)
+        assert writer.pending == 2
+        assert not first.committed.done()
+        blocker.execute("ROLLBACK")
+        added = await third
+        assert await first.committed
+        assert await second.committed
+        assert await added.committed
+        stored = [t.id for t in await turns_of(store, "c1")]
+        assert stored == [first.turn_id, second.turn_id, added.turn_id]
+    finally:
+        blocker.close()
+        await writer.close()
+        await store.close()
+
+
+async def test_a_turn_that_cannot_be_stored_is_reported_to_whoever_waits(store: Store) -> None:
+    """``committed`` is False for a turn the database refuses, True for the one beside it."""
+    unstorable = tool_call(0)
+    unstorable.result = {"ids": {"light.lamp"}}
+    with store.writer.turn_in_progress():
+        broken = await store.writer.add(turn("c1", tool_calls=[unstorable]))
+        kept = await store.writer.add(turn("c2"))
+    assert await broken.committed is False
+    assert await kept.committed is True
+
+
+async def test_a_stop_lets_a_turn_waiting_for_room_through_and_says_it_is_not_stored(
+    tmp_path: Path,
+) -> None:
+    """With the database locked at a stop, waiting turns are released, told they are not stored."""
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=0.05)
+    writer = TurnWriter(store.engine, max_pending=1)
+    await writer.start()
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")
+        first = await writer.add(turn("c1"))
+        waiting = asyncio.create_task(writer.add(turn("c1", user_text="again")))
+        await until(lambda: writer.waiting_for_room == 1)
+        await writer.close()
+        second = await waiting
+        assert await first.committed is False
+        assert await second.committed is False
+    finally:
+        blocker.close()
+        await store.close()

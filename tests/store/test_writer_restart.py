@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 from aiohttp.test_utils import TestClient
@@ -22,25 +23,28 @@ class FaultyDriver(RuntimeError):
 
 def fail_next_write(store: Store) -> None:
     """Make the writer's next batch raise at its first statement (SQLAlchemy's event seam)."""
-    fired = asyncio.Event()
+    fired = threading.Event()
 
     def fail(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if statement.startswith("INSERT INTO conversations") and not fired.is_set():
             fired.set()
             raise FaultyDriver("the driver broke")
 
-    event.listen(store.engine.sync_engine, "before_cursor_execute", fail)
+    for engine in store.writer.batch_engines:
+        event.listen(engine, "before_cursor_execute", fail)
 
 
 def next_turn_insert(store: Store) -> asyncio.Event:
-    """An event set when the store's engine next inserts turns."""
+    """An event set when the writer next inserts turns (on the loop or in its thread)."""
     inserting = asyncio.Event()
+    loop = asyncio.get_running_loop()
 
     def seen(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if statement.startswith("INSERT INTO turns"):
-            inserting.set()
+            loop.call_soon_threadsafe(inserting.set)
 
-    event.listen(store.engine.sync_engine, "before_cursor_execute", seen)
+    for engine in store.writer.batch_engines:
+        event.listen(engine, "before_cursor_execute", seen)
     return inserting
 
 

@@ -25,7 +25,7 @@ async def set_outcome(
 ) -> None:
     """Record one outcome check in the caller's transaction, as the writer records it."""
     update = OutcomeUpdate(turn_id, outcome, detail, flagged)
-    await write_outcomes(await session.connection(), [update])
+    await (await session.connection()).run_sync(write_outcomes, [update])
 
 
 def model_call(

@@ -1,0 +1,122 @@
+"""Where the store's writer writes its batches: connections of its own, on the loop or in a thread.
+
+SQLAlchemy's asyncio layer sends every statement of a transaction (begin, each insert, commit)
+to the driver's thread and back; for the writer's batches that cost about 1 ms of the event
+loop's CPU per batch and, on a loaded two-core machine, a few ms of waking threads per hop. So
+the writer (:mod:`addon.store.writer`) has plain ``sqlite3`` connections of its own, through
+synchronous engines with the store's pragmas and text cleaning: a small batch is written right
+on the loop when the write lock is free at once (a busy timeout of 0: the loop never waits for
+a lock), anything larger, or a batch meeting a held lock, in one call to a thread of its own,
+where the store's busy timeout applies. Writing everything in the thread was measured first:
+the GIL makes its CPU the loop's anyway, and a lone turn waited 2-4 ms longer for the two hops
+(docs/DECISIONS.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TypeVar
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from addon.store import encoding, pragmas
+from addon.store.conversations import (
+    NumberedTurn,
+    OutcomeUpdate,
+    TurnIds,
+    write_outcomes,
+    write_turns,
+)
+from addon.store.ids import Claim
+
+# A batch this small is written on the event loop when the write lock is free.
+INLINE_MAX_ITEMS = 50
+BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
+
+_T = TypeVar("_T")
+
+
+class BatchConnections:
+    """The writer's two connections and its thread; used by one task, one call at a time."""
+
+    def __init__(self, engine: AsyncEngine, busy_timeout_ms: int) -> None:
+        self._inline = _own_engine(engine, 0)
+        self._threaded = _own_engine(engine, busy_timeout_ms)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="home-agent-writer")
+
+    @property
+    def engines(self) -> tuple[Engine, Engine]:
+        """The engines batches are written through: on the loop, then in the thread."""
+        return self._inline, self._threaded
+
+    async def write(self, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> None:
+        """One transaction for ``turns`` then ``updates``: on the loop if it can, else threaded."""
+        if len(turns) + len(updates) <= INLINE_MAX_ITEMS:
+            try:
+                _write(self._inline, turns, updates)
+            except OperationalError as err:
+                if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
+                    raise
+            else:
+                return
+        await self._in_thread(partial(_write, self._threaded, turns, updates))
+
+    async def reserve(self, ids: TurnIds) -> tuple[Claim, Claim]:
+        """Reserve more ids for ``ids``, in a transaction of its own, in the thread."""
+        return await self._in_thread(partial(_reserve, self._threaded, ids))
+
+    async def close(self) -> None:
+        """Close both connections (never checkpointing) and stop the thread."""
+        self._inline.dispose()
+        await self._in_thread(self._threaded.dispose)
+        self._thread.shutdown()
+
+    async def _in_thread(self, function: Callable[[], _T]) -> _T:
+        """Run ``function`` in the thread; a cancelled caller leaves it to finish there."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function)
+
+
+def _write(engine: Engine, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> None:
+    with engine.begin() as connection:
+        write_turns(connection, turns)
+        write_outcomes(connection, updates)
+
+
+def _reserve(engine: Engine, ids: TurnIds) -> tuple[Claim, Claim]:
+    with engine.begin() as connection:
+        return ids.reserve(connection)
+
+
+def _own_engine(engine: AsyncEngine, busy_timeout_ms: int) -> Engine:
+    """An engine of one connection on the store's file, with the store's pragmas.
+
+    Its connection never checkpoints as it closes (the store folds the WAL in itself, and not
+    while a backup copies the file); text is made storable as on the store's engine.
+    """
+    path = engine.url.database or ""
+    own = create_engine(
+        engine.url.set(drivername="sqlite+pysqlite"),
+        connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False},
+        json_serializer=encoding.dumps,
+        pool_size=1,
+        max_overflow=0,
+    )
+    encoding.install(own)
+
+    def prepare(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        pragmas.set_pragmas(dbapi_connection, path, busy_timeout_ms)
+        # Python 3.12 and later (the add-on's image has 3.13); before, a close may checkpoint.
+        no_checkpoint = getattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", None)
+        if no_checkpoint is not None and isinstance(dbapi_connection, sqlite3.Connection):
+            dbapi_connection.setconfig(no_checkpoint, True)
+
+    event.listen(own, "connect", prepare)
+    return own
