@@ -198,7 +198,7 @@ def select(
     scores = _Scores()
     _names(index, parsed, scores)
     _places(index, parsed, scores)
-    _every_of_kind(index, parsed, request.state, limit, scores)
+    _every_of_kind(index, parsed, request, limit, scores)
     _given(index, request.history_entity_ids, HISTORY, "history", scores)
     _given(index, request.memory_entity_ids, MEMORY, "memory", scores)
     for entity_id, similarity in request.embedding_hits:
@@ -264,7 +264,7 @@ def _places(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
 def _every_of_kind(
     index: ContextIndex,
     parsed: _Parsed,
-    state: Callable[[str], EntityState | None] | None,
+    request: SelectionRequest,
     limit: int,
     scores: _Scores,
 ) -> None:
@@ -275,10 +275,17 @@ def _every_of_kind(
     is a kind, "the desk lamp" a name; "is the front door locked" names a door sensor, so the
     locks still come) unless the kind has no more devices than ``limit`` ("add eggs to the
     list" lists every to-do list, though "eggs" is in a name). Also when it names a place that
-    has no device of the kind ("vacuum the kitchen": the vacuum lives in the hall).
+    has no device of the kind ("vacuum the kitchen": the vacuum lives in the hall). The speaker's
+    area counts as named when it has one ("turn the lamp on" from a satellite).
     """
     if not parsed.kinds:
         return
+    speaker = request.speaker_area_id
+    if speaker is not None and any(
+        index.is_kind(entity_id, parsed.kinds) for entity_id in index.in_areas([speaker])
+    ):
+        return
+    state = request.state
     places = parsed.area_ids or parsed.floor_ids
     if places:
         in_places = index.in_areas(
