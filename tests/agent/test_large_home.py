@@ -179,7 +179,7 @@ async def test_a_failing_embedding_source_leaves_lexical_selection() -> None:
 async def test_the_trace_says_which_words_named_a_kind_and_why_each_device_came(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
 ) -> None:
-    """ "Lock the door": the trace reads both words as locks and lists the lock as of its kind."""
+    """For "lock the door" the trace reads both words as locks and marks the lock as of its kind."""
     scripted_llm.reply("Locked.")
     agent = make_agent(
         llm=scripted_llm, home=small_home(), local_first=False, overview_token_budget=0

@@ -108,7 +108,7 @@ def test_curtains_name_covers_of_that_class(index: ContextIndex, text: str) -> N
 
 @pytest.mark.parametrize("text", ["lock the door", "verrouille la porte", "verriegle die Tür"])
 def test_lock_the_door_means_locks_not_door_sensors(index: ContextIndex, text: str) -> None:
-    """ "door" with a lock word is a lock: every lock, and the door sensor not for its kind."""
+    """With a lock word, "door" is a lock: every lock, and the door sensor not for its kind."""
     selection = select(index, SelectionRequest(text))
     assert {kind[0] for kind in selection.kinds} == {"lock"}
     assert {"lock.entry", "lock.shed"} <= set(selection.entity_ids)
@@ -116,7 +116,7 @@ def test_lock_the_door_means_locks_not_door_sensors(index: ContextIndex, text: s
 
 
 def test_a_kind_in_a_place_without_one_lists_the_kind_home_wide(index: ContextIndex) -> None:
-    """ "Vacuum the kitchen": the kitchen has no vacuum, so the vacuum in the hallway comes."""
+    """For "vacuum the kitchen", which has none, the vacuum in the hallway comes."""
     selection = select(index, SelectionRequest("vacuum the kitchen"))
     reasons = {s.entity_id: s.reasons for s in selection.entities}
     assert "every_of_kind" in reasons["vacuum.robbie"]
@@ -124,7 +124,7 @@ def test_a_kind_in_a_place_without_one_lists_the_kind_home_wide(index: ContextIn
 
 
 def test_a_kind_in_a_place_with_one_stays_in_the_place(index: ContextIndex) -> None:
-    """ "Lock the garden": the garden's lock, marked as of the kind; not every lock."""
+    """For "lock the garden", the garden's lock, marked as of the kind; not every lock."""
     selection = select(index, SelectionRequest("lock the garden"))
     reasons = {s.entity_id: s.reasons for s in selection.entities}
     assert reasons["lock.shed"] == ("area", "kind")
@@ -143,7 +143,7 @@ def many_locks_home(count: int) -> HomeModel:
 
 
 def test_every_device_of_a_kind_named_alone_newest_first_up_to_the_cap() -> None:
-    """ "Unlock the doors": every lock, the most recently changed first, no more than the cap."""
+    """For "unlock the doors", every lock, the most recently changed first, up to the cap."""
     index = ContextIndex.build(many_locks_home(6))
     changed = {f"lock.l{i}": 1000.0 + t for i, t in enumerate((5, 1, 6, 2, 4, 3))}
 
@@ -156,7 +156,7 @@ def test_every_device_of_a_kind_named_alone_newest_first_up_to_the_cap() -> None
 
 
 def test_media_players_a_command_can_act_on_come_first() -> None:
-    """ "Next song": a playing player before an idle one, as Home Assistant's media intents."""
+    """For "next song", a playing player before an idle one, as Home Assistant's intents do."""
     model = many_locks_home(0)
     index = ContextIndex.build(model)
     selection = select(index, SelectionRequest("next song", state=model.state), limit=1)
@@ -164,7 +164,7 @@ def test_media_players_a_command_can_act_on_come_first() -> None:
 
 
 def test_a_name_of_the_kind_keeps_a_large_kind_from_being_listed() -> None:
-    """ "Turn on Bolt 3" names one lock: the other locks of a kind above the cap stay out."""
+    """For "unlock bolt 3", one lock named: the others of a kind above the cap stay out."""
     index = ContextIndex.build(many_locks_home(6))
     selection = select(index, SelectionRequest("unlock bolt 3"), limit=4)
     reasons = {s.entity_id: s.reasons for s in selection.entities}
