@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from addon.home.context_index import ContextIndex
 from addon.home.lexicon import KIND_WORDS, words
@@ -11,6 +14,7 @@ from addon.home.records import EntityState
 from addon.home.selection import SelectionRequest, select
 from tests.home.homes import HomeData
 
+ROOT = Path(__file__).resolve().parent.parent.parent
 SERVED = ("en", "de", "fr", "es", "nl", "it", "pl", "pt")
 
 
@@ -170,3 +174,15 @@ def test_a_name_of_the_kind_keeps_a_large_kind_from_being_listed() -> None:
     reasons = {s.entity_id: s.reasons for s in selection.entities}
     assert "name" in reasons["lock.l3"]
     assert not any("every_of_kind" in r for r in reasons.values())
+
+
+def test_the_word_file_holds_every_hand_written_word() -> None:
+    """kind_words.json was regenerated after devtools/data/kind_words.yaml last changed."""
+    hand = yaml.safe_load((ROOT / "devtools" / "data" / "kind_words.yaml").read_text("utf-8"))
+    assert set(hand) == set(SERVED)
+    for language, spec in hand.items():
+        for kind, said in spec["kinds"].items():
+            domain, _, device_class = kind.partition(".")
+            for text in said:
+                folded = words(text)
+                assert (domain, device_class or None) in KIND_WORDS[folded[0]], (language, text)
