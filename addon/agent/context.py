@@ -19,7 +19,7 @@ from typing import Any
 
 from addon.home.context_index import ContextIndex
 from addon.home.entity_vectors import EntityVectors, TextEmbedder
-from addon.home.lexicon import words
+from addon.home.lexicon import Kind, words
 from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache, grouped_overview
 from addon.home.selection import ContextSelection, SelectionRequest, select
@@ -65,11 +65,17 @@ class TurnContext:
             + [_entry(index, entity_id, ["search"]) for entity_id in found],
             "areas": list(self.selection.area_ids),
             "floors": list(self.selection.floor_ids),
-            "kinds": [
-                domain if dc is None else f"{domain}.{dc}" for domain, dc in self.selection.kinds
-            ],
+            "kinds": [_kind(kind) for kind in self.selection.kinds],
+            "kind_words": {
+                word: [_kind(kind) for kind in kinds] for word, kinds in self.selection.kind_words
+            },
             "select_ms": round(self.elapsed_ms, 3),
         }
+
+
+def _kind(kind: Kind) -> str:
+    domain, device_class = kind
+    return domain if device_class is None else f"{domain}.{device_class}"
 
 
 def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> dict[str, Any]:
@@ -129,6 +135,7 @@ class HomeContext:
                 history_entity_ids=history_entity_ids(index, history),
                 memory_entity_ids=memory_entity_ids,
                 embedding_hits=hits,
+                state=model.state,
             ),
         )
         elapsed = (time.perf_counter() - started) * 1000

@@ -3,12 +3,15 @@
 Names, aliases, areas and floors come from the home and work in any language: they are compared
 as loose words (:func:`addon.home.names.loose_name`), with a plural ``s`` folded so "lights"
 finds "Light". The filler words (verbs, articles, politeness) and the words for kinds of device
-("lights", "blinds", "temperature") are English; in another language the kinds are simply not
-recognised and selection leans on names, areas and the search tool.
+("lights", "vacuuming", "song", "Staubsauger") come from :data:`KIND_FILE`, in every language the
+add-on serves; the filler words are English, and elsewhere only cost a little precision.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 
 from addon.home.names import loose_name
@@ -33,66 +36,30 @@ FILLER = frozenset((
 "down" and "up" are filler for "turn down the music", at the cost of a device named "Up".
 """
 
-_KINDS: dict[str, tuple[Kind, ...]] = {
-    "light": (("light", None),),
-    "lamp": (("light", None),),
-    "lighting": (("light", None),),
-    "bulb": (("light", None),),
-    "dim": (("light", None),),
-    "brighten": (("light", None),),
-    "brightness": (("light", None),),
-    "plug": (("switch", None),),
-    "socket": (("switch", None),),
-    "outlet": (("switch", None),),
-    "blind": (("cover", None),),
-    "curtain": (("cover", None),),
-    "shade": (("cover", None),),
-    "shutter": (("cover", None),),
-    "cover": (("cover", None),),
-    "garage": (("cover", "garage"),),
-    "door": (("binary_sensor", "door"), ("lock", None), ("cover", "garage")),
-    "window": (("binary_sensor", "window"),),
-    "lock": (("lock", None),),
-    "unlock": (("lock", None),),
-    "locked": (("lock", None),),
-    "thermostat": (("climate", None),),
-    "heating": (("climate", None),),
-    "heat": (("climate", None),),
-    "cooling": (("climate", None),),
-    "ac": (("climate", None),),
-    "fan": (("fan", None),),
-    "tv": (("media_player", None),),
-    "television": (("media_player", None),),
-    "music": (("media_player", None),),
-    "speaker": (("media_player", None),),
-    "volume": (("media_player", None),),
-    "play": (("media_player", None),),
-    "pause": (("media_player", None),),
-    "vacuum": (("vacuum", None),),
-    "hoover": (("vacuum", None),),
-    "valve": (("valve", None),),
-    "water": (("valve", None),),
-    "temperature": (("sensor", "temperature"), ("climate", None)),
-    "warm": (("sensor", "temperature"), ("climate", None)),
-    "cold": (("sensor", "temperature"), ("climate", None)),
-    "hot": (("sensor", "temperature"), ("climate", None)),
-    "humidity": (("sensor", "humidity"),),
-    "humid": (("sensor", "humidity"),),
-    "co2": (("sensor", "carbon_dioxide"),),
-    "air": (("sensor", "carbon_dioxide"), ("sensor", "pm25")),
-    "motion": (("binary_sensor", "motion"),),
-    "movement": (("binary_sensor", "motion"),),
-    "leak": (("binary_sensor", "moisture"),),
-    "open": (("cover", None), ("binary_sensor", None), ("valve", None)),
-    "close": (("cover", None), ("valve", None)),
-    "closed": (("cover", None), ("binary_sensor", None), ("valve", None)),
-    "scene": (("scene", None),),
-    "list": (("todo", None),),
-    "weather": (("weather", None),),
-    "forecast": (("weather", None),),
-}
-KIND_WORDS = MappingProxyType(_KINDS)
-"""A word (already folded by :func:`fold`) → the kinds of device it means."""
+KIND_FILE = Path(__file__).with_name("kind_words.json")
+"""Language → word → kinds, written by ``devtools/kind_words.py`` from Home Assistant's intents
+data and ``devtools/data/kind_words.yaml``."""
+
+
+def _load_kinds() -> Mapping[str, tuple[Kind, ...]]:
+    """Every served language's kind words in one table: a home's names may mix languages."""
+    table: dict[str, set[Kind]] = {}
+    for by_word in json.loads(KIND_FILE.read_text(encoding="utf-8")).values():
+        for word, kinds in by_word.items():
+            for kind in kinds:
+                domain, _, device_class = kind.partition(".")
+                table.setdefault(word, set()).add((domain, device_class or None))
+    return MappingProxyType(
+        {
+            word: tuple(sorted(kinds, key=lambda k: (k[0], k[1] or "")))
+            for word, kinds in table.items()
+        }
+    )
+
+
+KIND_WORDS = _load_kinds()
+"""A word (already folded by :func:`fold`) → the kinds of device it means, in any language served:
+verbs ("vacuuming"), objects ("song", "door"), uses ("watering") and names of kinds ("blinds")."""
 
 
 def fold(word: str) -> str:

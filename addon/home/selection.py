@@ -5,19 +5,26 @@ few the request is likely about instead, after the cached prefix. They are drawn
 weight, from: the names and aliases the request says (whole, or in part: "the ceiling light"),
 the areas and floors it names (by name or alias, so "the lounge" is the Living Room, and "turn
 off the kitchen" is everything in it), the kinds of device it mentions ("lights", "blinds",
-"temperature"), entities acted on or asked about earlier in the conversation, entities named
-in the memories recalled for it, entities near it by embedding when there is an embedding
-source, and the speaker's area. Every entity keeps the reasons it was chosen for, which the
-turn's trace shows. At most :data:`LIMIT` are chosen; the search tool finds the rest.
+"temperature", and the verbs, objects and uses that name them: "start vacuuming", "next song",
+"water the garden", :mod:`addon.home.lexicon`), every device of a kind the request names without
+a name or a place ("lock the door": every lock, the most recently changed first), entities acted
+on or asked about earlier in the conversation, entities named in the memories recalled for it,
+entities near it by embedding when there is an embedding source, and the speaker's area. Every
+entity keeps the reasons it was chosen for, which the turn's trace shows. At most :data:`LIMIT`
+are chosen; the search tool finds the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import heapq
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from addon.home.context_index import ContextIndex, Phrase
 from addon.home.lexicon import FILLER, KIND_WORDS, Kind, words
+from addon.home.records import EntityState
 
 LIMIT = 40
 """Entities listed per turn at most: a whole area and the request's names fit, prefix stays ~97%."""
@@ -30,6 +37,10 @@ FLOOR_LIMIT = 15
 # Weights: a named entity beats the rest of its area; history and memory beat the speaker's
 # area, which is only where the speaker stands.
 NAME, AREA, HISTORY, MEMORY, EMBEDDING, SPEAKER = 100.0, 50.0, 80.0, 70.0, 55.0, 30.0
+EVERY_OF_KIND = 45.0
+"""Every device of a kind named alone: above the speaker's area, below what a name or place says."""
+MEDIA_ACTIVE = frozenset({"playing", "paused"})
+"""States Home Assistant's media intents act on (next, volume, pause: playing; resume: paused)."""
 KIND_BONUS, WORDS_BONUS = 40.0, 40.0
 
 
@@ -45,6 +56,9 @@ class SelectionRequest:
     """Entities named in the memories recalled for this turn."""
     embedding_hits: Sequence[tuple[str, float]] = ()
     """``(entity id, cosine similarity)`` of the entities nearest the request, when embedded."""
+    state: Callable[[str], EntityState | None] | None = None
+    """An entity's current state: every device of a kind is listed most recently changed first
+    (media players playing or paused before the rest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +67,10 @@ class SelectedEntity:
 
     entity_id: str
     reasons: tuple[str, ...]
-    """``name``, ``area``, ``floor``, ``kind``, ``history``, ``memory``, ``embedding``,
-    ``speaker_area``; the strongest first."""
+    """The strongest first: ``name``, ``area``, ``floor``, ``every_of_kind`` (the request named
+    its kind and no name or place, or a place without that kind), ``history``, ``memory``,
+    ``embedding``, ``speaker_area``; ``kind`` beside a place's reason when the entity is of a
+    kind the request named."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +81,8 @@ class ContextSelection:
     area_ids: tuple[str, ...] = ()
     floor_ids: tuple[str, ...] = ()
     kinds: tuple[Kind, ...] = ()
+    kind_words: tuple[tuple[str, tuple[Kind, ...]], ...] = ()
+    """Each word of the request that named a kind, with the kinds it was read as."""
 
     @property
     def entity_ids(self) -> list[str]:
@@ -87,6 +105,10 @@ class _Scores:
             return
         # The best reason counts fully, every further one a little: two weak signals beat one.
         self.score[entity_id] = max(old, weight) + min(old, weight) * 0.1
+        self.note(entity_id, reason)
+
+    def note(self, entity_id: str, reason: str) -> None:
+        """Record a further reason for an entity already scored, without changing its score."""
         if reason not in self.reasons[entity_id]:
             self.reasons[entity_id].append(reason)
 
@@ -99,6 +121,7 @@ class _Parsed:
     area_ids: tuple[str, ...]
     floor_ids: tuple[str, ...]
     kinds: frozenset[Kind]
+    kind_words: tuple[tuple[str, tuple[Kind, ...]], ...]
     name_words: frozenset[str]
     """Words of names the request said, places apart."""
     all_name_words: frozenset[str]
@@ -126,11 +149,45 @@ def parse(index: ContextIndex, text: str) -> _Parsed:
         else:
             rest.append(said[i])
             i += 1
-    kinds = frozenset(kind for word in rest for kind in KIND_WORDS.get(word, ()))
+    kind_words = read_kinds(rest)
+    kinds = frozenset(kind for _word, found in kind_words for kind in found)
     name_words = frozenset(word for word in rest if word not in FILLER and word in index.by_word)
     # Names often hold their area's words ("Pantry Desk Lamp"): home-wide, those count too.
     all_names = frozenset(word for word in said if word not in FILLER and word in index.by_word)
-    return _Parsed(said, tuple(areas), tuple(floors), kinds, name_words, all_names)
+    return _Parsed(said, tuple(areas), tuple(floors), kinds, kind_words, name_words, all_names)
+
+
+def read_kinds(said: Sequence[str]) -> tuple[tuple[str, tuple[Kind, ...]], ...]:
+    """The kinds each word names, read together: a domain more words agree on wins.
+
+    "lock the door" is locks, not door sensors: "door" can be either, "lock" only a lock. When
+    two or more words share a domain, the words that could mean it are read as it, and an
+    ambiguous word that cannot is dropped ("close the garage door": a cover, neither a lock nor
+    a door sensor); words of other single domains stay ("water the garden and lock the door").
+    A domain alone gives way to the same domain with a device class ("are the windows open":
+    window sensors, not every binary sensor).
+    """
+    found = [(word, KIND_WORDS[word]) for word in dict.fromkeys(said) if word in KIND_WORDS]
+    if not found:
+        return ()
+    votes = Counter(domain for _word, kinds in found for domain in {k[0] for k in kinds})
+    most = max(votes.values())
+    if most >= 2:
+        top = {domain for domain, count in votes.items() if count == most}
+        narrowed: list[tuple[str, tuple[Kind, ...]]] = []
+        for word, kinds in found:
+            agreeing = tuple(kind for kind in kinds if kind[0] in top)
+            if agreeing:
+                narrowed.append((word, agreeing))
+            elif len({kind[0] for kind in kinds}) == 1:
+                narrowed.append((word, kinds))
+        found = narrowed
+    classed = {kind[0] for _word, kinds in found for kind in kinds if kind[1] is not None}
+    return tuple(
+        (word, specific)
+        for word, kinds in found
+        if (specific := tuple(k for k in kinds if k[1] is not None or k[0] not in classed))
+    )
 
 
 def select(
@@ -141,6 +198,7 @@ def select(
     scores = _Scores()
     _names(index, parsed, scores)
     _places(index, parsed, scores)
+    _every_of_kind(index, parsed, request, limit, scores)
     _given(index, request.history_entity_ids, HISTORY, "history", scores)
     _given(index, request.memory_entity_ids, MEMORY, "memory", scores)
     for entity_id, similarity in request.embedding_hits:
@@ -150,6 +208,7 @@ def select(
         area_entities = index.in_areas([request.speaker_area_id])
         for entity_id in _best(index, area_entities, parsed, AREA_LIMIT):
             scores.add(entity_id, SPEAKER + _bonus(index, entity_id, parsed), "speaker_area")
+            _note_kind(index, parsed, entity_id, scores)
     rank = index.rank
     chosen = sorted(scores.score, key=lambda e: (-scores.score[e], rank.get(e, 0)))[:limit]
     return ContextSelection(
@@ -157,6 +216,7 @@ def select(
         area_ids=parsed.area_ids,
         floor_ids=parsed.floor_ids,
         kinds=tuple(sorted(parsed.kinds, key=str)),
+        kind_words=parsed.kind_words,
     )
 
 
@@ -191,12 +251,89 @@ def _places(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
         area_entities = index.in_areas([area_id])
         for entity_id in _best(index, area_entities, parsed, AREA_LIMIT):
             scores.add(entity_id, AREA + _bonus(index, entity_id, parsed), "area")
+            _note_kind(index, parsed, entity_id, scores)
     if not parsed.floor_ids or not (parsed.kinds or parsed.name_words):
         return
     on_floor = index.in_areas(a for f in parsed.floor_ids for a in index.by_floor.get(f, ()))
     matching = [e for e in on_floor if _bonus(index, e, parsed) > 0]
     for entity_id in _best(index, matching, parsed, FLOOR_LIMIT):
         scores.add(entity_id, AREA + _bonus(index, entity_id, parsed), "floor")
+        _note_kind(index, parsed, entity_id, scores)
+
+
+def _every_of_kind(
+    index: ContextIndex,
+    parsed: _Parsed,
+    request: SelectionRequest,
+    limit: int,
+    scores: _Scores,
+) -> None:
+    """Every device of the kinds the request named, most recently changed first, up to ``limit``.
+
+    When the request names a kind and nothing narrower ("start vacuuming", "next song"): no
+    place, and no name of a device of that kind (beyond the kind words themselves: "the door"
+    is a kind, "the desk lamp" a name; "is the front door locked" names a door sensor, so the
+    locks still come) unless the kind has no more devices than ``limit`` ("add eggs to the
+    list" lists every to-do list, though "eggs" is in a name). Also when it names a place that
+    has no device of the kind ("vacuum the kitchen": the vacuum lives in the hall). The speaker's
+    area counts as named when it has one ("turn the lamp on" from a satellite).
+    """
+    if not parsed.kinds:
+        return
+    speaker = request.speaker_area_id
+    if speaker is not None and any(
+        index.is_kind(entity_id, parsed.kinds) for entity_id in index.in_areas([speaker])
+    ):
+        return
+    state = request.state
+    places = parsed.area_ids or parsed.floor_ids
+    if places:
+        in_places = index.in_areas(
+            (*parsed.area_ids, *(a for f in parsed.floor_ids for a in index.by_floor.get(f, ())))
+        )
+        if any(index.is_kind(entity_id, parsed.kinds) for entity_id in in_places):
+            return
+    candidates = {e for kind in parsed.kinds for e in index.by_kind.get(kind, ())}
+    if (
+        not places
+        and len(candidates) > limit
+        and any(word not in KIND_WORDS for word in parsed.name_words)
+        and any(
+            "name" in reasons and index.is_kind(entity_id, parsed.kinds)
+            for entity_id, reasons in scores.reasons.items()
+        )
+    ):
+        return
+    rank = index.rank
+
+    def newest(kinds: Iterable[Kind]) -> list[str]:
+        ids = {e for kind in kinds for e in index.by_kind.get(kind, ())}
+        if state is None:
+            return sorted(ids, key=lambda e: rank[e])[:limit]
+        return heapq.nsmallest(limit, ids, key=lambda e: _recency(e, state(e), rank))
+
+    # Each word's kind gets its share ("the blinds and the curtains"): the newest of each in turn.
+    per_word = [newest(kinds) for _word, kinds in parsed.kind_words]
+    chosen = list(dict.fromkeys(e for row in itertools.zip_longest(*per_word) for e in row if e))
+    for position, entity_id in enumerate(chosen[:limit]):
+        # A hair less each, so the cap keeps this order rather than the overview's.
+        scores.add(entity_id, EVERY_OF_KIND - position * 0.01, "every_of_kind")
+
+
+def _recency(
+    entity_id: str, state: EntityState | None, rank: Mapping[str, int]
+) -> tuple[bool, float, int]:
+    """Sort key: media players a media command can act on first, then the newest change."""
+    if state is None:
+        return (True, 0.0, rank[entity_id])
+    idle = entity_id.startswith("media_player.") and state.state not in MEDIA_ACTIVE
+    return (idle, -state.last_changed, rank[entity_id])
+
+
+def _note_kind(index: ContextIndex, parsed: _Parsed, entity_id: str, scores: _Scores) -> None:
+    """Mark an entity of a place that is of a kind the request named."""
+    if parsed.kinds and index.is_kind(entity_id, parsed.kinds):
+        scores.note(entity_id, "kind")
 
 
 def _given(

@@ -174,3 +174,19 @@ async def test_a_failing_embedding_source_leaves_lexical_selection() -> None:
     await context.select(home, "brew me something", speaker_area_id=None, history=[])
     assert "light.desk_lamp" in first.selection.entity_ids
     assert embedder.calls == 1
+
+
+async def test_the_trace_says_which_words_named_a_kind_and_why_each_device_came(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """For "lock the door" the trace reads both words as locks and marks the lock as of its kind."""
+    scripted_llm.reply("Locked.")
+    agent = make_agent(
+        llm=scripted_llm, home=small_home(), local_first=False, overview_token_budget=0
+    )
+    result = await agent.process(ask("lock the door"))
+    turn = await stored_turn(store, result.turn_id)
+    assert turn.context is not None
+    assert turn.context["kind_words"] == {"lock": ["lock"], "door": ["lock"]}
+    reasons = {item["entity_id"]: item["reasons"] for item in turn.context["selected"]}
+    assert "every_of_kind" in reasons["lock.front_door"]
