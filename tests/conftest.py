@@ -66,6 +66,17 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.callbacks.append(pauses)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move what collection built (every module, class and function) out of the collector's way.
+
+    A full collection walks every object the process holds; after collection most of those are
+    code and data that live as long as the process. Frozen, they are never walked again, so the
+    pauses that stop a test's event loop are a fraction as long.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Stop measuring."""
     pauses = config.stash.get(_PAUSES, None)
