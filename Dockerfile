@@ -9,8 +9,14 @@ WORKDIR /usr/src/app
 
 # Pinned runtime dependencies first, in their own layer, so a code change does not
 # reinstall them.
-COPY requirements.txt ./
+COPY requirements.txt requirements-intents.txt ./
 RUN pip3 install --no-cache-dir --requirement requirements.txt
+# Home Assistant 2025.4's own sentences (home-assistant-intents 2025.3.28), unchanged from the
+# registry and pinned by hash, beside the interpreter where the local path reads them: the
+# newer pinned package owns the import name in site-packages.
+RUN pip3 install --no-cache-dir --no-deps --require-hashes \
+        --target "$(python3 -c 'import sys; print(sys.prefix)')/share/home-agent/home-assistant-intents-2025.3.28" \
+        --requirement requirements-intents.txt
 
 COPY addon ./addon
 COPY webui ./webui

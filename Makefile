@@ -12,7 +12,7 @@ PYTEST_WORKERS ?= 2
 
 .PHONY: demo test test-quick lint format venv ha-venv system-deps clean
 
-$(VENV)/.installed-py313: requirements.txt requirements-dev.txt pyproject.toml
+$(VENV)/.installed-py313: requirements.txt requirements-dev.txt requirements-intents.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), sys.version' \
 		|| { echo "make: need Python 3.13 at $(PYTHON) (pyenv install 3.13.0, or PYTHON=...)" >&2; exit 1; }
 	@[ ! -x $(PY) ] || $(PY) -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null \
@@ -20,6 +20,11 @@ $(VENV)/.installed-py313: requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	# Home Assistant 2025.4's own sentences, unchanged from the registry, where the add-on reads
+	# them (addon/local/language.py LEGACY_DIR), as the Dockerfile installs them.
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
+		--upgrade --target $(VENV)/share/home-agent/home-assistant-intents-2025.3.28 \
+		-r requirements-intents.txt
 	touch $@
 
 venv: $(VENV)/.installed-py313

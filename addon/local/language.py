@@ -6,19 +6,20 @@ We keep only the intents our actions can carry out: a sentence for an intent we 
 must fall through to the model rather than match here and fail later, and fewer templates also
 make matching faster.
 
-Three sets per language: the 2025.3.28 files vendored in ``addon/local/legacy`` (the sentences
-Home Assistant 2025.4.4 itself matches with, whose area, device class and whole-home forms the
-newer package dropped), the pinned package's, and our own in ``addon/local/custom`` (common
-forms neither has: "dim the lamp to 20%", "pause", "send the vacuum home"), written in the same
-format and read with the pinned package's lists and expansion rules. The matcher tries them in
-that order.
+Three sets per language: the 2025.3.28 release (the sentences Home Assistant 2025.4.4 itself
+matches with, whose area, device class and whole-home forms the newer package dropped; installed
+unchanged from the registry beside the interpreter, :data:`LEGACY_DIR`), the pinned package's,
+and our own in ``addon/local/custom`` (common forms neither has: "dim the lamp to 20%", "pause",
+"send the vacuum home"), written in the same format and read with the pinned package's lists
+and expansion rules. The matcher tries them in that order.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
+import logging
 import re
+import sys
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ from typing import Any
 import yaml
 from hassil import Intents
 from home_assistant_intents import get_intents, get_languages
+
+_LOGGER = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +66,12 @@ def supported_variant(language: str) -> str | None:
     return None
 
 
-LEGACY_DIR = Path(__file__).resolve().parent / "legacy"
-"""Home Assistant 2025.4's sentences (``home-assistant-intents`` 2025.3.28), one file a language."""
+LEGACY_VERSION = "2025.3.28"
+"""The ``home-assistant-intents`` release Home Assistant 2025.4.4 matches with."""
+LEGACY_DIR = Path(sys.prefix) / "share" / "home-agent" / f"home-assistant-intents-{LEGACY_VERSION}"
+"""Where the image and ``make venv`` install that release, unchanged from the registry
+(``requirements-intents.txt``): beside the interpreter, not in site-packages, where the newer
+pinned package owns the import name."""
 
 
 def load_language(language: str, intent_names: Collection[str]) -> LanguageIntents | None:
@@ -79,15 +86,31 @@ def load_language(language: str, intent_names: Collection[str]) -> LanguageInten
     return _parse(variant, get_intents(variant), intent_names)
 
 
-def load_legacy(language: str, intent_names: Collection[str]) -> LanguageIntents | None:
+def load_legacy(
+    language: str, intent_names: Collection[str], root: Path = LEGACY_DIR
+) -> LanguageIntents | None:
     """The same from Home Assistant 2025.4's sentences; None for a language they lack.
 
-    ``language`` is a shipped code (:func:`supported_variant`); files are named in lower case.
+    ``language`` is a shipped code (:func:`supported_variant`), matched to the release's file
+    names without regard to case ("pt-BR" reads ``pt-br.json``). Without the release installed
+    (a development checkout that skipped ``make venv``) every language lacks them: the local
+    path then matches with the newer sentences alone, which the log says once.
     """
-    path = LEGACY_DIR / f"{language.casefold()}.json.gz"
-    if not path.is_file():
+    data_dir = root / "home_assistant_intents" / "data"
+    if not data_dir.is_dir():
+        _LOGGER.warning(
+            "Home Assistant 2025.4's sentences are not installed at %s (pip install --target "
+            "it -r requirements-intents.txt); matching %r with the newer sentences alone",
+            root,
+            language,
+        )
         return None
-    with gzip.open(path, "rt", encoding="utf-8") as file:
+    path = next(
+        (p for p in data_dir.glob("*.json") if p.stem.casefold() == language.casefold()), None
+    )
+    if path is None:
+        return None
+    with path.open(encoding="utf-8") as file:
         data: dict[str, Any] = json.load(file)
     return _parse(language, data, intent_names)
 

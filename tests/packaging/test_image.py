@@ -59,7 +59,7 @@ def test_every_arch_uses_the_same_python_and_alpine() -> None:
 
 def test_dockerfile_installs_pinned_requirements_without_cache() -> None:
     """Dependencies come from requirements.txt with pip's cache left out of the image."""
-    assert "COPY requirements.txt ./" in instructions()
+    assert "COPY requirements.txt requirements-intents.txt ./" in instructions()
     assert "RUN pip3 install --no-cache-dir --requirement requirements.txt" in instructions()
 
 

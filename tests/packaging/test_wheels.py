@@ -20,12 +20,16 @@ from pathlib import Path
 
 import pytest
 
+from addon.local.language import LEGACY_DIR, LEGACY_VERSION
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON_VERSION = "3.13"
 
 
-def resolve_for(arch: str, tmp_path: Path) -> list[dict[str, object]]:
-    """What pip would install from requirements.txt on musl ``arch``: its report's entries."""
+def resolve_for(
+    arch: str, tmp_path: Path, requirements: str = "requirements.txt", *extra: str
+) -> list[dict[str, object]]:
+    """What pip would install from ``requirements`` on musl ``arch``: its report's entries."""
     report = tmp_path / "report.json"
     command = [
         sys.executable,
@@ -43,8 +47,9 @@ def resolve_for(arch: str, tmp_path: Path) -> list[dict[str, object]]:
         f"--abi=cp{PYTHON_VERSION.replace('.', '')}",
         f"--target={tmp_path / 'target'}",
         f"--report={report}",
+        *extra,
         "-r",
-        str(ROOT / "requirements.txt"),
+        str(ROOT / requirements),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, f"pip could not resolve for musllinux {arch}:\n{done.stderr}"
@@ -67,3 +72,31 @@ def test_requirements_install_from_musllinux_wheels(arch: str, tmp_path: Path) -
         if not file.endswith((f"musllinux_1_2_{arch}.whl", f"musllinux_1_1_{arch}.whl", "-any.whl"))
     }
     assert not_musl == {}
+
+
+@pytest.mark.parametrize("arch", ["x86_64", "aarch64"])
+def test_home_assistant_2025_4_sentences_install_as_the_image_installs_them(
+    arch: str, tmp_path: Path
+) -> None:
+    """requirements-intents.txt gives exactly that release, by its hash, as a wheel for ``arch``.
+
+    The same options as the Dockerfile and ``make venv``: no dependencies, hashes required.
+    """
+    entries = resolve_for(
+        arch, tmp_path, "requirements-intents.txt", "--no-deps", "--require-hashes"
+    )
+    assert [
+        (entry["metadata"]["name"], entry["metadata"]["version"])  # type: ignore[index]
+        for entry in entries
+    ] == [("home-assistant-intents", "2025.3.28")]
+    assert str(entries[0]["download_info"]["url"]).endswith("-py3-none-any.whl")  # type: ignore[index]
+
+
+def test_the_image_and_the_venv_install_them_where_the_add_on_reads_them() -> None:
+    """The Dockerfile and the Makefile name the directory :data:`LEGACY_DIR` is, under a prefix."""
+    directory = f"share/home-agent/home-assistant-intents-{LEGACY_VERSION}"
+    assert LEGACY_DIR.as_posix().endswith(directory)
+    for build_file in ("Dockerfile", "Makefile"):
+        text = (ROOT / build_file).read_text(encoding="utf-8")
+        assert directory in text, build_file
+        assert "requirements-intents.txt" in text, build_file
