@@ -15,11 +15,11 @@ better, so they are left out.
 
 A sentence is tried in stages (:class:`Stage`), each only when the ones before found nothing
 the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
-sentences (``home-assistant-intents`` 2025.3.28, installed by the build: their area, device class and
-whole-home forms were dropped later), so that whatever its agent does we do alike; then the
-pinned, newer sentences for the forms 2025.4 lacks; then our own (:data:`Stage.CUSTOM`), for
-common forms neither has; then, when allowed, all again after correcting typos
-(:mod:`addon.local.tolerant`).
+sentences (``home-assistant-intents`` 2025.3.28, installed by the build: their area, device
+class and whole-home forms were dropped later), so that whatever its agent does we do alike;
+then the pinned, newer sentences for the forms 2025.4 lacks; then our own
+(:data:`Stage.CUSTOM`), for common forms neither has; then, when allowed, all again after
+correcting typos (:mod:`addon.local.tolerant`).
 
 Every turn passes through here first, so a sentence no template can match must cost little:
 :mod:`addon.local.prefilter` hands hassil only the templates the text could match (none, for
