@@ -79,11 +79,11 @@ async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    fresh_home_assistant: FreshHomeAssistant,
+    module_home_assistant: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
 ) -> None:
     """HassTurnOff from the model turns the demo light off; the outcome check confirms it."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     settings = make_settings(
         ha_url=home.url,
         ha_token=home.token,
@@ -94,7 +94,7 @@ async def test_model_tool_call_changes_the_real_home_and_is_confirmed(
     client = await started_app(aiohttp_client, make_app(settings))
     agent = client.server.app[keys.AGENT]
     agent.outcome_delay = 0.5
-    assert (await home.state("light.kitchen_lights"))["state"] == "on"
+    await home.handle_intent("HassTurnOn", {"name": "Kitchen Lights"})
     scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights", "domain": ["light"]}))
     scripted_llm.reply("The kitchen lights are off.")
     async with home_events(home, *AGENT_EVENTS) as seen:
@@ -124,14 +124,15 @@ async def test_local_command_acts_on_the_real_home(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    fresh_home_assistant: FreshHomeAssistant,
+    module_home_assistant: HomeAssistantProcess,
 ) -> None:
     """With no model at all, Home Assistant's sentences still control the real home."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     client = await started_app(
         aiohttp_client, make_app(make_settings(ha_url=home.url, ha_token=home.token))
     )
     agent = client.server.app[keys.AGENT]
+    await home.handle_intent("HassTurnOn", {"name": "Ceiling Lights"})
     result = await agent.process(ConversationRequest("turn off the ceiling lights", source="http"))
     assert result.handled_by == "local"
     await wait_for_state(home, "light.ceiling_lights", "off")
@@ -141,11 +142,11 @@ async def test_unexposed_entity_is_never_acted_on(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    fresh_home_assistant: FreshHomeAssistant,
+    module_home_assistant: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
 ) -> None:
     """A model naming an unexposed entity by name or id gets an error; the entity is untouched."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     await home.expose_entities(["light.bed_light"], should_expose=False)
     settings = make_settings(
         ha_url=home.url,

@@ -73,10 +73,10 @@ async def test_wrong_token_gets_auth_invalid(home_assistant: HomeAssistantProces
 
 
 async def test_hass_turn_on_switches_kitchen_lights_on(
-    fresh_home_assistant: FreshHomeAssistant,
+    module_home_assistant: HomeAssistantProcess,
 ) -> None:
     """``POST /api/intent/handle`` HassTurnOn "Kitchen Lights" turns the light on."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     await home.request(
         "POST", "/api/services/light/turn_off", {"entity_id": "light.kitchen_lights"}
     )
@@ -118,10 +118,10 @@ async def test_shopping_list_option_gives_hass_list_add_item_a_list(
 
 
 async def test_expose_entities_hides_an_entity_from_assist(
-    fresh_home_assistant: FreshHomeAssistant,
+    module_home_assistant: HomeAssistantProcess,
 ) -> None:
     """``expose_entities(should_expose=False)`` removes the entity from Assist's exposed list."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
 
     await home.expose_entities(["light.kitchen_lights"], should_expose=False)
 

@@ -15,7 +15,6 @@ from aiohttp.test_utils import TestClient
 from addon import keys
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
-from tests.fixtures.homeassistant import FreshHomeAssistant
 from tests.fixtures.llm import spoken
 from tests.wyoming.conftest import StartApp, converse, final, wyoming_port
 
@@ -61,10 +60,10 @@ async def add_wyoming_integration(home: HomeAssistantProcess, port: int) -> str:
 
 
 async def test_local_command_acts_on_the_real_home(
-    fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
+    module_home_assistant: HomeAssistantProcess, start_app: StartApp, scripted_llm: ScriptedLLM
 ) -> None:
     """A sentence Home Assistant's matcher knows is carried out locally, without the model."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     await home.handle_intent("HassTurnOff", {"name": "Kitchen Lights"})
     client = await start_for(start_app, home)
     events = await converse(wyoming_port(client), "turn on the kitchen lights")
@@ -74,10 +73,10 @@ async def test_local_command_acts_on_the_real_home(
 
 
 async def test_a_german_transcript_acts_through_german_sentences(
-    fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
+    module_home_assistant: HomeAssistantProcess, start_app: StartApp, scripted_llm: ScriptedLLM
 ) -> None:
     """An English-configured agent acts on a German transcript through German sentences."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     await home.handle_intent("HassTurnOn", {"name": "Kitchen Lights"})
     client = await start_for(start_app, home, language="en")
     events = await converse(wyoming_port(client), "schalte Kitchen Lights aus", language="de")
@@ -88,10 +87,10 @@ async def test_a_german_transcript_acts_through_german_sentences(
 
 
 async def test_home_assistant_uses_home_agent_as_its_conversation_agent(
-    fresh_home_assistant: FreshHomeAssistant, start_app: StartApp, scripted_llm: ScriptedLLM
+    module_home_assistant: HomeAssistantProcess, start_app: StartApp, scripted_llm: ScriptedLLM
 ) -> None:
     """Through HA's own Wyoming integration, the model's HassTurnOff switches the light off."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     await home.handle_intent("HassTurnOn", {"name": "Kitchen Lights"})
     # local_first off: the sentence must reach the model, whose tool call is what we follow.
     client = await start_for(start_app, home, local_first=False)

@@ -29,10 +29,11 @@ async def _app(
 
 
 async def test_intent_tool_acts_on_the_real_home(
-    start_app: StartApp, make_settings: MakeSettings, fresh_home_assistant: FreshHomeAssistant
+    start_app: StartApp, make_settings: MakeSettings, module_home_assistant: HomeAssistantProcess
 ) -> None:
     """HassTurnOff called over MCP turns the demo's ceiling lights off in Home Assistant."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
+    await home.handle_intent("HassTurnOn", {"name": "Ceiling Lights"})
     client = await _app(start_app, make_settings, home)
     async with official_client(client) as mcp:
         result = await mcp.call_tool("HassTurnOff", {"name": "Ceiling Lights"})
@@ -43,10 +44,10 @@ async def test_intent_tool_acts_on_the_real_home(
 
 
 async def test_an_unexposed_entity_is_refused(
-    start_app: StartApp, make_settings: MakeSettings, fresh_home_assistant: FreshHomeAssistant
+    start_app: StartApp, make_settings: MakeSettings, module_home_assistant: HomeAssistantProcess
 ) -> None:
     """An entity hidden from Assist is not found over MCP either, and is left as it was."""
-    home = fresh_home_assistant()
+    home = module_home_assistant
     await home.expose_entities(["light.bed_light"], should_expose=False)
     client = await _app(start_app, make_settings, home)
     before = (await home.state("light.bed_light"))["state"]
