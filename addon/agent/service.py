@@ -59,6 +59,7 @@ from addon.agent.prompt import (
 )
 from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
+from addon.agent.tool_budget import budgeted
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.config.settings import Options
 from addon.errors import ErrorKind
@@ -283,6 +284,12 @@ class Agent:
             memory_entity_ids=[entity for memory in recalled for entity in memory.entity_ids],
         )
         blocks = [turn_context_block(selected.text)] if selected is not None else []
+        if self.options.tool_budget and model is not None:
+            # A small home lists everything in the prompt; the selection here picks tools only.
+            chosen = selected or await self._home_context.select(
+                model, request.text, speaker_area_id=context.area_id, history=history
+            )
+            registry = budgeted(registry, chosen.selection)
         sent_message = {
             "role": "user",
             "content": turn_user_content(request.text, context.now, blocks, recalled),
