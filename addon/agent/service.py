@@ -59,6 +59,7 @@ from addon.agent.prompt import (
 )
 from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
+from addon.agent.state_record import RecordingExecutor
 from addon.agent.tool_budget import budgeted
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.config.settings import Options
@@ -189,6 +190,8 @@ class Agent:
             if spoken is not None:
                 # What was streamed is what was answered (an apology after streamed text, too).
                 await spoken.complete(reply)
+            if isinstance(context.executor, RecordingExecutor):
+                trace.states = context.executor.states()
             trace.timings["total"] = (time.perf_counter() - started) * 1000
             record = turn_record(
                 request=request,
@@ -532,11 +535,12 @@ class Agent:
         return uuid.uuid4().hex, True
 
     def _executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
+        """The turn's executor, noting the states it touches (``Save as test`` needs them)."""
         if model is None:
             return None
         if dry_run or self.live_executor is None:
-            return VirtualExecutor(model.copy())
-        return self.live_executor
+            return RecordingExecutor(VirtualExecutor(model.copy()), model)
+        return RecordingExecutor(self.live_executor, model)
 
     @staticmethod
     def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:

@@ -79,6 +79,8 @@ class TurnTrace:
     """The memories recalled into the request, stored as links once the turn is stored."""
     context: dict[str, Any] | None = None
     """A large home's selected entities and why each was chosen; None in a small home."""
+    states: dict[str, Any] | None = None
+    """The states of the entities the turn acted on, before and after (``state_record.py``)."""
 
     @property
     def prompt_tokens(self) -> int:
