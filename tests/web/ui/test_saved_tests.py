@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from addon import keys
+from addon.eval.cli import run_cli
 from devtools.scripted_llm import ScriptedLLM
 from tests.web.ui.conftest import UI
 
@@ -116,3 +119,17 @@ async def test_an_unknown_turn_is_a_404(ui: UI) -> None:
     """Asking to save a turn that does not exist answers 404, not 500."""
     assert (await ui.get("/evaluate/tests/new?turn=999999")).status == 404
     assert (await ui.get("/evaluate/tests/new?turn=x")).status == 400
+
+
+async def test_the_downloaded_tests_run_from_the_command_line(ui: UI, tmp_path: Path) -> None:
+    """``python -m addon.eval`` runs the downloaded file, and the saved test passes."""
+    done = await chat_turn(ui)
+    await save(
+        ui, done["turn_id"], draft(await ui.page(f"/evaluate/tests/new?turn={done['turn_id']}"))
+    )
+    path = tmp_path / "tests.yaml"
+    path.write_text(await (await ui.get("/evaluate/tests.yaml")).text(), encoding="utf-8")
+    out = io.StringIO()
+    code = await run_cli([str(path)], {}, out)
+    assert code == 0, out.getvalue()
+    assert "accuracy 100.0% (1/1)" in out.getvalue()
