@@ -22,6 +22,7 @@ from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
 from addon.store import eval_runs, eval_tasks
 from addon.web.ui.forms import read_form
+from addon.web.ui.model_check import baseline
 from addon.web.ui.saved_tests import saved_tests_file
 from addon.web.ui.templating import render, render_fragment
 from addon.web.ui.urls import Urls
@@ -161,7 +162,8 @@ async def run_view(request: web.Request) -> web.Response:
     """One run: its progress, totals and per-task results with links to the traces."""
     view = await _load(request)
     await request.app[keys.STORE].writer.flush()  # the traces linked are stored
-    return render(request, "eval_run.html", {"view": view})
+    context = {"view": view, "baseline": await baseline(request, view.run)}
+    return render(request, "eval_run.html", context)
 
 
 async def progress_view(request: web.Request) -> web.Response:
