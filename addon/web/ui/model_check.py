@@ -21,6 +21,7 @@ from addon.eval.runner import RunSettings, TaskResult, Totals
 from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
 from addon.store import eval_runs
+from addon.text import is_unicode
 from addon.web.ui.forms import read_form
 from addon.web.ui.saved_tests import live_home, saved_tests_file
 from addon.web.ui.urls import Urls
@@ -49,6 +50,8 @@ async def check_view(request: web.Request) -> web.Response:
     options: Options = request.app[keys.SETTINGS].options
     base_url = form.get("base_url", "").strip()
     model = form.get("model", "").strip()
+    if not is_unicode([base_url, model, form.get("api_key", "")]):
+        raise web.HTTPBadRequest(text="The form's text is not Unicode.")
     if not model or len(model) > 200 or len(base_url) > MAX_URL:
         raise web.HTTPUnprocessableEntity(text="Give a model name (at most 200 characters).")
     if base_url and not base_url.startswith(("http://", "https://")):

@@ -8,6 +8,8 @@ one task file from the Evaluate page.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import yaml
@@ -24,6 +26,8 @@ from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
+_ROW_ID = re.compile(r"[0-9]{1,9}")
+"""A row id as a page sends it: ASCII digits, small enough for SQLite's integers."""
 MAX_TASK_TEXT = 20_000
 """Characters of one task's YAML: far more than a sentence with its states needs."""
 
@@ -57,7 +61,7 @@ async def saved_tests_file(request: web.Request) -> tuple[str, list[int], int] |
 async def new_test_view(request: web.Request) -> web.Response:
     """The draft of a test from the turn ``?turn=N``, to edit and save."""
     turn_param = request.query.get("turn", "")
-    if not turn_param.isdigit():
+    if not _ROW_ID.fullmatch(turn_param):
         raise web.HTTPBadRequest(text="Say which turn to save as a test (?turn=N).")
     try:
         async with request.app[keys.STORE].sessionmaker() as session:
@@ -76,6 +80,7 @@ async def save_test_view(request: web.Request) -> web.Response:
     raw = await read_form(request)
     form = {key: value for key, value in raw.items() if isinstance(value, str)}
     text, turn_param = form.get("text", ""), form.get("turn", "")
+    turn_id = int(turn_param) if _ROW_ID.fullmatch(turn_param) else None
     problems: list[tuple[str, str]] = []
     task: Any = None
     home = live_home(request)
@@ -86,24 +91,29 @@ async def save_test_view(request: web.Request) -> web.Response:
     else:
         try:
             task = yaml.safe_load(text)
-        except yaml.YAMLError as err:
+        except (yaml.YAMLError, ValueError, RecursionError) as err:
             problems.append(("task", f"not YAML: {err}"))
         if not problems and not isinstance(task, dict):
             problems.append(("task", "a test is a mapping: sentence, setup, expect, answer, tags"))
+        elif not problems and not _plain_json(task):
+            problems.append(("task", "a test holds only text, numbers, lists and mappings"))
         elif not problems:
             problems.extend(_problems(home, task))
     if problems or home is None:
-        return _form(request, form, problems, status=422)
+        return _form(request, {"turn": turn_param, "text": text}, problems, status=422)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await eval_tasks.save_task(session, task, int(turn_param) if turn_param.isdigit() else None)
+        await eval_tasks.save_task(session, task, turn_id)
     raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate", fragment="saved-tests"))
 
 
 async def delete_test_view(request: web.Request) -> web.Response:
     """Delete one saved test and go back to the Evaluate page."""
+    task_id = request.match_info["task_id"]
+    if not _ROW_ID.fullmatch(task_id):
+        raise web.HTTPNotFound(text="There is no such test.")
     try:
         async with request.app[keys.STORE].sessionmaker.begin() as session:
-            await eval_tasks.delete_task(session, int(request.match_info["task_id"]))
+            await eval_tasks.delete_task(session, int(task_id))
     except NotFoundError as err:
         raise web.HTTPNotFound(text=str(err)) from err
     raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate", fragment="saved-tests"))
@@ -119,6 +129,15 @@ async def tests_file_view(request: web.Request) -> web.Response:
         content_type="application/yaml",
         headers={"Content-Disposition": 'attachment; filename="home_agent_tests.yaml"'},
     )
+
+
+def _plain_json(task: dict[str, Any]) -> bool:
+    """Whether the task stores as JSON: no YAML dates or sets, no lone surrogates."""
+    try:
+        json.dumps(task, ensure_ascii=False).encode()
+    except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
+        return False
+    return True
 
 
 def _problems(home: HomeModel, task: dict[str, Any]) -> list[tuple[str, str]]:

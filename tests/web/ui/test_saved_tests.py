@@ -133,3 +133,11 @@ async def test_the_downloaded_tests_run_from_the_command_line(ui: UI, tmp_path: 
     code = await run_cli([str(path)], {}, out)
     assert code == 0, out.getvalue()
     assert "accuracy 100.0% (1/1)" in out.getvalue()
+
+
+async def test_a_form_without_its_turn_or_with_a_huge_one_is_a_422(ui: UI) -> None:
+    """Missing or absurd fields come back as the form with its problem, never a 500."""
+    assert (await ui.post("/evaluate/tests", {"text": "sentence: ["})).status == 422
+    response = await ui.post("/evaluate/tests", {"turn": "9" * 40, "text": "- a"})
+    assert response.status == 422
+    assert (await ui.post(f"/evaluate/tests/{'9' * 40}/delete", {})).status == 404
