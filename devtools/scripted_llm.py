@@ -80,7 +80,8 @@ class Completion:
     """A successful model answer: text, tool calls, or both.
 
     ``delay`` is the time before the first byte (time to first token); ``chunk_delay`` spaces
-    streamed chunks and does not apply to non-streaming answers.
+    streamed chunks and does not apply to non-streaming answers. ``reasoning`` is sent as
+    ``reasoning_content`` (DeepSeek's, vLLM's and llama.cpp's field), streamed before the text.
     """
 
     content: str | None = None
@@ -89,6 +90,29 @@ class Completion:
     usage: Mapping[str, int] | None = None
     delay: float = 0.0
     chunk_delay: float = 0.0
+    reasoning: str | None = None
+
+
+TextCallStyle = Literal["hermes", "json", "mistral", "python_tag"]
+
+
+def text_call(style: TextCallStyle, name: str, arguments: Mapping[str, Any] | str) -> str:
+    """One tool call written as text, the way local model servers leave it in ``content``.
+
+    Hermes/Qwen ``<tool_call>{…}</tool_call>``, a bare JSON object, Mistral
+    ``[TOOL_CALLS][{…}]`` and Llama 3's ``<|python_tag|>{…}`` (with ``parameters``, as Llama's
+    template writes it). A ``str`` of arguments goes in verbatim, so tests can send broken JSON.
+    """
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    key = "parameters" if style == "python_tag" else "arguments"
+    call = f'{{"name": {json.dumps(name)}, "{key}": {args}}}'
+    if style == "hermes":
+        return f"<tool_call>\n{call}\n</tool_call>"
+    if style == "mistral":
+        return f"[TOOL_CALLS] [{call}]"
+    if style == "python_tag":
+        return f"<|python_tag|>{call}<|eom_id|>"
+    return call
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +222,24 @@ class ScriptedLLM:
     ) -> Self:
         """Script a plain text answer."""
         return self.then(Completion(content, (), finish_reason, usage, delay, chunk_delay))
+
+    def text_calls(
+        self,
+        style: TextCallStyle,
+        *calls: tuple[str, Mapping[str, Any] | str],
+        before: str = "",
+        think: str | None = None,
+        reasoning: str | None = None,
+    ) -> Self:
+        """Script an answer whose calls are in its text, not in ``tool_calls``.
+
+        ``before`` is speech ahead of the calls; ``think`` is reasoning in ``<think>`` ahead of
+        everything (put a :func:`text_call` in it, and no calls here, to script a call inside the
+        reasoning); ``reasoning`` is sent as ``reasoning_content``.
+        """
+        written = "".join(text_call(style, name, arguments) for name, arguments in calls)
+        head = f"<think>{think}</think>" if think is not None else ""
+        return self.then(Completion(head + before + written, reasoning=reasoning))
 
     def tool_calls(
         self,
@@ -331,6 +373,8 @@ class ScriptedLLM:
             "refusal": None,
             "annotations": [],
         }
+        if step.reasoning is not None:
+            message["reasoning_content"] = step.reasoning
         if step.tool_calls:
             message["tool_calls"] = [
                 {"id": i, "type": "function", "function": {"name": c.name, "arguments": a}}
@@ -401,7 +445,9 @@ class ScriptedLLM:
         include_usage: bool,
     ) -> Iterator[dict[str, Any]]:
         """The chunk sequence OpenAI sends: role, text pieces, per call a header then fragments."""
-        deltas: list[dict[str, Any]] = []
+        deltas: list[dict[str, Any]] = [
+            {"reasoning_content": p} for p in _PIECE.findall(step.reasoning or "")
+        ]
         if step.content is not None or not step.tool_calls:
             deltas.append({"role": "assistant", "content": "", "refusal": None})
             deltas.extend({"content": p} for p in _PIECE.findall(step.content or ""))

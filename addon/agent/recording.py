@@ -42,6 +42,7 @@ def turn_record(
         messages=messages,
         timings={key: round(value, 3) for key, value in trace.timings.items()},
         context=trace.context,
+        states=trace.states,
         llm_calls=[
             LLMCallRecord(
                 started_at=call.started_at,

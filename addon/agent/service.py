@@ -61,6 +61,8 @@ from addon.agent.prompt import (
 )
 from addon.agent.recording import turn_record
 from addon.agent.spoken import SpokenStream, spoken_reply
+from addon.agent.state_record import RecordingExecutor
+from addon.agent.tool_budget import budgeted
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.config.settings import Options
 from addon.errors import ErrorKind
@@ -188,6 +190,8 @@ class Agent:
             if spoken is not None:
                 # What was streamed is what was answered (an apology after streamed text, too).
                 await spoken.complete(reply)
+            if isinstance(context.executor, RecordingExecutor):
+                trace.states = context.executor.states()
             trace.timings["total"] = (time.perf_counter() - started) * 1000
             record = turn_record(
                 request=request,
@@ -286,6 +290,12 @@ class Agent:
             memory_entity_ids=[entity for memory in recalled for entity in memory.entity_ids],
         )
         blocks = [turn_context_block(selected.text)] if selected is not None else []
+        if self.options.tool_budget and model is not None:
+            # A small home lists everything in the prompt; the selection here picks tools only.
+            chosen = selected or await self._home_context.select(
+                model, request.text, speaker_area_id=context.area_id, history=history
+            )
+            registry = budgeted(registry, chosen.selection)
         sent_message = {
             "role": "user",
             "content": turn_user_content(request.text, context.now, blocks, recalled),
@@ -530,9 +540,11 @@ class Agent:
         return uuid.uuid4().hex, True
 
     def _executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
+        """The turn's executor, noting the states it touches (``Save as test`` needs them)."""
         if model is None:
             return None
-        return executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
+        executor = executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
+        return RecordingExecutor(executor, model)
 
     @staticmethod
     def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:

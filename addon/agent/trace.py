@@ -36,8 +36,19 @@ class LLMCallTrace:
     note: str | None = None
 
     def answered(self, completion: Completion) -> None:
-        """Record what the answer says about itself: the message, tokens, times, finish."""
+        """Record what the answer says about itself: the message, tokens, times, finish.
+
+        Reasoning and the text as written, which the listener never gets, are kept here; so
+        are the ids of the calls read from the text ("recovered from text" on the trace page).
+        """
         self.response = completion.assistant_message()
+        if completion.reasoning:
+            self.response["reasoning"] = completion.reasoning
+        if completion.raw_content.strip() != completion.content.strip():
+            self.response["raw_content"] = completion.raw_content
+        recovered = [call.id for call in completion.tool_calls if call.recovered]
+        if recovered:
+            self.response["recovered_from_text"] = recovered
         self.prompt_tokens = completion.prompt_tokens
         self.completion_tokens = completion.completion_tokens
         self.ttft_ms = completion.ttft_ms
@@ -68,6 +79,8 @@ class TurnTrace:
     """The memories recalled into the request, stored as links once the turn is stored."""
     context: dict[str, Any] | None = None
     """A large home's selected entities and why each was chosen; None in a small home."""
+    states: dict[str, Any] | None = None
+    """The states of the entities the turn acted on, before and after (``state_record.py``)."""
 
     @property
     def prompt_tokens(self) -> int:

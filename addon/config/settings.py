@@ -47,6 +47,8 @@ class Options(BaseModel):
     expert_timeout: int = Field(default=60, ge=5, le=600)
     history_turns: int = Field(default=10, ge=0, le=100)
     overview_token_budget: int = Field(default=3000, ge=0, le=200000)
+    tool_budget: bool = False
+    """Offer only the tools the request's selected entities need (``agent/tool_budget.py``)."""
     session_timeout: int = Field(default=300, ge=0, le=86400)
     local_first: bool = True
     local_questions: bool = True

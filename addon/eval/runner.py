@@ -37,11 +37,18 @@ MAX_INSTRUCTIONS = 8000
 
 @dataclass(frozen=True, slots=True)
 class RunSettings:
-    """What a run varies: the model, whether the local path goes first, the instructions."""
+    """What a run varies: the model, whether the local path goes first, the instructions.
+
+    ``base_url`` is a candidate endpoint (the Settings page's model check); empty, the
+    configured one. Its key is never part of the settings (they are stored with the run).
+    """
 
     model: str
     local_first: bool = True
     instructions: str = ""
+    base_url: str = ""
+    check: bool = False
+    """Started by the Settings page's model check: shown beside the current model's run."""
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-friendly form, as runs are stored."""
@@ -65,6 +72,8 @@ class TaskResult:
     conversation_id: str | None
     turn_id: int | None
     tags: tuple[str, ...] = ()
+    tool_calls: int = 0
+    tool_errors: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-friendly form, as runs are stored."""
@@ -90,6 +99,8 @@ class TaskResult:
             conversation_id=data.get("conversation_id"),
             turn_id=data.get("turn_id"),
             tags=tuple(data.get("tags") or ()),
+            tool_calls=int(data.get("tool_calls") or 0),
+            tool_errors=int(data.get("tool_errors") or 0),
         )
 
 
@@ -104,11 +115,18 @@ class Totals:
     latency_mean_ms: float
     prompt_tokens: int
     completion_tokens: int
+    tool_calls: int = 0
+    tool_errors: int = 0
 
     @property
     def accuracy(self) -> float:
         """The share of tasks passed (0 for no tasks)."""
         return self.passed / self.tasks if self.tasks else 0.0
+
+    @property
+    def tool_success(self) -> float | None:
+        """The share of tool calls that ran without an error; None when there were none."""
+        return 1 - self.tool_errors / self.tool_calls if self.tool_calls else None
 
     @classmethod
     def of(cls, results: list[TaskResult]) -> Totals:
@@ -122,6 +140,8 @@ class Totals:
             latency_mean_ms=statistics.fmean(latencies) if latencies else 0.0,
             prompt_tokens=sum(result.prompt_tokens for result in results),
             completion_tokens=sum(result.completion_tokens for result in results),
+            tool_calls=sum(result.tool_calls for result in results),
+            tool_errors=sum(result.tool_errors for result in results),
         )
 
 
@@ -233,6 +253,8 @@ class Evaluation:
             conversation_id=outcome.conversation_id,
             turn_id=outcome.turn_id,
             tags=task.tags,
+            tool_calls=len(outcome.actions),
+            tool_errors=sum(not action.success for action in outcome.actions),
         )
 
 
@@ -246,13 +268,24 @@ def snapshot(model: HomeModel) -> Snapshot:
     return found
 
 
-def make_llm(options: Options, model: str) -> LLMClient | None:
-    """A model client for a run (None when no endpoint is configured: local only)."""
-    if not options.llm_base_url:
+def make_llm(
+    options: Options, model: str, *, base_url: str = "", api_key: str | None = None
+) -> LLMClient | None:
+    """A model client for a run (None when no endpoint is configured: local only).
+
+    ``base_url`` and ``api_key`` name a candidate endpoint; the configured key goes only to
+    the configured endpoint, never to another one.
+    """
+    if base_url and base_url != options.llm_base_url:
+        key = api_key or ""
+    else:
+        base_url = options.llm_base_url
+        key = api_key or options.llm_api_key.get_secret_value()
+    if not base_url:
         return None
     return LLMClient(
-        base_url=options.llm_base_url,
-        api_key=options.llm_api_key.get_secret_value(),
+        base_url=base_url,
+        api_key=key,
         model=model,
         temperature=options.temperature,
         timeout=float(options.request_timeout),

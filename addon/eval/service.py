@@ -47,8 +47,13 @@ class Evaluations:
             _LOGGER.warning("%d evaluation run(s) were cut off by a restart", count)
         return count
 
-    async def start(self, task_file: TaskFile, text: str, settings: RunSettings) -> int:
-        """Store a new run and start it in the background; returns its id."""
+    async def start(
+        self, task_file: TaskFile, text: str, settings: RunSettings, *, api_key: str | None = None
+    ) -> int:
+        """Store a new run and start it in the background; returns its id.
+
+        ``api_key`` is a candidate endpoint's key: used for the run, never stored.
+        """
         async with self.store.sessionmaker.begin() as session:
             run_id = await eval_runs.create_run(
                 session,
@@ -57,7 +62,9 @@ class Evaluations:
                 total=len(task_file.tasks),
                 tasks_text=text,
             )
-        task = asyncio.create_task(self._run(run_id, task_file, settings), name=f"eval-{run_id}")
+        task = asyncio.create_task(
+            self._run(run_id, task_file, settings, api_key), name=f"eval-{run_id}"
+        )
         self._tasks[run_id] = task
         task.add_done_callback(lambda _task: self._tasks.pop(run_id, None))
         _LOGGER.info(
@@ -83,8 +90,10 @@ class Evaluations:
         if tasks:
             await asyncio.wait(tasks)
 
-    async def _run(self, run_id: int, task_file: TaskFile, settings: RunSettings) -> None:
-        llm = make_llm(self.options, settings.model)
+    async def _run(
+        self, run_id: int, task_file: TaskFile, settings: RunSettings, api_key: str | None
+    ) -> None:
+        llm = make_llm(self.options, settings.model, base_url=settings.base_url, api_key=api_key)
         try:
             async with self._one_at_a_time:
                 local = (

@@ -41,12 +41,26 @@ def suite_yaml(model: HomeModel, *, name: str = "Your home") -> str:
         if (state := model.state(entity.entity_id)) is not None
         and state.state not in _SKIPPED_STATES
     ]
-    language = str(model.config.get("language") or "en").split("-")[0]
-    home = _home(model, entities, name, language)
+    home = exposed_home(model, name=name, entities=entities)
     tasks = _tasks(model, entities)
     return yaml.safe_dump(
         {"home": home, "tasks": tasks}, sort_keys=False, allow_unicode=True, width=100
     )
+
+
+def exposed_home(
+    model: HomeModel, *, name: str = "Your home", entities: list[Entity] | None = None
+) -> dict[str, Any]:
+    """The task file's ``home``: the exposed entities with a state, as they are now."""
+    if entities is None:
+        entities = [
+            entity
+            for entity in model.exposed_entities()
+            if (state := model.state(entity.entity_id)) is not None
+            and state.state not in _SKIPPED_STATES
+        ]
+    language = str(model.config.get("language") or "en").split("-")[0]
+    return _home(model, entities, name, language)
 
 
 def _home(model: HomeModel, entities: list[Entity], name: str, language: str) -> dict[str, Any]:

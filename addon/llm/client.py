@@ -10,25 +10,23 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from addon.errors import (
-    LLMAuthError,
     LLMError,
-    LLMModelNotFoundError,
-    LLMRateLimitedError,
     LLMServerError,
     LLMTimeoutError,
     LLMUnreachableError,
 )
 from addon.health import ComponentHealth
+from addon.llm.failures import refused, root_cause, status_error
+from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
+from addon.llm.text_calls import TextCall, read_reply
 from addon.logs import scrub
-
-if TYPE_CHECKING:
-    import openai
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -50,16 +48,25 @@ TextSink = Callable[[str], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class ToolCallRequest:
-    """A tool call as the model asked for it; ``arguments`` is the raw JSON text it sent."""
+    """A tool call as the model asked for it; ``arguments`` is the raw JSON text it sent.
+
+    ``recovered`` marks a call the model wrote in its text rather than in ``tool_calls``.
+    """
 
     id: str
     name: str
     arguments: str
+    recovered: bool = False
 
 
 @dataclass(slots=True)
 class Completion:
-    """What one request to the model produced, with the figures a trace shows."""
+    """What one request to the model produced, with the figures a trace shows.
+
+    ``content`` is what may be spoken: reasoning and tool calls written as text are taken out
+    (:mod:`addon.llm.speech_filter`); ``raw_content`` is the text as the model wrote it and
+    ``reasoning`` its ``<think>`` text and ``reasoning_content``, kept for the trace only.
+    """
 
     content: str
     tool_calls: list[ToolCallRequest]
@@ -69,6 +76,8 @@ class Completion:
     ttft_ms: float | None
     duration_ms: float
     streamed: bool
+    reasoning: str = ""
+    raw_content: str = ""
 
     def assistant_message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation, in OpenAI format."""
@@ -159,13 +168,13 @@ class LLMClient:
 
         try:
             if stream:
-                return await self._stream(request, started, on_text)
+                return await self._stream(request, started, on_text, calls=bool(tools))
             response = await self._client.post(CHAT_PATH, body=request, cast_to=httpx2.Response)
             body = _json_object(response.content)
         except openai.APITimeoutError as err:
-            if _refused(err):
+            if refused(err):
                 raise LLMUnreachableError(
-                    f"cannot reach the model endpoint at {self.base_url}: {_root(err)}"
+                    f"cannot reach the model endpoint at {self.base_url}: {root_cause(err)}"
                 ) from err
             raise LLMTimeoutError(f"the model did not answer within {self._timeout:.0f} s") from err
         except openai.APIConnectionError as err:
@@ -173,7 +182,7 @@ class LLMClient:
                 f"cannot reach the model endpoint at {self.base_url}"
             ) from err
         except openai.APIStatusError as err:
-            raise _status_error(err, self.model, self._client.api_key) from err
+            raise status_error(err, self.model, self._client.api_key) from err
         except openai.OpenAIError as err:
             raise LLMError(f"the model endpoint failed: {err}") from err
         except httpx2.HTTPError as err:
@@ -194,9 +203,20 @@ class LLMClient:
             if isinstance(call, dict) and call.get("type", "function") == "function"
         ]
         prompt_tokens, completion_tokens = _usage(body)
+        raw = _text(message.get("content"))
+        filtered = filter_text(raw, calls=bool(tools))
+        read = read_reply(
+            filtered.speech,
+            filtered.reasoning,
+            _reasoning(message),
+            filtered.calls,
+            calls=bool(tools),
+        )
         return Completion(
-            content=_text(message.get("content")),
-            tool_calls=calls,
+            content=read.speech,
+            tool_calls=calls or _recovered(read.calls),
+            reasoning=read.reasoning,
+            raw_content=raw,
             finish_reason=_optional_str(choice.get("finish_reason")),
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
@@ -228,7 +248,7 @@ class LLMClient:
                 f"cannot reach the model endpoint at {self.base_url}"
             ) from err
         except openai.APIStatusError as err:
-            raise _status_error(err, model, self._client.api_key) from err
+            raise status_error(err, model, self._client.api_key) from err
         except (openai.OpenAIError, httpx2.HTTPError) as err:
             raise LLMError(f"the embeddings endpoint failed: {err}") from err
         items = sorted(
@@ -241,8 +261,9 @@ class LLMClient:
         return vectors
 
     async def _stream(
-        self, request: dict[str, Any], started: float, on_text: TextSink | None
+        self, request: dict[str, Any], started: float, on_text: TextSink | None, *, calls: bool
     ) -> Completion:
+        """Stream the answer, passing on only speech (:class:`SpeechFilter`)."""
         import httpx2  # loaded by the constructor already; see there
 
         response = await self._client.post(
@@ -252,7 +273,9 @@ class LLMClient:
             options={"headers": {RAW_STREAM_HEADER: "stream"}},
         )
         text: list[str] = []
-        calls: dict[int, _StreamedCall] = {}
+        reasoning: list[str] = []
+        speech = SpeechFilter(calls=calls)
+        streamed_calls: dict[int, _StreamedCall] = {}
         finish_reason: str | None = None
         ttft_ms: float | None = None
         prompt_tokens = completion_tokens = 0
@@ -275,15 +298,17 @@ class LLMClient:
                 tool_deltas = _list(delta.get("tool_calls"))
                 if ttft_ms is None and (content or tool_deltas):
                     ttft_ms = (time.perf_counter() - started) * 1000
+                reasoning.append(_reasoning(delta))
                 if isinstance(content, str) and content:
                     text.append(content)
-                    if on_text is not None:
-                        await on_text(content)
+                    said = speech.push(content)
+                    if said and on_text is not None:
+                        await on_text(said)
                 for position, call_delta in enumerate(tool_deltas):
                     if not isinstance(call_delta, dict):
                         continue
                     index = call_delta.get("index", position)
-                    call = calls.setdefault(
+                    call = streamed_calls.setdefault(
                         index if isinstance(index, int) else position, _StreamedCall()
                     )
                     if call_delta.get("id"):
@@ -297,12 +322,21 @@ class LLMClient:
                     finish_reason = str(choice["finish_reason"])
         finally:
             await response.aclose()
+        tail, filtered = speech.finish()
+        if tail and on_text is not None:
+            await on_text(tail)
+        read = read_reply(
+            filtered.speech, filtered.reasoning, "".join(reasoning), filtered.calls, calls=calls
+        )
+        native = [
+            ToolCallRequest(call.id or f"call_{index}", call.name, "".join(call.arguments))
+            for index, call in sorted(streamed_calls.items())
+        ]
         return Completion(
-            content="".join(text),
-            tool_calls=[
-                ToolCallRequest(call.id or f"call_{index}", call.name, "".join(call.arguments))
-                for index, call in sorted(calls.items())
-            ],
+            content=read.speech,
+            tool_calls=native or _recovered(read.calls),
+            reasoning=read.reasoning,
+            raw_content="".join(text),
             finish_reason=finish_reason,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
@@ -331,57 +365,6 @@ class LLMClient:
             result = ComponentHealth("degraded", f"{self.base_url}: {type(err).__name__}")
         self._probe = (now, result)
         return result
-
-
-def _root(err: BaseException) -> BaseException:
-    """The exception at the bottom of ``err``'s chain of causes."""
-    seen = {id(err)}
-    while (inner := err.__cause__ or err.__context__) is not None and id(inner) not in seen:
-        seen.add(id(inner))
-        err = inner
-    return err
-
-
-def _refused(err: openai.APITimeoutError) -> bool:
-    """Whether a "timeout" was really a connection that failed at once.
-
-    The package's aiohttp transport reports every failure to connect (refused, no route, a
-    name that does not resolve) as a connect timeout; the socket error underneath tells them
-    apart. ``TimeoutError`` is an ``OSError`` too, and the one that is a timeout.
-    """
-    root = _root(err)
-    return isinstance(root, OSError) and not isinstance(root, TimeoutError)
-
-
-def _status_error(err: openai.APIStatusError, model: str, api_key: str) -> LLMError:
-    """The error for an HTTP error answer, of the kind that tells the user what to fix.
-
-    A 404 is a missing model only when the answer says so (OpenAI's ``model_not_found`` code,
-    Ollama's "model … not found"); a 404 for the path itself means a wrong ``llm_base_url``.
-    429 reaches here only after the client's own retries.
-    """
-    message = _message(err, api_key)
-    text = f"the model endpoint answered {err.status_code}: {message}"
-    if err.status_code == 401:
-        return LLMAuthError(f"the model endpoint refused the API key ({text})")
-    if err.status_code == 404 and (err.code == "model_not_found" or "model" in message.lower()):
-        return LLMModelNotFoundError(f"the model endpoint does not know model {model!r} ({text})")
-    if err.status_code == 429:
-        return LLMRateLimitedError(f"the model endpoint is rate limiting requests ({text})")
-    if err.status_code >= 500:
-        return LLMServerError(text)
-    return LLMError(text)
-
-
-def _message(err: openai.APIStatusError, api_key: str) -> str:
-    """The endpoint's error message, the key masked before it is cut (a proxy may echo it)."""
-    body = err.body
-    text = str(err.message)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            text = str(inner["message"])
-    return scrub(text, [api_key])[:300]
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
@@ -416,6 +399,27 @@ def _text(content: object) -> str:
     if isinstance(content, list):
         return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
     return ""
+
+
+def _reasoning(message: dict[str, Any]) -> str:
+    """A message's or delta's reasoning, never to be spoken.
+
+    ``reasoning_content`` (DeepSeek, vLLM, llama.cpp) or ``reasoning`` (Ollama's and
+    OpenRouter's OpenAI endpoints).
+    """
+    for key in ("reasoning_content", "reasoning"):
+        value = message.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _recovered(calls: Iterable[TextCall]) -> list[ToolCallRequest]:
+    """Calls read from the text, with ids of their own (the model gave none)."""
+    return [
+        ToolCallRequest(f"call_{uuid.uuid4().hex[:24]}", call.name, call.arguments, recovered=True)
+        for call in calls
+    ]
 
 
 def _usage(body: dict[str, Any]) -> tuple[int, int]:

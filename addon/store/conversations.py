@@ -89,6 +89,8 @@ class TurnRecord:
     error_kind: str | None = None
     context: dict[str, Any] | None = None
     """A large home's selected entities and the reasons for each (``addon.agent.context``)."""
+    states: dict[str, Any] | None = None
+    """The acted-on entities' states before and after (``addon.agent.state_record``)."""
 
 
 @dataclass(slots=True)
@@ -301,6 +303,7 @@ def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
         "outcome_detail": record.outcome_detail,
         "flagged": record.flagged,
         "context": record.context,
+        "states": record.states,
     }
 
 

@@ -133,6 +133,9 @@ class Turn(Base):
     # In a large home, the entities selected for the turn and why (name, area, history, memory,
     # search, ...); NULL when the whole overview was in the prompt.
     context: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The acted-on entities' states before and after the turn ("Save as test"); NULL when
+    # nothing acted, and for turns stored before.
+    states: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     conversation: Mapped[Conversation] = relationship(back_populates="turns")
     llm_calls: Mapped[list[LLMCall]] = relationship(
@@ -393,6 +396,22 @@ class EvalRun(Base):
     # One entry per task done, in order (addon.eval.runner.TaskResult.as_dict).
     results: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     error: Mapped[str | None] = mapped_column(Text)
+
+
+class EvalTask(Base):
+    """A test the user saved from a turn: one task of their own suite (a task file's task).
+
+    ``turn_id`` names the turn it was made from, without a foreign key: retention may delete
+    the turn, and the test is the user's to keep.
+    """
+
+    __tablename__ = "eval_tasks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    turn_id: Mapped[int | None] = mapped_column(Integer)
+    # sentence, setup, expect, answer, tags: as in a task file (addon.eval.tasks.TaskSpec).
+    task: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
 class McpServer(Base):

@@ -170,3 +170,34 @@ async def test_unexposed_entity_is_never_acted_on(
     await agent.live_executor.drain()
     assert (await home.state("light.bed_light"))["state"] == before
     assert not any(action.success for action in result.actions)
+
+
+async def test_a_call_written_as_text_changes_the_real_home(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """A Hermes ``<tool_call>`` in the text turns the real light off; only the answer is heard."""
+    home = fresh_home_assistant()
+    settings = make_settings(
+        ha_url=home.url,
+        ha_token=home.token,
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        local_first=False,
+    )
+    client = await started_app(aiohttp_client, make_app(settings))
+    agent = client.server.app[keys.AGENT]
+    off = {"name": "Kitchen Lights", "domain": ["light"]}
+    scripted_llm.text_calls("hermes", ("HassTurnOff", off), think="They want it dark.")
+    scripted_llm.reply("The kitchen lights are off.")
+    heard: list[str] = []
+
+    async def sink(text: str) -> None:
+        heard.append(text)
+
+    result = await agent.process(ConversationRequest("kitchen off", source="http"), on_text=sink)
+    await wait_for_state(home, "light.kitchen_lights", "off")
+    assert result.reply == "".join(heard) == "The kitchen lights are off."

@@ -291,3 +291,14 @@ async def test_an_apology_after_streamed_text_is_streamed_too(
     assert reply.data["text"] == f"Let me check the clock. {EN.llm_failed}"
     assert chunks == reply.data["text"]
     assert await stored_reply(client) == reply.data["text"]
+
+
+async def test_reasoning_is_neither_chunked_nor_spoken(
+    start_app: StartApp, scripted_llm: ScriptedLLM
+) -> None:
+    """A ``<think>`` block before the answer reaches no ``handled-chunk`` and not ``handled``."""
+    scripted_llm.reply("<think>The user asks about weather. Secret.</think>It is sunny today.")
+    port = wyoming_port(await start_app())
+    events = await converse(port, "what is the weather like")
+    chunks = [e.data["text"] for e in events if e.type == "handled-chunk"]
+    assert "".join(chunks) == final(events).data["text"] == "It is sunny today."

@@ -20,8 +20,10 @@ from addon.errors import TaskFileInvalid
 from addon.eval.runner import MAX_INSTRUCTIONS, RunSettings, TaskResult, Totals
 from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
-from addon.store import eval_runs
+from addon.store import eval_runs, eval_tasks
 from addon.web.ui.forms import read_form
+from addon.web.ui.model_check import baseline
+from addon.web.ui.saved_tests import saved_tests_file
 from addon.web.ui.templating import render, render_fragment
 from addon.web.ui.urls import Urls
 
@@ -30,6 +32,8 @@ _LOGGER = logging.getLogger(__name__)
 MAX_TASK_TEXT = 900_000
 """Characters of task file a form may carry (the app reads bodies up to 1 MiB)."""
 SUITE_NAME = "ready-made"
+SAVED_NAME = "your tests"
+NOT_CONNECTED = "Home Assistant is not connected yet, so there is no home to test."
 
 
 def add_evaluate_pages(router: web.UrlDispatcher) -> None:
@@ -84,12 +88,14 @@ async def _evaluate_page(
 ) -> web.Response:
     async with request.app[keys.STORE].sessionmaker() as session:
         runs = [_view(run) for run in await eval_runs.list_runs(session)]
+        saved = await eval_tasks.list_tasks(session)
     options = request.app[keys.SETTINGS].options
     return render(
         request,
         "evaluate.html",
         {
             "runs": runs,
+            "saved": saved,
             "form": {
                 "source": form.get("source", "suite"),
                 "text": form.get("text", ""),
@@ -121,14 +127,20 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
     if source == "suite":
         home = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
         if home is None:
-            problems.append(
-                ("", "Home Assistant is not connected yet, so there is no home to test.")
-            )
+            problems.append(("", NOT_CONNECTED))
         else:
             text, name = (
                 suite_yaml(home, name=str(home.config.get("location_name") or "Home")),
                 SUITE_NAME,
             )
+    elif source == "saved":
+        found = await saved_tests_file(request)
+        if found is None:
+            problems.append(("", NOT_CONNECTED))
+        elif not found[2]:
+            problems.append(("", "There are no saved tests yet."))
+        else:
+            text, name = found[0], SAVED_NAME
     elif len(text) > MAX_TASK_TEXT:
         problems.append(("text", f"the task file is longer than {MAX_TASK_TEXT} characters"))
     elif not text.strip():
@@ -150,7 +162,8 @@ async def run_view(request: web.Request) -> web.Response:
     """One run: its progress, totals and per-task results with links to the traces."""
     view = await _load(request)
     await request.app[keys.STORE].writer.flush()  # the traces linked are stored
-    return render(request, "eval_run.html", {"view": view})
+    context = {"view": view, "baseline": await baseline(request, view.run)}
+    return render(request, "eval_run.html", context)
 
 
 async def progress_view(request: web.Request) -> web.Response:

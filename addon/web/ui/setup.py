@@ -15,7 +15,9 @@ from addon.web.ui.conversations import conversation_view, conversations_view
 from addon.web.ui.evaluate import add_evaluate_pages
 from addon.web.ui.mcp_servers import add_mcp_pages
 from addon.web.ui.memories import add_memory_pages
+from addon.web.ui.model_check import add_model_check
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
+from addon.web.ui.saved_tests import add_saved_test_pages
 from addon.web.ui.security import csrf_key_ctx, csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
 from addon.web.ui.tools import add_tool_pages
@@ -42,6 +44,8 @@ def setup_ui(app: web.Application) -> None:
     router.add_get("/settings", settings_view, name="ui.settings")
     add_tool_pages(router)
     add_evaluate_pages(router)
+    add_saved_test_pages(router)
+    add_model_check(router)
     add_memory_pages(router)
     add_mcp_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)

@@ -256,3 +256,21 @@ async def test_lone_surrogate_is_an_openai_400(
     error = (await response.json())["error"]
     assert "lone surrogate" in error["message"]
     assert scripted_llm.chat_requests == []
+
+
+async def test_a_mistral_call_and_reasoning_never_reach_the_stream(
+    openai_client: AsyncOpenAI, scripted_llm: ScriptedLLM
+) -> None:
+    """The façade's stream carries only the final answer: no reasoning, no call written as text."""
+    scripted_llm.text_calls(
+        "mistral", ("GetDateTime", {}), before="Checking.", reasoning="hidden plan"
+    )
+    scripted_llm.reply("<think>hidden check</think>It is noon.")
+    stream = await openai_client.chat.completions.create(
+        model="home-agent", messages=[{"role": "user", "content": "Time?"}], stream=True
+    )
+    text = "".join([c.choices[0].delta.content or "" async for c in stream])
+    assert text == "Checking. It is noon."
+    tool_message = scripted_llm.chat_requests[1].messages[-1]
+    assert tool_message["role"] == "tool"
+    assert "error" not in json.loads(tool_message["content"])

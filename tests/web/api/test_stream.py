@@ -118,3 +118,16 @@ async def test_text_beside_a_tool_call_is_part_of_the_result(
     async with api.app[keys.STORE].sessionmaker() as session:
         stored = (await session.execute(text("SELECT reply_text FROM turns"))).scalar_one()
     assert stored == result["reply"]
+
+
+async def test_reasoning_is_never_streamed(api: AppClient, scripted_llm: ScriptedLLM) -> None:
+    """``<think>`` text and ``reasoning_content`` reach neither a delta nor the result."""
+    scripted_llm.text_calls(
+        "hermes", think="secret plan", before=REPLY, reasoning="more secret thoughts"
+    )
+    response = await api.post("/api/conversation/stream", json={"text": "Hallway?"})
+    events = await read_events(response)
+    deltas = "".join(e.json()["text"] for e in events if e.name == "delta")
+    assert deltas == REPLY
+    assert events[-1].json()["reply"] == REPLY
+    assert "secret" not in "".join(e.data for e in events)

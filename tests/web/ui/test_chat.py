@@ -129,3 +129,19 @@ async def test_chat_form_posts_and_streams_under_the_prefix(ui: UI) -> None:
     assert form["action"] == f"{ui.prefix}/chat"
     assert form["data-stream-url"] == f"{ui.prefix}/chat/stream"
     assert form["method"] == "post"
+
+
+async def test_a_call_written_as_text_is_marked_and_its_reasoning_kept_on_the_trace(
+    ui: UI, scripted_llm: ScriptedLLM
+) -> None:
+    """The chat hears no reasoning; the trace badges the call and shows the reasoning."""
+    scripted_llm.text_calls("hermes", ("GetDateTime", {}), think="They want the time.")
+    scripted_llm.reply("It is noon.")
+    received = events(await (await ui.post("/chat/stream", FORM)).text())
+    chunks = "".join(data["text"] for name, data in received if name == "text")
+    done = received[-1][1]
+    assert chunks == done["reply"] == "It is noon."
+    await ui.store.writer.flush()
+    page = parse(await ui.page(f"/conversations/{done['conversation_id']}")).text
+    assert "Tool GetDateTime builtin recovered from text" in page
+    assert "Reasoning (never spoken) They want the time." in page
