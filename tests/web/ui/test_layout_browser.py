@@ -14,6 +14,7 @@ import pytest
 import yaml
 from playwright.async_api import Page
 
+from addon import keys
 from addon.store import custom_tools, mcp_servers
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.mcp_client.notes_server import TOKEN as NOTES_TOKEN
@@ -105,13 +106,14 @@ async def seed_everything(ui: UI, notes_url: str, echo: str) -> dict[str, str]:
         tool = await custom_tools.save_tool(session, first)
         second = first | {"description": "Echo a city, a second time, through the endpoint."}
         await custom_tools.save_tool(session, second, tool_id=tool.id, note="second")
-        await mcp_servers.add_server(
+        server = await mcp_servers.add_server(
             session,
             name="notes",
             url=notes_url,
             header_name="Authorization",
             header_value=f"Bearer {NOTES_TOKEN}",
         )
+    await ui.client.app[keys.MCP_HUB].refresh(server.id)
     memory = await remember(ui.store, "The cat is called Miso and sleeps on the radiator.")
     run_a = await start(ui, model="fake-model")
     run_b = await start(ui, model="fake-model", local_first="")
