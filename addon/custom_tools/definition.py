@@ -18,7 +18,14 @@ from urllib.parse import unquote
 import yarl
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
@@ -40,6 +47,18 @@ MAX_PERIOD_S = 366 * 86400
 """The longest history a tool reads, as ``period`` or as ``start`` to ``end``: a year."""
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 SECRET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+ACTION_PATTERN = r"^[a-z0-9_]+\.[a-z0-9_]+$"
+SCRIPT_PATTERN = r"^script\.[a-z0-9_]+$"
+PATTERN_WORDS = {
+    NAME_PATTERN: "a name starts with a letter or '_' and has at most 64 letters, digits, "
+    "'_' or '-' (no spaces)",
+    # Step and secret names share one pattern (and so one sentence).
+    STEP_NAME_PATTERN: "a name here starts with a letter or '_' and has at most 64 letters, "
+    "digits or '_' (no spaces or '-')",
+    ACTION_PATTERN: "an action is 'domain.action' in lower case, such as light.turn_on",
+    SCRIPT_PATTERN: "a script is 'script.name' in lower case, such as script.good_night",
+}
+"""What each pattern a field must match means, said in words instead of the regular expression."""
 MAX_SECRETS = 20
 
 
@@ -88,9 +107,15 @@ class RestSettings(_Frozen):
     max_bytes: int = Field(default=DEFAULT_MAX_BYTES, ge=1, le=16 * 1024 * 1024)
     result: ResultSpec | None = None
 
+    @field_validator("url")
+    @classmethod
+    def _literal_origin(cls, url: str) -> str:
+        # A field validator, so the problem names ``rest.url`` and the editor marks that line.
+        origin_of(url)
+        return url
+
     @model_validator(mode="after")
-    def _literal_origin(self) -> RestSettings:
-        origin_of(self.url)
+    def _no_body(self) -> RestSettings:
         if self.body is not None and self.method in ("GET", "DELETE"):
             raise ValueError(f"a {self.method} request has no body")
         return self
@@ -165,7 +190,7 @@ def resolved_path(path: str) -> str:
 class ServiceSettings(_Frozen):
     """A Home Assistant action with templated data and target."""
 
-    action: str = Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+$")
+    action: str = Field(pattern=ACTION_PATTERN)
     data: dict[str, Any] = Field(default_factory=dict)
     target: dict[str, Any] = Field(default_factory=dict)
     return_response: bool = False
@@ -192,7 +217,7 @@ class TemplateSettings(_Frozen):
 class ScriptSettings(_Frozen):
     """A script entity run with the arguments as its variables."""
 
-    entity_id: str = Field(pattern=r"^script\.[a-z0-9_]+$")
+    entity_id: str = Field(pattern=SCRIPT_PATTERN)
 
 
 class HistorySettings(_Frozen):
@@ -360,8 +385,11 @@ def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> T
     try:
         definition = ToolDefinition.model_validate(dict(data))
     except ValidationError as err:
-        raise CustomToolInvalid(_problems(err)) from err
-    problems: list[tuple[str, str]] = []
+        problems = _problems(err)
+        parsed = {path for path, _message in problems}
+        later = [p for p in _later_problems(data) if "parameters" not in parsed]
+        raise CustomToolInvalid(problems + later) from err
+    problems = []
     if definition.name in reserved:
         problems.append(("name", f"'{definition.name}' is the name of a built-in tool"))
     problems.extend(_schema_problems(definition.parameters))
@@ -375,9 +403,19 @@ def _problems(err: ValidationError) -> list[tuple[str, str]]:
     problems = []
     for item in err.errors(include_url=False):
         path = ".".join(str(part) for part in item["loc"])
-        message = str(item["msg"]).removeprefix("Value error, ")
+        pattern = str((item.get("ctx") or {}).get("pattern", ""))
+        message = PATTERN_WORDS.get(pattern) or str(item["msg"]).removeprefix("Value error, ")
         problems.append((path, message))
     return problems
+
+
+def _later_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The parameter schema's problems, checked although other fields failed to parse.
+
+    So the editor shows every problem at once rather than the schema's after the rest is fixed.
+    """
+    parameters = data.get("parameters")
+    return _schema_problems(parameters) if isinstance(parameters, dict) else []
 
 
 def _schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:

@@ -80,13 +80,17 @@ async def test_list_links_to_each_tool(ui: UI, echo_server: Any) -> None:
 
 
 async def test_invalid_definition_shows_problem_at_its_line(ui: UI) -> None:
-    """A refused save comes back 422 with the problem placed at the line of its key."""
-    source = "name: bad tool\ndescription: x\nkind: rest\nrest:\n  url: ftp://x\n"
+    """A refused save comes back 422 with every problem, each at the line of its own key."""
+    source = (
+        "name: bad tool\ndescription: x\nparameters:\n  type: object\n"
+        "  properties: {city: {type: town}}\nkind: rest\nrest:\n  url: ftp://x\n"
+    )
     response = await post(ui, "/tools/new", {"source": source})
     assert response.status == 422
     html = await response.text()
-    assert re.search(r'<li data-line="4">[^\n]*the URL must start with http', html)
-    assert re.search(r'<li data-line="1">[^\n]*>name<', html)
+    assert re.search(r'<li data-line="8">[^\n]*the URL must start with http', html)
+    assert re.search(r'<li data-line="1">[^\n]*>name<[^\n]*a name starts with a letter', html)
+    assert re.search(r'<li data-line="5">[^\n]*not a valid JSON Schema', html)
 
 
 async def test_yaml_syntax_error_names_its_line(ui: UI) -> None:
