@@ -22,7 +22,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
-from addon.text import NoAliasLoader, load_yaml
+from addon.text import NoAliasLoader, dump_yaml, load_yaml
 
 COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
 KINDS = ("rest", "service", "template", "script", "history", "composite")
@@ -132,9 +132,7 @@ def render_source(definition: Mapping[str, Any], fmt: str = "yaml") -> str:
     """A definition as editor text: block YAML or indented JSON, keys in their order."""
     if fmt == "json":
         return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(
-        dict(definition), sort_keys=False, allow_unicode=True, default_flow_style=False
-    )
+    return dump_yaml(dict(definition))
 
 
 def place(err: CustomToolInvalid, text: str) -> list[Problem]:

@@ -144,6 +144,20 @@ async def test_try_is_dry_when_the_option_says_so(
     assert '"dry_run": true' in page.text
 
 
+async def test_a_reading_try_in_a_dry_run_is_labelled_sent(
+    start_ui: Any, ui_settings: Any, echo_server: Any
+) -> None:
+    """A GET tried in a dry run really is sent: it says so, with no "dry run" badge."""
+    options = ui_settings.options.model_copy(update={"dry_run": True})
+    ui = await start_ui(ui_settings.model_copy(update={"options": options}), "")
+    await set_secret(ui)
+    tool_id = await create(ui, echo_source(echo_server))
+    html = await (await post(ui, f"/tools/{tool_id}/try", {"arg.city": "Rome"})).text()
+    assert 'id="try-sent"' in html
+    assert 'id="try-dry-run"' not in html
+    assert "request not sent" not in parse(html).text
+
+
 async def test_changed_field_wins_over_the_text(ui: UI, echo_server: Any) -> None:
     """A common field changed in the form overrides the same key in the definition's text."""
     tool_id = await create(ui, echo_source(echo_server))
