@@ -208,6 +208,13 @@ def _home_file(relative: str, base_dir: Path | None) -> HomeSpec:
         raise TaskFileInvalid(_problems(err, prefix="home")) from err
 
 
+WORDS = {
+    "missing": "required, and missing",
+    "extra_forbidden": "not a field here (misspelt?)",
+}
+"""Pydantic's messages for the commonest slips in a task file, in plainer words."""
+
+
 def _problems(err: ValidationError, prefix: str = "") -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for error in err.errors():
@@ -216,7 +223,7 @@ def _problems(err: ValidationError, prefix: str = "") -> list[tuple[str, str]]:
             if part in ("HomeSpec", "str"):
                 continue  # the union's branch names say nothing to the user
             path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-        found.append((path, error["msg"]))
+        found.append((path, WORDS.get(error["type"], error["msg"])))
     return found
 
 

@@ -108,10 +108,12 @@ async def _evaluate_page(
 def _placed(problems: list[tuple[str, str]], text: str) -> list[tuple[str, str, int | None]]:
     """Each problem with the line of the task file it concerns (None: not one of its fields)."""
     fields = ("model", "instructions", "text", "")
-    return [
+    placed = [
         (path, message, None if path in fields else locate(text, path))
         for path, message in problems
     ]
+    # The form's own problems first, then the file's in the order of its lines.
+    return sorted(placed, key=lambda problem: (problem[2] is not None, problem[2] or 0))
 
 
 async def evaluate_start_view(request: web.Request) -> web.Response:
