@@ -16,8 +16,6 @@ from typing import Annotated, Any, Literal
 from urllib.parse import unquote
 
 import yarl
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -27,12 +25,20 @@ from pydantic import (
     model_validator,
 )
 
+from addon.custom_tools.problems import (
+    ACTION_PATTERN,
+    NAME_PATTERN,
+    SCRIPT_PATTERN,
+    SECRET_NAME_PATTERN,
+    STEP_NAME_PATTERN,
+    later_problems,
+    schema_problems,
+    validation_problems,
+)
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
 from addon.home.gate import forbidden
 
-NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
-STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 KINDS = ("rest", "service", "template", "script", "history", "composite")
 Kind = Literal["rest", "service", "template", "script", "history", "composite"]
 StepKind = Literal["rest", "service", "template", "script", "history"]
@@ -46,19 +52,6 @@ _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 MAX_PERIOD_S = 366 * 86400
 """The longest history a tool reads, as ``period`` or as ``start`` to ``end``: a year."""
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
-SECRET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
-ACTION_PATTERN = r"^[a-z0-9_]+\.[a-z0-9_]+$"
-SCRIPT_PATTERN = r"^script\.[a-z0-9_]+$"
-PATTERN_WORDS = {
-    NAME_PATTERN: "a name starts with a letter or '_' and has at most 64 letters, digits, "
-    "'_' or '-' (no spaces)",
-    # Step and secret names share one pattern (and so one sentence).
-    STEP_NAME_PATTERN: "a name here starts with a letter or '_' and has at most 64 letters, "
-    "digits or '_' (no spaces or '-')",
-    ACTION_PATTERN: "an action is 'domain.action' in lower case, such as light.turn_on",
-    SCRIPT_PATTERN: "a script is 'script.name' in lower case, such as script.good_night",
-}
-"""What each pattern a field must match means, said in words instead of the regular expression."""
 MAX_SECRETS = 20
 
 
@@ -385,52 +378,18 @@ def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> T
     try:
         definition = ToolDefinition.model_validate(dict(data))
     except ValidationError as err:
-        problems = _problems(err)
+        problems = validation_problems(err)
         parsed = {path for path, _message in problems}
-        later = [p for p in _later_problems(data) if "parameters" not in parsed]
+        later = [p for p in later_problems(data) if "parameters" not in parsed]
         raise CustomToolInvalid(problems + later) from err
     problems = []
     if definition.name in reserved:
         problems.append(("name", f"'{definition.name}' is the name of a built-in tool"))
-    problems.extend(_schema_problems(definition.parameters))
+    problems.extend(schema_problems(definition.parameters))
     problems.extend(secret_problems(template_texts(definition), definition.secrets))
     if problems:
         raise CustomToolInvalid(problems)
     return definition
-
-
-def _problems(err: ValidationError) -> list[tuple[str, str]]:
-    problems = []
-    for item in err.errors(include_url=False):
-        path = ".".join(str(part) for part in item["loc"])
-        pattern = str((item.get("ctx") or {}).get("pattern", ""))
-        message = PATTERN_WORDS.get(pattern) or str(item["msg"]).removeprefix("Value error, ")
-        problems.append((path, message))
-    return problems
-
-
-def _later_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The parameter schema's problems, checked although other fields failed to parse.
-
-    So the editor shows every problem at once rather than the schema's after the rest is fixed.
-    """
-    parameters = data.get("parameters")
-    return _schema_problems(parameters) if isinstance(parameters, dict) else []
-
-
-def _schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as err:
-        where = ".".join(str(part) for part in ("parameters", *err.absolute_path))
-        return [(where, f"not a valid JSON Schema: {err.message}")]
-    if schema.get("type") != "object":
-        return [("parameters.type", "the parameters are a JSON Schema of type 'object'")]
-    properties = schema.get("properties", {})
-    reserved = sorted({"args", "secrets", "steps", "value", "value_json"} & set(properties))
-    if reserved:
-        return [("parameters.properties", f"{reserved} are template variables of their own")]
-    return []
 
 
 def template_texts(definition: ToolDefinition) -> Iterator[tuple[str, str, bool]]:
