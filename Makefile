@@ -46,7 +46,7 @@ format: venv
 	$(VENV)/bin/ruff check --fix addon tests devtools bench
 	$(VENV)/bin/ruff format addon tests devtools bench
 
-## make demo: real Home Assistant with demo entities plus the add-on, web UI on http://127.0.0.1:8099
+## make demo: real Home Assistant with demo entities plus the add-on; panel through the demo ingress proxy on 8098, add-on port 8099
 demo: venv ha-venv
 	$(PY) -m devtools.demo
 

@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import sys
+import time
 from collections.abc import Iterable
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
 
@@ -201,14 +202,25 @@ def remember_secrets(secrets: Iterable[str]) -> None:
                 item.remember(values)
 
 
+def log_formatter() -> logging.Formatter:
+    """The add-on log's lines, their time in UTC and labelled so.
+
+    The panel shows times in the home's zone; the log's are UTC whatever the container's zone,
+    and say it, so a line and a trace can be matched without guessing.
+    """
+    formatter = logging.Formatter(
+        "%(asctime)s %(levelname)s (%(name)s) %(message)s", "%Y-%m-%d %H:%M:%S UTC"
+    )
+    formatter.converter = time.gmtime
+    return formatter
+
+
 def configure_logging(level: str, secrets: Iterable[str]) -> None:
     """Send records to stderr (the add-on log) at ``level``, with secrets masked."""
     logging.addLevelName(TRACE, "TRACE")
     logging.addLevelName(NOTICE, "NOTICE")
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)s (%(name)s) %(message)s", "%Y-%m-%d %H:%M:%S")
-    )
+    handler.setFormatter(log_formatter())
     handler.addFilter(SecretFilter(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -33,6 +33,18 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=NoAliasLoader)
 
 
+def dump_yaml(data: Any) -> str:
+    """Block YAML, keys in their order, each scalar on one line however long.
+
+    PyYAML folds a long plain scalar at 80 columns, which splits a Jinja expression across
+    lines (``{{ value_json.city`` on one, ``}}`` on the next) in what a person reads and
+    edits; a width no line reaches keeps every template whole.
+    """
+    return yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1 << 30
+    )
+
+
 def is_unicode(data: Any) -> bool:
     r"""Whether every string in parsed JSON is Unicode text, as I-JSON (RFC 7493) requires.
 

@@ -5,6 +5,12 @@ login printed below keeps working and the add-on's data in ``./data`` keeps poin
 home. The add-on inherits the environment, so ``HOME_AGENT_LLM_BASE_URL``,
 ``HOME_AGENT_LLM_API_KEY`` and ``HOME_AGENT_LLM_MODEL`` (any ``HOME_AGENT_*``) reach it unchanged.
 ``--check`` starts both, prints ``/health`` and stops again: proof that ``make demo`` works.
+
+As under Supervisor, the panel is reached through an ingress proxy (``devtools/ingress_proxy.py``
+on its own port), the only peer the add-on trusts: it connects from 127.0.0.2, which nothing
+else on the machine uses. The add-on's own port behaves as in production: ``/health`` is open,
+everything else asks for ``api_token`` or ``admin_token`` (``HOME_AGENT_API_TOKEN``,
+``HOME_AGENT_ADMIN_TOKEN``), so a wrong or missing bearer is refused.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ from pathlib import Path
 from types import FrameType
 
 from devtools.home_assistant import REPO_ROOT, HomeAssistantError, HomeAssistantProcess
+from devtools.ingress_proxy import PREFIX
 
 HEALTH_TIMEOUT_S = 60.0
+PROXY_SOURCE = "127.0.0.2"
+"""The address the demo's ingress proxy connects from: the one peer the add-on trusts."""
 ADDON_STOP_TIMEOUT_S = 15.0
 
 
@@ -40,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, default=REPO_ROOT / "data")
     parser.add_argument("--http-port", type=int, default=8099)
     parser.add_argument("--wyoming-port", type=int, default=10800)
+    parser.add_argument("--ingress-port", type=int, default=8098)
     return parser
 
 
@@ -67,13 +77,14 @@ def main(argv: list[str] | None = None) -> int:
         home.stop()
 
 
-def _run_addon(home: HomeAssistantProcess, args: argparse.Namespace) -> int:
-    command = [
+def addon_command(home_url: str, args: argparse.Namespace) -> list[str]:
+    """The add-on's command line: on loopback, trusting only the demo's ingress proxy."""
+    return [
         sys.executable,
         "-m",
         "addon",
         "--ha-url",
-        home.url,
+        home_url,
         "--data-dir",
         str(args.data_dir),
         "--http-host",
@@ -84,25 +95,47 @@ def _run_addon(home: HomeAssistantProcess, args: argparse.Namespace) -> int:
         "127.0.0.1",
         "--wyoming-port",
         str(args.wyoming_port),
-        # The demo's browser on this machine stands in for Home Assistant's ingress proxy, so
-        # the panel opens at http://127.0.0.1:8099 without a token (the port listens on loopback
-        # only). Under Supervisor only 172.30.32.2 is trusted.
         "--trusted-proxy",
-        "127.0.0.1",
+        PROXY_SOURCE,
     ]
+
+
+def proxy_command(args: argparse.Namespace) -> list[str]:
+    """The ingress proxy's command line: the browser's port, connecting from ``PROXY_SOURCE``."""
+    return [
+        sys.executable,
+        "-m",
+        "devtools.ingress_proxy",
+        "--upstream",
+        f"http://127.0.0.1:{args.http_port}",
+        "--port",
+        str(args.ingress_port),
+        "--source",
+        PROXY_SOURCE,
+    ]
+
+
+def _run_addon(home: HomeAssistantProcess, args: argparse.Namespace) -> int:
     # The token goes through HA_TOKEN, which the add-on reads too, so `ps` does not show it.
     environment = {**os.environ, "HA_TOKEN": home.token}
-    # Its own session: Ctrl-C reaches only this script, which stops the add-on, then Home Assistant.
-    addon = subprocess.Popen(command, cwd=REPO_ROOT, env=environment, start_new_session=True)
+    # Own sessions: Ctrl-C reaches only this script, which stops them, then Home Assistant.
+    addon = subprocess.Popen(
+        addon_command(home.url, args), cwd=REPO_ROOT, env=environment, start_new_session=True
+    )
+    proxy = subprocess.Popen(proxy_command(args), cwd=REPO_ROOT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{args.http_port}"
         status, body = _wait_for_health(addon, f"{base}/health")
         _say(f"Add-on /health ({status}): {body}")
         if args.check:
             return 0 if status == 200 else 1
-        _say(f"Web UI: {base}/   Wyoming: tcp://127.0.0.1:{args.wyoming_port}   Ctrl-C stops both.")
+        panel = f"http://127.0.0.1:{args.ingress_port}{PREFIX}/"
+        _say(f"Panel (through the ingress proxy): {panel}")
+        _say(f"Add-on port: {base}  (/health; the API needs api_token or admin_token)")
+        _say(f"Wyoming: tcp://127.0.0.1:{args.wyoming_port}   Ctrl-C stops everything.")
         return addon.wait()
     finally:
+        _stop(proxy)
         _stop(addon)
 
 

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from addon.logs import MASK, SecretFilter
+from addon.logs import MASK, SecretFilter, log_formatter
 from addon.store import custom_tools
 from addon.store.database import Store
 
@@ -59,3 +59,11 @@ async def test_a_secret_saved_in_the_store_is_masked_in_the_log(store: Store) ->
         root.removeHandler(handler)
     assert "wx-stored-secret-42" not in stream.getvalue()
     assert MASK in stream.getvalue()
+
+
+def test_log_lines_carry_their_time_in_utc_and_say_so() -> None:
+    """A record made at a known instant is written with that instant in UTC, labelled UTC."""
+    record = logging.LogRecord("addon.x", logging.INFO, __file__, 1, "hello", None, None)
+    record.created = 1_764_000_000.0  # 2025-11-24 16:00:00 UTC
+    line = log_formatter().format(record)
+    assert line.startswith("2025-11-24 16:00:00 UTC INFO (addon.x) hello")

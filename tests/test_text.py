@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from addon.text import is_unicode, load_yaml
+from addon.text import dump_yaml, is_unicode, load_yaml
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,12 @@ def test_the_yaml_loader_reads_what_safe_load_reads() -> None:
     """Without aliases the document is what ``yaml.safe_load`` gives."""
     text = "name: t\nlist: [1, two, {three: 3}]\n"
     assert load_yaml(text) == yaml.safe_load(text)
+
+
+def test_dumped_yaml_keeps_a_long_template_on_one_line() -> None:
+    """A Jinja expression past 80 columns is not folded across lines, and reads back the same."""
+    template = "{{ value_json.current_condition[0].weatherDesc[0].value | default(city) }} now"
+    data = {"rest": {"result": {"template": template}}}
+    text = dump_yaml(data)
+    assert any(template in line for line in text.splitlines())
+    assert load_yaml(text) == data

@@ -16,16 +16,29 @@ from typing import Annotated, Any, Literal
 from urllib.parse import unquote
 
 import yarl
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from addon.custom_tools.problems import (
+    ACTION_PATTERN,
+    NAME_PATTERN,
+    SCRIPT_PATTERN,
+    SECRET_NAME_PATTERN,
+    STEP_NAME_PATTERN,
+    later_problems,
+    schema_problems,
+    validation_problems,
+)
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
 from addon.home.gate import forbidden
 
-NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
-STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 KINDS = ("rest", "service", "template", "script", "history", "composite")
 Kind = Literal["rest", "service", "template", "script", "history", "composite"]
 StepKind = Literal["rest", "service", "template", "script", "history"]
@@ -39,7 +52,6 @@ _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 MAX_PERIOD_S = 366 * 86400
 """The longest history a tool reads, as ``period`` or as ``start`` to ``end``: a year."""
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
-SECRET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 MAX_SECRETS = 20
 
 
@@ -88,9 +100,15 @@ class RestSettings(_Frozen):
     max_bytes: int = Field(default=DEFAULT_MAX_BYTES, ge=1, le=16 * 1024 * 1024)
     result: ResultSpec | None = None
 
+    @field_validator("url")
+    @classmethod
+    def _literal_origin(cls, url: str) -> str:
+        # A field validator, so the problem names ``rest.url`` and the editor marks that line.
+        origin_of(url)
+        return url
+
     @model_validator(mode="after")
-    def _literal_origin(self) -> RestSettings:
-        origin_of(self.url)
+    def _no_body(self) -> RestSettings:
         if self.body is not None and self.method in ("GET", "DELETE"):
             raise ValueError(f"a {self.method} request has no body")
         return self
@@ -165,7 +183,7 @@ def resolved_path(path: str) -> str:
 class ServiceSettings(_Frozen):
     """A Home Assistant action with templated data and target."""
 
-    action: str = Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+$")
+    action: str = Field(pattern=ACTION_PATTERN)
     data: dict[str, Any] = Field(default_factory=dict)
     target: dict[str, Any] = Field(default_factory=dict)
     return_response: bool = False
@@ -192,7 +210,7 @@ class TemplateSettings(_Frozen):
 class ScriptSettings(_Frozen):
     """A script entity run with the arguments as its variables."""
 
-    entity_id: str = Field(pattern=r"^script\.[a-z0-9_]+$")
+    entity_id: str = Field(pattern=SCRIPT_PATTERN)
 
 
 class HistorySettings(_Frozen):
@@ -360,39 +378,18 @@ def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> T
     try:
         definition = ToolDefinition.model_validate(dict(data))
     except ValidationError as err:
-        raise CustomToolInvalid(_problems(err)) from err
-    problems: list[tuple[str, str]] = []
+        problems = validation_problems(err)
+        parsed = {path for path, _message in problems}
+        later = [p for p in later_problems(data) if "parameters" not in parsed]
+        raise CustomToolInvalid(problems + later) from err
+    problems = []
     if definition.name in reserved:
         problems.append(("name", f"'{definition.name}' is the name of a built-in tool"))
-    problems.extend(_schema_problems(definition.parameters))
+    problems.extend(schema_problems(definition.parameters))
     problems.extend(secret_problems(template_texts(definition), definition.secrets))
     if problems:
         raise CustomToolInvalid(problems)
     return definition
-
-
-def _problems(err: ValidationError) -> list[tuple[str, str]]:
-    problems = []
-    for item in err.errors(include_url=False):
-        path = ".".join(str(part) for part in item["loc"])
-        message = str(item["msg"]).removeprefix("Value error, ")
-        problems.append((path, message))
-    return problems
-
-
-def _schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as err:
-        where = ".".join(str(part) for part in ("parameters", *err.absolute_path))
-        return [(where, f"not a valid JSON Schema: {err.message}")]
-    if schema.get("type") != "object":
-        return [("parameters.type", "the parameters are a JSON Schema of type 'object'")]
-    properties = schema.get("properties", {})
-    reserved = sorted({"args", "secrets", "steps", "value", "value_json"} & set(properties))
-    if reserved:
-        return [("parameters.properties", f"{reserved} are template variables of their own")]
-    return []
 
 
 def template_texts(definition: ToolDefinition) -> Iterator[tuple[str, str, bool]]:

@@ -47,7 +47,7 @@ from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.home.gate import forbidden
-from addon.text import load_yaml
+from addon.text import dump_yaml, load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 
@@ -384,11 +384,7 @@ def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
             entries.append(export_definition(definition))
         except _Unsupported as err:
             not_exported.append((name, str(err)))
-    text = (
-        yaml.safe_dump(entries, sort_keys=False, allow_unicode=True, default_flow_style=False)
-        if entries
-        else ""
-    )
+    text = dump_yaml(entries) if entries else ""
     return ExportResult(text, tuple(entries), tuple(not_exported))
 
 

@@ -160,9 +160,9 @@ def parse_task_file(text: str, *, name: str = "tasks", base_dir: Path | None = N
     try:
         raw = _RawFile.model_validate(data)
     except ValidationError as err:
-        raise TaskFileInvalid(_problems(err)) from err
+        raise TaskFileInvalid(_problems(err) + _checks_of_what_parsed(data)) from err
     home = raw.home if isinstance(raw.home, HomeSpec) else _home_file(raw.home, base_dir)
-    problems = _check_home(home) + _check_tasks(home, raw.tasks)
+    problems = _check_home(home) + _check_tasks(home, list(enumerate(raw.tasks)))
     if problems:
         raise TaskFileInvalid(problems)
     tasks = tuple(
@@ -208,6 +208,13 @@ def _home_file(relative: str, base_dir: Path | None) -> HomeSpec:
         raise TaskFileInvalid(_problems(err, prefix="home")) from err
 
 
+WORDS = {
+    "missing": "required, and missing",
+    "extra_forbidden": "not a field here (misspelt?)",
+}
+"""Pydantic's messages for the commonest slips in a task file, in plainer words."""
+
+
 def _problems(err: ValidationError, prefix: str = "") -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for error in err.errors():
@@ -216,7 +223,7 @@ def _problems(err: ValidationError, prefix: str = "") -> list[tuple[str, str]]:
             if part in ("HomeSpec", "str"):
                 continue  # the union's branch names say nothing to the user
             path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-        found.append((path, error["msg"]))
+        found.append((path, WORDS.get(error["type"], error["msg"])))
     return found
 
 
@@ -248,10 +255,33 @@ def _check_home(home: HomeSpec) -> list[tuple[str, str]]:
     return problems
 
 
-def _check_tasks(home: HomeSpec, tasks: list[TaskSpec]) -> list[tuple[str, str]]:
+def _checks_of_what_parsed(data: Any) -> list[tuple[str, str]]:
+    """The reference checks of the parts that did parse, when another part did not.
+
+    So the Evaluate page lists every problem of a file at once, not the references' only after
+    every field is fixed. An inline home that parses is checked, and so are the tasks that
+    parse against it; a home given as a path is read only once the whole file parses.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("home"), dict):
+        return []
+    try:
+        home = HomeSpec.model_validate(data["home"])
+    except ValidationError:
+        return []
+    tasks: list[tuple[int, TaskSpec]] = []
+    raw_tasks = data.get("tasks")
+    for index, raw in enumerate(raw_tasks if isinstance(raw_tasks, list) else []):
+        try:
+            tasks.append((index, TaskSpec.model_validate(raw)))
+        except ValidationError:
+            continue  # its own problems are listed already
+    return _check_home(home) + _check_tasks(home, tasks)
+
+
+def _check_tasks(home: HomeSpec, tasks: list[tuple[int, TaskSpec]]) -> list[tuple[str, str]]:
     known = {e.entity_id for e in home.entities}
     problems: list[tuple[str, str]] = []
-    for i, task in enumerate(tasks):
+    for i, task in tasks:
         for part in ("setup", "expect"):
             for entity_id, spec in getattr(task, part).items():
                 where = f"tasks[{i}].{part}.{entity_id}"

@@ -28,6 +28,10 @@ class MemoryMessages:
     recalled_nothing: str
     forgotten: str
     not_found: str
+    dry_run_remembered: str
+    """A dry run's answer to remember: what would be kept, and that nothing was."""
+    dry_run_forgotten: str
+    """A dry run's answer to forget: what would go, and that nothing did."""
     lowercase_first: frozenset[str] = frozenset()
     """First words lower-cased when a memory follows ``that`` (English only)."""
 
@@ -50,6 +54,8 @@ EN = MemoryMessages(
     recalled_nothing="I don't remember anything about that.",
     forgotten="I've forgotten that {fact}.",
     not_found="I couldn't find that memory.",
+    dry_run_remembered="In a dry run nothing is stored: I would remember that {fact}.",
+    dry_run_forgotten="In a dry run nothing is deleted: I would forget that {fact}.",
     lowercase_first=frozenset(
         ("the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that")
     ),
@@ -65,6 +71,8 @@ DE = MemoryMessages(
     recalled_nothing="Dazu weiß ich nichts.",
     forgotten="Ich habe vergessen: {fact}.",
     not_found="Diese Erinnerung habe ich nicht gefunden.",
+    dry_run_remembered="Im Probelauf wird nichts gespeichert. Ich würde mir merken: {fact}.",
+    dry_run_forgotten="Im Probelauf wird nichts gelöscht. Ich würde vergessen: {fact}.",
 )
 FR = MemoryMessages(
     remembered="Je m'en souviendrai : {fact}.",
@@ -77,6 +85,8 @@ FR = MemoryMessages(
     recalled_nothing="Je ne sais rien à ce sujet.",
     forgotten="J'ai oublié : {fact}.",
     not_found="Je n'ai pas trouvé ce souvenir.",
+    dry_run_remembered="En simulation, rien n'est enregistré. Je retiendrais : {fact}.",
+    dry_run_forgotten="En simulation, rien n'est supprimé. J'oublierais : {fact}.",
 )
 ES = MemoryMessages(
     remembered="Lo recordaré: {fact}.",
@@ -88,6 +98,8 @@ ES = MemoryMessages(
     recalled_nothing="No recuerdo nada sobre eso.",
     forgotten="He olvidado: {fact}.",
     not_found="No encontré ese recuerdo.",
+    dry_run_remembered="En una simulación no se guarda nada. Recordaría: {fact}.",
+    dry_run_forgotten="En una simulación no se borra nada. Olvidaría: {fact}.",
 )
 NL = MemoryMessages(
     remembered="Ik onthoud: {fact}.",
@@ -100,6 +112,8 @@ NL = MemoryMessages(
     recalled_nothing="Daar weet ik niets over.",
     forgotten="Ik ben vergeten: {fact}.",
     not_found="Ik kon die herinnering niet vinden.",
+    dry_run_remembered="Bij een proefrun wordt niets opgeslagen. Ik zou onthouden: {fact}.",
+    dry_run_forgotten="Bij een proefrun wordt niets verwijderd. Ik zou vergeten: {fact}.",
 )
 IT = MemoryMessages(
     remembered="Me lo ricorderò: {fact}.",
@@ -111,6 +125,8 @@ IT = MemoryMessages(
     recalled_nothing="Non ricordo niente al riguardo.",
     forgotten="Ho dimenticato: {fact}.",
     not_found="Non ho trovato quel ricordo.",
+    dry_run_remembered="In una prova non si salva nulla. Ricorderei: {fact}.",
+    dry_run_forgotten="In una prova non si cancella nulla. Dimenticherei: {fact}.",
 )
 PL = MemoryMessages(
     remembered="Zapamiętano: {fact}.",
@@ -123,6 +139,8 @@ PL = MemoryMessages(
     recalled_nothing="Nic na ten temat nie zapamiętano.",
     forgotten="Zapomniano: {fact}.",
     not_found="Nie znaleziono tego wspomnienia.",
+    dry_run_remembered="W próbie nic nie jest zapisywane. Zapamiętano by: {fact}.",
+    dry_run_forgotten="W próbie nic nie jest usuwane. Zapomniano by: {fact}.",
 )
 PT = MemoryMessages(
     remembered="Vou lembrar: {fact}.",
@@ -134,6 +152,8 @@ PT = MemoryMessages(
     recalled_nothing="Não me lembro de nada sobre isso.",
     forgotten="Esqueci: {fact}.",
     not_found="Não encontrei essa memória.",
+    dry_run_remembered="Num teste nada é guardado. Eu lembraria: {fact}.",
+    dry_run_forgotten="Num teste nada é apagado. Eu esqueceria: {fact}.",
 )
 
 TABLE: Mapping[str, MemoryMessages] = MappingProxyType(

@@ -27,7 +27,6 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal
 
-import yaml
 from sqlalchemy import case, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -43,6 +42,7 @@ from addon.store.models import (
     ToolCall,
     utcnow,
 )
+from addon.text import dump_yaml
 
 _SECRETS_STATEMENT = re.compile(r"\b(?:INTO|UPDATE|FROM)\s+secrets\b", re.IGNORECASE)
 DRIVER_LOGGER = "aiosqlite"
@@ -272,9 +272,7 @@ def render_definition(definition: Mapping[str, Any], fmt: DiffFormat = "yaml") -
     """A definition as the editor shows it: block YAML or indented JSON, keys as written."""
     if fmt == "json":
         return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(
-        dict(definition), sort_keys=False, allow_unicode=True, default_flow_style=False
-    )
+    return dump_yaml(dict(definition))
 
 
 async def restore_version(

@@ -77,6 +77,15 @@ class RememberTool:
                 "reason": str(remembered.reason),
                 "speech": words.refused_secret if secret else words.nothing_to_remember,
             }
+        if context.dry_run:
+            # Said plainly, so the model does not confirm a memory that was never kept.
+            return {
+                "success": True,
+                "dry_run": True,
+                "stored": False,
+                "content": remembered.content,
+                "speech": words.dry_run_remembered.format(fact=words.fact(remembered.content)),
+            }
         template = words.already_known if remembered.outcome is Outcome.MERGED else words.remembered
         return {
             "success": True,
@@ -163,6 +172,15 @@ class ForgetTool:
         )
         if forgotten is None:
             return {"success": False, "speech": words.not_found}
+        if context.dry_run:
+            return {
+                "success": True,
+                "dry_run": True,
+                "deleted": False,
+                "memory_id": forgotten.id,
+                "content": forgotten.content,
+                "speech": words.dry_run_forgotten.format(fact=words.fact(forgotten.content)),
+            }
         return {
             "success": True,
             "memory_id": forgotten.id,

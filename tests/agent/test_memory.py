@@ -257,6 +257,22 @@ async def test_dry_runs_and_local_commands_are_not_learned_from(
 # The memory tools
 
 
+async def test_remember_in_a_dry_run_says_nothing_was_stored(
+    make_agent: MakeAgent, make_memory: MakeMemory, scripted_llm: ScriptedLLM, store: Store
+) -> None:
+    """A dry run's remember keeps nothing and tells the model so, in words it can repeat."""
+    scripted_llm.tool_calls(("remember", {"content": "The cat is called Miso."})).reply("Noted.")
+    agent = make_agent(llm=scripted_llm, memory=make_memory())
+    await agent.process(ask("remember that the cat is called Miso", dry_run=True))
+    await agent.drain()
+    answer = tool_result(scripted_llm.chat_requests[1].messages)
+    assert (answer["dry_run"], answer["stored"]) == (True, False)
+    assert answer["speech"] == (
+        "In a dry run nothing is stored: I would remember that the cat is called Miso."
+    )
+    assert await kept(store) == []
+
+
 async def test_remember_keeps_it_confirms_and_credits_the_turn(
     make_agent: MakeAgent, make_memory: MakeMemory, scripted_llm: ScriptedLLM, store: Store
 ) -> None:

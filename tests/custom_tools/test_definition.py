@@ -65,8 +65,7 @@ def test_acts_defaults_follow_the_kind() -> None:
 def test_a_templated_host_is_refused_at_rest_url() -> None:
     """Arguments may not choose the host: the URL must start with it written out."""
     found = problems(weather(rest={"url": "https://{{ host }}/weather"}))
-    assert "rest" in found
-    assert "host written out" in found["rest"]
+    assert "host written out" in found["rest.url"]
 
 
 def test_every_problem_is_listed_with_its_path() -> None:
@@ -75,6 +74,21 @@ def test_every_problem_is_listed_with_its_path() -> None:
         weather(name="1 bad", timeout=500, rest={"method": "FETCH", "url": "https://x.example/"})
     )
     assert {"name", "timeout", "rest.method"} <= set(found)
+
+
+def test_the_schema_is_checked_beside_other_problems() -> None:
+    """A broken schema is listed with a bad name and URL, not only once they are fixed."""
+    broken = {"type": "object", "properties": {"city": {"type": "town"}}}
+    found = problems(weather(name="bad name", parameters=broken, rest={"url": "ftp://x/"}))
+    assert {"name", "rest.url", "parameters.properties.city.type"} <= set(found)
+
+
+def test_a_name_problem_is_said_in_words() -> None:
+    """The name's rule is explained, never shown as its regular expression."""
+    message = problems(weather(name="get weather"))["name"]
+    assert message.startswith("a name starts with a letter")
+    assert "^" not in message
+    assert "pattern" not in message
 
 
 def test_a_builtin_name_is_refused() -> None:

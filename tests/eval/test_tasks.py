@@ -50,6 +50,15 @@ def test_every_schema_problem_is_reported_at_once() -> None:
     assert {"tasks[3].sentence", "tasks[3].sentense"} <= paths
 
 
+def test_a_schema_problem_does_not_hide_an_unknown_entity() -> None:
+    """A misspelt key in one task and an unknown entity in another come back together."""
+    text = TASKS_YAML.replace("expect: {switch.kettle:", "expect: {switch.kettel:")
+    with pytest.raises(TaskFileInvalid) as raised:
+        parse_task_file(text + "  - sentense: typo\n")
+    paths = {path for path, _message in raised.value.problems}
+    assert {"tasks[3].sentense", "tasks[1].expect.switch.kettel"} <= paths
+
+
 def test_home_may_be_a_file_beside_the_tasks(tmp_path: Path) -> None:
     """``home: flat_home.yaml`` is read relative to the task file."""
     home, tasks = TASKS_YAML.split("tasks:\n")

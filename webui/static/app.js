@@ -12,6 +12,11 @@
  * The Evaluate page reads a chosen task file into its text area (forms are never multipart),
  * and a run's page polls its progress URL, moving the progress bar and swapping in the rows
  * and totals the server rendered (escaped there like every page), until the run ends.
+ *
+ * On the MCP servers page a tool's forms (marked data-in-place) post with fetch; the answer is
+ * the page the form would have gone to, and only that tool's row and the notice are swapped in,
+ * so a switch keeps the reader's place in a long list. Should the fetch fail the form is sent
+ * the ordinary way.
  */
 "use strict";
 
@@ -234,6 +239,52 @@
     }
     poll();
   }
+
+  function swapIn(fresh, selector, current, after) {
+    const found = fresh.querySelector(selector);
+    const node = found ? document.adoptNode(found) : null;
+    if (current && node) current.replaceWith(node);
+    else if (current) current.remove();
+    else if (node && after) after.after(node);
+    return node;
+  }
+
+  function postInPlace(form) {
+    form.addEventListener("submit", function (event) {
+      const item = form.closest("[data-tool]");
+      const section = form.closest("section[id]");
+      if (!item || !section) return;
+      event.preventDefault();
+      const action = form.getAttribute("action");
+      form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
+      fetch(form.action, {
+        method: "POST",
+        body: new URLSearchParams(new FormData(form)),
+        credentials: "same-origin",
+      })
+        .then(function (response) {
+          if (!response.ok) throw new Error("answered " + response.status);
+          return response.text();
+        })
+        .then(function (html) {
+          const fresh = new DOMParser().parseFromString(html, "text/html");
+          const selector = "#" + CSS.escape(section.id) + " [data-tool=\"" +
+            CSS.escape(item.dataset.tool) + "\"]";
+          const row = swapIn(fresh, selector, item, null);
+          swapIn(fresh, ".notice[role=status]", document.querySelector(".notice[role=status]"),
+            document.querySelector(".page-header"));
+          if (!row) return;
+          row.querySelectorAll("form[data-in-place]").forEach(postInPlace);
+          const again = row.querySelector("form[action=\"" + CSS.escape(action) + "\"] button");
+          if (again) again.focus();
+        })
+        .catch(function () {
+          form.submit();
+        });
+    });
+  }
+
+  document.querySelectorAll("form[data-in-place]").forEach(postInPlace);
 
   const run = document.getElementById("eval-run");
   if (run && run.dataset.status === "running") followRun(run);

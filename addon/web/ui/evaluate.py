@@ -25,6 +25,7 @@ from addon.web.ui.forms import read_form
 from addon.web.ui.model_check import baseline
 from addon.web.ui.saved_tests import saved_tests_file
 from addon.web.ui.templating import render, render_fragment
+from addon.web.ui.tool_editor import locate
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ async def evaluate_view(request: web.Request) -> web.Response:
 async def _evaluate_page(
     request: web.Request,
     form: dict[str, str],
-    problems: list[tuple[str, str]] | None = None,
+    problems: list[tuple[str, str, int | None]] | None = None,
     status: int = 200,
 ) -> web.Response:
     async with request.app[keys.STORE].sessionmaker() as session:
@@ -108,6 +109,17 @@ async def _evaluate_page(
         },
         status=status,
     )
+
+
+def _placed(problems: list[tuple[str, str]], text: str) -> list[tuple[str, str, int | None]]:
+    """Each problem with the line of the task file it concerns (None: not one of its fields)."""
+    fields = ("model", "instructions", "text", "")
+    placed = [
+        (path, message, None if path in fields else locate(text, path))
+        for path, message in problems
+    ]
+    # The form's own problems first, then the file's in the order of its lines.
+    return sorted(placed, key=lambda problem: (problem[2] is not None, problem[2] or 0))
 
 
 async def evaluate_start_view(request: web.Request) -> web.Response:
@@ -152,7 +164,7 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
         except TaskFileInvalid as err:
             problems.extend(err.problems)
     if task_file is None:
-        return await _evaluate_page(request, form, problems, status=422)
+        return await _evaluate_page(request, form, _placed(problems, text), status=422)
     settings = RunSettings(model, form.get("local_first") == "on", instructions)
     run_id = await request.app[keys.EVALUATIONS].start(task_file, text, settings)
     raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate_run", run_id=str(run_id)))

@@ -16,7 +16,7 @@ from addon.store.queries.dashboard import Bucket
 
 WIDTH = 640
 HEIGHT = 200
-LEFT, RIGHT, TOP, BOTTOM = 68, 12, 12, 26
+LEFT, RIGHT, TOP, BOTTOM = 76, 12, 12, 26
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from markupsafe import Markup
 
 from addon import keys
 from addon.web.ui.security import csrf_token, set_csrf_cookie
@@ -140,11 +141,20 @@ def format_number(value: float | None) -> str:
 
 
 @jinja2.pass_context
-def format_when(context: jinja2.runtime.Context, value: datetime | None) -> str:
-    """A stored UTC time in the home's zone: "2026-11-22 14:03:05"."""
+def format_when(context: jinja2.runtime.Context, value: datetime | None) -> Markup | str:
+    """A stored UTC time in the home's zone, "2026-11-22 14:03:05", as a ``<time>`` element.
+
+    The element keeps the date and time from breaking apart in a narrow table cell (app.css)
+    and carries the instant and the zone's name, so hovering a time says which zone it is in.
+    """
     if value is None:
         return "—"
-    return f"{value.astimezone(context['tz']):%Y-%m-%d %H:%M:%S}"
+    local = value.astimezone(context["tz"])
+    return Markup('<time datetime="{}" title="{}">{}</time>').format(
+        local.isoformat(timespec="seconds"),
+        f"Home time zone ({context['tz']})",
+        f"{local:%Y-%m-%d %H:%M:%S}",
+    )
 
 
 def pretty_json(value: Any) -> str:

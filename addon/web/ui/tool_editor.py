@@ -13,6 +13,7 @@ path present in the text, so the message can be shown at the line it concerns.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -21,7 +22,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
-from addon.text import NoAliasLoader, load_yaml
+from addon.text import NoAliasLoader, dump_yaml, load_yaml
 
 COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
 KINDS = ("rest", "service", "template", "script", "history", "composite")
@@ -131,20 +132,23 @@ def render_source(definition: Mapping[str, Any], fmt: str = "yaml") -> str:
     """A definition as editor text: block YAML or indented JSON, keys in their order."""
     if fmt == "json":
         return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(
-        dict(definition), sort_keys=False, allow_unicode=True, default_flow_style=False
-    )
+    return dump_yaml(dict(definition))
 
 
 def place(err: CustomToolInvalid, text: str) -> list[Problem]:
     """The problems of ``err``, each with the line of the text it concerns (None if none)."""
     if isinstance(err, SourceInvalid):
         return list(err.placed)
-    return [Problem(path, message, locate(text, path)) for path, message in err.problems]
+    placed = [Problem(path, message, locate(text, path)) for path, message in err.problems]
+    # In the order of the text, as a reader meets them; one with no line comes last.
+    return sorted(placed, key=lambda problem: (problem.line is None, problem.line or 0))
 
 
 def locate(text: str, path: str) -> int | None:
-    """The 1-based line of the deepest key of the dotted ``path`` found in the YAML/JSON text."""
+    """The 1-based line of the deepest key of the dotted ``path`` found in the YAML/JSON text.
+
+    Also takes a task file's paths (``tasks[0].expect.light.kitchen``), for the Evaluate page.
+    """
     try:
         node = yaml.compose(text, Loader=NoAliasLoader)
     except yaml.YAMLError:
@@ -152,19 +156,27 @@ def locate(text: str, path: str) -> int | None:
     if node is None:
         return None
     line: int | None = None
-    for part in [p for p in path.split(".") if p]:
+    # ``tasks[0]`` is ``tasks.0``; a key may hold dots itself (``light.kitchen``), so the
+    # longest run of parts that names a key wins.
+    parts = [p for p in re.sub(r"\[(\d+)\]", r".\1", path).split(".") if p]
+    index = 0
+    while index < len(parts):
+        part = parts[index]
         if isinstance(node, yaml.MappingNode):
-            found = next(
-                ((key, value) for key, value in node.value if getattr(key, "value", None) == part),
+            keys = {getattr(key, "value", None): (key, value) for key, value in node.value}
+            end = next(
+                (end for end in range(len(parts), index, -1) if ".".join(parts[index:end]) in keys),
                 None,
             )
-            if found is None:
+            if end is None:
                 break
-            line = found[0].start_mark.line + 1
-            node = found[1]
+            key_node, node = keys[".".join(parts[index:end])]
+            line = key_node.start_mark.line + 1
+            index = end
         elif isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
             node = node.value[int(part)]
             line = node.start_mark.line + 1
+            index += 1
         else:
             break
     return line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -238,6 +239,15 @@ async def test_trace_shows_each_step_of_a_turn(ui: UI) -> None:
     ):
         assert expected in text, expected
     assert f'id="turn-{turn_id}"' in await ui.page(f"/conversations/{conversation_id}")
+
+
+async def test_a_call_without_reported_usage_shows_tokens_unknown(ui: UI) -> None:
+    """A stream that reported no usage reads "tokens unknown", never "0 prompt + 0"."""
+    call = replace(model_call("hello", "Hi.", at=T0), prompt_tokens=0, completion_tokens=0)
+    await seed_turn(ui.store, "no-usage", "hello", "Hi.", at=T0, llm_calls=[call])
+    text = parse(await ui.page("/conversations/no-usage")).text
+    assert "tokens unknown" in text
+    assert "0 prompt" not in text
 
 
 async def test_trace_holds_the_exact_messages_in_details(ui: UI) -> None:

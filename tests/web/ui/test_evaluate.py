@@ -67,6 +67,20 @@ async def test_bad_file_is_refused_with_its_problems_and_runs_kept(ui: UI) -> No
     assert f"#{run_id} " in body
 
 
+async def test_every_task_file_problem_is_shown_at_its_line(ui: UI) -> None:
+    """A misspelt key and an unknown entity are listed together, each with its line."""
+    bad = TASKS_YAML.replace('{switch.kettle: {state: "on"}}', '{switch.nope: {state: "on"}}')
+    bad += "  - sentense: typo\n"
+    response = await ui.post("/evaluate", {"source": "text", "text": bad, "model": "m"})
+    body = await response.text()
+    assert response.status == 422
+    lines = bad.splitlines()
+    nope = next(n for n, line in enumerate(lines, 1) if "switch.nope" in line)
+    typo = next(n for n, line in enumerate(lines, 1) if "sentense" in line)
+    assert re.search(rf'<li data-line="{nope}">[^\n]*tasks\[1\]\.expect\.switch\.nope', body)
+    assert re.search(rf'<li data-line="{typo}">[^\n]*tasks\[3\]\.sentense', body)
+
+
 async def test_malformed_yaml_is_a_422_not_a_500(ui: UI) -> None:
     """Text that is not YAML comes back as a problem on the form."""
     response = await ui.post("/evaluate", {"source": "text", "text": "home: [", "model": "m"})

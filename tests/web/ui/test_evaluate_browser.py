@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import expect
@@ -12,6 +13,13 @@ from tests.eval.tasks import TASKS_YAML
 from tests.web.ui.conftest import UI, MakeBrowsing
 
 pytestmark = pytest.mark.browser
+SCREENSHOTS = Path("/tmp/home-agent-evaluate-screenshots")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screenshot_dir() -> None:
+    """Where the tests leave screenshots for a person to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
 
 
 async def test_run_compare_and_reload(
@@ -53,3 +61,21 @@ async def test_run_compare_and_reload(
     await expect(page.locator("tr.eval-result.pass")).to_have_count(3)
     assert session.console_errors == []
     assert await session.csp_violations() == []
+
+
+async def test_a_bad_task_file_lists_every_problem_with_its_line(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """A misspelt key and an unknown entity are shown together, each with its line."""
+    bad = TASKS_YAML.replace('{switch.kettle: {state: "on"}}', '{switch.nope: {state: "on"}}')
+    session = await browsing()
+    page = await session.open("/evaluate")
+    await page.get_by_label("A task file (paste it, or choose a file)").check()
+    await page.get_by_label("Task file (YAML)").fill(bad + "  - sentense: typo\n")
+    await page.get_by_role("button", name="Run").click()
+    problems = page.locator("#eval-problems li[data-line]")
+    await expect(problems.filter(has_text="tasks[1].expect.switch.nope")).to_contain_text("line ")
+    await expect(problems.filter(has_text="tasks[3].sentense")).to_contain_text("line ")
+    await page.screenshot(path=SCREENSHOTS / "evaluate-problems-1280.png", full_page=True)
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await page.screenshot(path=SCREENSHOTS / "evaluate-problems-390.png", full_page=True)

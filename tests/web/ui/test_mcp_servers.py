@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from addon import keys
 from addon.store import mcp_servers as stored
 from tests.mcp_client.notes_server import TOKEN as NOTES_TOKEN
@@ -69,3 +71,16 @@ async def test_a_refused_form_does_not_echo_url_credentials(ui: UI) -> None:
     response = await ui.post("/mcp-servers", {"name": "Bad Name", "url": url})
     assert response.status == 422
     assert "pw-in-form-55" not in await response.text()
+
+
+async def test_a_server_gone_down_says_so_in_sentences(ui: UI) -> None:
+    """A down server's reason ends with a full stop before its tools are said to be withheld."""
+    async with notes_server() as notes:
+        response = await ui.post(
+            "/mcp-servers", {"name": "notes", "url": notes.url, "token": NOTES_TOKEN}
+        )
+        assert response.status == 303
+    await ui.client.app[keys.MCP_HUB].refresh(1)
+    page = await ui.page("/mcp-servers")
+    assert 'data-state="down"' in page
+    assert re.search(r"[.!?] Its tools are withheld from the model until it answers\.", page)

@@ -292,3 +292,11 @@ async def test_dashboard_plots_leave_evaluation_out(ingress_ui: UI) -> None:
     await seed_evaluation(ingress_ui, datetime.now(UTC))
     html = await ingress_ui.page("/")
     assert html.count("No turns in this period") == 2
+
+
+async def test_every_page_names_the_time_zone_of_its_times(ui: UI) -> None:
+    """Each page says its times are in the home's zone, by the zone's name."""
+    text = parse(await ui.page("/conversations")).text
+    said = re.search(r"Times are in the home's time zone, ([\w/+-]+)\.", text)
+    assert said is not None
+    assert said.group(1) not in ("", "None")

@@ -80,13 +80,17 @@ async def test_list_links_to_each_tool(ui: UI, echo_server: Any) -> None:
 
 
 async def test_invalid_definition_shows_problem_at_its_line(ui: UI) -> None:
-    """A refused save comes back 422 with the problem placed at the line of its key."""
-    source = "name: bad tool\ndescription: x\nkind: rest\nrest:\n  url: ftp://x\n"
+    """A refused save comes back 422 with every problem, each at the line of its own key."""
+    source = (
+        "name: bad tool\ndescription: x\nparameters:\n  type: object\n"
+        "  properties: {city: {type: town}}\nkind: rest\nrest:\n  url: ftp://x\n"
+    )
     response = await post(ui, "/tools/new", {"source": source})
     assert response.status == 422
     html = await response.text()
-    assert re.search(r'<li data-line="4">[^\n]*the URL must start with http', html)
-    assert re.search(r'<li data-line="1">[^\n]*>name<', html)
+    assert re.search(r'<li data-line="8">[^\n]*the URL must start with http', html)
+    assert re.search(r'<li data-line="1">[^\n]*>name<[^\n]*a name starts with a letter', html)
+    assert re.search(r'<li data-line="5">[^\n]*not a valid JSON Schema', html)
 
 
 async def test_yaml_syntax_error_names_its_line(ui: UI) -> None:
@@ -138,6 +142,20 @@ async def test_try_is_dry_when_the_option_says_so(
     page = parse(await response.text())
     assert "request not sent" in page.text
     assert '"dry_run": true' in page.text
+
+
+async def test_a_reading_try_in_a_dry_run_is_labelled_sent(
+    start_ui: Any, ui_settings: Any, echo_server: Any
+) -> None:
+    """A GET tried in a dry run really is sent: it says so, with no "dry run" badge."""
+    options = ui_settings.options.model_copy(update={"dry_run": True})
+    ui = await start_ui(ui_settings.model_copy(update={"options": options}), "")
+    await set_secret(ui)
+    tool_id = await create(ui, echo_source(echo_server))
+    html = await (await post(ui, f"/tools/{tool_id}/try", {"arg.city": "Rome"})).text()
+    assert 'id="try-sent"' in html
+    assert 'id="try-dry-run"' not in html
+    assert "request not sent" not in parse(html).text
 
 
 async def test_changed_field_wins_over_the_text(ui: UI, echo_server: Any) -> None:

@@ -59,7 +59,7 @@ async def test_create_shows_problem_inline_then_tries(
     widget = page.locator(".cm-problem-widget")
     await expect(widget).to_contain_text("the URL must start with http")
     line = page.locator(".CodeMirror-code > div").filter(has=widget)
-    await expect(line.locator(".CodeMirror-line")).to_contain_text("rest:")
+    await expect(line.locator(".CodeMirror-line")).to_contain_text("url:")
     await page.screenshot(path=SCREENSHOTS / "problem.png", full_page=True)
     await set_editor(page, good)
     await page.get_by_role("button", name="Create").click()
@@ -162,3 +162,28 @@ async def test_tool_pages_fit_the_screen(
     assert re.search("never-shown-secret", await page.content()) is None
     assert session.console_errors == []
     assert await session.csp_violations() == []
+
+
+async def test_every_problem_shows_at_its_own_line(ingress_ui: UI, browsing: MakeBrowsing) -> None:
+    """A bad name, schema and URL are shown together, each under the line of its field."""
+    session = await browsing()
+    page = await session.open("/tools/new")
+    await expect(page.locator(".CodeMirror")).to_be_visible()
+    await set_editor(
+        page,
+        "name: bad tool\ndescription: x\nparameters:\n  type: object\n"
+        "  properties: {city: {type: town}}\nkind: rest\nrest:\n  url: ftp://x\n",
+    )
+    await page.get_by_role("button", name="Create").click()
+    widgets = page.locator(".cm-problem-widget")
+    await expect(widgets).to_have_count(3)
+    for key, words in (
+        ("name:", "a name starts with a letter"),
+        ("properties:", "not a valid JSON Schema"),
+        ("url:", "the URL must start with http"),
+    ):
+        line = page.locator(".CodeMirror-code > div").filter(has=widgets.filter(has_text=words))
+        await expect(line.locator(".CodeMirror-line")).to_contain_text(key)
+    await page.screenshot(path=SCREENSHOTS / "every-problem.png", full_page=True)
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await page.screenshot(path=SCREENSHOTS / "every-problem-390.png", full_page=True)

@@ -1,0 +1,169 @@
+"""Every page at phone width (390 px) in real Chromium: nothing overflows, no word is broken.
+
+A new user found the panel at 390 px breaking names mid-word in tables ("fak e-mo del"), dates one
+digit per line, chart labels clipped and the tab bar cut off. This walks every page with data in
+it and measures what Chromium laid out, so a layout regression fails here rather than on a phone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from playwright.async_api import Page
+
+from addon import keys
+from addon.store import custom_tools, mcp_servers
+from devtools.scripted_llm import Completion, ScriptedLLM
+from tests.mcp_client.notes_server import TOKEN as NOTES_TOKEN
+from tests.mcp_client.notes_server import notes_server
+from tests.web.ui.conftest import UI, MakeBrowsing
+from tests.web.ui.seed import seed_trace
+from tests.web.ui.test_evaluate import start
+from tests.web.ui.test_memories import remember
+from tests.web.ui.test_tools import echo_server, echo_source
+
+pytestmark = pytest.mark.browser
+SCREENSHOTS = Path("/tmp/home-agent-layout-screenshots")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+__all__ = ["echo_server"]
+LONG_NAME = "get_weather_forecast_for_city"
+
+# Every problem Chromium's layout shows on the page, as text; an empty list is a good page.
+# A word is broken when its rendered boxes sit on more than one line; a cell overflows when its
+# content is wider than the cell; the document overflows when it is wider than the viewport;
+# a tab, or a chart's text, is cut off when it reaches outside the viewport or its chart.
+LAYOUT_PROBLEMS = """
+() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) {
+    // Name the outermost element that reaches past the edge, to say where to look.
+    const wide = [...document.body.querySelectorAll("*")].findLast(
+      (element) => element.getBoundingClientRect().right > root.clientWidth + 1
+        && !element.closest(".CodeMirror")
+    );
+    const where = wide ? `${wide.tagName.toLowerCase()}.${wide.className}` : "?";
+    problems.push(`document is ${root.scrollWidth} px wide in ${root.clientWidth} (${where})`);
+  }
+  const lines = (range) => new Set(
+    [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))
+  ).size;
+  for (const cell of document.querySelectorAll("td, th")) {
+    if (cell.scrollWidth > cell.clientWidth + 1) {
+      problems.push(`cell overflows: ${cell.textContent.trim().slice(0, 40)}`);
+    }
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      // Letters and digits never part; a short token ("2026-11-25", "fake-model,") stays
+      // whole too, while a long path or URL may break at its punctuation.
+      const text = node.textContent;
+      const words = [...text.matchAll(/[\\p{L}\\p{N}_]+/gu)];
+      const tokens = [...text.matchAll(/\\S+/g)].filter((token) => token[0].length <= 24);
+      for (const word of [...words, ...tokens]) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (lines(range) > 1) problems.push(`word broken in a cell: ${word[0].slice(0, 40)}`);
+      }
+    }
+  }
+  for (const tab of document.querySelectorAll(".tab")) {
+    const box = tab.getBoundingClientRect();
+    if (box.left < 0 || box.right > root.clientWidth) {
+      problems.push(`tab cut off: ${tab.textContent.trim()}`);
+    }
+  }
+  for (const svg of document.querySelectorAll(".plot svg")) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll("text")) {
+      const box = text.getBoundingClientRect();
+      if (box.left < frame.left - 1 || box.right > frame.right + 1
+          || box.top < frame.top - 1 || box.bottom > frame.bottom + 1) {
+        problems.push(`chart label clipped: ${text.textContent.trim()}`);
+      }
+    }
+  }
+  return problems;
+}
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screenshot_dir() -> None:
+    """Where the test leaves its screenshots for a person to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+
+
+async def seed_everything(ui: UI, notes_url: str, echo: str) -> dict[str, str]:
+    """A conversation, a tool with two versions, two evaluation runs, a memory, an MCP server."""
+    conversation_id, _ = await seed_trace(ui.store)
+    async with ui.store.sessionmaker.begin() as session:
+        first = yaml.safe_load(echo.replace("echo_city", LONG_NAME))
+        tool = await custom_tools.save_tool(session, first)
+        second = first | {"description": "Echo a city, a second time, through the endpoint."}
+        await custom_tools.save_tool(session, second, tool_id=tool.id, note="second")
+        server = await mcp_servers.add_server(
+            session,
+            name="notes",
+            url=notes_url,
+            header_name="Authorization",
+            header_value=f"Bearer {NOTES_TOKEN}",
+        )
+    await ui.client.app[keys.MCP_HUB].refresh(server.id)
+    memory = await remember(ui.store, "The cat is called Miso and sleeps on the radiator.")
+    run_a = await start(ui, model="fake-model")
+    run_b = await start(ui, model="fake-model", local_first="")
+    return {
+        "dashboard": "/",
+        "dashboard month": "/?span=month",
+        "conversations": "/conversations",
+        "conversation": f"/conversations/{conversation_id}",
+        "chat": "/chat",
+        "tools": "/tools",
+        "new tool": "/tools/new",
+        "tool": f"/tools/{tool.id}",
+        "tool diff": f"/tools/{tool.id}/diff?from=1&to=2",
+        "memories": "/memories",
+        "memory": f"/memories/{memory.id}",
+        "forget": "/memories/forget",
+        "evaluate": "/evaluate",
+        "run": f"/evaluate/runs/{run_a}",
+        "compare": f"/evaluate/compare?a={run_a}&b={run_b}",
+        "mcp servers": "/mcp-servers",
+        "settings": "/settings",
+        "not found": "/conversations/no-such-conversation",
+    }
+
+
+async def shoot(page: Page, name: str, width: int) -> None:
+    path = SCREENSHOTS / f"{name.replace(' ', '-')}-{width}.png"
+    await page.screenshot(path=path, full_page=True)
+
+
+async def test_every_page_fits_a_phone(
+    ingress_ui: UI, browsing: MakeBrowsing, scripted_llm: ScriptedLLM, echo_server: Any
+) -> None:
+    """At 390 px no page overflows sideways, breaks a word in a table, or cuts off a label."""
+    scripted_llm.default = Completion("I did nothing.")
+    async with notes_server() as notes:
+        pages = await seed_everything(ingress_ui, notes.url, echo_source(echo_server))
+        phone = await browsing(viewport=PHONE)
+        desktop = await browsing(viewport=DESKTOP)
+        found: dict[str, list[str]] = {}
+        for name, path in pages.items():
+            page = await phone.open(path)
+            await page.wait_for_load_state("load")
+            problems = await page.evaluate(LAYOUT_PROBLEMS)
+            if problems:
+                found[name] = problems
+            await shoot(page, name, PHONE["width"])
+            await page.close()
+            wide = await desktop.open(path)
+            await wide.wait_for_load_state("load")
+            await shoot(wide, name, DESKTOP["width"])
+            await wide.close()
+    assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
