@@ -48,6 +48,7 @@ class Options(BaseModel):
     history_turns: int = Field(default=10, ge=0, le=100)
     overview_token_budget: int = Field(default=3000, ge=0, le=200000)
     session_timeout: int = Field(default=300, ge=0, le=86400)
+    confirmation_timeout: int = Field(default=30, ge=5, le=600)
     local_first: bool = True
     local_questions: bool = True
     dry_run: bool = False
