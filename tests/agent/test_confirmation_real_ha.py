@@ -14,6 +14,7 @@ from addon.agent.conversation import ConversationRequest
 from addon.agent.service import Agent
 from addon.home.actions.live import LiveExecutor
 from addon.home.confirmation import hash_pin
+from addon.store import custom_tools
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_agent_real_ha import started_app, wait_for_state
@@ -202,3 +203,41 @@ async def test_a_wrong_pin_leaves_it_locked_and_no_pin_is_kept(
     for pin in ("4711", "8 2 6 9", "8269"):
         assert pin.encode() not in stored
         assert pin not in caplog.text
+
+
+async def test_a_custom_service_tool_unlocking_is_held(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """A custom ``service`` tool calling lock.unlock is held; the user's yes performs it."""
+    home = fresh_home_assistant()
+    client = await lock_app(
+        aiohttp_client,
+        make_app,
+        make_settings,
+        home,
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        local_first=False,
+    )
+    app = client.server.app
+    definition = {
+        "name": "open_up",
+        "description": "Unlock the front door.",
+        "parameters": {"type": "object", "properties": {}},
+        "kind": "service",
+        "service": {"action": "lock.unlock", "target": {"entity_id": LOCK}},
+    }
+    async with app[keys.STORE].sessionmaker.begin() as session:
+        await custom_tools.save_tool(session, definition)
+    agent = app[keys.AGENT]
+    scripted_llm.tool_calls(("open_up", {}))
+    held = await agent.process(ask("open up"))
+    assert held.needs_confirmation is not None
+    assert held.reply.endswith("Unlock Front Door? Say yes to confirm.")
+    assert await settled_state(agent, home) == "locked"
+    await agent.process(ask("yes"))
+    await wait_for_state(home, LOCK, "unlocked")
