@@ -50,7 +50,9 @@ def check_entry(scope: str, target: str, actions: list[str], method: str) -> Non
     shape = _NAME if scope == "domain" else _ENTITY
     if not shape.match(target):
         example = {"domain": "lock", "device_class": "cover.garage", "entity": "lock.front_door"}
-        raise PolicyEntryInvalid(f"{target!r} is not a {scope}; for example {example[scope]}")
+        raise PolicyEntryInvalid(
+            f"{target!r} is not a {scope.replace('_', ' ')}; for example {example[scope]}"
+        )
     if not actions or not all(_NAME.match(action) for action in actions):
         raise PolicyEntryInvalid("name the actions it covers, such as unlock or open_cover")
 

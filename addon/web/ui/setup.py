@@ -16,6 +16,7 @@ from addon.web.ui.evaluate import add_evaluate_pages
 from addon.web.ui.mcp_servers import add_mcp_pages
 from addon.web.ui.memories import add_memory_pages
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
+from addon.web.ui.safety import add_safety_pages
 from addon.web.ui.security import csrf_key_ctx, csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
 from addon.web.ui.tools import add_tool_pages
@@ -44,4 +45,5 @@ def setup_ui(app: web.Application) -> None:
     add_evaluate_pages(router)
     add_memory_pages(router)
     add_mcp_pages(router)
+    add_safety_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)
