@@ -61,7 +61,7 @@ class NoExecutor:
         wait: float | None = None,
     ) -> None:
         """Nothing."""
-        return None
+        return
 
     async def run_script(
         self, service: str, variables: Mapping[str, Any], *, wait: float
