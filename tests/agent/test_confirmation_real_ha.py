@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
+from sqlalchemy import select
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest
@@ -15,10 +16,13 @@ from addon.agent.service import Agent
 from addon.home.actions.live import LiveExecutor
 from addon.home.confirmation import hash_pin
 from addon.store import custom_tools
+from addon.store.models import ToolCall
+from addon.store.queries.dashboard import confirmations_since
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
-from tests.agent.test_agent_real_ha import started_app, wait_for_state
+from tests.agent.test_agent_real_ha import home_events, started_app, wait_for_state
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
 
@@ -241,3 +245,40 @@ async def test_a_custom_service_tool_unlocking_is_held(
     assert await settled_state(agent, home) == "locked"
     await agent.process(ask("yes"))
     await wait_for_state(home, LOCK, "unlocked")
+
+
+async def test_held_and_cancelled_are_traced_fired_and_counted(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """The trace says held then cancelled, both events fire, the dashboard's query counts them."""
+    home = fresh_home_assistant()
+    client = await lock_app(aiohttp_client, make_app, make_settings, home)
+    app = client.server.app
+    agent = app[keys.AGENT]
+    events = (
+        "home_agent_confirmation_requested",
+        "home_agent_confirmation_confirmed",
+        "home_agent_confirmation_cancelled",
+    )
+    async with home_events(home, *events) as seen:
+        held = await agent.process(ask("unlock the front door"))
+        cancelled = await agent.process(ask("never mind"))
+        await agent.drain()
+        await until(lambda: len(seen) == 2)
+    assert [event["event_type"] for event in seen] == [events[0], events[2]]
+    assert seen[0]["data"]["actions"][0]["entity_ids"] == [LOCK]
+    assert seen[1]["data"]["reason"] == "cancelled"
+    await app[keys.STORE].writer.flush()
+    async with app[keys.STORE].sessionmaker() as session:
+        steps = {
+            call.turn_id: call.result["confirmation"]
+            for call in await session.scalars(
+                select(ToolCall).where(ToolCall.name == "confirmation")
+            )
+        }
+        counts = await confirmations_since(session, datetime(2000, 1, 1, tzinfo=UTC))
+    assert steps == {held.turn_id: "Held for confirmation", cancelled.turn_id: "Cancelled"}
+    assert counts == {"held": 1, "confirmed": 0, "cancelled": 1, "expired": 0}
