@@ -38,6 +38,16 @@ def _as_text(value: Any) -> Any:
 Text = Annotated[str, BeforeValidator(_as_text)]
 
 
+def _as_said(value: Any) -> Any:
+    """YAML 1.1's unquoted yes and no (read as booleans) as the words the writer meant."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
+Said = Annotated[str, BeforeValidator(_as_said), Field(min_length=1, max_length=200)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -119,9 +129,7 @@ class TaskSpec(_Strict):
     expect: dict[str, StateSpec] = Field(default_factory=dict)
     answer: list[Text] | None = Field(default=None, min_length=1)
     tags: list[str] = Field(default_factory=list)
-    then_say: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
-        default_factory=list, max_length=5
-    )
+    then_say: list[Said] = Field(default_factory=list, max_length=5)
     """What the user says next in the same conversation ("yes" to a held action)."""
 
 

@@ -14,7 +14,7 @@ from tests.eval.tasks import TASKS_YAML
 UNLOCK = """\
   - id: unlock-confirmed
     sentence: unlock the front door
-    then_say: ["yes"]
+    then_say: [yes]
     expect: {lock.front_door: {state: unlocked}}
   - id: unlock-unconfirmed
     sentence: unlock the front door
