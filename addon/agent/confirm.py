@@ -53,8 +53,19 @@ class PendingConfirmations:
 
     _by_conversation: dict[str, Pending] = field(default_factory=dict)
 
-    def hold(self, pending: Pending) -> None:
-        """Keep ``pending``, replacing what the conversation held before."""
+    def hold(self, pending: Pending, timeout: float) -> None:
+        """Keep ``pending``, replacing what the conversation held before.
+
+        Questions nobody answered within ``timeout`` are forgotten here, so conversations that
+        never come back do not keep theirs.
+        """
+        stale = [
+            key
+            for key, kept in self._by_conversation.items()
+            if expired(kept, pending.asked_at, timeout)
+        ]
+        for key in stale:
+            del self._by_conversation[key]
         self._by_conversation[pending.conversation_id] = pending
 
     def waiting(self, conversation_id: str, device_id: str | None) -> Pending | None:

@@ -281,7 +281,7 @@ class Agent:
         if holds is None or not holds.held:
             return None
         pending = Pending(conversation_id, request.device_id, tuple(holds.held), created_at)
-        self._pending.hold(pending)
+        self._pending.hold(pending, self.options.confirmation_timeout)
         detail = pending.as_dict()
         trace.tool_calls.append(
             ToolCallTrace(

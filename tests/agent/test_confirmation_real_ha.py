@@ -282,3 +282,20 @@ async def test_held_and_cancelled_are_traced_fired_and_counted(
         counts = await confirmations_since(session, datetime(2000, 1, 1, tzinfo=UTC))
     assert steps == {held.turn_id: "Held for confirmation", cancelled.turn_id: "Cancelled"}
     assert counts == {"held": 1, "confirmed": 0, "cancelled": 1, "expired": 0}
+
+
+async def test_in_a_dry_run_the_confirmed_unlock_is_virtual(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """A dry run asks the same question; its confirmed unlock acts on the virtual copy only."""
+    home = fresh_home_assistant()
+    client = await lock_app(aiohttp_client, make_app, make_settings, home)
+    agent = client.server.app[keys.AGENT]
+    held = await agent.process(ask("unlock the front door", dry_run=True))
+    assert held.reply == "Unlock Front Door? Say yes to confirm."
+    done = await agent.process(ask("yes", dry_run=True))
+    assert done.reply == "Done."
+    assert await settled_state(agent, home) == "locked"
