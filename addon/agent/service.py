@@ -325,10 +325,11 @@ class Agent:
         executor = self._executor(context.home, context.dry_run)
         acted: tuple[ActedTarget, ...] = ()
         error: str | None = None
-        if answer == "confirmed" and executor is not None:
+        unreachable = executor is None and any(held.replay is None for held in pending.held)
+        if answer == "confirmed" and not unreachable:
             try:
                 for held in pending.held:
-                    await perform(executor, held)
+                    await perform(executor, held, dry_run=context.dry_run)
                     acted += tuple(ActedTarget(held.action, e) for e in held.entity_ids)
             except HomeAgentError as err:
                 error = str(err)

@@ -18,10 +18,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from addon.errors import HomeAssistantUnavailableError
 from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
 
 Scope = Literal["domain", "device_class", "entity"]
@@ -122,6 +123,8 @@ class HeldAction:
     pin_hash: str | None = None
     script: bool = False
     """A script run with ``data`` as its variables (``script.turn_on`` on its one entity)."""
+    replay: Callable[[], Awaitable[Any]] | None = field(default=None, compare=False, repr=False)
+    """For a call that is not Home Assistant's (an MCP server's tool): makes it again."""
 
     @property
     def action(self) -> str:
@@ -156,12 +159,19 @@ class Holds:
         data: Mapping[str, Any],
         *,
         script: bool = False,
+        replay: Callable[[], Awaitable[Any]] | None = None,
     ) -> HeldAction | None:
-        """Hold the call if the policy covers any of its entities (kept in :attr:`held`)."""
+        """Hold the call if the policy covers any of its entities (kept in :attr:`held`).
+
+        A call on no entity (an MCP server's tool, ``mcp.<tool>``) is held by a domain entry.
+        """
         if self.policy.empty:
             return None
         covering: PolicyEntry | None = None
         names: list[str] = []
+        if not entity_ids:
+            covering = self.policy.covering(domain, service, "", None)
+            names.append(service)
         for entity_id in entity_ids:
             device_class, name = self.describe(entity_id)
             names.append(name)
@@ -179,6 +189,7 @@ class Holds:
             covering.method,
             covering.pin_hash,
             script,
+            replay,
         )
         self.held.append(held)
         return held
@@ -234,8 +245,18 @@ class ConfirmingExecutor:
         return await self._inner.state(entity_id)
 
 
-async def perform(executor: Executor, held: HeldAction) -> None:
-    """Carry out a confirmed action, exactly as it was held (virtually in a dry run)."""
+async def perform(executor: Executor | None, held: HeldAction, *, dry_run: bool) -> None:
+    """Carry out a confirmed action, exactly as it was held (virtually in a dry run).
+
+    A call outside Home Assistant (an MCP server's tool) has no virtual copy: a dry run only
+    records it, as the gate's dry-run rule does.
+    """
+    if held.replay is not None:
+        if not dry_run:
+            await held.replay()
+        return
+    if executor is None:
+        raise HomeAssistantUnavailableError("Home Assistant is not connected")
     if held.script:
         await executor.run_script(held.entity_ids[0].partition(".")[2], held.data, wait=0.2)
     else:

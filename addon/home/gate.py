@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -196,12 +196,13 @@ class Gate:
         data: Mapping[str, Any],
         *,
         script: bool = False,
+        replay: Callable[[], Awaitable[Any]] | None = None,
     ) -> Decision:
         """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held)."""
         if self.holds is None or "." not in action:
             return Decision("allow", action)
         domain, service = action.split(".", 1)
-        held = self.holds.check(domain, service, entity_ids, data, script=script)
+        held = self.holds.check(domain, service, entity_ids, data, script=script, replay=replay)
         if held is None:
             return Decision("allow", action)
         names = ", ".join(held.names)
