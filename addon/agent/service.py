@@ -258,7 +258,8 @@ class Agent:
             turn_id=turn_id,
             handled_by=handled_by,
             actions=[_summary(outcome) for outcome in outcomes],
-            continue_conversation=reply.rstrip().endswith("?"),
+            # A held action waits for the answer: the satellite listens again.
+            continue_conversation=reply.rstrip().endswith("?") or needs_confirmation is not None,
             error=error,
             prompt_tokens=trace.prompt_tokens,
             completion_tokens=trace.completion_tokens,

@@ -70,6 +70,7 @@ async def test_local_unlock_is_held_and_a_yes_unlocks(
     assert held.reply == "Unlock Front Door? Say yes to confirm."
     assert held.needs_confirmation is not None
     assert held.needs_confirmation["actions"][0]["action"] == "lock.unlock"
+    assert held.continue_conversation is True
     assert await settled_state(agent, home) == "locked"
     confirmed = await agent.process(ask("yes"))
     assert confirmed.conversation_id == held.conversation_id
@@ -282,6 +283,14 @@ async def test_held_and_cancelled_are_traced_fired_and_counted(
         counts = await confirmations_since(session, datetime(2000, 1, 1, tzinfo=UTC))
     assert steps == {held.turn_id: "Held for confirmation", cancelled.turn_id: "Cancelled"}
     assert counts == {"held": 1, "confirmed": 0, "cancelled": 1, "expired": 0}
+    page = await client.get(
+        f"/conversations/{held.conversation_id}",
+        headers={"X-Ingress-Path": "/api/hassio_ingress/x"},
+    )
+    body = await page.text()
+    assert page.status == 200, body[:300]
+    assert 'data-confirmation="Held for confirmation"' in body
+    assert 'data-confirmation="Cancelled"' in body
 
 
 async def test_in_a_dry_run_the_confirmed_unlock_is_virtual(
