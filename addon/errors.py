@@ -193,3 +193,7 @@ class McpServerInvalid(HomeAgentError):
 
 class McpError(ToolError):
     """An MCP server could not be reached, or refused a request; the message says which."""
+
+
+class PolicyEntryInvalid(HomeAgentError):
+    """A confirmation policy entry the user added breaks the rules (its target, actions, PIN)."""

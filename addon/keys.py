@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from addon.llm.fallback import Fallback
     from addon.local.library import SentenceLibrary
     from addon.mcp_client.hub import McpHub
+    from addon.store.confirmation_policy import PolicyRecords
     from addon.store.database import Store
     from addon.wyoming.server import WyomingServer
 
@@ -69,6 +70,8 @@ MCP_SERVER: web.AppKey[McpEndpoint] = web.AppKey("mcp_server")
 """The MCP server at ``/mcp``: its transport starts with the first request, stops with the app."""
 MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
 """The MCP servers the user added, their tools and state; set by the agent's wiring."""
+CONFIRMATION_POLICY: web.AppKey[PolicyRecords] = web.AppKey("confirmation_policy")
+"""The confirmation policy's rows (the Safety page edits them); set by the agent's wiring."""
 CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")
 """The install's secret key the panel's CSRF tokens are signed with (kept under the data dir)."""
 

@@ -52,6 +52,9 @@ class ConversationResult:
     completion_tokens: int = 0
     error_kind: ErrorKind | None = None
     """Why the turn failed or was cut short (the model timed out, refused the key…)."""
+    needs_confirmation: dict[str, Any] | None = None
+    """The actions the confirmation policy held, and how to confirm them (``yes`` or ``pin``);
+    the next turn of the conversation confirms or cancels them. None when nothing was held."""
 
 
 @dataclass(frozen=True, slots=True)

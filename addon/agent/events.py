@@ -32,6 +32,9 @@ TOOL_EXECUTED = "home_agent_tool_executed"
 TOOL_PROGRESS = "home_agent_tool_progress"
 ERROR = "home_agent_error"
 MEMORY_EXTRACTED = "home_agent_memory_extracted"
+CONFIRMATION_REQUESTED = "home_agent_confirmation_requested"
+CONFIRMATION_CONFIRMED = "home_agent_confirmation_confirmed"
+CONFIRMATION_CANCELLED = "home_agent_confirmation_cancelled"
 # Events waiting for Home Assistant; beyond this (it answers far slower than turns come) new ones
 # are dropped with a warning rather than held in memory without bound.
 MAX_PENDING = 1000
@@ -175,6 +178,23 @@ def finished_events(
         )
     )
     return events
+
+
+def confirmation_event(
+    conversation_id: str, device_id: str | None, detail: dict[str, Any], reason: str
+) -> dict[str, Any]:
+    """``home_agent_confirmation_*``: an action held, confirmed, or cancelled (and why).
+
+    ``reason`` is ``requested``, ``confirmed``, ``cancelled``, ``wrong_pin``, ``expired`` or
+    ``failed``. Never the user's words: a PIN is not in any event.
+    """
+    return {
+        "conversation_id": conversation_id,
+        "device_id": device_id,
+        "actions": detail["actions"],
+        "method": detail["method"],
+        "reason": reason,
+    }
 
 
 def crashed_event(request: ConversationRequest, err: BaseException) -> dict[str, Any]:

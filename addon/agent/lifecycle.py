@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import aiohttp
 from aiohttp import web
@@ -21,12 +21,14 @@ from addon.custom_tools.source import StaticSource
 from addon.errors import ConfigError
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.home.actions.live import LiveExecutor
+from addon.home.confirmation import ConfirmationPolicy, PolicyEntry
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.mcp_client.hub import McpHub
 from addon.memory.extraction import Extractor
 from addon.memory.retrieval import EmbeddingSource, EndpointEmbeddings, Retriever
 from addon.memory.service import MemoryLimits, MemoryService
+from addon.store.confirmation_policy import PolicyRecords
 from addon.store.database import Store
 from addon.store.mcp_servers import StoredMcpServers
 from addon.store.records import ConversationRecords
@@ -67,6 +69,9 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     # MCP servers' tools: listed now and every few minutes in the background, offered per turn.
     mcp_hub = McpHub(StoredMcpServers(app[keys.STORE].sessionmaker, app[keys.STORE].changes))
     app[keys.MCP_HUB] = mcp_hub
+    policy = PolicyRecords(app[keys.STORE].sessionmaker)
+    await policy.load()
+    app[keys.CONFIRMATION_POLICY] = policy
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -81,6 +86,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         memory=memory,
         embedder=embeddings,
         tool_providers=(mcp_hub.tools,),
+        confirmation=compiled_policy(policy),
     )
     app[keys.AGENT] = agent
     warm_up: asyncio.Task[bool] | None = None
@@ -102,6 +108,34 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
             await asyncio.wait([refresh])
         await agent.drain(cancel=True)
         await session.close()
+
+
+def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:
+    """The policy as turns check it, compiled again only when its rows changed."""
+    compiled: list[tuple[int, ConfirmationPolicy]] = []
+
+    def current() -> ConfirmationPolicy:
+        if not compiled or compiled[0][0] != records.version:
+            entries = (
+                PolicyEntry(
+                    entry.id,
+                    "entity"
+                    if entry.scope == "entity"
+                    else "device_class"
+                    if entry.scope == "device_class"
+                    else "domain",
+                    entry.target,
+                    entry.actions,
+                    "pin" if entry.method == "pin" else "yes",
+                    entry.enabled,
+                    entry.pin_hash,
+                )
+                for entry in records.entries
+            )
+            compiled[:] = [(records.version, ConfirmationPolicy.of(entries))]
+        return compiled[0][1]
+
+    return current
 
 
 def embedding_source(options: Options, llm: LLMClient | None) -> EmbeddingSource | None:

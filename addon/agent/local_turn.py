@@ -18,15 +18,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from addon.agent.confirm import question_for
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
+from addon.home.gate import Decision
 from addon.home.targets import MatchTargetsPreferences
 from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
-from addon.tools.registry import ToolOutcome, held_by_executor
+from addon.tools.registry import HELD_RESULT, ToolOutcome, held_by_executor
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ async def run_local_turn(
     failed: tuple[LocalMatch, IntentResult] | None = None
     started_at = datetime.now(UTC)
     acted = time.perf_counter()
+    holds = context.holds
+    held_before = len(holds.held) if holds is not None else 0
     while match is not None:
         if fall_through and not questions and match.intent in QUESTIONS:
             return None
@@ -105,6 +109,16 @@ async def run_local_turn(
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
     tool_result = result.for_model()
+    decisions = held_by_executor(match.intent, context.dry_run)
+    if holds is not None and len(holds.held) > held_before:
+        # The policy held the intent's call: nothing was done, the user is asked instead.
+        held = tuple(holds.held[held_before:])
+        tool_result = dict(HELD_RESULT)
+        reply = question_for(held, context.language)
+        decisions = (
+            *decisions,
+            Decision("confirm", held[0].action, "confirmation", "held until the user confirms"),
+        )
     outcome = ToolOutcome(
         name=match.intent,
         arguments=dict(match.slots),
@@ -113,7 +127,7 @@ async def run_local_turn(
         error=result.message if result.is_error else None,
         duration_ms=(time.perf_counter() - acted) * 1000,
         executor=executor.name,
-        decisions=held_by_executor(match.intent, context.dry_run),
+        decisions=decisions,
     )
     trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
     trace.timings["local_action"] = outcome.duration_ms

@@ -126,6 +126,9 @@ async def run_tool_loop(
             added.append(
                 {"role": "tool", "tool_call_id": call.id, "content": model_content(outcome.result)}
             )
+        if context.holds is not None and context.holds.held:
+            # A held action ends the turn: the agent asks the user, not the model.
+            return LoopResult("", added, None, outcomes)
     _LOGGER.warning("Stopped a turn after %d model calls", max_iterations)
     trace.error_kind = ErrorKind.ITERATION_LIMIT
     # Cut off, the reply still says what was done: the user may not look at the home.

@@ -11,6 +11,7 @@ the turn goes (:mod:`addon.agent.events`) and fired in order by their own task.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -21,6 +22,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from addon.agent.confirm import (
+    PIN_MASK,
+    Pending,
+    PendingConfirmations,
+    answer_of,
+    expired,
+    question_for,
+    reply_for,
+)
 from addon.agent.context import HomeContext, HomePrefix, TurnContext
 from addon.agent.continuation import DeviceConversations
 from addon.agent.conversation import (
@@ -33,12 +43,16 @@ from addon.agent.conversation import (
     ToolCallResult,
 )
 from addon.agent.events import (
+    CONFIRMATION_CANCELLED,
+    CONFIRMATION_CONFIRMED,
+    CONFIRMATION_REQUESTED,
     CONVERSATION_STARTED,
     ERROR,
     MEMORY_EXTRACTED,
     EventOutbox,
     EventSink,
     ToolProgressEvents,
+    confirmation_event,
     crashed_event,
     finished_events,
     memory_extracted_event,
@@ -65,9 +79,15 @@ from addon.agent.state_record import RecordingExecutor
 from addon.agent.tool_budget import budgeted
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.config.settings import Options
-from addon.errors import ErrorKind
+from addon.errors import ErrorKind, HomeAgentError
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
+from addon.home.confirmation import (
+    ConfirmationPolicy,
+    ConfirmingExecutor,
+    Holds,
+    perform,
+)
 from addon.home.entity_vectors import TextEmbedder
 from addon.home.gate import executor_for
 from addon.home.model import HomeModel
@@ -79,7 +99,7 @@ from addon.memory.extraction import Exchange
 from addon.memory.service import AfterTurn, MemoryService, RecalledMemory, RecallRequest, TurnSource
 from addon.store.conversations import OutcomeUpdate
 from addon.store.records import ConversationRecords
-from addon.tools.base import Tool, ToolContext
+from addon.tools.base import ActedTarget, Tool, ToolContext
 from addon.tools.home_tools import build_registry
 from addon.tools.memory import MEMORY_TOOL_NAMES, memory_tools, told_memory_ids
 from addon.tools.registry import ToolOutcome, ToolRegistry
@@ -133,12 +153,15 @@ class Agent:
     clock: Callable[[], datetime] = _utc_now
     embedder: TextEmbedder | None = None
     """Embeds requests and entities for a large home's context selection; lexical without."""
+    confirmation: Callable[[], ConfirmationPolicy] | None = None
+    """The user's confirmation policy as it stands (kept in memory by the store); None: none."""
     history: ConversationHistory = field(init=False)
     _home_context: HomeContext = field(init=False)
     _background: set[asyncio.Task[None]] = field(init=False, default_factory=set)
     _events: EventOutbox = field(init=False)
     _devices: DeviceConversations = field(init=False, default_factory=DeviceConversations)
     _memory_tools: list[Tool] = field(init=False, default_factory=list)
+    _pending: PendingConfirmations = field(init=False, default_factory=PendingConfirmations)
 
     def __post_init__(self) -> None:
         self.history = ConversationHistory(self.records, max_turns=self.options.history_turns)
@@ -169,6 +192,13 @@ class Agent:
         dry_run = self.options.dry_run or request.dry_run is True
         conversation_id, is_new = await self._conversation_id(request, created_at)
         async with self.history.lock(conversation_id):
+            said = request.text
+            pending = self._pending.waiting(conversation_id, request.device_id)
+            if pending is not None:
+                self._pending.take(conversation_id)
+                if pending.pin:
+                    # A PIN is never stored, traced, fired or logged: masked before anything.
+                    request = dataclasses.replace(request, text=PIN_MASK)
             # Inside the lock, and the end's events are queued before the next holder runs (no
             # await after the lock): events of one conversation's turns never interleave.
             self._events.emit(
@@ -179,14 +209,22 @@ class Agent:
             trace = TurnTrace()
             context = self._context(model, language, created_at, request.device_id, dry_run)
             spoken = SpokenStream(on_text) if on_text is not None else None
-            reply, messages, handled_by, error, outcomes = await self._answer(
-                request,
-                context,
-                history,
-                trace,
-                spoken,
-                ToolProgressEvents(self._events, conversation_id),
+            answered = (
+                await self._answer_pending(pending, said, request, context, trace, spoken)
+                if pending is not None
+                else None
             )
+            if answered is None:
+                answered = await self._answer(
+                    request,
+                    context,
+                    history,
+                    trace,
+                    spoken,
+                    ToolProgressEvents(self._events, conversation_id),
+                )
+            reply, messages, handled_by, error, outcomes = answered
+            needs_confirmation = self._held(conversation_id, request, context, trace, created_at)
             if spoken is not None:
                 # What was streamed is what was answered (an apology after streamed text, too).
                 await spoken.complete(reply)
@@ -224,14 +262,105 @@ class Agent:
             turn_id=turn_id,
             handled_by=handled_by,
             actions=[_summary(outcome) for outcome in outcomes],
-            continue_conversation=reply.rstrip().endswith("?"),
+            # A held action waits for the answer: the satellite listens again.
+            continue_conversation=reply.rstrip().endswith("?") or needs_confirmation is not None,
             error=error,
             prompt_tokens=trace.prompt_tokens,
             completion_tokens=trace.completion_tokens,
             error_kind=trace.error_kind,
+            needs_confirmation=needs_confirmation,
         )
         self._after_turn(result, request, trace, outcomes, dry_run, history)
         return result
+
+    def _held(
+        self,
+        conversation_id: str,
+        request: ConversationRequest,
+        context: ToolContext,
+        trace: TurnTrace,
+        created_at: datetime,
+    ) -> dict[str, Any] | None:
+        """Keep what the turn held for the user's next words; its ``needs_confirmation``."""
+        holds = context.holds
+        if holds is None or not holds.held:
+            return None
+        pending = Pending(conversation_id, request.device_id, tuple(holds.held), created_at)
+        self._pending.hold(pending, self.options.confirmation_timeout)
+        detail = pending.as_dict()
+        trace.tool_calls.append(
+            ToolCallTrace(
+                created_at, "confirmation", _status("Held for confirmation", detail), None
+            )
+        )
+        self._events.emit(
+            CONFIRMATION_REQUESTED,
+            confirmation_event(conversation_id, request.device_id, detail, "requested"),
+        )
+        return detail
+
+    async def _answer_pending(
+        self,
+        pending: Pending,
+        said: str,
+        request: ConversationRequest,
+        context: ToolContext,
+        trace: TurnTrace,
+        spoken: SpokenStream | None,
+    ) -> tuple[str, list[dict[str, Any]], HandledBy, str | None, list[ToolOutcome]] | None:
+        """The user's answer to a held action: perform it, cancel it, or None when it expired.
+
+        Only here is a held action performed, and only from the user's own words: a tool call
+        never reaches this. It runs through the turn's plain executor (virtual in a dry run).
+        """
+        detail = pending.as_dict()
+        at = self.clock()
+        conversation_id = pending.conversation_id
+        if expired(pending, at, self.options.confirmation_timeout):
+            trace.tool_calls.append(
+                ToolCallTrace(at, "confirmation", _status("Expired", detail), None)
+            )
+            self._events.emit(
+                CONFIRMATION_CANCELLED,
+                confirmation_event(conversation_id, request.device_id, detail, "expired"),
+            )
+            return None
+        answer = answer_of(pending, said, context.language)
+        reply = reply_for(answer, pending, context.language)
+        executor = self._executor(context.home, context.dry_run)
+        acted: tuple[ActedTarget, ...] = ()
+        error: str | None = None
+        unreachable = executor is None and any(held.replay is None for held in pending.held)
+        if answer == "confirmed" and not unreachable:
+            try:
+                for held in pending.held:
+                    await perform(executor, held, dry_run=context.dry_run)
+                    acted += tuple(ActedTarget(held.action, e) for e in held.entity_ids)
+            except HomeAgentError as err:
+                error = str(err)
+                reply = messages_for(context.language).could_not_do
+        elif answer == "confirmed":
+            error = "not connected"
+            reply = messages_for(context.language).for_error(ErrorKind.NOT_CONNECTED)
+        status = "Confirmed" if answer == "confirmed" and error is None else "Cancelled"
+        outcome = dataclasses.replace(
+            _status(status, detail, executor.name if executor else "none"), acted=acted, error=error
+        )
+        trace.tool_calls.append(ToolCallTrace(at, "confirmation", outcome, None))
+        event = CONFIRMATION_CONFIRMED if status == "Confirmed" else CONFIRMATION_CANCELLED
+        self._events.emit(
+            event,
+            confirmation_event(
+                conversation_id, request.device_id, detail, answer if error is None else "failed"
+            ),
+        )
+        if spoken is not None:
+            await spoken.send(reply)
+        messages = [
+            {"role": "user", "content": request.text},
+            {"role": "assistant", "content": reply},
+        ]
+        return reply, messages, "local", error, [outcome]
 
     async def _answer(
         self,
@@ -319,12 +448,18 @@ class Agent:
                 self._home_context.index(model), _searched(result.outcomes)
             )
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
+        final = result.reply
+        if context.holds is not None and context.holds.held:
+            # The loop stopped at the held call: the question is the agent's, not the model's.
+            final = question_for(tuple(context.holds.held), context.language)
+            if spoken is not None:
+                await spoken.message_sink()(final)
         # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
-        reply = spoken_reply(result.messages, result.reply)
+        reply = spoken_reply(result.messages, final)
         messages = [user_message, *result.messages]
         if messages[-1].get("role") != "assistant" or messages[-1].get("tool_calls"):
             # Failed or cut-off turns still end, in history, with what the user was told.
-            messages = [*messages, {"role": "assistant", "content": result.reply}]
+            messages = [*messages, {"role": "assistant", "content": final}]
         return reply, messages, handled_by, result.error, result.outcomes
 
     async def _recall(
@@ -462,9 +597,14 @@ class Agent:
         dry_run: bool,
     ) -> ToolContext:
         area_id = self._device_area(model, device_id)
+        executor = self._executor(model, dry_run)
+        holds = self._holds(model)
+        if holds is not None and executor is not None:
+            executor = ConfirmingExecutor(executor, holds)
         return ToolContext(
             home=model,
-            executor=self._executor(model, dry_run),
+            executor=executor,
+            holds=holds,
             language=language,
             now=self._now(model, created_at),
             device_id=device_id,
@@ -472,6 +612,17 @@ class Agent:
             floor_id=model.areas[area_id].floor_id if model and area_id else None,
             dry_run=dry_run,
         )
+
+    def _holds(self, model: HomeModel | None) -> Holds | None:
+        """The turn's confirmation policy, naming entities from the home model."""
+        if self.confirmation is None:
+            return None
+
+        def describe(entity_id: str) -> tuple[str | None, str]:
+            entity = model.entity(entity_id) if model is not None else None
+            return (entity.device_class, entity.name) if entity is not None else (None, entity_id)
+
+        return Holds(self.confirmation(), describe)
 
     def prompt_preview(self) -> PromptPreview:
         """The system prompt as a turn from no particular area would send it now.
@@ -701,6 +852,19 @@ def _searched(outcomes: list[ToolOutcome]) -> list[str]:
         if outcome.name == SEARCH_TOOL and outcome.detail is not None:
             found.extend(str(e) for e in outcome.detail.get("entity_ids", ()))
     return found
+
+
+def _status(status: str, detail: dict[str, Any], executor: str = "gate") -> ToolOutcome:
+    """The trace's line for a held action: held, confirmed, cancelled or expired."""
+    return ToolOutcome(
+        name="confirmation",
+        arguments=detail,
+        raw_arguments="",
+        result={"confirmation": status, **detail},
+        error=None,
+        duration_ms=0.0,
+        executor=executor,
+    )
 
 
 def _summary(outcome: ToolOutcome) -> ActionSummary:

@@ -50,6 +50,7 @@ class Options(BaseModel):
     tool_budget: bool = False
     """Offer only the tools the request's selected entities need (``agent/tool_budget.py``)."""
     session_timeout: int = Field(default=300, ge=0, le=86400)
+    confirmation_timeout: int = Field(default=30, ge=5, le=600)
     local_first: bool = True
     local_questions: bool = True
     dry_run: bool = False

@@ -24,6 +24,7 @@ from addon.eval.home import apply_states, build_model
 from addon.eval.scoring import EntityView, Snapshot, compared_attributes, score
 from addon.eval.tasks import Task, TaskFile
 from addon.home.actions.virtual import VirtualExecutor
+from addon.home.confirmation import ConfirmationPolicy
 from addon.home.model import HomeModel
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
@@ -165,6 +166,8 @@ class Evaluation:
     llm: LLMClient | None
     local: LocalMatcher | None
     task_timeout: float | None = None
+    confirmation: Callable[[], ConfirmationPolicy] | None = None
+    """The confirmation policy the agent holds actions by (the app's); None holds nothing."""
     """Seconds one task may take before it counts as failed (None: the model's own timeouts)."""
 
     async def run(
@@ -209,12 +212,23 @@ class Evaluation:
             llm=self.llm,
             local=self.local if options.local_first else None,
             outcome_delay=0.0,
+            confirmation=self.confirmation,
         )
         request = ConversationRequest(text=task.sentence, source="eval", language=language)
         started = time.perf_counter()
         outcome: ConversationResult | str
         try:
             outcome = await asyncio.wait_for(agent.process(request), self.task_timeout)
+            for said in task.then_say:
+                # The user's next words in the same conversation ("yes" to a held action);
+                # the last reply is the one scored.
+                follow = ConversationRequest(
+                    text=said,
+                    source="eval",
+                    language=language,
+                    conversation_id=outcome.conversation_id,
+                )
+                outcome = await asyncio.wait_for(agent.process(follow), self.task_timeout)
         except TimeoutError:
             outcome = f"no reply within {self.task_timeout:g} s"
         except Exception as err:  # one task's crash is its failure, not the run's end

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -18,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from addon.config.settings import Options
 from addon.eval.runner import Evaluation, RunSettings, TaskResult, make_llm
 from addon.eval.tasks import TaskFile
+from addon.home.confirmation import ConfirmationPolicy
 from addon.local.library import SentenceLibrary
 from addon.local.matcher import LocalMatcher
 from addon.store import eval_runs
@@ -35,6 +37,8 @@ class Evaluations:
     options: Options
     sentences: SentenceLibrary = field(default_factory=SentenceLibrary)
     """Parsed sentences, shared with the agent's matcher (the app's)."""
+    confirmation: Callable[[], ConfirmationPolicy] | None = None
+    """The app's confirmation policy: a run holds what the live agent would hold."""
     _local: LocalMatcher | None = field(init=False, default=None)
     _tasks: dict[int, asyncio.Task[None]] = field(init=False, default_factory=dict)
     _one_at_a_time: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)
@@ -104,6 +108,7 @@ class Evaluations:
                     base_options=self.options,
                     llm=llm,
                     local=local,
+                    confirmation=self.confirmation,
                     # The model's own timeout bounds each call; a whole turn may make several.
                     task_timeout=float(
                         self.options.request_timeout * (self.options.max_tool_iterations + 1)

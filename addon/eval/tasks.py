@@ -38,6 +38,16 @@ def _as_text(value: Any) -> Any:
 Text = Annotated[str, BeforeValidator(_as_text)]
 
 
+def _as_said(value: Any) -> Any:
+    """YAML 1.1's unquoted yes and no (read as booleans) as the words the writer meant."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
+Said = Annotated[str, BeforeValidator(_as_said), Field(min_length=1, max_length=200)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -119,6 +129,8 @@ class TaskSpec(_Strict):
     expect: dict[str, StateSpec] = Field(default_factory=dict)
     answer: list[Text] | None = Field(default=None, min_length=1)
     tags: list[str] = Field(default_factory=list)
+    then_say: list[Said] = Field(default_factory=list, max_length=5)
+    """What the user says next in the same conversation ("yes" to a held action)."""
 
 
 class _RawFile(_Strict):
@@ -135,6 +147,7 @@ class Task(_Strict):
     expect: dict[str, StateSpec]
     answer: tuple[str, ...] | None
     tags: tuple[str, ...]
+    then_say: tuple[str, ...] = ()
 
 
 class TaskFile(_Strict):
@@ -173,6 +186,7 @@ def parse_task_file(text: str, *, name: str = "tasks", base_dir: Path | None = N
             expect=task.expect,
             answer=tuple(task.answer) if task.answer is not None else None,
             tags=tuple(task.tags),
+            then_say=tuple(task.then_say),
         )
         for number, task in enumerate(raw.tasks, start=1)
     )

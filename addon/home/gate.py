@@ -7,7 +7,7 @@ the call before it acts or hands back what it read, and the gate answers with a
 :class:`Decision`, the same rules in one place. A new path gets the rules by asking the gate, not
 by remembering them.
 
-The gate decides three things:
+The gate decides four things:
 
 * **dry run**: in a dry run, a call that acts is held (recorded, not sent). Whether it acts is
   the caller's declaration, overruled where the kind always acts: a Home Assistant action or a
@@ -17,10 +17,12 @@ The gate decides three things:
   one by one) only when the user wrote it; a template's result only when it read nothing but
   exposed entities (not a whole domain, not every state);
 * **forbidden actions**: a short list of actions that can harm the host (``hassio.*``,
-  ``shell_command.*``, stopping Home Assistant...) no tool may call, from this one list.
+  ``shell_command.*``, stopping Home Assistant...) no tool may call, from this one list;
+* **confirmation**: an action the user's policy covers (unlocking a lock...) is held with the
+  verdict ``confirm`` until the user says yes (:mod:`addon.home.confirmation`; the turn's
+  :class:`~addon.home.confirmation.Holds` keeps what was held).
 
-Confirmation (a later issue) will hold an action until the user says yes: the verdict
-``confirm`` is its seam. Every decision is kept on the gate and recorded in the turn's trace.
+Every decision is kept on the gate and recorded in the turn's trace.
 Deciding costs a few microseconds: no I/O, nothing but set lookups.
 """
 
@@ -28,15 +30,17 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from addon.home.confirmation import Holds
+
 Verdict = Literal["allow", "hold", "refuse", "confirm"]
 """``allow``: go ahead; ``hold``: a dry run records it without sending; ``refuse``: never;
-``confirm``: held until the user confirms (decided by a later issue; nothing returns it yet)."""
+``confirm``: held until the user confirms (:mod:`addon.home.confirmation`)."""
 
-Rule = Literal["dry_run", "exposure", "forbidden", "read_only"]
+Rule = Literal["dry_run", "exposure", "forbidden", "read_only", "confirmation"]
 
 FORBIDDEN_ACTIONS: tuple[str, ...] = (
     "hassio.*",
@@ -176,12 +180,35 @@ class Gate:
     dry_run: bool
     exposed: Callable[[str], bool] | None = None
     decisions: list[Decision] = field(default_factory=list)
+    holds: Holds | None = None
+    """The turn's confirmation policy and what it held; None: nothing needs confirming."""
 
     def bind(self, exposed: Callable[[str], bool] | None) -> Gate:
         """The same gate with ``exposed`` as its exposure, sharing its decisions."""
         if exposed is None or exposed is self.exposed:
             return self
-        return Gate(self.dry_run, exposed, self.decisions)
+        return Gate(self.dry_run, exposed, self.decisions, self.holds)
+
+    def confirm(
+        self,
+        action: str,
+        entity_ids: Sequence[str],
+        data: Mapping[str, Any],
+        *,
+        script: bool = False,
+        replay: Callable[[], Awaitable[Any]] | None = None,
+    ) -> Decision:
+        """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held)."""
+        if self.holds is None or "." not in action:
+            return Decision("allow", action)
+        domain, service = action.split(".", 1)
+        held = self.holds.check(domain, service, entity_ids, data, script=script, replay=replay)
+        if held is None:
+            return Decision("allow", action)
+        names = ", ".join(held.names)
+        return self._decide(
+            Decision("confirm", action, "confirmation", f"held until the user confirms ({names})")
+        )
 
     def _decide(self, decision: Decision) -> Decision:
         self.decisions.append(decision)

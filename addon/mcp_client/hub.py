@@ -92,6 +92,16 @@ class McpTool:
     async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
         """Call the tool on its server, unless the gate holds it (a dry run, not read-only)."""
         gate = context.gate if context.gate is not None else Gate(context.dry_run)
+        if not self.read_only:
+            # An acting tool the Safety policy names (domain ``mcp``, action the tool's name).
+            confirm = gate.confirm(
+                f"mcp.{self.name}",
+                [],
+                arguments,
+                replay=lambda: self.hub.call(self.server, self.remote.name, arguments),
+            )
+            if not confirm.allowed:
+                return ToolReply(result={"held_for_confirmation": True})
         if not gate.send(self.name, kind="mcp", declared=not self.read_only):
             return ToolReply(
                 result={"success": True, "result": NOT_SENT, "dry_run": True},

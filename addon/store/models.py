@@ -437,3 +437,23 @@ class McpServer(Base):
     """Per switched-on tool, the ``description`` and ``parameters`` the user approved."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ConfirmationPolicyEntry(Base):
+    """One line of the confirmation policy (``addon.home.confirmation``); never the PIN itself.
+
+    ``scope`` is ``domain``, ``device_class`` or ``entity``; ``target`` a domain, a
+    ``domain.device_class`` or an entity id; ``actions`` the services it covers; ``pin_hash``
+    a salted scrypt hash when ``method`` is ``pin``.
+    """
+
+    __tablename__ = "confirmation_policy"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(16))
+    target: Mapped[str] = mapped_column(String(255))
+    actions: Mapped[list[str]] = mapped_column(JSON, default=list)
+    method: Mapped[str] = mapped_column(String(8), default="yes")
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    pin_hash: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from addon.home.actions.executor import Executor
+    from addon.home.confirmation import Holds
     from addon.home.gate import Gate
     from addon.home.model import HomeModel
 
@@ -35,6 +36,9 @@ class ToolContext:
     gate: Gate | None = None
     """The call's gate (:mod:`addon.home.gate`), set per call by the registry: every tool that
     acts on or reads the home asks it, and its decisions go to the trace."""
+    holds: Holds | None = None
+    """The turn's confirmation policy and the actions it held (:mod:`addon.home.confirmation`);
+    ``executor`` holds covered calls into it, and so does the gate of every call."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,6 +96,8 @@ class ToolRegistry:
         context = dataclasses.replace(context, gate=gate)
         if tool is not None and tool.kind in ("intent", "script"):
             gate.decisions.extend(held_by_executor(name, context.dry_run))
+        holds = context.holds
+        held_before = len(holds.held) if holds is not None else 0
         try:
             if tool is None:
                 known = ", ".join(self._tools) or "none"
@@ -122,6 +124,16 @@ class ToolRegistry:
             _LOGGER.exception("Tool %s raised with arguments %s", name, raw_arguments[:500])
             result = {"error": type(err).__name__, "error_text": str(err) or repr(err)}
             error = result["error_text"]
+        if holds is not None and len(holds.held) > held_before:
+            # Whatever the tool answered, nothing covered was done: the model reads that.
+            for held in holds.held[held_before:]:
+                if not any(d.verdict == "confirm" for d in gate.decisions):
+                    gate.decisions.append(
+                        Decision(
+                            "confirm", held.action, "confirmation", "held until the user confirms"
+                        )
+                    )
+            result, error = dict(HELD_RESULT), None
         return ToolOutcome(
             name=name,
             arguments=arguments,
@@ -137,6 +149,13 @@ class ToolRegistry:
         )
 
 
+HELD_RESULT: dict[str, Any] = {
+    "held_for_confirmation": True,
+    "speech": "Nothing was done yet: the user is asked to confirm first.",
+}
+"""What the model reads of a call the confirmation policy held."""
+
+
 def gate_for(context: ToolContext) -> Gate:
     """A fresh gate for one call: the turn's dry run, the home model's exposure.
 
@@ -145,7 +164,7 @@ def gate_for(context: ToolContext) -> Gate:
     found among the exposed ones.
     """
     home = context.home
-    return Gate(context.dry_run, home.is_exposed if home is not None else None)
+    return Gate(context.dry_run, home.is_exposed if home is not None else None, holds=context.holds)
 
 
 def held_by_executor(subject: str, dry_run: bool) -> tuple[Decision, ...]:

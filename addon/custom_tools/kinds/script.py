@@ -15,6 +15,7 @@ from addon.custom_tools.definition import ScriptSettings
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 
 NOT_SENT = "dry run: the script was recorded, not run"
+HELD = "held: the user is asked to confirm before the script runs"
 
 
 async def run(settings: ScriptSettings, context: StepContext) -> StepResult:
@@ -26,6 +27,9 @@ async def run(settings: ScriptSettings, context: StepContext) -> StepResult:
     refused = context.gate.entity(settings.entity_id)
     if not refused.allowed:
         raise ToolError(f"{context.field}.entity_id: {refused.reason}")
+    held = context.gate.confirm("script.turn_on", [settings.entity_id], variables, script=True)
+    if not held.allowed:
+        return StepResult(HELD, request=request, sent=False)
     if not context.send:
         return StepResult(NOT_SENT, request=request, sent=False)
     object_id = settings.entity_id.partition(".")[2]

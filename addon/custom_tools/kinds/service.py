@@ -26,6 +26,7 @@ from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 from addon.home.gate import walk_targets
 
 NOT_SENT = "dry run: the action was recorded, not called"
+HELD = "held: the user is asked to confirm before the action is called"
 
 
 async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
@@ -53,6 +54,10 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
         {},
         {"data": data, "target": target, "return_response": settings.return_response},
     )
+    plain = {key: value for key, value in data.items() if key != "entity_id"}
+    held = context.gate.confirm(settings.action, entity_ids, plain)
+    if not held.allowed:
+        return StepResult(HELD, request=request, sent=False)
     if not context.send:
         return StepResult(NOT_SENT, request=request, sent=False)
     domain, service = settings.action.split(".", 1)

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from sqlalchemy import Integer, String, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.models import Conversation, Turn
+from addon.store.models import Conversation, ToolCall, Turn
 from addon.store.queries.conversations import EVALUATION_SOURCE
 
 Resolution = Literal["hour", "day"]
@@ -97,6 +97,35 @@ async def conversations_since(session: AsyncSession, since: datetime) -> int:
         .where(Conversation.started_at >= since, Conversation.source != EVALUATION_SOURCE)
     )
     return int((await session.execute(query)).scalar_one())
+
+
+CONFIRMATION_CALL = "confirmation"
+"""The name and call id the agent records a held action's steps under (``addon.agent``)."""
+
+
+async def confirmations_since(session: AsyncSession, since: datetime) -> dict[str, int]:
+    """Held actions since ``since`` by what became of them: held, confirmed, cancelled, expired."""
+    status = func.json_extract(ToolCall.result, "$.confirmation")
+    query = (
+        select(status, func.count())
+        .where(
+            ToolCall.started_at >= since,
+            ToolCall.name == CONFIRMATION_CALL,
+            ToolCall.call_id == CONFIRMATION_CALL,
+        )
+        .group_by(status)
+    )
+    names = {
+        "Held for confirmation": "held",
+        "Confirmed": "confirmed",
+        "Cancelled": "cancelled",
+        "Expired": "expired",
+    }
+    counts = dict.fromkeys(names.values(), 0)
+    for found, count in (await session.execute(query)).all():
+        if found in names:
+            counts[names[found]] = int(count)
+    return counts
 
 
 async def handled_share(session: AsyncSession, since: datetime) -> HandledShare:

@@ -127,6 +127,8 @@ class ChatCompletionOut(BaseModel):
     choices: list[Choice]
     usage: Usage
     system_fingerprint: None = None
+    needs_confirmation: dict[str, Any] | None = None
+    """Home Agent's own: the actions held for confirmation (the next message confirms)."""
 
 
 class Delta(BaseModel):

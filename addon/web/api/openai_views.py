@@ -103,7 +103,9 @@ async def chat_completions_view(request: web.Request) -> web.StreamResponse:
         return await _stream(request, turn, completion, include_usage=include_usage)
     result = await request.config_dict[keys.AGENT].process(turn)
     usage = turn_usage(result)
-    return web.json_response(completion.answer(result.reply, usage).model_dump(mode="json"))
+    answer = completion.answer(result.reply, usage)
+    answer.needs_confirmation = result.needs_confirmation
+    return web.json_response(answer.model_dump(mode="json"))
 
 
 async def models_view(request: web.Request) -> web.Response:

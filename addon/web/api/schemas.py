@@ -97,6 +97,14 @@ class ConversationOut(BaseModel):
     continue_conversation: bool = Field(
         description="The reply asks something; a voice satellite should listen again."
     )
+    needs_confirmation: dict[str, Any] | None = Field(
+        default=None,
+        description=(
+            "The actions the confirmation policy held (action, entity ids, names, data) and "
+            "how to confirm them (method: yes or pin); the next turn of this conversation "
+            "confirms them with a yes or the PIN, anything else cancels. Null when none."
+        ),
+    )
 
     @classmethod
     def from_result(cls, result: ConversationResult) -> ConversationOut:
@@ -117,6 +125,7 @@ class ConversationOut(BaseModel):
                 for a in result.actions
             ],
             continue_conversation=result.continue_conversation,
+            needs_confirmation=result.needs_confirmation,
         )
 
 

@@ -18,6 +18,7 @@ from addon.store.queries.dashboard import (
     HandledShare,
     Resolution,
     TurnSummary,
+    confirmations_since,
     conversations_since,
     handled_share,
     latency_buckets,
@@ -66,6 +67,8 @@ class Dashboard:
     failures: list[TurnSummary]
     flags: list[TurnSummary]
     list_days: int
+    confirmations: dict[str, int]
+    """Actions held for confirmation in the last ``share_days``, by what became of them."""
 
 
 async def load_dashboard(app: web.Application, tz: tzinfo, span: Span) -> Dashboard:
@@ -87,6 +90,7 @@ async def load_dashboard(app: web.Application, tz: tzinfo, span: Span) -> Dashbo
         )
         failures = await recent_failures(session, now - timedelta(days=LIST_DAYS))
         flags = await recent_flags(session, now - timedelta(days=LIST_DAYS))
+        confirmations = await confirmations_since(session, now - timedelta(days=SHARE_DAYS))
     llm = components.get("llm")
     store = components.get("store")
     return Dashboard(
@@ -105,6 +109,7 @@ async def load_dashboard(app: web.Application, tz: tzinfo, span: Span) -> Dashbo
         failures=failures,
         flags=flags,
         list_days=LIST_DAYS,
+        confirmations=confirmations,
     )
 
 

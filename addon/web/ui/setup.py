@@ -17,6 +17,7 @@ from addon.web.ui.mcp_servers import add_mcp_pages
 from addon.web.ui.memories import add_memory_pages
 from addon.web.ui.model_check import add_model_check
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
+from addon.web.ui.safety import add_safety_pages
 from addon.web.ui.saved_tests import add_saved_test_pages
 from addon.web.ui.security import csrf_key_ctx, csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
@@ -48,4 +49,5 @@ def setup_ui(app: web.Application) -> None:
     add_model_check(router)
     add_memory_pages(router)
     add_mcp_pages(router)
+    add_safety_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)

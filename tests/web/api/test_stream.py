@@ -37,6 +37,7 @@ async def test_deltas_reassemble_to_the_reply(api: AppClient, scripted_llm: Scri
         "handled_by",
         "actions",
         "continue_conversation",
+        "needs_confirmation",
     }
 
 

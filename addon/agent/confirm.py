@@ -1,0 +1,120 @@
+"""Actions held for confirmation, and the user's next words that confirm or cancel them.
+
+A turn whose call the policy held (:mod:`addon.home.confirmation`) ends with a question; the
+held actions wait here, by conversation, with the device that asked. Only the next utterance
+of the same conversation (or from the same satellite) within ``confirmation_timeout`` seconds
+can perform them: a yes (or the PIN) performs exactly what was held, anything else cancels.
+A tool call never reaches here, so a model cannot confirm for the user. Kept in memory, on the
+agent: a restart forgets what was held, which cancels it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from addon.home.confirmation import HeldAction, pin_matches
+from addon.i18n.confirmation import left_as_it_was, question, says_yes, words_for
+
+Answer = Literal["confirmed", "cancelled", "wrong_pin"]
+PIN_MASK = "••••"
+"""What is stored, traced and logged in place of an utterance answering a PIN question."""
+
+_DIGITS = re.compile(r"\d")
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What one conversation's last turn held, and who may confirm it until when."""
+
+    conversation_id: str
+    device_id: str | None
+    held: tuple[HeldAction, ...]
+    asked_at: datetime
+
+    @property
+    def pin(self) -> bool:
+        """Whether a PIN confirms it (any held action asking for one)."""
+        return any(held.method == "pin" for held in self.held)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The answer's ``needs_confirmation``: the held actions and how to confirm them."""
+        return {
+            "actions": [held.as_dict() for held in self.held],
+            "method": "pin" if self.pin else "yes",
+        }
+
+
+@dataclass(slots=True)
+class PendingConfirmations:
+    """Held actions by conversation (at most one question per conversation)."""
+
+    _by_conversation: dict[str, Pending] = field(default_factory=dict)
+
+    def hold(self, pending: Pending, timeout: float) -> None:
+        """Keep ``pending``, replacing what the conversation held before.
+
+        Questions nobody answered within ``timeout`` are forgotten here, so conversations that
+        never come back do not keep theirs.
+        """
+        stale = [
+            key
+            for key, kept in self._by_conversation.items()
+            if expired(kept, pending.asked_at, timeout)
+        ]
+        for key in stale:
+            del self._by_conversation[key]
+        self._by_conversation[pending.conversation_id] = pending
+
+    def waiting(self, conversation_id: str, device_id: str | None) -> Pending | None:
+        """What the next utterance of this conversation and device answers, if anything.
+
+        A question asked at one satellite is answered only there: the same conversation from
+        another device does not see it.
+        """
+        pending = self._by_conversation.get(conversation_id)
+        if pending is None:
+            return None
+        if pending.device_id is not None and device_id != pending.device_id:
+            return None
+        return pending
+
+    def take(self, conversation_id: str) -> None:
+        """Forget the conversation's question (answered, cancelled or expired)."""
+        self._by_conversation.pop(conversation_id, None)
+
+
+def expired(pending: Pending, now: datetime, timeout: float) -> bool:
+    """Whether the question was asked more than ``timeout`` seconds before ``now``."""
+    return now - pending.asked_at > timedelta(seconds=timeout)
+
+
+def answer_of(pending: Pending, text: str, language: str | None) -> Answer:
+    """What the user's words do to the held actions: a PIN is checked against every hash."""
+    if pending.pin:
+        digits = "".join(_DIGITS.findall(text))
+        hashes = [held.pin_hash for held in pending.held if held.method == "pin"]
+        if digits and all(pin_matches(digits, stored) for stored in hashes):
+            return "confirmed"
+        return "wrong_pin" if digits else "cancelled"
+    return "confirmed" if says_yes(text, language) else "cancelled"
+
+
+def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
+    """The question asked for the held actions (the first names what is asked)."""
+    first = held[0]
+    names = ", ".join(name for action in held for name in action.names)
+    pin = any(action.method == "pin" for action in held)
+    return question(first.service, first.domain, names, pin, language)
+
+
+def reply_for(answer: Answer, pending: Pending, language: str | None) -> str:
+    """What the agent says to the answer."""
+    words = words_for(language)
+    if answer == "confirmed":
+        return words.confirmed
+    if answer == "wrong_pin":
+        return words.wrong_pin
+    return left_as_it_was(pending.held[0].domain, language)

@@ -1,0 +1,136 @@
+"""The confirmation policy's rows: listed, added, switched on and off, kept in memory.
+
+Turns read the policy on every call that acts, so :class:`PolicyRecords` keeps the rows in
+memory (loaded at start, reloaded after each of its own writes) and counts its changes; the
+agent's wiring compiles them (``addon.home.confirmation``) once per change. A PIN never reaches
+this module: the panel hands over its salted hash, and nothing here returns even that.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from addon.errors import NotFoundError, PolicyEntryInvalid
+from addon.store.models import ConfirmationPolicyEntry, utcnow
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_ENTITY = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
+SCOPES = ("domain", "device_class", "entity")
+METHODS = ("yes", "pin")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    """One row as the agent and the panel read it (``has_pin``: a PIN is set, never which)."""
+
+    id: int
+    scope: str
+    target: str
+    actions: tuple[str, ...]
+    method: str
+    enabled: bool
+    pin_hash: str | None
+
+    @property
+    def has_pin(self) -> bool:
+        """Whether a PIN confirms this entry."""
+        return self.pin_hash is not None
+
+
+def check_entry(scope: str, target: str, actions: list[str], method: str) -> None:
+    """Raise :class:`PolicyEntryInvalid` for an entry the policy cannot hold."""
+    if scope not in SCOPES:
+        raise PolicyEntryInvalid(f"the scope is one of {', '.join(SCOPES)}")
+    if method not in METHODS:
+        raise PolicyEntryInvalid("confirm by yes or by pin")
+    shape = _NAME if scope == "domain" else _ENTITY
+    if not shape.match(target):
+        example = {"domain": "lock", "device_class": "cover.garage", "entity": "lock.front_door"}
+        raise PolicyEntryInvalid(
+            f"{target!r} is not a {scope.replace('_', ' ')}; for example {example[scope]}"
+        )
+    if not actions or not all(_NAME.match(action) for action in actions):
+        raise PolicyEntryInvalid("name the actions it covers, such as unlock or open_cover")
+
+
+async def list_entries(session: AsyncSession) -> list[StoredEntry]:
+    """Every entry, oldest first (the defaults lead)."""
+    rows = await session.scalars(
+        select(ConfirmationPolicyEntry).order_by(ConfirmationPolicyEntry.id)
+    )
+    return [_stored(row) for row in rows]
+
+
+class PolicyRecords:
+    """The policy's rows in memory, and the writes that keep them current."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self._sessionmaker = sessionmaker
+        self._entries: tuple[StoredEntry, ...] = ()
+        self._version = 0
+
+    @property
+    def entries(self) -> tuple[StoredEntry, ...]:
+        """The rows as last loaded."""
+        return self._entries
+
+    @property
+    def version(self) -> int:
+        """Moves with every load: a compiled copy of an older version is stale."""
+        return self._version
+
+    async def load(self) -> None:
+        """Read every row again."""
+        async with self._sessionmaker() as session:
+            self._entries = tuple(await list_entries(session))
+        self._version += 1
+
+    async def add(
+        self, scope: str, target: str, actions: list[str], method: str, pin_hash: str | None
+    ) -> StoredEntry:
+        """Add an entry, switched on; a ``pin`` entry needs ``pin_hash``."""
+        target = target.strip().lower()
+        actions = [action.strip().lower() for action in actions if action.strip()]
+        check_entry(scope, target, actions, method)
+        if method == "pin" and not pin_hash:
+            raise PolicyEntryInvalid("give the PIN that confirms it")
+        row = ConfirmationPolicyEntry(
+            scope=scope,
+            target=target,
+            actions=actions,
+            method=method,
+            enabled=True,
+            pin_hash=pin_hash if method == "pin" else None,
+            created_at=utcnow(),
+        )
+        async with self._sessionmaker.begin() as session:
+            session.add(row)
+            await session.flush()
+            added = _stored(row)
+        await self.load()
+        return added
+
+    async def set_enabled(self, entry_id: int, enabled: bool) -> None:
+        """Switch an entry on or off."""
+        async with self._sessionmaker.begin() as session:
+            row = await session.get(ConfirmationPolicyEntry, entry_id)
+            if row is None:
+                raise NotFoundError(f"no policy entry {entry_id}")
+            row.enabled = enabled
+        await self.load()
+
+
+def _stored(row: ConfirmationPolicyEntry) -> StoredEntry:
+    return StoredEntry(
+        row.id,
+        row.scope,
+        row.target,
+        tuple(row.actions),
+        row.method,
+        row.enabled,
+        row.pin_hash,
+    )

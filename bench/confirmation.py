@@ -1,0 +1,133 @@
+"""What the confirmation check costs a turn that is not held, at 1,000 entities.
+
+A turn that acts passes its calls through the turn's :class:`ConfirmingExecutor`, whose
+:class:`Holds` looks each entity up in the compiled policy (entity, device class, domain) and
+names it from the home model. Measured here: building the turn's ``Holds`` and executor and
+passing one call that is not held (``light.turn_off`` on every exposed light of a synthetic
+1,000-entity home, the widest ordinary call) through them, with the default policy (locks,
+alarm panels, garage/gate/door covers) beside the same with the policy empty. The inner
+executor does nothing, so only the check is timed; rounds alternate the two. Target: the
+difference of the p50s ≤ 0.1 ms. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import statistics
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
+
+from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
+from addon.home.confirmation import (
+    DEFAULT_ENTRIES,
+    ConfirmationPolicy,
+    ConfirmingExecutor,
+    Holds,
+    PolicyEntry,
+)
+from addon.home.model import HomeModel
+from devtools.synthetic import synthetic_home
+
+SIZE = 1_100
+"""Asked of the synthetic home: about 1,000 entities once registry-only ones are left out."""
+ROUNDS = 2_000
+WARMUP = 200
+TARGET_P50_MS = 0.1
+
+
+class NoExecutor:
+    """An executor that does nothing, so the timing is the check's alone."""
+
+    @property
+    def name(self) -> ExecutorName:
+        """Named as the virtual one."""
+        return "virtual"
+
+    async def call_service(
+        self,
+        domain: str,
+        service: str,
+        entity_ids: Sequence[str],
+        data: Mapping[str, Any],
+        *,
+        wait: float | None = None,
+    ) -> None:
+        """Nothing."""
+        return
+
+    async def run_script(
+        self, service: str, variables: Mapping[str, Any], *, wait: float
+    ) -> ScriptRun:
+        """Nothing."""
+        return ScriptRun()
+
+    async def has_service(self, domain: str, service: str) -> bool:
+        """Every service exists."""
+        return True
+
+    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+        """Nothing."""
+        return ()
+
+    async def state(self, entity_id: str) -> ReadState | None:
+        """No states."""
+        return None
+
+
+def describer(model: HomeModel) -> Any:
+    """The agent's ``describe``: an entity's device class and name from the model."""
+
+    def describe(entity_id: str) -> tuple[str | None, str]:
+        entity = model.entity(entity_id)
+        return (entity.device_class, entity.name) if entity is not None else (None, entity_id)
+
+    return describe
+
+
+async def one_turn(policy: ConfirmationPolicy, model: HomeModel, lights: list[str]) -> float:
+    """Milliseconds to build the turn's check and pass the call through it."""
+    started = time.perf_counter()
+    holds = Holds(policy, describer(model))
+    executor = ConfirmingExecutor(NoExecutor(), holds)
+    await executor.call_service("light", "turn_off", lights, {})
+    elapsed = (time.perf_counter() - started) * 1000
+    assert not holds.held
+    return elapsed
+
+
+async def main() -> None:
+    model = synthetic_home(SIZE, seed=0).build()
+    lights = [e.entity_id for e in model.exposed_entities() if e.entity_id.startswith("light.")]
+    defaults = ConfirmationPolicy.of(
+        PolicyEntry(number, scope, target, actions)
+        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
+    )
+    empty = ConfirmationPolicy()
+    timed: dict[str, list[float]] = {"defaults": [], "empty": []}
+    gc.disable()
+    for round_no in range(WARMUP + ROUNDS):
+        for name, policy in (("defaults", defaults), ("empty", empty)):
+            elapsed = await one_turn(policy, model, lights)
+            if round_no >= WARMUP:
+                timed[name].append(elapsed)
+    gc.enable()
+    p50 = {name: statistics.median(values) for name, values in timed.items()}
+    overhead = p50["defaults"] - p50["empty"]
+    print(f"home: {len(model.entity_ids())} entities; the call names {len(lights)} lights")
+    for name, value in p50.items():
+        print(f"  policy {name:8}: p50 {value:.4f} ms")
+    verdict = "OK" if overhead <= TARGET_P50_MS else "over target"
+    print(f"  overhead p50: {overhead:.4f} ms (target <= {TARGET_P50_MS} ms): {verdict}")
+    print(json.dumps({"bench": "confirmation", "overhead_p50_ms": round(overhead, 4)}))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
