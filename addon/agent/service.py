@@ -601,6 +601,9 @@ class Agent:
         holds = self._holds(model)
         if holds is not None and executor is not None:
             executor = ConfirmingExecutor(executor, holds)
+        if executor is not None and model is not None:
+            # Outermost, so the states a turn touches are noted whoever holds the call.
+            executor = RecordingExecutor(executor, model)
         return ToolContext(
             home=model,
             executor=executor,
@@ -691,11 +694,10 @@ class Agent:
         return uuid.uuid4().hex, True
 
     def _executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
-        """The turn's executor, noting the states it touches (``Save as test`` needs them)."""
+        """The turn's executor: the gate's choice of live or virtual."""
         if model is None:
             return None
-        executor = executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
-        return RecordingExecutor(executor, model)
+        return executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
 
     @staticmethod
     def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:
