@@ -108,6 +108,19 @@ class ConfirmationPolicy:
             found = index.get((domain, service))
         return found
 
+    def covering_any(self, domain: str, service: str) -> PolicyEntry | None:
+        """An entry that holds ``domain.service`` on some entity of the domain, or None.
+
+        For a call on an area, device, floor or label, whose entities are Home Assistant's to
+        find: if any of them could be covered, the call is held (a PIN entry wins).
+        """
+        found: PolicyEntry | None = None
+        for (target, action), entry in self._index.items():
+            in_domain = target == domain or target.startswith(f"{domain}.")
+            if action == service and in_domain and (found is None or entry.method == "pin"):
+                found = entry
+        return found
+
 
 @dataclass(frozen=True, slots=True)
 class HeldAction:
@@ -160,16 +173,22 @@ class Holds:
         *,
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
+        groups: Sequence[str] = (),
     ) -> HeldAction | None:
         """Hold the call if the policy covers any of its entities (kept in :attr:`held`).
 
         A call on no entity (an MCP server's tool, ``mcp.<tool>``) is held by a domain entry.
+        ``groups`` are the areas, devices, floors or labels the call also names: the entities
+        behind them are not known here, so any entry covering the action in the domain holds it
+        (confirmed, it is made again by ``replay``).
         """
         if self.policy.empty:
             return None
         covering: PolicyEntry | None = None
-        names: list[str] = []
-        if not entity_ids:
+        names: list[str] = list(groups)
+        if groups:
+            covering = self.policy.covering_any(domain, service)
+        elif not entity_ids:
             covering = self.policy.covering(domain, service, "", None)
             names.append(service)
         for entity_id in entity_ids:

@@ -197,12 +197,19 @@ class Gate:
         *,
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
+        groups: Sequence[str] = (),
     ) -> Decision:
-        """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held)."""
+        """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held).
+
+        ``groups`` are the areas, devices, floors or labels the call names besides: held when
+        the policy covers the action on any entity of the domain.
+        """
         if self.holds is None or "." not in action:
             return Decision("allow", action)
         domain, service = action.split(".", 1)
-        held = self.holds.check(domain, service, entity_ids, data, script=script, replay=replay)
+        held = self.holds.check(
+            domain, service, entity_ids, data, script=script, replay=replay, groups=groups
+        )
         if held is None:
             return Decision("allow", action)
         names = ", ".join(held.names)

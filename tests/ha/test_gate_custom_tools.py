@@ -19,6 +19,8 @@ from addon.errors import CustomToolInvalid
 from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.ha.home_sync import HomeSync
+from addon.home.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, Holds, PolicyEntry
+from addon.home.gate import Gate
 from tests.ha.fake_ws_server import FakeHomeAssistant
 from tests.web.ui.home import serve_home
 
@@ -193,3 +195,41 @@ async def test_a_forbidden_action_is_refused_when_authored() -> None:
     with pytest.raises(CustomToolInvalid) as refused:
         definition("service", {"action": "hassio.addon_stop", "data": {"addon": "core_ssh"}})
     assert "can harm the host" in str(refused.value)
+
+
+def default_policy_gate() -> Gate:
+    """A gate with the default confirmation policy: locks' unlock, garage covers' open..."""
+    entries = [
+        PolicyEntry(number, scope, target, actions)
+        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
+    ]
+    return Gate(False, holds=Holds(ConfirmationPolicy.of(entries)))
+
+
+@pytest.mark.parametrize("key", ["area_id", "device_id", "floor_id", "label_id"])
+async def test_a_covered_action_on_a_group_target_is_held_for_confirmation(
+    runner: Runner, fake_ha: FakeHomeAssistant, key: str
+) -> None:
+    """A garage opened by area (or device, floor, label) is held: its entities are unknown here."""
+    tool = definition("service", {"action": "cover.open_cover", "target": {key: "garage"}})
+    gate = default_policy_gate()
+    result = await runner.run(tool, {}, dry_run=False, secrets={}, gate=gate)
+    assert result.error is None
+    assert calls(fake_ha) == []
+    assert gate.holds is not None
+    [held] = gate.holds.held
+    assert (held.action, held.names, held.replay is not None) == (
+        "cover.open_cover",
+        (f"garage ({key.removesuffix('_id')})",),
+        True,
+    )
+
+
+async def test_an_uncovered_action_on_a_group_target_is_called(
+    runner: Runner, fake_ha: FakeHomeAssistant
+) -> None:
+    """Closing by area is not in the policy: it reaches Home Assistant at once."""
+    tool = definition("service", {"action": "cover.close_cover", "target": {"area_id": "garage"}})
+    result = await runner.run(tool, {}, dry_run=False, secrets={}, gate=default_policy_gate())
+    assert result.error is None
+    assert [call["service"] for call in calls(fake_ha)] == ["close_cover"]

@@ -55,12 +55,20 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
         {"data": data, "target": target, "return_response": settings.return_response},
     )
     plain = {key: value for key, value in data.items() if key != "entity_id"}
-    held = context.gate.confirm(settings.action, entity_ids, plain)
+    domain, service = settings.action.split(".", 1)
+    port = context.port
+
+    async def replay() -> None:
+        await port.call_service(domain, service, data, target or None, settings.return_response)
+
+    groups = group_targets(target, data)
+    held = context.gate.confirm(
+        settings.action, entity_ids, plain, groups=groups, replay=replay if groups else None
+    )
     if not held.allowed:
         return StepResult(HELD, request=request, sent=False)
     if not context.send:
         return StepResult(NOT_SENT, request=request, sent=False)
-    domain, service = settings.action.split(".", 1)
     try:
         answer = await context.port.call_service(
             domain, service, data, target or None, settings.return_response
@@ -89,6 +97,20 @@ def entity_list(value: Any) -> list[str]:
     for item in items:
         ids.extend(part.strip() for part in str(item).split(",") if part.strip())
     return ids
+
+
+GROUP_KEYS = ("area_id", "device_id", "floor_id", "label_id")
+"""Target keys that name a group of entities Home Assistant resolves, not the entities."""
+
+
+def group_targets(*sources: Mapping[str, Any]) -> list[str]:
+    """Each area, device, floor or label the call names, as ``garage (area)``, for the question."""
+    found = []
+    for source in sources:
+        for key in GROUP_KEYS:
+            for value in entity_list(source.get(key)):
+                found.append(f"{value} ({key.removesuffix('_id')})")
+    return found
 
 
 def literal_targets(sources: list[Any]) -> frozenset[str]:
