@@ -135,6 +135,7 @@ async def seed_everything(ui: UI, notes_url: str, echo: str) -> dict[str, str]:
         "compare": f"/evaluate/compare?a={run_a}&b={run_b}",
         "mcp servers": "/mcp-servers",
         "settings": "/settings",
+        "safety": "/safety",
         "not found": "/conversations/no-such-conversation",
     }
 
