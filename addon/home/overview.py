@@ -30,6 +30,7 @@ import yaml
 from addon.home.actions.response import MODEL_ATTRIBUTES
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
+from addon.home.plain_yaml import dump_plain
 
 # Home Assistant's list for its live context (``helpers/llm.py``), shared with intent results.
 INTERESTING_ATTRIBUTES = frozenset(MODEL_ATTRIBUTES)
@@ -37,12 +38,19 @@ SEPARATE_DOMAINS = frozenset({"script", "calendar"})
 
 
 def dump_yaml(value: Any) -> str:
-    """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order)."""
+    """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order).
+
+    Names that need no quoting are written directly (:mod:`addon.home.plain_yaml`), the same
+    text, without PyYAML's cost on every turn of a large home.
+    """
+    text = dump_plain(value)
+    if text is not None:
+        return text
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    text: str = yaml.dump(
+    dumped: str = yaml.dump(
         value, Dumper=dumper, default_flow_style=False, allow_unicode=True, sort_keys=False
     )
-    return text
+    return dumped
 
 
 def overview_entities(model: HomeModel) -> list[Entity]:

@@ -36,6 +36,7 @@ from addon.store.conversations import (
     write_turns,
 )
 from addon.store.ids import Claim
+from addon.store.prepared import Statements
 
 # A batch this small is written on the event loop when the write lock is free.
 INLINE_MAX_ITEMS = 50
@@ -50,6 +51,8 @@ class BatchConnections:
     def __init__(self, engine: AsyncEngine, busy_timeout_ms: int) -> None:
         self._inline = _own_engine(engine, 0)
         self._threaded = _own_engine(engine, busy_timeout_ms)
+        # Compiled once per engine (its dialect serialises JSON the store's way).
+        self._statements = {own: Statements(own.dialect) for own in (self._inline, self._threaded)}
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="home-agent-writer")
 
     @property
@@ -61,13 +64,14 @@ class BatchConnections:
         """One transaction for ``turns`` then ``updates``: on the loop if it can, else threaded."""
         if len(turns) + len(updates) <= INLINE_MAX_ITEMS:
             try:
-                _write(self._inline, turns, updates)
+                _write(self._inline, self._statements[self._inline], turns, updates)
             except OperationalError as err:
                 if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
                     raise
             else:
                 return
-        await self._in_thread(partial(_write, self._threaded, turns, updates))
+        threaded = self._threaded
+        await self._in_thread(partial(_write, threaded, self._statements[threaded], turns, updates))
 
     async def reserve(self, ids: TurnIds) -> tuple[Claim, Claim]:
         """Reserve more ids for ``ids``, in a transaction of its own, in the thread."""
@@ -84,9 +88,14 @@ class BatchConnections:
         return await asyncio.get_running_loop().run_in_executor(self._thread, function)
 
 
-def _write(engine: Engine, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> None:
+def _write(
+    engine: Engine,
+    statements: Statements,
+    turns: Sequence[NumberedTurn],
+    updates: Sequence[OutcomeUpdate],
+) -> None:
     with engine.begin() as connection:
-        write_turns(connection, turns)
+        write_turns(connection, turns, statements)
         write_outcomes(connection, updates)
 
 

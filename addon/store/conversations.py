@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from addon.store.ids import BLOCK, Claim, Ids, reserve
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
 from addon.store.payloads import Detached, Detacher
+from addon.store.prepared import Statements
 
 TITLE_LENGTH = 120
 
@@ -156,7 +157,9 @@ class TurnIds:
         self.llm_calls.give_back(connection)
 
 
-def write_turns(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
+def write_turns(
+    connection: Connection, turns: Sequence[NumberedTurn], statements: Statements | None = None
+) -> None:
     """Store a batch of turns (creating their conversations on first use), in order.
 
     One statement per table whatever the batch size, each one trip to the driver's thread:
@@ -165,10 +168,14 @@ def write_turns(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
     advance: ORM objects would cost a flush per dependency level and a unit of work nobody
     reads, and ids read back would cost a round trip per row. Everything stays in the caller's
     transaction. Synchronous: the writer runs it in its thread, where the rows are serialised
-    too, off the event loop; an async caller passes it to ``AsyncConnection.run_sync``.
+    too, off the event loop; an async caller passes it to ``AsyncConnection.run_sync``. The
+    writer passes its ``statements``, compiled once (:mod:`addon.store.prepared`); without, they
+    are compiled for this call.
     """
     if not turns:
         return
+    if statements is None:
+        statements = Statements(connection.dialect)
     conversations: dict[str, dict[str, Any]] = {}
     later: list[int] = []
     for numbered in turns:
@@ -188,12 +195,13 @@ def write_turns(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
         cid = numbered.record.conversation_id
         remaining[cid] -= 1
         later.append(remaining[cid])
-    connection.execute(UPSERT_CONVERSATION, list(conversations.values()))
-    connection.execute(
+    statements.execute(connection, UPSERT_CONVERSATION, list(conversations.values()))
+    statements.execute(
+        connection,
         INSERT_TURN,
         [_turn_row(numbered, after) for numbered, after in zip(turns, later, strict=True)],
     )
-    _insert_llm_calls(connection, turns)
+    _insert_llm_calls(connection, turns, statements)
     tool_rows = [
         {
             "turn_id": numbered.turn_id,
@@ -213,8 +221,7 @@ def write_turns(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
         for numbered in turns
         for seq_no, tool in enumerate(numbered.record.tool_calls, start=1)
     ]
-    if tool_rows:
-        connection.execute(insert(ToolCall), tool_rows)
+    statements.execute(connection, INSERT_TOOL_CALL, tool_rows)
 
 
 # A conversation's first turn creates it; every later batch adds its turns to the counters.
@@ -228,6 +235,8 @@ UPSERT_CONVERSATION: Final = _upsert.on_conflict_do_update(
         Conversation.flagged_count: Conversation.flagged_count + _upsert.excluded.flagged_count,
     },
 )
+INSERT_LLM_CALL: Final = insert(LLMCall)
+INSERT_TOOL_CALL: Final = insert(ToolCall)
 INSERT_TURN: Final = insert(Turn).values(
     seq=select(Conversation.turn_count)
     .where(Conversation.id == bindparam("numbered_in"))
@@ -307,7 +316,9 @@ def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
     }
 
 
-def _insert_llm_calls(connection: Connection, turns: Sequence[NumberedTurn]) -> None:
+def _insert_llm_calls(
+    connection: Connection, turns: Sequence[NumberedTurn], statements: Statements
+) -> None:
     """Store the batch's model calls, and the system prompts and tool lists they reference."""
     detacher = Detacher()
     rows = []
@@ -320,8 +331,8 @@ def _insert_llm_calls(connection: Connection, turns: Sequence[NumberedTurn]) -> 
             rows.append(_llm_call_row(call, request, call_id, numbered.turn_id, seq_no))
     if not rows:
         return
-    _insert_payloads(connection, detacher)
-    connection.execute(insert(LLMCall), rows)
+    _insert_payloads(connection, detacher, statements)
+    statements.execute(connection, INSERT_LLM_CALL, rows)
 
 
 def _llm_call_row(
@@ -358,11 +369,14 @@ def _llm_call_row(
     }
 
 
-def _insert_payloads(connection: Connection, detacher: Detacher) -> None:
+def _insert_payloads(
+    connection: Connection, detacher: Detacher, statements: Statements | None = None
+) -> None:
     """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
     if detacher.payloads:
         created_at = utcnow()
-        connection.execute(
+        (statements or Statements(connection.dialect)).execute(
+            connection,
             INSERT_PAYLOADS,
             [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
         )
@@ -444,7 +458,7 @@ async def add_model_call(
     request = detacher.detach(call.request_messages, call.request_tools)
     await connection.run_sync(_insert_payloads, detacher)
     await connection.execute(
-        insert(LLMCall), _llm_call_row(call, request, call_id, turn_id, int(seq or 1), purpose)
+        INSERT_LLM_CALL, _llm_call_row(call, request, call_id, turn_id, int(seq or 1), purpose)
     )
     return call_id
 
