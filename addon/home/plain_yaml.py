@@ -11,6 +11,7 @@ None, and the caller asks PyYAML.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 WIDTH = 80
@@ -20,15 +21,14 @@ LONGEST_KEY = 128
 # Words YAML 1.1 reads as booleans or null when plain (checked case-blind, so a few more than
 # PyYAML quotes: those go to PyYAML, which is never wrong).
 RESERVED = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})
-# Inside a plain scalar in block context these mean nothing to YAML.
-PUNCTUATION = frozenset(" ,.'()/&_-+")
+# A letter first (after an opening parenthesis), then letters, digits, spaces and marks that
+# mean nothing to YAML inside a plain scalar in block context; no space last.
+PLAIN = re.compile(r"\(?[^\W\d_][\w ,.'()/&+-]*(?<! )")
 
 
 def plain(text: str) -> bool:
-    """Whether PyYAML writes ``text`` as is: a letter first, letters, digits and safe marks."""
-    if not text or not text[0].isalpha() or text[-1] == " " or text.lower() in RESERVED:
-        return False
-    return all(char.isalnum() or char in PUNCTUATION for char in text)
+    """Whether PyYAML writes ``text`` as is, unquoted (see ``PLAIN`` and ``RESERVED``)."""
+    return PLAIN.fullmatch(text) is not None and text.lower() not in RESERVED
 
 
 def dump_plain(value: Any) -> str | None:

@@ -84,6 +84,10 @@ def test_the_overviews_of_the_real_homes_are_what_pyyaml_writes(
     "name",
     [
         "Küche, Kochbereich",
+        "(no area)",
+        "(",
+        "under_score",
+        "Cafe\u0301",
         "Kid's Room (upstairs)",
         "Living Room 2",
         "Ceiling Light / Spots",
