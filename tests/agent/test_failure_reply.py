@@ -1,0 +1,40 @@
+"""A local failure: the listener hears Home Assistant's sentence, the model keeps the reasons.
+
+Without a model the failure is the turn's answer; the turn's history still holds the tool result
+with the explanation, so a model asked later (or the trace) sees why and what would work.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from addon.agent.local_turn import run_local_turn
+from addon.agent.trace import TurnTrace
+from addon.home.actions.virtual import VirtualExecutor
+from addon.local.matcher import LocalMatcher
+from addon.tools.base import ToolContext
+from tests.local.issue_home import ENGLISH, ENGLISH_AREAS, build
+
+HIDDEN = frozenset({"light.kitchen"})
+
+
+async def test_the_reply_is_home_assistants_sentence_and_the_tool_result_explains(
+    local_matcher: LocalMatcher,
+) -> None:
+    """The reply is HA's sentence; the tool result keeps the model's explanation for later."""
+    home = build(ENGLISH, ENGLISH_AREAS, hidden=HIDDEN)
+    context = ToolContext(
+        home=home, executor=VirtualExecutor(home), language="en", now=datetime.now(UTC)
+    )
+
+    turn = await run_local_turn(
+        local_matcher, "turn on the lights in the kitchen", context, TurnTrace(), fall_through=False
+    )
+
+    assert turn is not None
+    _call, tool, answer = turn.messages
+    assert turn.reply == answer["content"] == "Sorry, no light in the Kitchen area is exposed"
+    assert "not exposed to Assist" in json.loads(tool["content"])["error_text"]
+    assert turn.error is not None
+    assert "exposed to Assist" in turn.error
