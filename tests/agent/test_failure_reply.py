@@ -12,11 +12,15 @@ from datetime import UTC, datetime
 from addon.agent.local_turn import run_local_turn
 from addon.agent.trace import TurnTrace
 from addon.home.actions.virtual import VirtualExecutor
+from addon.i18n.translations import EN
 from addon.local.matcher import LocalMatcher
 from addon.tools.base import ToolContext
+from tests.fixtures.agent import MakeAgent, ask
 from tests.local.issue_home import ENGLISH, ENGLISH_AREAS, build
 
 HIDDEN = frozenset({"light.kitchen"})
+UNREACHABLE = "http://127.0.0.1:9/v1"
+"""A model endpoint nobody listens on."""
 
 
 async def test_the_reply_is_home_assistants_sentence_and_the_tool_result_explains(
@@ -38,3 +42,25 @@ async def test_the_reply_is_home_assistants_sentence_and_the_tool_result_explain
     assert "not exposed to Assist" in json.loads(tool["content"])["error_text"]
     assert turn.error is not None
     assert "exposed to Assist" in turn.error
+
+
+async def test_without_a_model_the_agent_answers_home_assistants_sentence(
+    make_agent: MakeAgent,
+) -> None:
+    """With no model, a sentence whose target is not exposed is answered in HA's words."""
+    agent = make_agent()
+
+    result = await agent.process(ask("lock all the doors"))
+
+    assert (result.reply, result.handled_by) == ("Sorry, no lock is exposed", "local")
+
+
+async def test_with_the_model_unreachable_the_apology_says_no_model_words(
+    make_agent: MakeAgent,
+) -> None:
+    """A matching failure goes to the model; unreachable, its apology is said, nothing else."""
+    agent = make_agent(llm=UNREACHABLE)
+
+    result = await agent.process(ask("lock all the doors"))
+
+    assert result.reply == EN.llm_unreachable

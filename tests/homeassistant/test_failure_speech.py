@@ -1,7 +1,8 @@
 """A local failure against the real Home Assistant 2025.4.4, as a listener hears it.
 
 The demo home exposes no lock to Assist (Home Assistant's default), so "lock all the doors"
-matches a sentence whose target is not exposed. Over our HTTP API and over Wyoming the answer
+matches a sentence whose target is not exposed. Over our HTTP API, the OpenAI façade and
+Wyoming the answer
 is Home Assistant's own sentence for that, never the explanation our model would read.
 """
 
@@ -12,10 +13,12 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
+from openai import AsyncOpenAI
 
 from addon import keys
 from devtools.home_assistant import HomeAssistantProcess
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.web.api.conftest import TOKEN, on_direct_port
 from tests.wyoming.conftest import converse, final, wyoming_port
 
 pytestmark = pytest.mark.homeassistant
@@ -31,11 +34,13 @@ async def started(
     make_app: MakeApp,
     make_settings: MakeSettings,
     home: HomeAssistantProcess,
+    **options: Any,
 ) -> TestClient[Any, Any]:
     """The app on ``home`` with no model, once it has the home; the demo's locks unexposed."""
-    client: TestClient[Any, Any] = await aiohttp_client(
-        make_app(make_settings(ha_url=home.url, ha_token=home.token))
-    )
+    settings = make_settings(ha_url=home.url, ha_token=home.token, **options)
+    if "api_token" in options:
+        settings = on_direct_port(settings)
+    client: TestClient[Any, Any] = await aiohttp_client(make_app(settings))
     await client.server.app[keys.HOME_SYNC].wait_ready(30.0)
     model = client.server.app[keys.HOME_SYNC].model
     assert model is not None
@@ -74,6 +79,25 @@ async def test_wyoming_speaks_home_assistants_sentence_for_an_unexposed_target(
     said = final(events).data["text"]
     assert said == SPOKEN
     assert [word for word in MODEL_WORDS if word in said] == []
+
+
+async def test_openai_facade_answers_home_assistants_sentence_for_an_unexposed_target(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    home_assistant: HomeAssistantProcess,
+) -> None:
+    """The OpenAI-compatible façade's assistant message is Home Assistant's sentence."""
+    client = await started(aiohttp_client, make_app, make_settings, home_assistant, api_token=TOKEN)
+
+    async with AsyncOpenAI(
+        base_url=str(client.make_url("/v1")), api_key=TOKEN, max_retries=0, timeout=30
+    ) as openai:
+        completion = await openai.chat.completions.create(
+            model="home-agent", messages=[{"role": "user", "content": SENTENCE}]
+        )
+
+    assert completion.choices[0].message.content == SPOKEN
 
 
 async def test_home_assistants_own_agent_says_the_same(
