@@ -2,8 +2,8 @@
 
 The demo home exposes no lock to Assist (Home Assistant's default), so "lock all the doors"
 matches a sentence whose target is not exposed. Over our HTTP API, the OpenAI façade and
-Wyoming the answer
-is Home Assistant's own sentence for that, never the explanation our model would read.
+Wyoming the answer is Home Assistant's own sentence for that (its own agent says the same),
+never the explanation our model would read.
 """
 
 from __future__ import annotations
