@@ -57,7 +57,8 @@ async def run_local_turn(
     do; without a model the failure is spoken as it is. A matching failure first tries the
     matcher's next stage (:meth:`LocalMatcher.candidates`): nothing was done, so nothing can be
     done twice. Only an exact match answers when a model is configured (the model reads typos
-    better than a guess); without one, typos are corrected when that is certain.
+    better than a guess); without one, typos are corrected when that is certain, and a name
+    several devices share is matched so that the listener hears so.
     ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model.
     """
     model, executor = context.home, context.executor
@@ -74,6 +75,7 @@ async def run_local_turn(
         preferred_area_id=context.area_id,
         language=context.language,
         tolerant=not fall_through,
+        ambiguous=not fall_through,
     )
     match = next(candidates, None)
     trace.timings["local_match"] = (time.perf_counter() - started) * 1000

@@ -213,13 +213,16 @@ class LocalMatcher:
         preferred_area_id: str | None = None,
         language: str | None = None,
         tolerant: bool = False,
+        ambiguous: bool = False,
     ) -> Iterator[LocalMatch]:
         """Each stage's match for ``text``, in order, worked out only when asked for.
 
         The caller acts on the first and asks for the next only when the home had nothing
         for it (a matching failure): a later stage never overrides an earlier one that
         acted. A stage that matches what an earlier one did is skipped. ``tolerant`` adds
-        the matches of the text with its typos corrected, when there are any.
+        the matches of the text with its typos corrected, when there are any. ``ambiguous``
+        keeps a match whose name several devices share (without a model, so that the
+        handler's failure says so, as Home Assistant does), which otherwise goes to the model.
         """
         start = time.perf_counter()
         loaded = self._load(language or self._language)
@@ -227,7 +230,9 @@ class LocalMatcher:
             return
         seen: set[str] = set()
         for sentences in loaded.sets:
-            match = self._recognize(text, text, model, sentences, preferred_area_id, start)
+            match = self._recognize(
+                text, text, model, sentences, preferred_area_id, start, ambiguous
+            )
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield match
@@ -239,7 +244,9 @@ class LocalMatcher:
         _LOGGER.debug("Trying %r as %r", text, corrected)
         start = time.perf_counter()
         for sentences in loaded.sets:
-            match = self._recognize(text, corrected, model, sentences, preferred_area_id, start)
+            match = self._recognize(
+                text, corrected, model, sentences, preferred_area_id, start, ambiguous
+            )
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield replace(match, stage=Stage.TOLERANT)
@@ -252,6 +259,7 @@ class LocalMatcher:
         sentences: Sentences,
         preferred_area_id: str | None,
         start: float,
+        ambiguous: bool = False,
     ) -> LocalMatch | None:
         """``text`` matched against one set of sentences (``said``: what was said)."""
         intents = sentences.intents
@@ -292,7 +300,7 @@ class LocalMatcher:
         if slots is None:
             _LOGGER.debug("Local match %s for %r has a slot we do not take", name, text)
             return None
-        if shared_name(model, slots):
+        if not ambiguous and shared_name(model, slots):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
         metadata = result.intent_metadata or {}

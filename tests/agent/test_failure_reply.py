@@ -64,3 +64,34 @@ async def test_with_the_model_unreachable_the_apology_says_no_model_words(
     result = await agent.process(ask("lock all the doors"))
 
     assert result.reply == EN.llm_unreachable
+
+
+async def test_without_a_model_a_shared_name_is_said_to_be_ambiguous(
+    local_matcher: LocalMatcher,
+) -> None:
+    """With no model to ask which was meant, two devices of one name are said to be several."""
+    home = build(ENGLISH, ENGLISH_AREAS)
+    context = ToolContext(
+        home=home, executor=VirtualExecutor(home), language="en", now=datetime.now(UTC)
+    )
+
+    turn = await run_local_turn(
+        local_matcher, "turn on the reading lamp", context, TurnTrace(), fall_through=False
+    )
+
+    assert turn is not None
+    assert turn.reply == "Sorry, there are multiple devices called Reading Lamp"
+
+
+async def test_with_a_model_a_shared_name_goes_to_the_model(local_matcher: LocalMatcher) -> None:
+    """With a model, a name two devices share is left to it, which can ask which was meant."""
+    home = build(ENGLISH, ENGLISH_AREAS)
+    context = ToolContext(
+        home=home, executor=VirtualExecutor(home), language="en", now=datetime.now(UTC)
+    )
+
+    turn = await run_local_turn(
+        local_matcher, "turn on the reading lamp", context, TurnTrace(), fall_through=True
+    )
+
+    assert turn is None
