@@ -29,10 +29,15 @@ instead (:mod:`addon.i18n.translations`, ``could_not_do``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from typing import Any
 
+from addon.home.actions.failure import match_failed
+from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import ErrorCode, IntentResult
-from addon.home.targets import MatchFailedReason, MatchFailure
+from addon.home.matching import match_targets
+from addon.home.model import HomeModel
+from addon.home.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
 from addon.i18n.translations import messages_for
 from addon.local.response_templates import ResponseTemplates
 
@@ -91,6 +96,29 @@ def spoken_failure(result: IntentResult, templates: ResponseTemplates | None) ->
         )
         return messages_for(result.language).could_not_do
     return text
+
+
+def unexposed_failure(
+    intent: str, slots: Mapping[str, Any], model: HomeModel, language: str
+) -> IntentResult | None:
+    """The failure for a sentence that matched only with a name not exposed to Assist.
+
+    Home Assistant hands such a match to the intent's handler, which fails on exposure; a
+    question's handler (HassGetState) answers an empty "no" instead. We skip the handler, so
+    nothing can act, and fail every intent alike: ``no_entity_exposed`` ("Sorry, Front Door is
+    not exposed"), or, if the area or floor said has no such device, ``no_entity_in_area``.
+    None when the name turns out to be exposed after all (nothing to say about it here).
+    """
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        assistant=ASSISTANT,
+    )
+    result = match_targets(model, constraints)
+    if result.is_match:
+        return None
+    return match_failed(intent, result, constraints, model, language=language)
 
 
 def failure_key(failure: MatchFailure) -> tuple[str, dict[str, str]]:

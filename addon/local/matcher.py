@@ -167,6 +167,8 @@ class LocalMatcher:
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
         self._vocabulary: Vocabulary | None = None
+        self._unexposed: HomeSlotLists | None = None
+        """The names of the entities not exposed, for :meth:`unexposed`."""
 
     @property
     def language(self) -> str:
@@ -260,10 +262,16 @@ class LocalMatcher:
         preferred_area_id: str | None,
         start: float,
         ambiguous: bool = False,
+        lists: HomeSlotLists | None = None,
     ) -> LocalMatch | None:
-        """``text`` matched against one set of sentences (``said``: what was said)."""
+        """``text`` matched against one set of sentences (``said``: what was said).
+
+        ``lists`` replaces the home's slot lists (the unexposed names, :meth:`unexposed`).
+        """
         intents = sentences.intents
         home_lists, values = self._slot_lists_for(model)
+        if lists is not None:
+            home_lists, values = lists, ValueCache()
         slot_lists = home_lists.for_text(text)
         candidates = (
             intents.intents
@@ -320,6 +328,38 @@ class LocalMatcher:
             matched_text=text,
         )
 
+    def unexposed(
+        self,
+        text: str,
+        model: HomeModel,
+        *,
+        preferred_area_id: str | None = None,
+        language: str | None = None,
+    ) -> LocalMatch | None:
+        """``text`` matched with the names of entities *not* exposed to Assist, or None.
+
+        Home Assistant's second stage, asked only when nothing matched with the exposed names
+        and no model will answer: the handler, which only acts on exposed entities, then
+        fails, and the listener hears "Sorry, Front Door is not exposed" rather than that the
+        sentence was not understood. The names are read once per home model, on first use.
+        """
+        start = time.perf_counter()
+        loaded = self._load(language or self._language)
+        if loaded is None or not text.strip():
+            return None
+        self._slot_lists_for(model)
+        with self._lock:
+            if self._unexposed is None:
+                self._unexposed = HomeSlotLists.build(model, exposed=False)
+            lists = self._unexposed
+        for sentences in loaded.sets:
+            match = self._recognize(
+                text, text, model, sentences, preferred_area_id, start, True, lists
+            )
+            if match is not None and "name" in match.slots:
+                return match
+        return None
+
     def _load(self, language: str) -> Language | None:
         """``language``'s sentences from the library; None if none ship."""
         return self._library.load(language)
@@ -351,6 +391,7 @@ class LocalMatcher:
                 self._slot_lists = HomeSlotLists.build(model)
                 self._values = ValueCache()
                 self._vocabulary = None
+                self._unexposed = None
                 self._model = model
                 _LOGGER.debug("Built slot lists: %d names", self._slot_lists.name_count)
             return self._slot_lists, self._values

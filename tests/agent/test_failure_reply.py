@@ -12,9 +12,11 @@ from datetime import UTC, datetime
 from addon.agent.local_turn import run_local_turn
 from addon.agent.trace import TurnTrace
 from addon.home.actions.virtual import VirtualExecutor
+from addon.home.model import HomeModel
 from addon.i18n.translations import EN
 from addon.local.matcher import LocalMatcher
 from addon.tools.base import ToolContext
+from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, ask
 from tests.local.issue_home import ENGLISH, ENGLISH_AREAS, build
 
@@ -95,3 +97,40 @@ async def test_with_a_model_a_shared_name_goes_to_the_model(local_matcher: Local
     )
 
     assert turn is None
+
+
+async def test_without_a_model_an_unexposed_name_is_said_to_be_unexposed(
+    make_agent: MakeAgent, demo_model: HomeModel
+) -> None:
+    """A sentence naming a device not exposed to Assist is answered so; the lock is untouched."""
+    agent = make_agent()
+
+    result = await agent.process(ask("unlock the front door"))
+
+    assert (result.reply, result.handled_by) == ("Sorry, Front Door is not exposed", "local")
+    state = demo_model.state("lock.front_door")
+    assert state is not None
+    assert state.state == "locked"
+
+
+async def test_without_a_model_a_question_about_an_unexposed_name_says_so(
+    make_agent: MakeAgent,
+) -> None:
+    """A question naming an unexposed device gets the same sentence, not an empty answer."""
+    agent = make_agent()
+
+    result = await agent.process(ask("is the front door locked"))
+
+    assert result.reply == "Sorry, Front Door is not exposed"
+
+
+async def test_with_a_model_an_unexposed_name_goes_to_the_model(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """With a model, a sentence that matches only an unexposed name is the model's to answer."""
+    scripted_llm.reply("I can't reach that lock.")
+    agent = make_agent(llm=scripted_llm)
+
+    result = await agent.process(ask("unlock the front door"))
+
+    assert (result.reply, result.handled_by) == ("I can't reach that lock.", "llm")

@@ -1,7 +1,8 @@
 """A local failure against the real Home Assistant 2025.4.4, as a listener hears it.
 
 The demo home exposes no lock to Assist (Home Assistant's default), so "lock all the doors"
-matches a sentence whose target is not exposed. Over our HTTP API, the OpenAI façade and
+matches a sentence whose target is not exposed, and "unlock the front door" matches only with
+the name of an unexposed lock. Over our HTTP API, the OpenAI façade and
 Wyoming the answer is Home Assistant's own sentence for that (its own agent says the same),
 never the explanation our model would read.
 """
@@ -25,6 +26,8 @@ pytestmark = pytest.mark.homeassistant
 
 SENTENCE = "lock all the doors"
 SPOKEN = "Sorry, no lock is exposed"
+NAMED = "unlock the front door"
+NAMED_SPOKEN = "Sorry, Front Door is not exposed"
 MODEL_WORDS = ("exposed to Assist", "the user", "Expose", "voice assistant settings", "entity")
 """Words of the explanation the model reads for this failure (addon/home/actions/failure.py)."""
 
@@ -100,12 +103,30 @@ async def test_openai_facade_answers_home_assistants_sentence_for_an_unexposed_t
     assert completion.choices[0].message.content == SPOKEN
 
 
-async def test_home_assistants_own_agent_says_the_same(
+async def test_http_api_says_a_named_device_is_not_exposed(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
     home_assistant: HomeAssistantProcess,
 ) -> None:
-    """Home Assistant's own agent answers the sentence with the very words we speak."""
+    """A sentence naming an unexposed lock is said to be unexposed; the lock stays as it was."""
+    client = await started(aiohttp_client, make_app, make_settings, home_assistant)
+    before = (await home_assistant.state("lock.front_door"))["state"]
+
+    response = await client.post("/api/conversation", json={"text": NAMED})
+
+    body = await response.json()
+    assert (body["reply"], body["actions"][0]["success"]) == (NAMED_SPOKEN, False)
+    assert (await home_assistant.state("lock.front_door"))["state"] == before
+
+
+@pytest.mark.parametrize(("sentence", "ours"), [(SENTENCE, SPOKEN), (NAMED, NAMED_SPOKEN)])
+async def test_home_assistants_own_agent_says_the_same(
+    home_assistant: HomeAssistantProcess, sentence: str, ours: str
+) -> None:
+    """Home Assistant's own agent answers each sentence with the very words we speak."""
     answer = await home_assistant.request(
-        "POST", "/api/conversation/process", {"text": SENTENCE, "language": "en"}
+        "POST", "/api/conversation/process", {"text": sentence, "language": "en"}
     )
 
-    assert answer["response"]["speech"]["plain"]["speech"] == SPOKEN
+    assert answer["response"]["speech"]["plain"]["speech"] == ours
