@@ -9,9 +9,10 @@ several devices share) returns None and goes to the model.
 Recognition follows Home Assistant 2025.4's ``DefaultAgent._recognize_strict``: exposed
 entities only, ``recognize_best`` preferring a match with an entity name (``best_slot_name``)
 over one with only an area, and the satellite's area as ``intent_context`` so "turn on the
-lights" means the lights where it was said. Home Assistant's later stages (unexposed names,
-fuzzy matching with unmatched entities) only produce error messages, which the model gives
-better, so they are left out.
+lights" means the lights where it was said. Home Assistant's later stages only produce error
+messages, which a model gives better: the second (unexposed names) is here for a home without
+one (:meth:`LocalMatcher.unexposed`, "Sorry, Front Door is not exposed"); the third (fuzzy
+matching with unmatched entities) is left out.
 
 A sentence is tried in stages (:class:`Stage`), each only when the ones before found nothing
 the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
