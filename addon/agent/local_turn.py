@@ -25,6 +25,7 @@ from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
 from addon.home.gate import Decision
 from addon.home.targets import MatchTargetsPreferences
+from addon.local.failure_speech import unexposed_failure
 from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
@@ -57,7 +58,8 @@ async def run_local_turn(
     do; without a model the failure is spoken as it is. A matching failure first tries the
     matcher's next stage (:meth:`LocalMatcher.candidates`): nothing was done, so nothing can be
     done twice. Only an exact match answers when a model is configured (the model reads typos
-    better than a guess); without one, typos are corrected when that is certain.
+    better than a guess); without one, typos are corrected when that is certain, and a name
+    several devices share is matched so that the listener hears so.
     ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model.
     """
     model, executor = context.home, context.executor
@@ -74,6 +76,7 @@ async def run_local_turn(
         preferred_area_id=context.area_id,
         language=context.language,
         tolerant=not fall_through,
+        ambiguous=not fall_through,
     )
     match = next(candidates, None)
     trace.timings["local_match"] = (time.perf_counter() - started) * 1000
@@ -98,6 +101,15 @@ async def run_local_turn(
             break
         failed = failed or (match, result)
         match = next(candidates, None)
+    if match is None and failed is None and not fall_through:
+        # Nothing matched with the exposed names: Home Assistant's next stage tries the others,
+        # only to say which is not exposed; no handler runs for it, so nothing can act.
+        hidden = matcher.unexposed(
+            text, model, preferred_area_id=context.area_id, language=context.language
+        )
+        if hidden is not None:
+            said = unexposed_failure(hidden.intent, hidden.slots, model, hidden.language)
+            failed = (hidden, said) if said is not None else None
     if match is None:
         if failed is None:
             return None

@@ -204,3 +204,19 @@ class MatchTargetsResult:
     def entity_ids(self) -> list[str]:
         """Entity ids of the matched states."""
         return [state.entity_id for state in self.states]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFailure:
+    """What Home Assistant's ``MatchFailedError`` carries: why, and what was asked for.
+
+    Enough to pick the sentence Home Assistant's agent speaks for the failure (its
+    ``_get_match_error_response``); the explanation a model reads is built separately.
+    """
+
+    reason: MatchFailedReason
+    constraints: MatchTargetsConstraints
+    no_match_name: str | None = None
+    """The unknown area or floor, or the name several entities share."""
+    name_exists: bool = False
+    """An exposed entity does have the asked name: another constraint (its state) failed."""

@@ -21,7 +21,7 @@ import logging
 import re
 import sys
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,9 @@ class LanguageIntents:
     intents: Intents
     responses: Mapping[str, Mapping[str, str]]
     """Intent name → response key → Jinja template, as Home Assistant renders them."""
+    errors: Mapping[str, str] = field(default_factory=dict)
+    """Error key (``no_entity``, ``no_domain_in_area_exposed``…) → Jinja template: what Home
+    Assistant's agent says when a sentence matched but its target did not."""
 
 
 def language_variants(language: str) -> Iterator[str]:
@@ -154,4 +157,7 @@ def _parse(
     kept = {name: body for name, body in data.get("intents", {}).items() if name in wanted}
     intents = Intents.from_dict({**data, "intents": kept})
     responses: dict[str, dict[str, str]] = data.get("responses", {}).get("intents", {})
-    return LanguageIntents(variant, intents, {name: responses.get(name, {}) for name in kept})
+    errors: dict[str, str] = data.get("responses", {}).get("errors", {})
+    return LanguageIntents(
+        variant, intents, {name: responses.get(name, {}) for name in kept}, errors
+    )

@@ -164,8 +164,11 @@ class SentenceLibrary:
                 stage,
                 intents,
                 TemplateFilter(intents.intents) if self.prefilter else None,
+                # Error sentences from the pinned package for every set: it has each one in
+                # every language it ships (docs/DECISIONS.md, "Failures spoken to a person").
                 ResponseTemplates(
-                    responses if stage is Stage.HOME_ASSISTANT else intents.responses
+                    responses if stage is Stage.HOME_ASSISTANT else intents.responses,
+                    newer.errors,
                 ),
             )
             for stage, intents in loaded

@@ -9,9 +9,10 @@ several devices share) returns None and goes to the model.
 Recognition follows Home Assistant 2025.4's ``DefaultAgent._recognize_strict``: exposed
 entities only, ``recognize_best`` preferring a match with an entity name (``best_slot_name``)
 over one with only an area, and the satellite's area as ``intent_context`` so "turn on the
-lights" means the lights where it was said. Home Assistant's later stages (unexposed names,
-fuzzy matching with unmatched entities) only produce error messages, which the model gives
-better, so they are left out.
+lights" means the lights where it was said. Home Assistant's later stages only produce error
+messages, which a model gives better: the second (unexposed names) is here for a home without
+one (:meth:`LocalMatcher.unexposed`, "Sorry, Front Door is not exposed"); the third (fuzzy
+matching with unmatched entities) is left out.
 
 A sentence is tried in stages (:class:`Stage`), each only when the ones before found nothing
 the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
@@ -167,6 +168,8 @@ class LocalMatcher:
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
         self._vocabulary: Vocabulary | None = None
+        self._unexposed: HomeSlotLists | None = None
+        """The names of the entities not exposed, for :meth:`unexposed`."""
 
     @property
     def language(self) -> str:
@@ -213,13 +216,16 @@ class LocalMatcher:
         preferred_area_id: str | None = None,
         language: str | None = None,
         tolerant: bool = False,
+        ambiguous: bool = False,
     ) -> Iterator[LocalMatch]:
         """Each stage's match for ``text``, in order, worked out only when asked for.
 
         The caller acts on the first and asks for the next only when the home had nothing
         for it (a matching failure): a later stage never overrides an earlier one that
         acted. A stage that matches what an earlier one did is skipped. ``tolerant`` adds
-        the matches of the text with its typos corrected, when there are any.
+        the matches of the text with its typos corrected, when there are any. ``ambiguous``
+        keeps a match whose name several devices share (without a model, so that the
+        handler's failure says so, as Home Assistant does), which otherwise goes to the model.
         """
         start = time.perf_counter()
         loaded = self._load(language or self._language)
@@ -227,7 +233,9 @@ class LocalMatcher:
             return
         seen: set[str] = set()
         for sentences in loaded.sets:
-            match = self._recognize(text, text, model, sentences, preferred_area_id, start)
+            match = self._recognize(
+                text, text, model, sentences, preferred_area_id, start, ambiguous
+            )
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield match
@@ -239,7 +247,9 @@ class LocalMatcher:
         _LOGGER.debug("Trying %r as %r", text, corrected)
         start = time.perf_counter()
         for sentences in loaded.sets:
-            match = self._recognize(text, corrected, model, sentences, preferred_area_id, start)
+            match = self._recognize(
+                text, corrected, model, sentences, preferred_area_id, start, ambiguous
+            )
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield replace(match, stage=Stage.TOLERANT)
@@ -252,10 +262,17 @@ class LocalMatcher:
         sentences: Sentences,
         preferred_area_id: str | None,
         start: float,
+        ambiguous: bool = False,
+        lists: HomeSlotLists | None = None,
     ) -> LocalMatch | None:
-        """``text`` matched against one set of sentences (``said``: what was said)."""
+        """``text`` matched against one set of sentences (``said``: what was said).
+
+        ``lists`` replaces the home's slot lists (the unexposed names, :meth:`unexposed`).
+        """
         intents = sentences.intents
         home_lists, values = self._slot_lists_for(model)
+        if lists is not None:
+            home_lists, values = lists, ValueCache()
         slot_lists = home_lists.for_text(text)
         candidates = (
             intents.intents
@@ -292,7 +309,7 @@ class LocalMatcher:
         if slots is None:
             _LOGGER.debug("Local match %s for %r has a slot we do not take", name, text)
             return None
-        if shared_name(model, slots):
+        if not ambiguous and shared_name(model, slots):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
         metadata = result.intent_metadata or {}
@@ -311,6 +328,38 @@ class LocalMatcher:
             stage=sentences.stage,
             matched_text=text,
         )
+
+    def unexposed(
+        self,
+        text: str,
+        model: HomeModel,
+        *,
+        preferred_area_id: str | None = None,
+        language: str | None = None,
+    ) -> LocalMatch | None:
+        """``text`` matched with the names of entities *not* exposed to Assist, or None.
+
+        Home Assistant's second stage, asked only when nothing matched with the exposed names
+        and no model will answer: the handler, which only acts on exposed entities, then
+        fails, and the listener hears "Sorry, Front Door is not exposed" rather than that the
+        sentence was not understood. The names are read once per home model, on first use.
+        """
+        start = time.perf_counter()
+        loaded = self._load(language or self._language)
+        if loaded is None or not text.strip():
+            return None
+        self._slot_lists_for(model)
+        with self._lock:
+            if self._unexposed is None:
+                self._unexposed = HomeSlotLists.build(model, exposed=False)
+            lists = self._unexposed
+        for sentences in loaded.sets:
+            match = self._recognize(
+                text, text, model, sentences, preferred_area_id, start, True, lists
+            )
+            if match is not None and "name" in match.slots:
+                return match
+        return None
 
     def _load(self, language: str) -> Language | None:
         """``language``'s sentences from the library; None if none ship."""
@@ -343,6 +392,7 @@ class LocalMatcher:
                 self._slot_lists = HomeSlotLists.build(model)
                 self._values = ValueCache()
                 self._vocabulary = None
+                self._unexposed = None
                 self._model = model
                 _LOGGER.debug("Built slot lists: %d names", self._slot_lists.name_count)
             return self._slot_lists, self._values

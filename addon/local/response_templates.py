@@ -17,16 +17,32 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 _LOGGER = logging.getLogger(__name__)
 
 
-class ResponseTemplates:
-    """One language's response templates, each compiled on first use and then kept."""
+_ERRORS = "errors"
+"""Where the error templates sit among the intents' responses (a name no intent has)."""
 
-    def __init__(self, responses: Mapping[str, Mapping[str, str]]) -> None:
-        self._responses = responses
+
+class ResponseTemplates:
+    """One language's response templates, each compiled on first use and then kept.
+
+    ``errors`` are Home Assistant's error templates (``responses.errors`` of the intents
+    data), rendered with :meth:`render_error`.
+    """
+
+    def __init__(
+        self,
+        responses: Mapping[str, Mapping[str, str]],
+        errors: Mapping[str, str] | None = None,
+    ) -> None:
+        self._responses = {**responses, _ERRORS: errors or {}}
         # StrictUndefined: a variable our result lacks fails the render (and we fall back)
         # instead of leaving a hole in the sentence ("Turned on None", "Added ").
         self._environment = ImmutableSandboxedEnvironment(
             autoescape=False, undefined=jinja2.StrictUndefined
         )
+        # Error templates test variables Home Assistant's agent does not always pass
+        # ("{% if domain in translations %}" beside a state): as in Home Assistant, an
+        # undefined one is empty and false there, and the template's other branch is said.
+        self._lenient = ImmutableSandboxedEnvironment(autoescape=False)
         self._compiled: dict[tuple[str, str], jinja2.Template | None] = {}
 
     def render(self, intent: str, key: str, variables: Mapping[str, Any]) -> str | None:
@@ -46,15 +62,23 @@ class ResponseTemplates:
             return None
         return " ".join(text.split())
 
+    def render_error(self, key: str, variables: Mapping[str, Any]) -> str | None:
+        """Home Assistant's error sentence ``key`` with ``variables``; None when missing or failing.
+
+        An empty rendering counts as failing: a failure must be said.
+        """
+        return self.render(_ERRORS, key, variables) or None
+
     def _template(self, intent: str, key: str) -> jinja2.Template | None:
         """The compiled template, compiling it the first time it is asked for."""
         cache_key = (intent, key)
         if cache_key not in self._compiled:
             source = self._responses.get(intent, {}).get(key)
+            environment = self._lenient if intent == _ERRORS else self._environment
             compiled: jinja2.Template | None = None
             if source is not None:
                 try:
-                    compiled = self._environment.from_string(source)
+                    compiled = environment.from_string(source)
                 except jinja2.TemplateSyntaxError:
                     _LOGGER.warning("Response template %s/%s does not compile", intent, key)
             self._compiled[cache_key] = compiled

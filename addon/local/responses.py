@@ -16,7 +16,8 @@ Templates are trusted package data, but they run in Jinja's immutable sandbox an
 (:mod:`addon.local.response_templates`), so a template can never change the states it is
 shown. When a template is missing or fails on our data, a short sentence is built from the
 result instead, in the request's language (:mod:`addon.i18n.translations`): an answer is always
-spoken.
+spoken. A failure is said in Home Assistant's words for it, never in the explanation meant for a
+model (:mod:`addon.local.failure_speech`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 from addon.home.actions.response import IntentResult, ResponseType, StateReport, TargetType
 from addon.i18n.messages import Action, Done, Messages
 from addon.i18n.translations import messages_for
+from addon.local.failure_speech import spoken_failure
 from addon.local.matcher import LocalMatch
 
 _VERBS = {
@@ -117,10 +119,16 @@ def _revived(speech_slots: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def render_speech(match: LocalMatch, result: IntentResult) -> str:
-    """What to say for ``result``: the handler's speech, HA's template, or plain words."""
+    """What to say for ``result``: the handler's speech, HA's template, or plain words.
+
+    A failure is said as Home Assistant's agent says it (:mod:`addon.local.failure_speech`),
+    never with the result's message, which explains the failure to a model.
+    """
+    if result.is_error:
+        return spoken_failure(result, match.templates)
     if result.speech:
         return result.speech
-    if not result.is_error and match.response_key is not None and match.templates is not None:
+    if match.response_key is not None and match.templates is not None:
         text = match.templates.render(
             match.intent, match.response_key, template_variables(match, result)
         )
@@ -132,8 +140,6 @@ def render_speech(match: LocalMatch, result: IntentResult) -> str:
 def fallback_speech(result: IntentResult) -> str:
     """A short sentence from the result alone, in its language, for when no template applies."""
     words = messages_for(result.language)
-    if result.is_error:
-        return result.message or words.could_not_do
     if result.matched_states and not result.success:
         return "; ".join(_describe(report, words) for report in result.matched_states[:3])
     names = [target.name for target in result.success if target.name]

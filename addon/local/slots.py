@@ -45,11 +45,25 @@ class HomeSlotLists:
     name_count: int
 
     @classmethod
-    def build(cls, model: HomeModel) -> HomeSlotLists:
-        """Read the exposed entities, areas and floors of ``model``."""
+    def build(cls, model: HomeModel, *, exposed: bool = True) -> HomeSlotLists:
+        """Read the exposed entities, areas and floors of ``model``.
+
+        ``exposed=False`` reads the names of the entities *not* exposed instead, for Home
+        Assistant's second stage (``_get_unexposed_entity_names``): a sentence that matches
+        only with one of them is answered "… is not exposed", never acted on.
+        """
         names = Trie()
         count = 0
-        for entity in model.exposed_entities():
+        entities = (
+            model.exposed_entities()
+            if exposed
+            else [
+                entity
+                for entity_id in model.entity_ids()
+                if (entity := model.entity(entity_id)) is not None and not model.is_exposed(entity)
+            ]
+        )
+        for entity in entities:
             # DEFAULT_EXPOSED_ATTRIBUTES is just device_class, read from the state.
             context: dict[str, Any] = {"domain": entity.domain}
             if entity.device_class is not None:

@@ -106,8 +106,13 @@ GERMAN: Entities = {
 }
 
 
-def build(entities: Entities, areas: dict[str, str], language: str = "en") -> HomeModel:
-    """A home of ``entities`` in ``areas``, every entity exposed to Assist."""
+def build(
+    entities: Entities,
+    areas: dict[str, str],
+    language: str = "en",
+    hidden: frozenset[str] = frozenset(),
+) -> HomeModel:
+    """A home of ``entities`` in ``areas``, every entity but the ``hidden`` exposed to Assist."""
     return HomeModel.build(
         config={"location_name": "Issue 13", "language": language},
         floors=[],
@@ -121,7 +126,10 @@ def build(entities: Entities, areas: dict[str, str], language: str = "en") -> Ho
             for entity_id, (area, *_rest) in entities.items()
         ],
         entity_details={
-            entity_id: {"aliases": [], "options": {"conversation": {"should_expose": True}}}
+            entity_id: {
+                "aliases": [],
+                "options": {"conversation": {"should_expose": entity_id not in hidden}},
+            }
             for entity_id in entities
         },
         exposure={},

@@ -130,12 +130,17 @@ def test_failing_template_falls_back_to_plain_words() -> None:
     assert speech == "Turned on Bed Light"
 
 
-def test_error_speaks_the_handler_message() -> None:
-    """An error result is answered with its message, never with a success template."""
-    templates = ResponseTemplates({"HassTurnOn": {"default": "Turned on"}})
+def test_error_speaks_home_assistants_error_sentence() -> None:
+    """An error result is answered with Home Assistant's error sentence, not its message."""
+    templates = ResponseTemplates(
+        {"HassTurnOn": {"default": "Turned on"}},
+        {"handle_error": "An unexpected error occurred"},
+    )
     result = error_result("HassTurnOn", ErrorCode.FAILED_TO_HANDLE, "The lock is jammed")
 
-    assert render_speech(_match("HassTurnOn", "default", templates), result) == "The lock is jammed"
+    speech = render_speech(_match("HassTurnOn", "default", templates), result)
+
+    assert speech == "An unexpected error occurred"
 
 
 def test_matching_errors_go_back_to_the_model() -> None:

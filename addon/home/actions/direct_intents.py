@@ -14,7 +14,7 @@ from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import describe_failure
+from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import (
     ErrorCode,
@@ -54,10 +54,14 @@ async def set_temperature(
     )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
-        message = describe_failure(
-            result, constraints, model, requirement="able to set a target temperature"
+        return match_failed(
+            intent,
+            result,
+            constraints,
+            model,
+            language=language,
+            requirement="able to set a target temperature",
         )
-        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
     climate = result.states[0]
     call = ServiceCall(
         "climate", "set_temperature", (climate.entity_id,), {"temperature": slots["temperature"]}
@@ -88,8 +92,7 @@ async def add_list_item(
     constraints = MatchTargetsConstraints(name=list_name, domains={"todo"}, assistant=ASSISTANT)
     result = match_targets(model, constraints)
     if not result.is_match:
-        message = describe_failure(result, constraints, model)
-        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+        return match_failed(intent, result, constraints, model, language=language)
     todo = result.states[0]
     item = str(slots["item"]).strip()
     call = ServiceCall("todo", "add_item", (todo.entity_id,), {"item": item})

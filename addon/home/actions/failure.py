@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from addon.home.actions.response import ErrorCode, IntentResult, error_result
 from addon.home.model import HomeModel
 from addon.home.records import Area, Floor
 from addon.home.targets import (
     MatchFailedReason,
+    MatchFailure,
     MatchTargetsCandidate,
     MatchTargetsConstraints,
     MatchTargetsResult,
@@ -26,6 +28,33 @@ from addon.home.targets import (
 
 _MAX_LISTED = 8
 """Most entities named in one message; a model does not need the whole house to choose."""
+
+
+def match_failed(
+    intent: str,
+    result: MatchTargetsResult,
+    constraints: MatchTargetsConstraints,
+    model: HomeModel,
+    *,
+    language: str,
+    requirement: str | None = None,
+) -> IntentResult:
+    """The ``no_valid_targets`` answer for a failed match: the model's explanation and why.
+
+    The explanation (:func:`describe_failure`) is for a model; the :class:`MatchFailure` lets
+    the local path say the failure to a person as Home Assistant's agent would.
+    """
+    reason = result.no_match_reason or MatchFailedReason.NAME
+    failure = MatchFailure(
+        reason,
+        constraints,
+        no_match_name=result.no_match_name,
+        name_exists=reason is MatchFailedReason.NAME and _named(result, constraints),
+    )
+    message = describe_failure(result, constraints, model, requirement=requirement)
+    return error_result(
+        intent, ErrorCode.NO_VALID_TARGETS, message, language=language, failure=failure
+    )
 
 
 def describe_failure(

@@ -15,16 +15,14 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
-from addon.home.actions.failure import describe_failure
+from addon.home.actions.failure import describe_failure, match_failed
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import (
-    ErrorCode,
     IntentResult,
     IntentTarget,
     ResponseType,
     StateReport,
     TargetType,
-    error_result,
 )
 from addon.home.matching import match_targets
 from addon.home.model import HomeModel
@@ -61,8 +59,7 @@ def get_state(
     result = match_targets(model, constraints, preferences)
     reason = result.no_match_reason
     if not result.is_match and reason is not None and not reason.is_no_entities_reason():
-        message = describe_failure(result, constraints, model)
-        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+        return match_failed(intent, result, constraints, model, language=language)
     success = [IntentTarget(a.name, TargetType.AREA, a.area_id) for a in result.areas]
     success.extend(IntentTarget(f.name, TargetType.FLOOR, f.floor_id) for f in result.floors)
     wanted = set(slots.get("state") or ())
@@ -108,8 +105,7 @@ def get_temperature(
     )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
-        message = describe_failure(result, constraints, model)
-        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+        return match_failed(intent, result, constraints, model, language=language)
     return _answer(intent, result.states, language)
 
 
@@ -149,8 +145,7 @@ def get_weather(
     )
     result = match_targets(model, constraints)
     if not result.is_match:
-        message = describe_failure(result, constraints, model)
-        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+        return match_failed(intent, result, constraints, model, language=language)
     weather = result.states[0]
     return IntentResult(
         intent=intent,

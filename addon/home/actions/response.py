@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from addon.home.actions.executor import ServiceCall
+from addon.home.targets import MatchFailure
 
 # The attributes a model is shown for a queried entity: Home Assistant's own list for its
 # live-context tool (``helpers/llm.py``), so the model sees what it would see there.
@@ -123,6 +124,8 @@ class IntentResult:
     """Why it failed, or why a query matched nothing, in words a model can act on."""
     calls: tuple[ServiceCall, ...] = ()
     """The service calls made, in order: what a dry run shows and a trace records."""
+    failure: MatchFailure | None = None
+    """For a failed target match: why, so the local path can say it in the listener's words."""
 
     @property
     def is_error(self) -> bool:
@@ -171,9 +174,18 @@ class IntentResult:
 
 
 def error_result(
-    intent: str, code: ErrorCode, message: str, *, language: str = "en"
+    intent: str,
+    code: ErrorCode,
+    message: str,
+    *,
+    language: str = "en",
+    failure: MatchFailure | None = None,
 ) -> IntentResult:
-    """An error answer that speaks ``message`` (as ``async_set_error`` does) and explains it."""
+    """An error answer carrying ``message`` (as ``async_set_error`` does) for a model.
+
+    ``message`` is for a model to act on; what a listener hears is worked out from the code
+    and ``failure`` where the answer is spoken (:mod:`addon.local.failure_speech`).
+    """
     return IntentResult(
         intent=intent,
         response_type=ResponseType.ERROR,
@@ -181,4 +193,5 @@ def error_result(
         speech=message,
         error_code=code,
         message=message,
+        failure=failure,
     )

@@ -37,7 +37,7 @@ from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import describe_failure
+from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import (
     ErrorCode,
@@ -198,8 +198,9 @@ async def handle_service_intent(
         )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
-        message = describe_failure(result, constraints, model, requirement=rule.requirement)
-        return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+        return match_failed(
+            intent, result, constraints, model, language=language, requirement=rule.requirement
+        )
 
     success: list[IntentTarget] = []
     if result.floors:
