@@ -45,7 +45,7 @@ async def test_the_list_shows_a_direct_call_as_a_tool_call(
 async def test_the_answered_by_filter_lists_only_direct_calls(
     ingress_ui: UI, browsing: MakeBrowsing
 ) -> None:
-    """ "Answered by: tool call" keeps the direct call and leaves a spoken turn out."""
+    """The filter Answered by: tool call keeps the direct call and leaves a spoken turn out."""
     await call_get_date_time(ingress_ui)
     await seed_turn(ingress_ui.store, "spoken", "what time is it", "It is nine.", at=T0)
     page = await (await browsing()).open("/conversations")

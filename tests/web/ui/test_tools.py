@@ -9,6 +9,7 @@ import pytest
 from aiohttp import web
 
 from addon.store import custom_tools as stored
+from tests.web.api.test_tools import EOC
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import misplaced_urls, parse
 
@@ -231,6 +232,14 @@ async def test_import_lists_imported_and_refused(ui: UI) -> None:
     assert "outside_temperature" in page.text
     assert "Refused (1)" in page.text
     assert "raw SQL" in page.text
+
+
+async def test_an_import_refused_on_saving_shows_no_warning(ui: UI) -> None:
+    """Imported twice, the states-reading entry is refused the second time, with no warning."""
+    await post(ui, "/tools/import", {"text": EOC})
+    page = await (await post(ui, "/tools/import", {"text": EOC})).text()
+    assert "Imported (0)" in parse(page).text
+    assert 'id="import-warnings"' not in page
 
 
 async def test_export_downloads_yaml(ui: UI) -> None:
