@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from typing import Any
 
@@ -280,3 +282,20 @@ async def test_refused_save_shows_the_fields_the_text_gives(ui: UI) -> None:
     response = await post(ui, "/tools/new", form)
     assert response.status == 422
     assert 'name="name" value="from_text"' in await response.text()
+
+
+async def test_the_editor_keeps_a_long_template_on_one_line(ui: UI, echo_server: Any) -> None:
+    """A saved tool's YAML in the editor holds a long result template whole, on one line."""
+    template = "{{ value_json.city | default(value_json.auth) }} and {{ value_json.auth }} came"
+    source = echo_source(echo_server).replace(
+        "result: {pointer: /city}", f"result: {{template: {json.dumps(template)}}}"
+    )
+    tool_id = await create(ui, source)
+    found = re.search(
+        r'<textarea id="definition-source"[^>]*>(.*?)</textarea>',
+        await ui.page(f"/tools/{tool_id}"),
+        re.S,
+    )
+    assert found is not None
+    lines = html.unescape(found.group(1)).splitlines()
+    assert any(template in line for line in lines)
