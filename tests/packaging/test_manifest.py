@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args, get_origin
 from urllib.parse import urlparse
 
 import pytest
+import yaml
 from annotated_types import Ge, Le
 from pydantic import SecretStr
 
@@ -313,6 +314,18 @@ def test_every_option_is_documented() -> None:
     """DOCS.md has one `### Option: name` section per option, in manifest order."""
     docs = (REPO / "DOCS.md").read_text(encoding="utf-8")
     assert re.findall(r"^### Option: `([a-z_]+)`$", docs, re.MULTILINE) == OPTION_NAMES
+
+
+def test_the_documented_example_lists_every_option_at_its_default() -> None:
+    """DOCS.md's example configuration holds every option, at its default but the model's."""
+    docs = (REPO / "DOCS.md").read_text(encoding="utf-8")
+    found = re.search(r"Example configuration, using OpenAI:\n\n```yaml\n(.*?)```", docs, re.S)
+    assert found is not None
+    example = yaml.safe_load(found.group(1))
+    assert list(example) == OPTION_NAMES
+    endpoint = {"llm_base_url", "llm_api_key"}  # the example's point: OpenAI's URL and a key
+    differs = {name for name, value in config()["options"].items() if example[name] != value}
+    assert differs == endpoint
 
 
 def test_repository_holds_one_addon_config() -> None:

@@ -131,6 +131,8 @@ class ConversationRow:
     error_count: int
     flagged_count: int
     match: SearchMatch | None = None
+    direct_call: bool = False
+    """A tool an MCP client called directly: its title is the tool and its arguments."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,13 +189,17 @@ async def list_conversations(
     if not found:
         return ConversationPage([], None, None, capped)
     matches = await _matches(session, match_ids, [c.id for c in found]) if match_ids else {}
+    direct = await _direct_calls(session, [c.id for c in found])
     first, last = found[0], found[-1]
     # Going forwards there is a newer page exactly when we started from a cursor; going
     # backwards there is an older one, and a newer one only if more rows were found.
     has_newer = more if backwards else after is not None
     has_older = True if backwards else more
     return ConversationPage(
-        [_row(conversation, matches.get(conversation.id)) for conversation in found],
+        [
+            _row(conversation, matches.get(conversation.id), conversation.id in direct)
+            for conversation in found
+        ],
         newer=Cursor(first.updated_at, first.id) if has_newer else None,
         older=Cursor(last.updated_at, last.id) if has_older else None,
         search_capped=capped,
@@ -344,7 +350,19 @@ async def _matches(
     return best
 
 
-def _row(conversation: Conversation, match: SearchMatch | None) -> ConversationRow:
+async def _direct_calls(session: AsyncSession, conversation_ids: Sequence[str]) -> set[str]:
+    """Which of the listed conversations record a tool an MCP client called directly."""
+    result = await session.execute(
+        select(Turn.conversation_id)
+        .where(Turn.conversation_id.in_(conversation_ids), Turn.handled_by == "tool")
+        .distinct()
+    )
+    return set(result.scalars())
+
+
+def _row(
+    conversation: Conversation, match: SearchMatch | None, direct_call: bool
+) -> ConversationRow:
     return ConversationRow(
         id=conversation.id,
         started_at=conversation.started_at,
@@ -357,4 +375,5 @@ def _row(conversation: Conversation, match: SearchMatch | None) -> ConversationR
         error_count=conversation.error_count,
         flagged_count=conversation.flagged_count,
         match=match,
+        direct_call=direct_call,
     )

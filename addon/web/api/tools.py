@@ -237,6 +237,9 @@ async def import_view(request: web.Request) -> web.Response:
             refused.append({"name": definition["name"], "reason": reason})
         else:
             imported.append({"id": tool.id, "name": tool.name})
+    # A warning is about a tool that came in; an entry refused on saving has its reason instead.
+    names = {tool["name"] for tool in imported}
+    warnings = [warning for warning in warnings if warning["name"] in names]
     return web.json_response({"imported": imported, "refused": refused, "warnings": warnings})
 
 

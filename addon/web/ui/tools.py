@@ -303,13 +303,15 @@ async def tools_import_view(request: web.Request) -> web.Response:
             else:
                 imported.append(tool)
     _LOGGER.info("Imported %d custom tools, refused %d", len(imported), len(refused))
+    # A warning is about a tool that came in; an entry refused on saving has its reason instead.
+    names = {tool.name for tool in imported}
     return render(
         request,
         "tools_import.html",
         {
             "imported": imported,
             "refused": refused,
-            "warnings": warnings,
+            "warnings": [(name, warning) for name, warning in warnings if name in names],
             "problem": problem,
             "text": text,
         },

@@ -192,6 +192,14 @@ async def test_importing_a_name_already_taken_refuses_that_entry(api: AppClient)
     assert "get_attributes" in [r["name"] for r in body["refused"]]
 
 
+async def test_an_entry_refused_on_saving_carries_no_warning(api: AppClient) -> None:
+    """The warning about reading states goes with an imported tool, not with a refused one."""
+    first = await (await api.post("/api/tools/import", json={"text": EOC})).json()
+    again = await (await api.post("/api/tools/import", json={"text": EOC})).json()
+    assert [w["name"] for w in first["warnings"]] == ["get_attributes"]
+    assert again["warnings"] == []
+
+
 async def test_export_writes_extended_openai_yaml(api: AppClient) -> None:
     """Exporting every tool gives EOC's list of {spec, function}."""
     await api.post("/api/tools/import", json={"text": EOC})

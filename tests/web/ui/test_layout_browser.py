@@ -7,6 +7,7 @@ it and measures what Chromium laid out, so a layout regression fails here rather
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,11 @@ from tests.mcp_client.notes_server import TOKEN as NOTES_TOKEN
 from tests.mcp_client.notes_server import notes_server
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.seed import seed_trace
+from tests.web.ui.test_direct_call_browser import call_get_date_time
 from tests.web.ui.test_evaluate import start
 from tests.web.ui.test_memories import remember
+from tests.web.ui.test_saved_tests import chat_turn, draft, save
+from tests.web.ui.test_tool_kinds_browser import KINDS, definition
 from tests.web.ui.test_tools import echo_server, echo_source
 
 pytestmark = pytest.mark.browser
@@ -31,6 +35,22 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 __all__ = ["echo_server"]
 LONG_NAME = "get_weather_forecast_for_city"
+IMPORT = """\
+- spec:
+    name: get_attributes
+    description: Get the attributes of any Home Assistant entity.
+    parameters:
+      type: object
+      properties: {entity_id: {type: string}}
+      required: [entity_id]
+  function:
+    type: template
+    value_template: "{{ states[entity_id].attributes }}"
+- spec: {name: add_automation, description: Add an automation.}
+  function: {type: native, name: add_automation}
+"""
+"""Extended OpenAI functions: one imported with a warning, one refused with its reason."""
+Action = Callable[[Page], Awaitable[None]]
 
 # Every problem Chromium's layout shows on the page, as text; an empty list is a good page.
 # A word is broken when its rendered boxes sit on more than one line; a cell overflows when its
@@ -98,11 +118,19 @@ def screenshot_dir() -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
 
 
-async def seed_everything(ui: UI, notes_url: str, echo: str) -> dict[str, str]:
-    """A conversation, a tool with two versions, two evaluation runs, a memory, an MCP server."""
+async def seed_everything(ui: UI, notes_url: str, echo: Any) -> dict[str, str]:
+    """Every page's data: three kinds of conversation, a tool of each kind, runs, an MCP server.
+
+    The conversations are a model's trace, a chat turn and a direct MCP tool call; one tool has
+    two versions; there are two evaluation runs, a saved test and a memory.
+    """
     conversation_id, _ = await seed_trace(ui.store)
+    chatted = await chat_turn(ui)
+    saved = await save(ui, chatted["turn_id"], draft(await ui.page(draft_path(chatted))))
+    assert saved.status == 303
+    direct = await call_get_date_time(ui)
     async with ui.store.sessionmaker.begin() as session:
-        first = yaml.safe_load(echo.replace("echo_city", LONG_NAME))
+        first = yaml.safe_load(echo_source(echo).replace("echo_city", LONG_NAME))
         tool = await custom_tools.save_tool(session, first)
         second = first | {"description": "Echo a city, a second time, through the endpoint."}
         await custom_tools.save_tool(session, second, tool_id=tool.id, note="second")
@@ -113,6 +141,9 @@ async def seed_everything(ui: UI, notes_url: str, echo: str) -> dict[str, str]:
             header_name="Authorization",
             header_value=f"Bearer {NOTES_TOKEN}",
         )
+        kinds = {
+            kind: await custom_tools.save_tool(session, definition(kind, echo)) for kind in KINDS
+        }
     await ui.client.app[keys.MCP_HUB].refresh(server.id)
     memory = await remember(ui.store, "The cat is called Miso and sleeps on the radiator.")
     run_a = await start(ui, model="fake-model")
@@ -122,22 +153,52 @@ async def seed_everything(ui: UI, notes_url: str, echo: str) -> dict[str, str]:
         "dashboard month": "/?span=month",
         "conversations": "/conversations",
         "conversation": f"/conversations/{conversation_id}",
+        "chat conversation": f"/conversations/{chatted['conversation_id']}",
+        "direct call": f"/conversations/{direct}",
         "chat": "/chat",
+        "chat continued": f"/chat?conversation={chatted['conversation_id']}",
         "tools": "/tools",
         "new tool": "/tools/new",
         "tool": f"/tools/{tool.id}",
         "tool diff": f"/tools/{tool.id}/diff?from=1&to=2",
+        **{f"tool {kind}": f"/tools/{stored.id}" for kind, stored in kinds.items()},
         "memories": "/memories",
         "memory": f"/memories/{memory.id}",
         "forget": "/memories/forget",
         "evaluate": "/evaluate",
         "run": f"/evaluate/runs/{run_a}",
         "compare": f"/evaluate/compare?a={run_a}&b={run_b}",
+        "new test": draft_path(chatted),
         "mcp servers": "/mcp-servers",
         "settings": "/settings",
         "safety": "/safety",
         "not found": "/conversations/no-such-conversation",
     }
+
+
+def draft_path(done: dict[str, Any]) -> str:
+    """The "Save as test" page of a chat turn."""
+    return f"/evaluate/tests/new?turn={done['turn_id']}"
+
+
+async def try_it(page: Page) -> None:
+    """Run the tool once from its page, so the page shows a run."""
+    await page.get_by_role("button", name="Run").click()
+    await page.locator("#try-result").wait_for()
+
+
+async def import_functions(page: Page) -> None:
+    """Import Extended OpenAI functions, so the page shows what came in and what was refused."""
+    await page.get_by_label("Functions YAML").fill(IMPORT)
+    await page.get_by_role("button", name="Import").click()
+    await page.wait_for_load_state("load")
+
+
+ACTIONS: dict[str, tuple[str, Action]] = {
+    "tool tried": ("tool rest", try_it),
+    "tools imported": ("tools", import_functions),
+}
+"""Pages reached by a form: the page to start from and what to do there."""
 
 
 async def shoot(page: Page, name: str, width: int) -> None:
@@ -151,20 +212,21 @@ async def test_every_page_fits_a_phone(
     """At 390 px no page overflows sideways, breaks a word in a table, or cuts off a label."""
     scripted_llm.default = Completion("I did nothing.")
     async with notes_server() as notes:
-        pages = await seed_everything(ingress_ui, notes.url, echo_source(echo_server))
+        pages = await seed_everything(ingress_ui, notes.url, echo_server)
         phone = await browsing(viewport=PHONE)
         desktop = await browsing(viewport=DESKTOP)
         found: dict[str, list[str]] = {}
-        for name, path in pages.items():
-            page = await phone.open(path)
-            await page.wait_for_load_state("load")
-            problems = await page.evaluate(LAYOUT_PROBLEMS)
-            if problems:
-                found[name] = problems
-            await shoot(page, name, PHONE["width"])
-            await page.close()
-            wide = await desktop.open(path)
-            await wide.wait_for_load_state("load")
-            await shoot(wide, name, DESKTOP["width"])
-            await wide.close()
+        visits = [(name, path, None) for name, path in pages.items()]
+        visits += [(name, pages[start], act) for name, (start, act) in ACTIONS.items()]
+        for name, path, act in visits:
+            for session, size in ((phone, PHONE), (desktop, DESKTOP)):
+                page = await session.open(path)
+                await page.wait_for_load_state("load")
+                if act is not None:
+                    await act(page)
+                problems = await page.evaluate(LAYOUT_PROBLEMS)
+                if problems:
+                    found[f"{name} at {size['width']}"] = problems
+                await shoot(page, name, size["width"])
+                await page.close()
     assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())

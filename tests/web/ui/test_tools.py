@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from typing import Any
 
@@ -9,6 +11,7 @@ import pytest
 from aiohttp import web
 
 from addon.store import custom_tools as stored
+from tests.web.api.test_tools import EOC
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import misplaced_urls, parse
 
@@ -233,6 +236,14 @@ async def test_import_lists_imported_and_refused(ui: UI) -> None:
     assert "raw SQL" in page.text
 
 
+async def test_an_import_refused_on_saving_shows_no_warning(ui: UI) -> None:
+    """Imported twice, the states-reading entry is refused the second time, with no warning."""
+    await post(ui, "/tools/import", {"text": EOC})
+    page = await (await post(ui, "/tools/import", {"text": EOC})).text()
+    assert "Imported (0)" in parse(page).text
+    assert 'id="import-warnings"' not in page
+
+
 async def test_export_downloads_yaml(ui: UI) -> None:
     """Export answers the Extended OpenAI YAML as a download."""
     await post(ui, "/tools/import", {"text": IMPORT_YAML})
@@ -271,3 +282,20 @@ async def test_refused_save_shows_the_fields_the_text_gives(ui: UI) -> None:
     response = await post(ui, "/tools/new", form)
     assert response.status == 422
     assert 'name="name" value="from_text"' in await response.text()
+
+
+async def test_the_editor_keeps_a_long_template_on_one_line(ui: UI, echo_server: Any) -> None:
+    """A saved tool's YAML in the editor holds a long result template whole, on one line."""
+    template = "{{ value_json.city | default(value_json.auth) }} and {{ value_json.auth }} came"
+    source = echo_source(echo_server).replace(
+        "result: {pointer: /city}", f"result: {{template: {json.dumps(template)}}}"
+    )
+    tool_id = await create(ui, source)
+    found = re.search(
+        r'<textarea id="definition-source"[^>]*>(.*?)</textarea>',
+        await ui.page(f"/tools/{tool_id}"),
+        re.S,
+    )
+    assert found is not None
+    lines = html.unescape(found.group(1)).splitlines()
+    assert any(template in line for line in lines)
