@@ -18,12 +18,12 @@ import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from addon.embeddings.source import EmbeddingSource
 from addon.errors import LLMError
-from addon.llm.client import LLMClient
 from addon.store import memories
 from addon.store.memories import MemoryRecord, ScoredId
 
@@ -31,39 +31,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 _LOGGER = logging.getLogger(__name__)
-
-
-class EmbeddingSource(Protocol):
-    """Something that turns texts into vectors; ``model`` names them in the store."""
-
-    @property
-    def model(self) -> str:
-        """The embedding model's name; vectors of another model are not compared."""
-        ...
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One float32 row per text."""
-        ...
-
-
-class EndpointEmbeddings:
-    """Embeddings from the configured endpoint's ``/v1/embeddings``, with its own model name."""
-
-    def __init__(self, client: LLMClient, model: str) -> None:
-        self._client = client
-        self._model = model
-
-    @property
-    def model(self) -> str:
-        """The embedding model asked for."""
-        return self._model
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Ask the endpoint; raises :class:`LLMError` as every model call does."""
-        import numpy as np  # with the first vector: see MemoryIndex
-
-        vectors = await self._client.embed(list(texts), model=self._model)
-        return np.asarray(vectors, dtype=np.float32)
 
 
 class MemoryIndex:

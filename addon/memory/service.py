@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -181,6 +182,18 @@ def _call_record(call: ExtractionCall) -> LLMCallRecord:
         finish_reason=call.finish_reason,
         error=call.error,
     )
+
+
+class MemoryChanges(Protocol):
+    """Told when the panel changes memories, so recall sees the change at once."""
+
+    async def changed(self, memory_ids: Sequence[int]) -> None:
+        """These memories were edited, added, restored or forgotten."""
+        ...
+
+    async def cleared(self) -> None:
+        """Every memory was forgotten."""
+        ...
 
 
 class MemoryService:

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from addon.embeddings.source import EndpointEmbeddings
 from addon.llm.client import LLMClient
 from addon.memory.retrieval import (
-    EndpointEmbeddings,
     MemoryIndex,
     RecallQuery,
     Retriever,

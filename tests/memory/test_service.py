@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from addon.embeddings.source import EndpointEmbeddings
 from addon.llm.client import LLMClient
 from addon.memory.candidates import MemoryKind
 from addon.memory.extraction import Exchange, Extractor
-from addon.memory.retrieval import EndpointEmbeddings, Retriever
+from addon.memory.retrieval import Retriever
 from addon.memory.rules import RejectReason
 from addon.memory.service import (
     AfterTurn,

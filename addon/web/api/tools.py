@@ -32,7 +32,7 @@ from addon.store import custom_tools as stored
 from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
 from addon.text import load_yaml
 from addon.web.access import ingress_user
-from addon.web.api.problems import KIB, RequestProblem, read_json_object
+from addon.web.problems import KIB, RequestProblem, read_json_object
 
 BODY_LIMIT = 256 * KIB
 # Supervisor's ingress proxy names the Home Assistant user in these (display name first).

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from addon.embeddings.static import StaticEmbeddings, WordPiece, load_local_embeddings
 from addon.errors import ConfigError
-from addon.memory.local_embeddings import StaticEmbeddings, WordPiece, load_local_embeddings
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories
 from addon.store.database import Store
@@ -16,7 +16,7 @@ from addon.store.database import Store
 
 @pytest.fixture(scope="module")
 def model() -> StaticEmbeddings:
-    """The model in addon/memory/model, loaded once."""
+    """The model in addon/embeddings/model, loaded once."""
     return load_local_embeddings()
 
 
