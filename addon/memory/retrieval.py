@@ -24,8 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.embeddings.source import EmbeddingSource
 from addon.errors import LLMError
-from addon.store import memories
-from addon.store.memories import MemoryRecord, ScoredId
+from addon.store import memories, memory_search
+from addon.store.memories import MemoryRecord
+from addon.store.memory_search import ScoredId
 
 if TYPE_CHECKING:
     import numpy as np
@@ -159,7 +160,7 @@ class LexicalIndex:
     def put(self, memory_id: int, content: str) -> None:
         """Index (or re-index) ``memory_id``'s content."""
         self.remove(memory_id)
-        stems = memories.word_stems(content)
+        stems = memory_search.word_stems(content)
         for stem in stems:
             posting = self._postings.setdefault(stem, {})
             posting[memory_id] = posting.get(memory_id, 0) + 1
@@ -193,12 +194,12 @@ class LexicalIndex:
             return []
         found = [
             (stem, self._postings[stem])
-            for stem in dict.fromkeys(memories.word_stems(text))
+            for stem in dict.fromkeys(memory_search.word_stems(text))
             if stem in self._postings
-        ][: memories.MAX_QUERY_TERMS]
+        ][: memory_search.MAX_QUERY_TERMS]
         if not found:
             return []
-        common = max(memories.COMMON_FLOOR, size * memories.COMMON_SHARE)
+        common = max(memory_search.COMMON_FLOOR, size * memory_search.COMMON_SHARE)
         telling = [item for item in found if len(item[1]) <= common] or [
             min(found, key=lambda item: len(item[1]))
         ]
@@ -338,7 +339,7 @@ class Retriever:
         """Fill the copy from the store; the live memories' ids with no vector of the source's."""
         model = self._source.model if self._source is not None else None
         async with self._sessionmaker() as session:
-            stored = await memories.searchable_memories(session, model)
+            stored = await memory_search.searchable_memories(session, model)
         self._index.clear()
         self._lexical.clear()
         self._kept = {}

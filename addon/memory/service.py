@@ -34,9 +34,10 @@ from addon.memory.merge import closest, merge, words
 from addon.memory.policy import POLICIES, expires_at
 from addon.memory.retrieval import Recalled, RecallQuery, Retriever
 from addon.memory.rules import MAX_CONTENT, Rejection, RejectReason, check
-from addon.store import memories
+from addon.store import memories, memory_search, memory_upkeep
 from addon.store.conversations import LLMCallRecord, add_model_call
-from addon.store.memories import MemoryRecord, PrunePolicy
+from addon.store.memories import MemoryRecord
+from addon.store.memory_upkeep import PrunePolicy
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -386,7 +387,7 @@ class MemoryService:
         async with self._sessionmaker.begin() as session:
             # Only memories still in the store: one forgotten for good meanwhile has no row.
             present = [record.id for record in await memories.get_memories(session, recalled)]
-            await memories.mark_recalled(session, present, turn_id=turn.turn_id, now=now)
+            await memory_upkeep.mark_recalled(session, present, turn_id=turn.turn_id, now=now)
             await memories.credit_source(
                 session, told, conversation_id=turn.conversation_id, turn_id=turn.turn_id
             )
@@ -395,7 +396,9 @@ class MemoryService:
         self, session: AsyncSession, new: Candidate, source: TurnSource | None, now: datetime
     ) -> tuple[MemoryRecord, bool]:
         """Store ``new``, or merge it into the live memory it repeats; True if it merged."""
-        hits = await memories.search_memory_records(session, new.content, limit=MERGE_CANDIDATES)
+        hits = await memory_search.search_memory_records(
+            session, new.content, limit=MERGE_CANDIDATES
+        )
         existing = [_as_candidate(hit.record) for hit in hits]
         index = closest(new, existing)
         if index is not None:
@@ -430,7 +433,7 @@ class MemoryService:
     async def prune(self) -> tuple[int, ...]:
         """Forget what expired or decayed, and the least important past the limit per home."""
         async with self._sessionmaker.begin() as session:
-            result = await memories.prune(session, self._policy, now=self._clock())
+            result = await memory_upkeep.prune(session, self._policy, now=self._clock())
         gone = (*result.expired, *result.decayed, *result.over_limit)
         if gone:
             self._retriever.forget(gone)

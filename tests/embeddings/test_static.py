@@ -10,7 +10,7 @@ import pytest
 from addon.embeddings.static import StaticEmbeddings, WordPiece, load_local_embeddings
 from addon.errors import ConfigError
 from addon.memory.retrieval import RecallQuery, Retriever
-from addon.store import memories
+from addon.store import memories, memory_search
 from addon.store.database import Store
 
 
@@ -82,4 +82,4 @@ async def test_load_embeds_memories_that_have_no_vector_of_the_model(
     [first, *_] = await retriever.recall(RecallQuery("what's our kitty's name"))
     assert (first.memory.id, first.vector_rank) == (cat.id, 1)
     async with store.sessionmaker() as session:
-        assert len(await memories.stored_embeddings(session, model.model)) == 2
+        assert len(await memory_search.stored_embeddings(session, model.model)) == 2
