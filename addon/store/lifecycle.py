@@ -13,9 +13,9 @@ from aiohttp import web
 
 from addon import keys
 from addon.store.confirmation_policy import PolicyRecords
-from addon.store.custom_tools import StoredToolSource
 from addon.store.database import Store
 from addon.store.retention import prune_periodically
+from addon.store.tool_source import StoredToolSource
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from addon import keys
 from addon.custom_tools.extended_openai import export_functions, import_functions
 from addon.errors import CustomToolInvalid
 from addon.store import custom_tools as stored
+from addon.store import stored_secrets
 from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
 from addon.text import load_yaml
 from addon.web.access import ingress_user
@@ -257,7 +258,7 @@ async def export_view(request: web.Request) -> web.Response:
 async def secrets_view(request: web.Request) -> web.Response:
     """The secrets by name and last change: never a value."""
     async with request.app[keys.STORE].sessionmaker() as session:
-        names = await stored.secret_names(session)
+        names = await stored_secrets.secret_names(session)
     return web.json_response(
         {"secrets": [{"name": s.name, "updated_at": _time(s.updated_at)} for s in names]}
     )
@@ -271,7 +272,7 @@ async def set_secret_view(request: web.Request) -> web.Response:
         raise RequestProblem(422, "invalid_field", "'value' is a non-empty string", field="value")
     name = request.match_info["name"]
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.set_secret(session, name, value)
+        await stored_secrets.set_secret(session, name, value)
     return web.json_response({"name": name})
 
 
@@ -279,7 +280,7 @@ async def delete_secret_view(request: web.Request) -> web.Response:
     """Delete a secret."""
     name = request.match_info["name"]
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.delete_secret(session, name)
+        await stored_secrets.delete_secret(session, name)
     return web.json_response({"name": name})
 
 

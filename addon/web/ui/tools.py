@@ -22,6 +22,7 @@ from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.extended_openai import export_functions, import_functions
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
+from addon.store import stored_secrets
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
@@ -74,7 +75,7 @@ async def _list_page(
     include_deleted = request.query.get("deleted") == "1"
     async with request.app[keys.STORE].sessionmaker() as session:
         tools = await stored.list_tools(session, include_deleted=include_deleted)
-        secrets = await stored.secret_names(session)
+        secrets = await stored_secrets.secret_names(session)
     return render(
         request,
         "tools.html",
@@ -344,7 +345,7 @@ async def secret_set_view(request: web.Request) -> web.Response:
         return await _list_page(request, secret_problem="Give the secret a value.", status=422)
     try:
         async with request.app[keys.STORE].sessionmaker.begin() as session:
-            await stored.set_secret(session, name, value)
+            await stored_secrets.set_secret(session, name, value)
     except CustomToolInvalid as err:
         return await _list_page(request, secret_problem=_reasons(err), status=422)
     _LOGGER.info("Secret %s set from the panel", name)
@@ -355,7 +356,7 @@ async def secret_delete_view(request: web.Request) -> web.Response:
     """Delete a secret by name."""
     form = await _form(request)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.delete_secret(session, form.get("name", ""))
+        await stored_secrets.delete_secret(session, form.get("name", ""))
     raise web.HTTPSeeOther(_list_url(request, "secret_deleted"))
 
 
