@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from addon.llm.fallback import Fallback
     from addon.local.library import SentenceLibrary
     from addon.mcp_client.hub import McpHub
-    from addon.memory.service import MemoryChanges, MemoryService
+    from addon.memory.records import MemoryChanges
+    from addon.memory.service import MemoryService
     from addon.store.confirmation_policy import PolicyRecords
     from addon.store.database import Store
     from addon.tools.custom import CustomToolProvider

@@ -96,7 +96,8 @@ from addon.llm.client import LLMClient, TextSink
 from addon.llm.fallback import Fallback
 from addon.local.matcher import LocalMatcher
 from addon.memory.extraction import Exchange
-from addon.memory.service import AfterTurn, MemoryService, RecalledMemory, RecallRequest, TurnSource
+from addon.memory.records import AfterTurn, RecalledMemory, RecallRequest, TurnSource
+from addon.memory.service import MemoryService
 from addon.store.conversations import OutcomeUpdate
 from addon.store.records import ConversationRecords
 from addon.tools.base import ActedTarget, Tool, ToolContext

@@ -16,8 +16,9 @@ from addon.config.settings import Options
 from addon.embeddings.source import EmbeddingSource
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
+from addon.memory.records import MemoryLimits
 from addon.memory.retrieval import Retriever
-from addon.memory.service import MemoryLimits, MemoryService
+from addon.memory.service import MemoryService
 from addon.store.database import Store
 
 _LOGGER = logging.getLogger(__name__)

@@ -10,12 +10,8 @@ import pytest
 
 from addon.embeddings.source import EndpointEmbeddings
 from addon.llm.client import LLMClient
-from addon.memory.retrieval import (
-    MemoryIndex,
-    RecallQuery,
-    Retriever,
-    blend,
-)
+from addon.memory.indexes import MemoryIndex
+from addon.memory.retrieval import RecallQuery, Retriever, blend
 from addon.store import memories, memory_search
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord
