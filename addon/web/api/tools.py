@@ -26,7 +26,8 @@ import yaml
 from aiohttp import web
 
 from addon import keys
-from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.custom_tools.extended_openai import import_functions
+from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid
 from addon.store import custom_tools as stored
 from addon.store import stored_secrets

@@ -19,7 +19,8 @@ from aiohttp import web
 
 from addon import keys
 from addon.custom_tools.definition import template_warnings
-from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.custom_tools.extended_openai import import_functions
+from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
 from addon.store import stored_secrets
