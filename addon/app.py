@@ -26,6 +26,7 @@ from addon.store.lifecycle import retention_ctx, store_ctx
 from addon.web.access import access_middleware
 from addon.web.api.routes import add_api_routes
 from addon.web.health import health_view
+from addon.web.lifecycle import csrf_key_ctx, mcp_server_ctx
 from addon.web.mcp.routes import McpServer, add_mcp_routes
 from addon.web.middleware import error_middleware
 from addon.web.ui.setup import setup_ui
@@ -78,7 +79,9 @@ def create_app(settings: Settings, *, sentences: SentenceLibrary | None = None) 
     # The MCP server's transport (started by the first /mcp request) hands them to the agent too;
     # only its route reaches it, so it is built here and the route holds it.
     mcp_server = McpServer()
-    app.cleanup_ctx.append(mcp_server.lifetime)
+    app.cleanup_ctx.append(mcp_server_ctx(mcp_server))
+    # The key the panel's CSRF tokens are signed with: read from the data directory.
+    app.cleanup_ctx.append(csrf_key_ctx)
 
     app.router.add_get("/health", health_view, name="health")
     add_api_routes(app)

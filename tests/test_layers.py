@@ -35,6 +35,7 @@ WIRING = frozenset(
             "agent",
             "wyoming",
             "eval",
+            "web",
         )
     }
 )

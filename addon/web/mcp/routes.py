@@ -3,14 +3,14 @@
 The official ``mcp`` package's server stack (Starlette, anyio, pydantic models, JWT) is about a
 fifth of the add-on's memory at start, and most homes never connect an MCP client. So
 :mod:`addon.web.mcp.server`, which imports it, is loaded and its transport started when the
-first request reaches ``/mcp``, and stopped with the app. Only the route reaches the server, so it
-holds it (no app key); :mod:`addon.app` builds it and adds its ``lifetime`` in order.
+first request reaches ``/mcp``, and stopped with the app. Only the route reaches the server, so
+it holds it (no app key); :mod:`addon.app` builds it and stops it through
+:func:`addon.web.lifecycle.mcp_server_ctx`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,14 +54,11 @@ class McpServer:
         """``/mcp``: hand the request, already let in, to the package's transport."""
         return await serve_asgi(request, await self.handler(request.app))
 
-    async def lifetime(self, app: web.Application) -> AsyncIterator[None]:
-        """The server's ``cleanup_ctx``: nothing at start, the transport stopped at the end."""
-        try:
-            yield
-        finally:
-            self._stop.set()
-            if self._task is not None:
-                await asyncio.wait([self._task])
+    async def stop(self) -> None:
+        """Stop the transport if it was started."""
+        self._stop.set()
+        if self._task is not None:
+            await asyncio.wait([self._task])
 
 
 def add_mcp_routes(app: web.Application, server: McpServer) -> None:
