@@ -222,6 +222,33 @@ def test_every_edge_in_the_table_is_in_use() -> None:
     assert unused == set()
 
 
+def documented_edges() -> dict[str, frozenset[str]]:
+    """The table "Who may import whom" of docs/ARCHITECTURE.md, by component."""
+    text = (ADDON.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = text.split("| component | imports |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    table: dict[str, frozenset[str]] = {}
+    for row in rows:
+        name, imported = (cell.strip() for cell in row.strip("|").split("|"))
+        table[_documented(name)] = frozenset(
+            _documented(item) for item in imported.split(", ") if item != "nothing of ours"
+        )
+    return table
+
+
+def _documented(cell: str) -> str:
+    """The component a cell of the table names: base, the wiring, `keys.py` or `name/`."""
+    if cell.startswith("base"):
+        return "base"
+    if cell.startswith("the wiring"):
+        return "wiring"
+    return cell.strip("`").removesuffix("/").removesuffix(".py")
+
+
+def test_the_documented_table_is_the_tests_table() -> None:
+    """docs/ARCHITECTURE.md lists the same edges as :data:`EDGES`, so the map stays true."""
+    assert documented_edges() == EDGES
+
+
 def test_components_import_one_way() -> None:
     """No two components import each other, however long the cycle: the table is a layering."""
     assert strongly_connected(component_edges()) == []
