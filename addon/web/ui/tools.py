@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
 from addon import keys
 from addon.custom_tools.definition import template_warnings
+from addon.custom_tools.trial import Trial
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
 from addon.store import stored_secrets
@@ -43,6 +45,36 @@ NOTICES = {
     "secret_set": "Secret saved.",
     "secret_deleted": "Secret deleted.",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class TryShown:
+    """A try as the editor shows it: what the model would get, and what was sent and came back."""
+
+    for_model: dict[str, Any]
+    error: str | None
+    duration_ms: float
+    dry_run: bool
+    sent: bool
+    request: object
+    """The rendered request (the runner's record, secrets masked), None if nothing was built."""
+    response: object
+    steps: list[object]
+
+    @classmethod
+    def of(cls, trial: Trial) -> TryShown:
+        """The try's trial, read for the page."""
+        record = trial.run or {}
+        return cls(
+            for_model=trial.result,
+            error=trial.error,
+            duration_ms=trial.duration_ms,
+            dry_run=trial.dry_run,
+            sent=bool(record.get("sent", False)),
+            request=record.get("request"),
+            response=record.get("response"),
+            steps=list(record.get("steps") or []),
+        )
 
 
 def add_tool_pages(router: web.UrlDispatcher) -> None:
@@ -175,7 +207,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
     dry_option = request.app[keys.SETTINGS].options.dry_run
     dry_run = dry_option or form.get("dry_run") == "on"
     arguments, problems = editor.read_arguments(fields, parameters)
-    run: dict[str, Any] | None = None
+    run: TryShown | None = None
     if not problems:
         # The same path as the model's calls and the API's try: the registry's argument repair
         # and validation, the runner, secrets masked in everything shown.
@@ -184,12 +216,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
         except CustomToolInvalid as err:
             problems = [f"{path or 'definition'}: {message}" for path, message in err.problems]
         else:
-            run = (trial.run or {"request": None, "response": None, "sent": False, "steps": []}) | {
-                "for_model": trial.result,
-                "error": trial.error,
-                "duration_ms": trial.duration_ms,
-                "dry_run": trial.dry_run,
-            }
+            run = TryShown.of(trial)
             _LOGGER.info(
                 "Custom tool %s tried from the panel (dry run: %s): %s",
                 tool.name,
@@ -307,7 +334,7 @@ async def _tool_page(
     *,
     problems: list[editor.Problem] | None = None,
     arg_values: Mapping[str, str] | None = None,
-    run: dict[str, Any] | None = None,
+    run: TryShown | None = None,
     try_problems: list[str] | None = None,
     dry_run: bool = True,
     originals: Mapping[str, str] | None = None,
@@ -341,7 +368,7 @@ def _editor_page(
     *,
     status: int = 200,
     originals: Mapping[str, str] | None = None,
-    extra: dict[str, Any] | None = None,
+    extra: Mapping[str, object] | None = None,
 ) -> web.Response:
     placed = problems or []
     context: dict[str, Any] = {
