@@ -263,6 +263,28 @@ def test_no_two_modules_import_each_other() -> None:
     assert strongly_connected(graph) == []
 
 
+def test_the_web_and_its_parts_import_one_way() -> None:
+    """``web``'s own modules, ``web/api``, ``web/ui`` and ``web/mcp`` form no cycle among them."""
+
+    def part(module: str) -> str:
+        parts = module.split(".")
+        return (
+            ".".join(parts[:3])
+            if len(parts) > 2 and parts[2] in {"api", "ui", "mcp"}
+            else "addon.web"
+        )
+
+    graph: dict[str, set[str]] = {}
+    for found in imports():
+        if component(found.importer) == component(found.imported) == "web":
+            importer, imported = part(found.importer), part(found.imported)
+            graph.setdefault(importer, set())
+            graph.setdefault(imported, set())
+            if importer != imported:
+                graph[importer].add(imported)
+    assert strongly_connected(graph) == []
+
+
 def test_endpoints_use_only_the_agents_public_face() -> None:
     """Wyoming, the web and evaluation hand requests to the Agent and read results, nothing else."""
     reaching_in = [
