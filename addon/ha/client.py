@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import aiohttp
@@ -180,7 +180,7 @@ class HomeAssistantClient:
 
     async def command(
         self,
-        message: dict[str, Any],
+        message: Mapping[str, Any],
         *,
         timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the command
     ) -> Any:
@@ -196,7 +196,7 @@ class HomeAssistantClient:
 
     async def subscribe(
         self,
-        message: dict[str, Any],
+        message: Mapping[str, Any],
         callback: EventCallback,
         *,
         resubscribe: bool = True,
@@ -236,8 +236,8 @@ class HomeAssistantClient:
         domain: str,
         service: str,
         *,
-        service_data: dict[str, Any] | None = None,
-        target: dict[str, Any] | None = None,
+        service_data: Mapping[str, Any] | None = None,
+        target: Mapping[str, Any] | None = None,
         return_response: bool = False,
         timeout: float | None = None,  # noqa: ASYNC109 - see command()
     ) -> Any:
@@ -249,17 +249,17 @@ class HomeAssistantClient:
         """
         message: dict[str, Any] = {"type": "call_service", "domain": domain, "service": service}
         if service_data is not None:
-            message["service_data"] = service_data
+            message["service_data"] = dict(service_data)
         if target is not None:
-            message["target"] = target
+            message["target"] = dict(target)
         if return_response:
             message["return_response"] = True
         return await self.command(message, timeout=timeout)
 
-    async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
+    async def fire_event(self, event_type: str, event_data: Mapping[str, Any]) -> None:
         """Fire ``event_type`` on Home Assistant's bus (needs an admin token)."""
         await self.command(
-            {"type": "fire_event", "event_type": event_type, "event_data": event_data}
+            {"type": "fire_event", "event_type": event_type, "event_data": dict(event_data)}
         )
 
     # -- REST ----------------------------------------------------------------------------------

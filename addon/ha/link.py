@@ -15,7 +15,7 @@ import json
 import logging
 import math
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -273,7 +273,7 @@ class Link:
 
     async def request(
         self,
-        message: dict[str, Any],
+        message: Mapping[str, Any],
         *,
         limit: float | None,
         subscription: Subscription | None = None,
