@@ -1,13 +1,14 @@
 """Typed keys for everything the application holds, declared in one place.
 
-Handlers read collaborators from ``request.app[KEY]`` instead of module globals; the keys are
-added to this module as the resources they name are wired in by :mod:`addon.app`.
+Handlers read collaborators from ``request.app[KEY]`` instead of module globals. This module
+holds only the keys: :mod:`addon.app` sets the plain values, and each resource's
+``lifecycle.py`` sets the keys of what it builds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from addon.custom_tools.runner import Runner
     from addon.custom_tools.source import CustomToolSource
     from addon.custom_tools.trial import TryTool
+    from addon.embeddings.source import EmbeddingSource
     from addon.eval.service import Evaluations
     from addon.ha.client import HomeAssistantClient
     from addon.ha.home_sync import HomeSync
@@ -25,8 +27,11 @@ if TYPE_CHECKING:
     from addon.llm.fallback import Fallback
     from addon.local.library import SentenceLibrary
     from addon.mcp_client.hub import McpHub
+    from addon.memory.records import MemoryChanges
+    from addon.memory.service import MemoryService
     from addon.store.confirmation_policy import PolicyRecords
     from addon.store.database import Store
+    from addon.tools.custom import CustomToolProvider
     from addon.wyoming.server import WyomingServer
 
 SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
@@ -44,45 +49,33 @@ WYOMING: web.AppKey[WyomingServer] = web.AppKey("wyoming")
 EVALUATIONS: web.AppKey[Evaluations] = web.AppKey("evaluations")
 """Starts evaluation runs in the background (the Evaluate page)."""
 CUSTOM_TOOL_SOURCE: web.AppKey[CustomToolSource] = web.AppKey("custom_tool_source")
-"""Enabled custom tools and secrets; set before the agent starts (the store), else none."""
+"""Enabled custom tools and secrets, as the store keeps them."""
 CUSTOM_TOOL_RUNNER: web.AppKey[Runner] = web.AppKey("custom_tool_runner")
 """Runs custom tools: for the agent's turns and for trying a tool in the panel."""
 CUSTOM_TOOL_TRY: web.AppKey[TryTool] = web.AppKey("custom_tool_try")
-"""Tries a definition once as the model would call it (the panel's "Try it"); set by the agent."""
-# The definition parser custom tools are checked with before they are stored (wired by the app;
+"""Tries a definition once as the model would call it (the panel's "Try it")."""
+CUSTOM_TOOLS: web.AppKey[CustomToolProvider] = web.AppKey("custom_tools")
+"""The enabled custom tools as the agent's turns offer them."""
+# The definition parser custom tools are checked with before they are stored (set by the app;
 # the store's own checks alone when absent).
 CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
     "custom_tool_validator"
 )
+EMBEDDINGS: web.AppKey[EmbeddingSource | None] = web.AppKey("embeddings")
+"""The embedding source memory recall and a large home's selection share; None when off."""
 SENTENCES: web.AppKey[SentenceLibrary] = web.AppKey("sentences")
 """Parsed sentence sets, shared by the agent's matcher and evaluation runs' matchers."""
 
 
-class McpEndpoint(Protocol):
-    """The MCP server at ``/mcp`` (``addon.web.mcp.routes.McpServer``)."""
-
-    async def handler(self, app: web.Application) -> Callable[..., Awaitable[None]]:
-        """The transport's ASGI handler, started with the first request."""
-        ...
-
-
-MCP_SERVER: web.AppKey[McpEndpoint] = web.AppKey("mcp_server")
-"""The MCP server at ``/mcp``: its transport starts with the first request, stops with the app."""
 MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
-"""The MCP servers the user added, their tools and state; set by the agent's wiring."""
+"""The MCP servers the user added, their tools and state."""
 CONFIRMATION_POLICY: web.AppKey[PolicyRecords] = web.AppKey("confirmation_policy")
-"""The confirmation policy's rows (the Safety page edits them); set by the agent's wiring."""
+"""The confirmation policy's rows (the Safety page edits them)."""
 CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")
 """The install's secret key the panel's CSRF tokens are signed with (kept under the data dir)."""
 
 
-class MemoryChanges(Protocol):
-    """Told when the panel changes memories, so recall sees the change at once."""
-
-    async def changed(self, memory_ids: Sequence[int]) -> None: ...
-
-    async def cleared(self) -> None: ...
-
-
+MEMORY: web.AppKey[MemoryService] = web.AppKey("memory")
+"""Long-term memory, for the agent's turns; absent when memory is off."""
 MEMORY_CHANGES: web.AppKey[MemoryChanges] = web.AppKey("memory_changes")
 """The memory service, told of the panel's edits; absent when memory is off."""

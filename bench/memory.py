@@ -11,8 +11,8 @@ from syllables so each is one rare word, as names in a home are.
 - ``recall_at_5``: the share of the 200 questions whose memory is among the first five, hybrid;
   ``recall_at_5_lexical``: the same with BM25 alone.
 
-The embedding source is the add-on's local model (``addon/memory/model``, static token vectors
-distilled from all-MiniLM-L6-v2, see ``addon/memory/local_embeddings.py``), as with
+The embedding source is the add-on's local model (``addon/embeddings/model``, static token vectors
+distilled from all-MiniLM-L6-v2, see ``addon/embeddings/static.py``), as with
 ``memory_embeddings: local``; recall runs through the real ``Retriever`` over its in-memory copy,
 loaded from the store as at start. The extraction's share of the reply's path and the prefix
 share with memories come from ``bench/memory_turn.py``.
@@ -39,7 +39,7 @@ sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resol
 # As the add-on's image sets it (Dockerfile): numpy's BLAS on one thread, before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from addon.memory.local_embeddings import StaticEmbeddings, load_local_embeddings
+from addon.embeddings.static import StaticEmbeddings, load_local_embeddings
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.store import memories
 from addon.store.database import Store
@@ -381,7 +381,7 @@ async def main() -> dict[str, Any]:
         finally:
             await store.close()
     print(f"memories: {TOTAL}, question pairs: {len(pairs)}")
-    print(f"embedding source: {source.model} (addon/memory/model, local, static)")
+    print(f"embedding source: {source.model} (addon/embeddings/model, local, static)")
     print(
         f"recall p95 (p50): hybrid {hybrid_p95:.2f} ({hybrid_p50:.2f}) ms, query embedding "
         f"included; lexical {lexical_p95:.2f} ({lexical_p50:.2f}) ms"

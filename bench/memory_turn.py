@@ -38,8 +38,9 @@ from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
+from addon.memory.records import RecallRequest
 from addon.memory.retrieval import Retriever
-from addon.memory.service import MemoryService, RecallRequest
+from addon.memory.service import MemoryService
 from addon.store.database import Store
 from addon.store.records import ConversationRecords
 from addon.tools.home_tools import build_registry

@@ -1,4 +1,4 @@
-r"""Make ``addon/memory/model/``: static token vectors distilled from all-MiniLM-L6-v2.
+r"""Make ``addon/embeddings/model/``: static token vectors distilled from all-MiniLM-L6-v2.
 
 Run it in a scratch virtualenv, never the add-on's (it needs PyTorch, which has no musl wheels
 and is not a dependency of the add-on)::
@@ -12,7 +12,7 @@ and is not a dependency of the add-on)::
 nothing is fetched from a model hub. model2vec's ``distill`` runs each token of the vocabulary
 through the transformer alone, reduces the outputs to ``--dims`` by PCA and weights rare tokens
 up (SIF, from Zipf's law over the vocabulary's order). The table is written as int8 rows with one
-float32 scale each, beside the vocabulary, in the layout ``addon.memory.local_embeddings`` reads.
+float32 scale each, beside the vocabulary, in the layout ``addon.embeddings.static`` reads.
 
 Before writing, it checks the add-on's own WordPiece tokenizer against the reference one on a
 set of sentences (any difference fails the run), and prints how far the add-on's vectors are
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from addon.memory.local_embeddings import (  # noqa: E402
+from addon.embeddings.static import (  # noqa: E402
     ModelInfo,
     StaticEmbeddings,
     WordPiece,

@@ -3,7 +3,7 @@
 Each module belongs to a component: a package under ``addon/``, the shared base (``errors``,
 ``logs``, ``health`` and the package root), ``keys``, or the app's wiring (``app``,
 ``__main__`` and the ``lifecycle`` modules that open a package as an app resource). A component
-may import only those below it, as :data:`ALLOWED` lists them. Imports under ``TYPE_CHECKING``
+imports exactly the components :data:`EDGES` lists, all below it. Imports under ``TYPE_CHECKING``
 count too: a cycle in the types is still a cycle in the design.
 """
 
@@ -18,76 +18,99 @@ import addon
 
 ADDON = Path(addon.__file__).parent
 
-# The modules that wire packages into the aiohttp app; the store has none (app.py wires it).
+# The modules that wire packages into the aiohttp app: the composition root and the lifecycle
+# of every package that is an app resource.
 WIRING = frozenset(
     {"addon.app", "addon.__main__"}
-    | {f"addon.{package}.lifecycle" for package in ("ha", "llm", "agent", "wyoming", "eval")}
-)
-BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health", "addon.text"})
-
-# What each component may import besides itself, from the bottom of the diagram up.
-ALLOWED: dict[str, frozenset[str]] = {
-    "base": frozenset(),
-    "config": frozenset({"base"}),
-    # Home Agent's own words per language: every layer that speaks may use them.
-    "i18n": frozenset({"base"}),
-    "store": frozenset({"base"}),
-    "home": frozenset({"base"}),
-    "llm": frozenset({"base"}),
-    "ha": frozenset({"base", "home"}),
-    # Long-term memory: extraction asks the model, the store keeps; the agent drives it.
-    "memory": frozenset({"base", "config", "i18n", "llm", "store", "home"}),
-    "local": frozenset({"base", "home", "i18n"}),
-    # Custom tools run the user's definitions; the tools package adapts them to the registry.
-    "custom_tools": frozenset({"base", "config", "i18n", "home"}),
-    # The memory tools adapt the memory service to the registry and confirm in the user's words.
-    "tools": frozenset({"base", "home", "i18n", "custom_tools", "memory"}),
-    "agent": frozenset(
-        {"base", "config", "i18n", "home", "llm", "local", "memory", "store", "tools"}
-    ),
-    # MCP servers' tools: registry tools (like custom tools), their secrets masked the same way.
-    "mcp_client": frozenset({"base", "home", "custom_tools", "tools"}),
-    "wyoming": frozenset({"base", "config", "i18n", "home", "agent"}),
-    # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
-    "eval": frozenset({"base", "config", "i18n", "home", "llm", "local", "store", "agent"}),
-    "web": frozenset(
-        {"base", "config", "i18n", "home", "store", "agent", "keys", "custom_tools", "eval"}
-    ),
-    # The keys name everything the app holds, for type checking only.
-    "keys": frozenset(
-        {
-            "base",
-            "config",
+    | {
+        f"addon.{package}.lifecycle"
+        for package in (
             "store",
-            "llm",
-            "local",
             "ha",
-            "agent",
-            "wyoming",
-            "custom_tools",
-            "eval",
-            "mcp_client",
-        }
-    ),
-    "wiring": frozenset(
-        {
-            "base",
-            "config",
-            "i18n",
-            "store",
-            "home",
             "llm",
-            "ha",
-            "local",
+            "embeddings",
             "memory",
             "custom_tools",
-            "tools",
             "mcp_client",
             "agent",
             "wyoming",
             "eval",
             "web",
+        )
+    }
+)
+BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health", "addon.text"})
+
+# What each component imports besides itself, from the bottom of the diagram up: exactly the edges
+# in use, so a new edge fails the test until it is added here (and in docs/ARCHITECTURE.md), and an
+# edge no longer used fails it until it is taken out.
+EDGES: dict[str, frozenset[str]] = {
+    "base": frozenset(),
+    "config": frozenset({"base"}),
+    # Home Agent's own words per language: every layer that speaks may use them.
+    "i18n": frozenset({"base"}),
+    "store": frozenset({"base"}),
+    "llm": frozenset({"base"}),
+    # One source of text vectors for memory recall and a large home's selection.
+    "embeddings": frozenset({"base"}),
+    "home": frozenset({"base", "embeddings"}),
+    "ha": frozenset({"base", "home"}),
+    # Long-term memory: extraction asks the model, the store keeps; the agent drives it.
+    "memory": frozenset({"base", "embeddings", "llm", "store"}),
+    "local": frozenset({"home", "i18n"}),
+    # Custom tools run the user's definitions; the tools package adapts them to the registry.
+    "custom_tools": frozenset({"base", "home"}),
+    # The memory tools adapt the memory service to the registry and confirm in the user's words.
+    "tools": frozenset({"base", "custom_tools", "home", "i18n", "memory"}),
+    # MCP servers' tools: registry tools (like custom tools), their secrets masked the same way.
+    "mcp_client": frozenset({"base", "custom_tools", "home", "tools"}),
+    "agent": frozenset(
+        {"base", "config", "embeddings", "home", "i18n", "llm", "local", "memory", "store", "tools"}
+    ),
+    "wyoming": frozenset({"agent", "base", "i18n"}),
+    # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
+    "eval": frozenset({"agent", "base", "config", "home", "llm", "local", "store"}),
+    "web": frozenset({"agent", "base", "config", "custom_tools", "eval", "home", "keys", "store"}),
+    # The keys name everything the app holds, for type checking only.
+    "keys": frozenset(
+        {
+            "agent",
+            "base",
+            "config",
+            "custom_tools",
+            "embeddings",
+            "eval",
+            "ha",
+            "llm",
+            "local",
+            "mcp_client",
+            "memory",
+            "store",
+            "tools",
+            "wyoming",
+        }
+    ),
+    # The composition root and the lifecycles: everything but the layering's own order.
+    "wiring": frozenset(
+        {
+            "agent",
+            "base",
+            "config",
+            "custom_tools",
+            "embeddings",
+            "eval",
+            "ha",
+            "home",
+            "i18n",
             "keys",
+            "llm",
+            "local",
+            "mcp_client",
+            "memory",
+            "store",
+            "tools",
+            "web",
+            "wyoming",
         }
     ),
 }
@@ -161,20 +184,74 @@ def component(module: str) -> str:
     return module.split(".")[1]
 
 
+def component_edges() -> dict[str, set[str]]:
+    """The components each component imports, read from the code."""
+    used: dict[str, set[str]] = {name: set() for name in EDGES}
+    for found in imports():
+        importer, imported = component(found.importer), component(found.imported)
+        if importer != imported:
+            used.setdefault(importer, set()).add(imported)
+    return used
+
+
 def test_every_module_belongs_to_a_known_component() -> None:
     """A new package must be placed in the layering before it can be imported."""
-    assert {component(name) for name in modules()} <= set(ALLOWED)
+    assert {component(name) for name in modules()} <= set(EDGES)
 
 
-def test_no_component_imports_one_above_it() -> None:
-    """The store, home, tools, local and the rest import only what lies below them."""
-    upward = [
+def test_every_import_between_components_is_in_the_table() -> None:
+    """An import that crosses components is one of the table's edges: a new one is deliberate."""
+    crossing = [
         f"{found} ({component(found.importer)} -> {component(found.imported)})"
         for found in imports()
         if component(found.imported) != component(found.importer)
-        and component(found.imported) not in ALLOWED[component(found.importer)]
+        and component(found.imported) not in EDGES[component(found.importer)]
     ]
-    assert upward == []
+    assert crossing == []
+
+
+def test_every_edge_in_the_table_is_in_use() -> None:
+    """The table lists no edge the code does not use, so it cannot hide one being added."""
+    used = component_edges()
+    unused = {
+        (importer, imported)
+        for importer, allowed in EDGES.items()
+        for imported in allowed
+        if imported not in used.get(importer, set())
+    }
+    assert unused == set()
+
+
+def documented_edges() -> dict[str, frozenset[str]]:
+    """The table "Who may import whom" of docs/ARCHITECTURE.md, by component."""
+    text = (ADDON.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = text.split("| component | imports |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    table: dict[str, frozenset[str]] = {}
+    for row in rows:
+        name, imported = (cell.strip() for cell in row.strip("|").split("|"))
+        table[_documented(name)] = frozenset(
+            _documented(item) for item in imported.split(", ") if item != "nothing of ours"
+        )
+    return table
+
+
+def _documented(cell: str) -> str:
+    """The component a cell of the table names: base, the wiring, `keys.py` or `name/`."""
+    if cell.startswith("base"):
+        return "base"
+    if cell.startswith("the wiring"):
+        return "wiring"
+    return cell.strip("`").removesuffix("/").removesuffix(".py")
+
+
+def test_the_documented_table_is_the_tests_table() -> None:
+    """docs/ARCHITECTURE.md lists the same edges as :data:`EDGES`, so the map stays true."""
+    assert documented_edges() == EDGES
+
+
+def test_components_import_one_way() -> None:
+    """No two components import each other, however long the cycle: the table is a layering."""
+    assert strongly_connected(component_edges()) == []
 
 
 def test_no_two_modules_import_each_other() -> None:
@@ -183,6 +260,28 @@ def test_no_two_modules_import_each_other() -> None:
     for found in imports():
         if found.imported in graph and found.imported != found.importer:
             graph[found.importer].add(found.imported)
+    assert strongly_connected(graph) == []
+
+
+def test_the_web_and_its_parts_import_one_way() -> None:
+    """``web``'s own modules, ``web/api``, ``web/ui`` and ``web/mcp`` form no cycle among them."""
+
+    def part(module: str) -> str:
+        parts = module.split(".")
+        return (
+            ".".join(parts[:3])
+            if len(parts) > 2 and parts[2] in {"api", "ui", "mcp"}
+            else "addon.web"
+        )
+
+    graph: dict[str, set[str]] = {}
+    for found in imports():
+        if component(found.importer) == component(found.imported) == "web":
+            importer, imported = part(found.importer), part(found.imported)
+            graph.setdefault(importer, set())
+            graph.setdefault(imported, set())
+            if importer != imported:
+                graph[importer].add(imported)
     assert strongly_connected(graph) == []
 
 

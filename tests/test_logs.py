@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from addon.logs import MASK, SecretFilter, log_formatter
-from addon.store import custom_tools
+from addon.store import stored_secrets
 from addon.store.database import Store
 
 
@@ -53,7 +53,7 @@ async def test_a_secret_saved_in_the_store_is_masked_in_the_log(store: Store) ->
     root.addHandler(handler)
     try:
         async with store.sessionmaker.begin() as session:
-            await custom_tools.set_secret(session, "weather", "wx-stored-secret-42")
+            await stored_secrets.set_secret(session, "weather", "wx-stored-secret-42")
         logging.getLogger("test.stored").warning("answer was %s", "wx-stored-secret-42")
     finally:
         root.removeHandler(handler)

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from addon.embeddings.source import EmbeddingSource
 from addon.home.context_index import ContextIndex
-from addon.home.entity_vectors import EntityVectors, TextEmbedder
+from addon.home.entity_vectors import EntityVectors
 from addon.home.lexicon import Kind, words
 from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache, grouped_overview
@@ -86,7 +87,7 @@ def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> dict[str,
 class HomeContext:
     """The prompt's home context per home model object, and each turn's selection from it."""
 
-    def __init__(self, budget_tokens: int, embedder: TextEmbedder | None = None) -> None:
+    def __init__(self, budget_tokens: int, embedder: EmbeddingSource | None = None) -> None:
         self._budget = budget_tokens
         self._embedder = embedder
         self._overview = OverviewCache()

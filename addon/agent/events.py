@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.trace import TurnTrace
-from addon.memory.service import Learned
+from addon.memory.records import Learned
 from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from addon.memory.service import RecalledMemory
+from addon.memory.records import RecalledMemory
 
 DEFAULT_INSTRUCTIONS_PROMPT = (
     "You are a voice assistant for Home Assistant.\n"

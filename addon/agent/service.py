@@ -79,6 +79,7 @@ from addon.agent.state_record import RecordingExecutor
 from addon.agent.tool_budget import budgeted
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.config.settings import Options
+from addon.embeddings.source import EmbeddingSource
 from addon.errors import ErrorKind, HomeAgentError
 from addon.home.actions.executor import Executor
 from addon.home.actions.virtual import VirtualExecutor
@@ -88,7 +89,6 @@ from addon.home.confirmation import (
     Holds,
     perform,
 )
-from addon.home.entity_vectors import TextEmbedder
 from addon.home.gate import executor_for
 from addon.home.model import HomeModel
 from addon.i18n.translations import messages_for
@@ -96,7 +96,8 @@ from addon.llm.client import LLMClient, TextSink
 from addon.llm.fallback import Fallback
 from addon.local.matcher import LocalMatcher
 from addon.memory.extraction import Exchange
-from addon.memory.service import AfterTurn, MemoryService, RecalledMemory, RecallRequest, TurnSource
+from addon.memory.records import AfterTurn, RecalledMemory, RecallRequest, TurnSource
+from addon.memory.service import MemoryService
 from addon.store.conversations import OutcomeUpdate
 from addon.store.records import ConversationRecords
 from addon.tools.base import ActedTarget, Tool, ToolContext
@@ -151,7 +152,7 @@ class Agent:
     outcome_delay: float = OUTCOME_DELAY_S
     # The time turns are stamped with and session_timeout is measured by; tests pass their own.
     clock: Callable[[], datetime] = _utc_now
-    embedder: TextEmbedder | None = None
+    embedder: EmbeddingSource | None = None
     """Embeds requests and entities for a large home's context selection; lexical without."""
     confirmation: Callable[[], ConfirmationPolicy] | None = None
     """The user's confirmation policy as it stands (kept in memory by the store); None: none."""

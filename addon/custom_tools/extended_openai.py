@@ -1,4 +1,4 @@
-"""Import and export of Extended OpenAI Conversation's function YAML.
+"""Import of Extended OpenAI Conversation's function YAML (export: ``extended_openai_export``).
 
 Extended OpenAI Conversation (EOC) keeps its tools as a list of ``{spec, function}`` entries:
 ``spec`` is the OpenAI function (name, description, parameters), ``function`` says what runs,
@@ -34,7 +34,6 @@ requests name, so the tool uses those and no others.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.home.gate import forbidden
-from addon.text import dump_yaml, load_yaml
+from addon.text import load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 
@@ -87,16 +86,7 @@ class ImportResult:
     """Imported entries worth a look (a template reading ``states`` directly), with why."""
 
 
-@dataclass(frozen=True, slots=True)
-class ExportResult:
-    """The EOC entries as YAML, and the definitions that have no EOC equivalent, with why."""
-
-    text: str
-    entries: tuple[dict[str, Any], ...]
-    not_exported: tuple[tuple[str, str], ...]
-
-
-class _Unsupported(HomeAgentError):
+class Unsupported(HomeAgentError):
     """An entry, or a definition, that cannot be carried over; the message is the reason."""
 
 
@@ -125,7 +115,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
             definition = import_entry(entry)
             if validate is not None:
                 validate(definition)
-        except _Unsupported as err:
+        except Unsupported as err:
             refused.append((name, str(err)))
         except CustomToolInvalid as err:
             problems = "; ".join(f"{path or 'definition'}: {text}" for path, text in err.problems)
@@ -137,15 +127,15 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
 
 
 def import_entry(entry: Any) -> dict[str, Any]:
-    """One EOC entry as our definition; :class:`_Unsupported` says why it cannot be."""
+    """One EOC entry as our definition; :class:`Unsupported` says why it cannot be."""
     if not isinstance(entry, Mapping):
-        raise _Unsupported("an entry is a mapping with 'spec' and 'function'")
+        raise Unsupported("an entry is a mapping with 'spec' and 'function'")
     spec, function = entry.get("spec"), entry.get("function")
     if not isinstance(spec, Mapping) or not isinstance(function, Mapping):
-        raise _Unsupported("an entry needs a 'spec' and a 'function' mapping")
+        raise Unsupported("an entry needs a 'spec' and a 'function' mapping")
     name = spec.get("name")
     if not isinstance(name, str) or not name:
-        raise _Unsupported("the spec has no name")
+        raise Unsupported("the spec has no name")
     definition: dict[str, Any] = {
         "name": name,
         "description": str(spec.get("description") or name).strip(),
@@ -186,21 +176,21 @@ def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str,
     if kind in ("native", "predefined"):
         return _import_native(function, parameters)
     if kind == "sqlite":
-        raise _Unsupported("sqlite: running raw SQL against the recorder's database is unsafe")
+        raise Unsupported("sqlite: running raw SQL against the recorder's database is unsafe")
     if kind == "scrape":
-        raise _Unsupported(
+        raise Unsupported(
             "scrape: Home Agent does not scrape HTML pages; use a rest tool over a JSON API"
         )
-    raise _Unsupported(f"function type {kind!r} has no equivalent")
+    raise Unsupported(f"function type {kind!r} has no equivalent")
 
 
 def _import_rest(function: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(function) - _REST_KEYS)
     if unknown:
-        raise _Unsupported(f"rest: {', '.join(unknown)} cannot be carried over")
+        raise Unsupported(f"rest: {', '.join(unknown)} cannot be carried over")
     url = function.get("resource_template") or function.get("resource")
     if not isinstance(url, str) or not _LITERAL_ORIGIN.match(url.strip()):
-        raise _Unsupported(
+        raise Unsupported(
             "rest: the URL must start with a scheme and host written out; a template may fill "
             "only its path and query"
         )
@@ -229,23 +219,23 @@ def _import_script(sequence: Any) -> tuple[str, dict[str, Any]]:
 def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]]:
     """The action calls of a script sequence, named; refuses anything else in it."""
     if not isinstance(sequence, list) or not sequence:
-        raise _Unsupported(f"{where}: the sequence is empty")
+        raise Unsupported(f"{where}: the sequence is empty")
     calls = []
     for number, step in enumerate(sequence, start=1):
         if not isinstance(step, Mapping) or not ({"service", "action"} & set(step)):
             keys = ", ".join(step) if isinstance(step, Mapping) else type(step).__name__
-            raise _Unsupported(f"{where}: step {number} ({keys}) is not an action call")
+            raise Unsupported(f"{where}: step {number} ({keys}) is not an action call")
         extra = sorted(set(step) - _CALL_KEYS - {"response_variable"})
         if extra:
-            raise _Unsupported(f"{where}: step {number}'s {', '.join(extra)} has no equivalent")
+            raise Unsupported(f"{where}: step {number}'s {', '.join(extra)} has no equivalent")
         action = str(step.get("action") or step.get("service"))
         pattern = forbidden(action)
         if pattern is not None:
-            raise _Unsupported(
+            raise Unsupported(
                 f"{where}: step {number} calls {action}, which can harm the host ({pattern})"
             )
         if action.split(".", 1)[0] in _UNSAFE_DOMAINS:
-            raise _Unsupported(
+            raise Unsupported(
                 f"{where}: step {number} calls {action}: changing automations or the "
                 "configuration from model output is unsafe"
             )
@@ -274,29 +264,29 @@ def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, d
         if "end_time" in properties:
             settings["end"] = HISTORY_END
         if "entity_ids" not in properties:
-            raise _Unsupported("native get_history: the parameters have no 'entity_ids'")
+            raise Unsupported("native get_history: the parameters have no 'entity_ids'")
         return "history", settings
     reason = _NATIVE_REASONS.get(str(name), "Home Agent has no equivalent")
-    raise _Unsupported(f"native {name}: {reason}")
+    raise Unsupported(f"native {name}: {reason}")
 
 
 def _import_composite(sequence: Any) -> dict[str, Any]:
     if not isinstance(sequence, list) or not sequence:
-        raise _Unsupported("composite: the sequence is empty")
+        raise Unsupported("composite: the sequence is empty")
     steps: list[dict[str, Any]] = []
     names: list[str] = []
     for number, step in enumerate(sequence, start=1):
         if not isinstance(step, Mapping):
-            raise _Unsupported(f"composite: step {number} is not a mapping")
+            raise Unsupported(f"composite: step {number} is not a mapping")
         variable = step.get("response_variable")
         name = variable if isinstance(variable, str) else f"step_{number}"
         if not STEP_NAME.match(name):
-            raise _Unsupported(f"composite: step {number}'s response_variable {name!r}")
+            raise Unsupported(f"composite: step {number}'s response_variable {name!r}")
         kind, settings = _import_function(step, {"properties": {}})
         if kind == "history":
-            raise _Unsupported("composite: a get_history step's raw states have no equivalent")
+            raise Unsupported("composite: a get_history step's raw states have no equivalent")
         if kind == "composite":
-            raise _Unsupported(f"composite: step {number} is a multi-step script")
+            raise Unsupported(f"composite: step {number} is a multi-step script")
         steps.append({"name": name, "kind": kind, kind: _to_steps(settings, names)})
         names.append(name)
     return {"steps": steps}
@@ -305,7 +295,7 @@ def _import_composite(sequence: Any) -> dict[str, Any]:
 def _text(function: Mapping[str, Any], key: str) -> str:
     value = function.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise _Unsupported(f"{function.get('type')}: '{key}' is missing")
+        raise Unsupported(f"{function.get('type')}: '{key}' is missing")
     return value
 
 
@@ -320,7 +310,7 @@ def _to_steps(value: Any, names: list[str]) -> Any:
     return _map_templates(value, lambda text: _rename(text, set(names), to_steps=True))
 
 
-def _from_steps(value: Any) -> Any:
+def from_steps(value: Any) -> Any:
     """Every template in ``value`` with ``steps.NAME`` read as the plain variable ``NAME``."""
     return _map_templates(value, lambda text: _rename(text, set(), to_steps=False))
 
@@ -345,7 +335,7 @@ def _rename(text: str, names: set[str], *, to_steps: bool) -> str:
     try:
         tokens = list(Environment().lex(text))
     except TemplateSyntaxError as err:
-        raise _Unsupported(f"a template does not parse: {err}") from err
+        raise Unsupported(f"a template does not parse: {err}") from err
     out: list[str] = []
     skip = 0
     for index, (_line, kind, value) in enumerate(tokens):
@@ -372,121 +362,3 @@ def _neighbour(tokens: list[tuple[int, str, str]], index: int, step: int) -> str
     while 0 <= index < len(tokens) and tokens[index][1] == "whitespace":
         index += step
     return tokens[index][2] if 0 <= index < len(tokens) else ""
-
-
-def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
-    """Our definitions as EOC function YAML, in the order given."""
-    entries: list[dict[str, Any]] = []
-    not_exported: list[tuple[str, str]] = []
-    for definition in definitions:
-        name = str(definition.get("name", ""))
-        try:
-            entries.append(export_definition(definition))
-        except _Unsupported as err:
-            not_exported.append((name, str(err)))
-    text = dump_yaml(entries) if entries else ""
-    return ExportResult(text, tuple(entries), tuple(not_exported))
-
-
-def export_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
-    """One definition as an EOC entry; :class:`_Unsupported` says why it has none."""
-    spec = {
-        "name": definition.get("name"),
-        "description": definition.get("description", ""),
-        "parameters": definition.get("parameters") or EMPTY_PARAMETERS,
-    }
-    kind = str(definition.get("kind"))
-    settings = definition.get(kind) or {}
-    function = _export_kind(kind, settings, spec["parameters"])
-    if kind == "rest" and "timeout" in definition:
-        function["timeout"] = definition["timeout"]
-    return {"spec": spec, "function": function}
-
-
-def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
-    if kind == "template":
-        return {"type": "template", "value_template": settings.get("template", "")}
-    if kind == "rest":
-        return _export_rest(settings)
-    if kind == "service":
-        return {"type": "script", "sequence": [_export_call(settings)]}
-    if kind == "script":
-        return {"type": "script", "sequence": [_export_script(settings, parameters)]}
-    if kind == "history":
-        return _export_history(settings)
-    if kind == "composite":
-        return _export_composite(settings)
-    raise _Unsupported(f"kind {kind!r} has no Extended OpenAI equivalent")
-
-
-def _export_rest(settings: Mapping[str, Any]) -> dict[str, Any]:
-    url = str(settings.get("url", ""))
-    function: dict[str, Any] = {"type": "rest"}
-    function["resource_template" if "{" in url else "resource"] = url
-    function["method"] = settings.get("method", "GET")
-    if settings.get("headers"):
-        function["headers"] = dict(settings["headers"])
-    if settings.get("query"):
-        function["params"] = dict(settings["query"])
-    body = settings.get("body")
-    if body is not None:
-        if body.get("type") == "form":
-            raise _Unsupported("rest: a form body has no Extended OpenAI equivalent")
-        content = body.get("content")
-        function["payload"] = content if isinstance(content, str) else json.dumps(content)
-    result = settings.get("result")
-    if result is not None:
-        if "template" not in result:
-            raise _Unsupported("rest: a JSON pointer result has no Extended OpenAI equivalent")
-        function["value_template"] = result["template"]
-    return function
-
-
-def _export_call(settings: Mapping[str, Any]) -> dict[str, Any]:
-    if settings.get("result") is not None:
-        raise _Unsupported("service: a result template has no Extended OpenAI equivalent")
-    call: dict[str, Any] = {"service": settings.get("action")}
-    if settings.get("data"):
-        call["data"] = dict(settings["data"])
-    if settings.get("target"):
-        call["target"] = dict(settings["target"])
-    if settings.get("return_response"):
-        call["response_variable"] = FUNCTION_RESULT
-    return call
-
-
-def _export_script(settings: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
-    """Running a script entity with the arguments as variables: its action, data from each."""
-    properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
-    call: dict[str, Any] = {"service": settings.get("entity_id")}
-    if properties:
-        call["data"] = {name: f"{{{{ {name} }}}}" for name in properties}
-    call["response_variable"] = FUNCTION_RESULT
-    return call
-
-
-def _export_history(settings: Mapping[str, Any]) -> dict[str, Any]:
-    if settings.get("entity_ids") != [HISTORY_ENTITIES] or settings.get("statistics"):
-        raise _Unsupported(
-            "history: Extended OpenAI's get_history reads the entities the model names; "
-            "a fixed list or statistics have no equivalent"
-        )
-    if settings.get("period") is not None:
-        raise _Unsupported("history: a fixed period has no Extended OpenAI equivalent")
-    return {"type": "native", "name": "get_history"}
-
-
-def _export_composite(settings: Mapping[str, Any]) -> dict[str, Any]:
-    sequence: list[dict[str, Any]] = []
-    for step in settings.get("steps", []):
-        kind = str(step.get("kind"))
-        if kind in ("history", "composite"):
-            raise _Unsupported(f"composite: a {kind} step has no Extended OpenAI equivalent")
-        exported = _export_kind(kind, _from_steps(step.get(kind) or {}), EMPTY_PARAMETERS)
-        sequence.append({**exported, "response_variable": step.get("name")})
-    result = settings.get("result")
-    if result is not None:
-        if "template" not in result:
-            raise _Unsupported("composite: a JSON pointer result has no Extended OpenAI equivalent")
-        sequence.append({"type": "template", "value_template": _from_steps(result["template"])})
-    return {"type": "composite", "sequence": sequence}

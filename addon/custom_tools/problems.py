@@ -50,7 +50,7 @@ def later_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     return schema_problems(parameters) if isinstance(parameters, dict) else []
 
 
-def schema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
+def schema_problems(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
     """What is wrong with a tool's parameter schema (JSON Schema, of type object)."""
     try:
         Draft202012Validator.check_schema(schema)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -49,7 +49,7 @@ class Subscription:
     def __init__(
         self,
         owner: SubscriptionOwner,
-        message: dict[str, Any],
+        message: Mapping[str, Any],
         callback: EventCallback,
         *,
         resubscribe: bool,

@@ -1,27 +1,19 @@
 """Embeddings of a home's exposed entities, for finding them by meaning as well as by words.
 
-Optional: with an embedding source (the memory's, any object with an ``embed`` coroutine) each
+Optional: with an embedding source (the one memory recall uses, :mod:`addon.embeddings`) each
 entity is embedded once per home model as "name, aliases (domain, device class) in area", and a
 request's nearest entities join its context selection. Without one, selection is lexical only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
+from addon.embeddings.source import EmbeddingSource
 from addon.home.context_index import ContextIndex
 
 if TYPE_CHECKING:
     import numpy as np
-
-
-class TextEmbedder(Protocol):
-    """Turns texts into vectors, one float32 row each (memory's ``EmbeddingSource`` is one)."""
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text."""
-        ...
 
 
 class EntityVectors:
@@ -37,7 +29,7 @@ class EntityVectors:
         self._matrix = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
 
     @classmethod
-    async def build(cls, index: ContextIndex, embedder: TextEmbedder) -> EntityVectors:
+    async def build(cls, index: ContextIndex, embedder: EmbeddingSource) -> EntityVectors:
         """Embed every entity of ``index`` in one call."""
         import numpy as np
 

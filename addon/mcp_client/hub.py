@@ -253,7 +253,7 @@ class McpHub:
         self._status[server.id] = ServerStatus("up", tuple(tools), None, self.clock())
 
 
-def schema_text(schema: dict[str, Any]) -> str:
+def schema_text(schema: Mapping[str, Any]) -> str:
     """A schema as JSON with sorted keys: how an approved one is kept and compared."""
     return json.dumps(schema, sort_keys=True, ensure_ascii=False)
 
@@ -271,7 +271,7 @@ def changed(server: ServerSettings, remote: RemoteTool) -> bool:
     )
 
 
-def _canonical(schema: dict[str, Any]) -> dict[str, Any]:
+def _canonical(schema: Mapping[str, Any]) -> dict[str, Any]:
     """The schema with keys sorted, so the model's tool list keeps its bytes between turns."""
     loaded: dict[str, Any] = json.loads(json.dumps(schema, sort_keys=True, ensure_ascii=False))
     return loaded

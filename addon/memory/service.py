@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -31,11 +29,22 @@ from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.extraction import Exchange, Extraction, ExtractionCall, Extractor
 from addon.memory.merge import closest, merge, words
 from addon.memory.policy import POLICIES, expires_at
+from addon.memory.records import (
+    AfterTurn,
+    Learned,
+    MemoryLimits,
+    Outcome,
+    RecalledMemory,
+    RecallRequest,
+    Remembered,
+    TurnSource,
+)
 from addon.memory.retrieval import Recalled, RecallQuery, Retriever
-from addon.memory.rules import MAX_CONTENT, Rejection, RejectReason, check
-from addon.store import memories
+from addon.memory.rules import MAX_CONTENT, RejectReason, check
+from addon.store import memories, memory_search, memory_upkeep
 from addon.store.conversations import LLMCallRecord, add_model_call
-from addon.store.memories import MemoryRecord, PrunePolicy
+from addon.store.memories import MemoryRecord
+from addon.store.memory_upkeep import PrunePolicy
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -50,97 +59,6 @@ EXTRACTION_PURPOSE = "memory"
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryLimits:
-    """How much memory a home keeps and how much of it a request carries."""
-
-    max_memories: int = 1000
-    recall_limit: int = 5
-    """At most this many memories go into one request."""
-    recall_tokens: int = 250
-    """And at most about this many tokens of them (a few short sentences)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RecallRequest:
-    """What a turn's recall is about: the words, and who says them where."""
-
-    utterance: str
-    area: str | None = None
-    """The name of the speaking device's area."""
-    entity_ids: tuple[str, ...] = ()
-    """The speaking device's entities."""
-    history: str = ""
-    """The user's earlier words in this conversation, for follow-ups ("and what about her?")."""
-
-
-@dataclass(frozen=True, slots=True)
-class RecalledMemory:
-    """A memory as a request carries it."""
-
-    id: int
-    content: str
-    entity_ids: tuple[str, ...] = ()
-    """The entities the memory concerns: a large home lists them with the turn's devices."""
-
-
-@dataclass(frozen=True, slots=True)
-class TurnSource:
-    """The stored turn something came from."""
-
-    conversation_id: str
-    turn_id: int
-
-
-class Outcome(StrEnum):
-    """What became of something the user asked to remember."""
-
-    ADDED = "added"
-    MERGED = "merged"
-    """It said what a memory already said; that one now has the better wording."""
-    REFUSED = "refused"
-
-
-@dataclass(frozen=True, slots=True)
-class Remembered:
-    """The answer to :meth:`MemoryService.remember`; ``memory`` is None when nothing was kept."""
-
-    outcome: Outcome
-    content: str
-    memory: MemoryRecord | None = None
-    reason: RejectReason | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AfterTurn:
-    """What a finished turn leaves for memory to store once the turn is stored.
-
-    ``turn`` is None when the turn could not be stored (the store is failing): extracted
-    memories are still kept, without their source, and nothing is linked to the turn.
-    """
-
-    turn: TurnSource | None
-    recalled: tuple[int, ...] = ()
-    """The memories recalled into the turn's request."""
-    told: tuple[int, ...] = ()
-    """The memories the turn's tools added or merged, to credit to the turn."""
-    extraction: Extraction | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Learned:
-    """What :meth:`MemoryService.after_turn` did with a turn's extraction."""
-
-    added: tuple[int, ...] = ()
-    merged: tuple[int, ...] = ()
-    rejected: tuple[Rejection, ...] = ()
-    error: str | None = None
-    """Why the extraction produced nothing, when it failed (the model, its JSON)."""
-    call_ids: tuple[int, ...] = ()
-    """The extraction's model calls as stored under the turn."""
-    pruned: tuple[int, ...] = ()
 
 
 def prune_policy(max_memories: int) -> PrunePolicy:
@@ -373,7 +291,7 @@ class MemoryService:
         async with self._sessionmaker.begin() as session:
             # Only memories still in the store: one forgotten for good meanwhile has no row.
             present = [record.id for record in await memories.get_memories(session, recalled)]
-            await memories.mark_recalled(session, present, turn_id=turn.turn_id, now=now)
+            await memory_upkeep.mark_recalled(session, present, turn_id=turn.turn_id, now=now)
             await memories.credit_source(
                 session, told, conversation_id=turn.conversation_id, turn_id=turn.turn_id
             )
@@ -382,7 +300,9 @@ class MemoryService:
         self, session: AsyncSession, new: Candidate, source: TurnSource | None, now: datetime
     ) -> tuple[MemoryRecord, bool]:
         """Store ``new``, or merge it into the live memory it repeats; True if it merged."""
-        hits = await memories.search_memory_records(session, new.content, limit=MERGE_CANDIDATES)
+        hits = await memory_search.search_memory_records(
+            session, new.content, limit=MERGE_CANDIDATES
+        )
         existing = [_as_candidate(hit.record) for hit in hits]
         index = closest(new, existing)
         if index is not None:
@@ -417,7 +337,7 @@ class MemoryService:
     async def prune(self) -> tuple[int, ...]:
         """Forget what expired or decayed, and the least important past the limit per home."""
         async with self._sessionmaker.begin() as session:
-            result = await memories.prune(session, self._policy, now=self._clock())
+            result = await memory_upkeep.prune(session, self._policy, now=self._clock())
         gone = (*result.expired, *result.decayed, *result.over_limit)
         if gone:
             self._retriever.forget(gone)

@@ -1,4 +1,4 @@
-"""The user's custom tools and their secrets, as the store keeps them.
+"""The user's custom tools as the store keeps them; their secrets are in ``stored_secrets``.
 
 Every save adds a version and never overwrites one; restoring copies an old version into a new
 one, so the history only grows and any two versions can be compared. Deleting is soft
@@ -10,44 +10,30 @@ which the store does not import: :func:`save_tool` takes it as ``validate``. The
 column is the truth about whether a tool is offered; a save writes the definition's own
 ``enabled`` into it, and every definition read back carries the column's value.
 
-Secret values leave the store only through :func:`secret_values`, for the tool runner; every
-other read gives names alone. The secrets holding MCP servers' headers share the table but not
-the tools' view of it: custom tools neither see, list nor overwrite them.
+What the agent reads of them at every turn is :mod:`addon.store.tool_source`.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-import logging
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from types import MappingProxyType
 from typing import Any, Literal
 
-from sqlalchemy import case, delete, func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
-from addon.logs import remember_secrets
-from addon.store.changes import TableChanges
 from addon.store.models import (
     CustomTool,
     CustomToolVersion,
-    McpServer,
-    Secret,
     ToolCall,
     utcnow,
 )
 from addon.text import dump_yaml
-
-_SECRETS_STATEMENT = re.compile(r"\b(?:INTO|UPDATE|FROM)\s+secrets\b", re.IGNORECASE)
-DRIVER_LOGGER = "aiosqlite"
-_TOOL_TABLES = ("custom_tools", "custom_tool_versions")
-_SECRET_TABLES = ("secrets", "mcp_servers")
 
 Validator = Callable[[Mapping[str, Any]], None]
 DiffFormat = Literal["yaml", "json"]
@@ -106,14 +92,6 @@ class StoredTool:
         return {**self.current.definition, "enabled": self.enabled}
 
 
-@dataclass(frozen=True, slots=True)
-class SecretName:
-    """A secret as any reader but the runner sees it: its name and when it last changed."""
-
-    name: str
-    updated_at: datetime
-
-
 async def list_tools(session: AsyncSession, *, include_deleted: bool = False) -> list[ToolSummary]:
     """Every tool by name, with its last use, calls and failed calls from the tool-call trace.
 
@@ -144,7 +122,7 @@ async def list_tools(session: AsyncSession, *, include_deleted: bool = False) ->
     summaries = []
     for tool, version in await session.execute(tools):
         calls, errors, last = used.get(tool.id, (0, 0, None))
-        definition = _load(version.definition)
+        definition = load_definition(version.definition)
         summaries.append(
             ToolSummary(
                 id=tool.id,
@@ -324,133 +302,6 @@ async def undelete_tool(session: AsyncSession, tool_id: int) -> StoredTool:
     return await get_tool(session, tool_id)
 
 
-async def set_secret(session: AsyncSession, name: str, value: str) -> None:
-    """Create or replace the secret ``name``."""
-    if not name or not name.isidentifier():
-        raise CustomToolInvalid([("name", f"{name!r} is not a valid secret name")])
-    if name in await _mcp_secret_names(session):
-        raise CustomToolInvalid(
-            [("name", f"{name!r} holds an MCP server's header; choose another")]
-        )
-    remember_secrets([value])
-    secret = await session.get(Secret, name)
-    if secret is None:
-        session.add(Secret(name=name, value=value, updated_at=utcnow()))
-    else:
-        secret.value = value
-        secret.updated_at = utcnow()
-    await session.flush()
-
-
-async def delete_secret(session: AsyncSession, name: str) -> None:
-    """Delete the secret ``name``; :class:`NotFoundError` if there is none."""
-    result = await session.execute(delete(Secret).where(Secret.name == name))
-    if not getattr(result, "rowcount", 0):
-        raise NotFoundError(f"no secret named {name!r}")
-
-
-async def secret_names(session: AsyncSession) -> list[SecretName]:
-    """The custom tools' secrets by name, never their values (MCP servers' headers left out)."""
-    query = select(Secret.name, Secret.updated_at).order_by(Secret.name)
-    rows = await session.execute(query.where(Secret.name.not_in(_mcp_secret_query())))
-    return [SecretName(name, updated_at) for name, updated_at in rows]
-
-
-async def secret_values(session: AsyncSession) -> dict[str, str]:
-    """The custom tools' secrets' values by name: for the tool runner alone, which masks them.
-
-    MCP servers' header values are left out: custom tools never see them.
-    """
-    query = select(Secret.name, Secret.value).where(Secret.name.not_in(_mcp_secret_query()))
-    values = {row.name: row.value for row in await session.execute(query)}
-    remember_secrets(values.values())
-    return values
-
-
-def _mcp_secret_query() -> Any:
-    """The names of the secrets that hold MCP servers' headers (a subquery)."""
-    return select(McpServer.secret_name).where(McpServer.secret_name.is_not(None))
-
-
-async def _mcp_secret_names(session: AsyncSession) -> set[str]:
-    return {name for name in await session.scalars(_mcp_secret_query()) if name is not None}
-
-
-class SecretStatementFilter(logging.Filter):
-    """Withholds the parameters of statements on the secrets table from the driver's debug log.
-
-    aiosqlite logs every statement with its parameters at debug, which the ``trace`` log level
-    lets through: setting a secret would print its value. The record stays, without them.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite a record about the secrets table in place; never drops one."""
-        if record.args and _SECRETS_STATEMENT.search(record.getMessage()):
-            record.msg, record.args = "a statement on the secrets table (parameters withheld)", None
-        return True
-
-
-def withhold_secret_statements() -> None:
-    """Put :class:`SecretStatementFilter` on the driver's logger, once per process."""
-    logger = logging.getLogger(DRIVER_LOGGER)
-    if not any(isinstance(f, SecretStatementFilter) for f in logger.filters):
-        logger.addFilter(SecretStatementFilter())
-
-
-class StoredToolSource:
-    """The custom tools the agent offers, read from the store at each turn.
-
-    Matches :mod:`addon.custom_tools`' ``CustomToolSource`` without importing it (the store
-    imports nothing above it). Definitions come in name order with their keys as written, so
-    the tool list the model sees is the same bytes until a tool changes. Given the store's
-    ``changes``, what was read is kept until a commit touches the tables it came from, so a turn
-    (or an MCP call) does not open two sessions to learn that nothing changed.
-    """
-
-    def __init__(
-        self,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        changes: TableChanges | None = None,
-    ) -> None:
-        self._sessionmaker = sessionmaker
-        self._changes = changes
-        self._enabled: tuple[tuple[int, ...], list[Mapping[str, Any]]] | None = None
-        self._secrets: tuple[tuple[int, ...], Mapping[str, str]] | None = None
-
-    async def enabled(self) -> list[Mapping[str, Any]]:
-        """The current definitions of the tools enabled and not deleted."""
-        version = self._version(_TOOL_TABLES)
-        if self._enabled is not None and self._enabled[0] == version:
-            return list(self._enabled[1])
-        query = (
-            select(CustomToolVersion.definition)
-            .join(CustomTool, CustomTool.current_version_id == CustomToolVersion.id)
-            .where(CustomTool.enabled.is_(True), CustomTool.deleted_at.is_(None))
-            .order_by(CustomTool.name)
-        )
-        async with self._sessionmaker() as session:
-            texts = (await session.scalars(query)).all()
-        definitions: list[Mapping[str, Any]] = [{**_load(text), "enabled": True} for text in texts]
-        if version is not None:
-            self._enabled = (version, definitions)
-        return list(definitions)
-
-    async def secrets(self) -> Mapping[str, str]:
-        """Every secret's value by name."""
-        version = self._version(_SECRET_TABLES)
-        if self._secrets is not None and self._secrets[0] == version:
-            return self._secrets[1]
-        async with self._sessionmaker() as session:
-            values = MappingProxyType(await secret_values(session))
-        if version is not None:
-            self._secrets = (version, values)
-        return values
-
-    def _version(self, tables: tuple[str, ...]) -> tuple[int, ...] | None:
-        """The tables' commit counts before reading; None (read every time) without ``changes``."""
-        return None if self._changes is None else self._changes.version(*tables)
-
-
 async def _tool(session: AsyncSession, tool_id: int) -> CustomTool:
     tool = await session.get(CustomTool, tool_id)
     if tool is None:
@@ -493,7 +344,8 @@ def _dump(definition: Mapping[str, Any]) -> str:
         raise CustomToolInvalid([("", f"the definition is not plain JSON data: {err}")]) from err
 
 
-def _load(text: str) -> dict[str, Any]:
+def load_definition(text: str) -> dict[str, Any]:
+    """A stored definition read back (its JSON text; anything but an object reads as empty)."""
     value = json.loads(text)
     return value if isinstance(value, dict) else {}
 
@@ -506,7 +358,7 @@ def _version(row: CustomToolVersion) -> ToolVersion:
         created_at=row.created_at,
         author=row.author,
         note=row.note,
-        definition=_load(row.definition),
+        definition=load_definition(row.definition),
     )
 
 

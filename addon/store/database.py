@@ -42,8 +42,8 @@ from addon.health import ComponentHealth
 from addon.store import encoding, pragmas
 from addon.store.backup_guard import BackupGuard, Permit, open_pin
 from addon.store.changes import TableChanges
-from addon.store.custom_tools import withhold_secret_statements
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
+from addon.store.stored_secrets import withhold_secret_statements
 from addon.store.writer import TurnWriter
 
 _LOGGER = logging.getLogger(__name__)

@@ -1,8 +1,11 @@
 """The tables Home Agent records into, as SQLAlchemy 2 declarative models.
 
-The agent writes these; the web UI only reads them. Schema changes go through an Alembic revision
-in ``addon/store/migrations/versions`` (``create_all`` is for nothing but tests of the models
-themselves). Times are stored as UTC and come back timezone-aware.
+Each table is read and written through the store module named for it (the agent's turns
+through ``conversations.py`` and the writer; the panel's edits through ``custom_tools.py``,
+``stored_secrets.py``, ``mcp_servers.py``, ``memories.py`` and the others), which callers hand a
+session. Schema changes go through an Alembic revision in ``addon/store/migrations/versions``
+(``create_all`` is for nothing but tests of the models themselves). Times are stored as UTC and
+come back timezone-aware (``column_types.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     Boolean,
-    DateTime,
     Float,
     ForeignKey,
     Index,
@@ -22,45 +24,18 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
-    TypeDecorator,
     UniqueConstraint,
     text,
 )
-from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncAttrs
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from addon.store.column_types import NAMING_CONVENTION, UTCDateTime
 
 
 def utcnow() -> datetime:
     """The current time, timezone-aware, for column defaults."""
     return datetime.now(UTC)
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """A datetime stored naive in UTC and returned aware; SQLite keeps no zone itself."""
-
-    impl = DateTime
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        """Normalise to naive UTC on the way in; a naive value is taken as UTC already."""
-        if value is None:
-            return None
-        if value.tzinfo is not None:
-            value = value.astimezone(UTC).replace(tzinfo=None)
-        return value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        """Attach UTC on the way out."""
-        return None if value is None else value.replace(tzinfo=UTC)
 
 
 class Base(AsyncAttrs, DeclarativeBase):

@@ -18,8 +18,9 @@ from typing import Any
 
 from addon.i18n.memory import memory_messages_for
 from addon.memory.candidates import MemoryKind
+from addon.memory.records import Outcome
 from addon.memory.rules import RejectReason
-from addon.memory.service import MemoryService, Outcome
+from addon.memory.service import MemoryService
 from addon.tools.base import Tool, ToolContext
 from addon.tools.registry import ToolOutcome
 

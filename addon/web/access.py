@@ -38,7 +38,7 @@ from aiohttp.typedefs import Handler
 
 from addon import keys
 from addon.config.settings import Options
-from addon.web.api.problems import RequestProblem, is_openai_path, openai_problem
+from addon.web.problems import RequestProblem, is_openai_path, openai_problem
 
 _LOGGER = logging.getLogger(__name__)
 

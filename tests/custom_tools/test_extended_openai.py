@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.custom_tools.extended_openai import import_functions
+from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid
 
 # The examples below follow jekalmin/extended_openai_conversation's README and examples/.

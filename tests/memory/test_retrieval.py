@@ -8,17 +8,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from addon.embeddings.source import EndpointEmbeddings
 from addon.llm.client import LLMClient
-from addon.memory.retrieval import (
-    EndpointEmbeddings,
-    MemoryIndex,
-    RecallQuery,
-    Retriever,
-    blend,
-)
-from addon.store import memories
+from addon.memory.indexes import MemoryIndex
+from addon.memory.retrieval import RecallQuery, Retriever, blend
+from addon.store import memories, memory_search
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord, ScoredId
+from addon.store.memories import MemoryRecord
+from addon.store.memory_search import ScoredId
 from devtools.scripted_llm import ScriptedLLM
 
 EMBEDDING_MODEL = "scripted-embeddings"
@@ -223,7 +220,7 @@ async def test_the_lexical_copy_ranks_as_the_stores_fts5_search(store: Store) ->
     await retriever.load()
     question = "what is Anna allergic to"
     async with store.sessionmaker() as session:
-        expected = await memories.search_memories(session, question, limit=10)
+        expected = await memory_search.search_memories(session, question, limit=10)
     got = retriever.lexical.search(question, 10)
     assert [hit.id for hit in got] == [hit.id for hit in expected]
     assert [hit.score for hit in got] == pytest.approx([hit.score for hit in expected], rel=1e-3)

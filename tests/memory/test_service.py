@@ -10,19 +10,14 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from addon.embeddings.source import EndpointEmbeddings
 from addon.llm.client import LLMClient
 from addon.memory.candidates import MemoryKind
 from addon.memory.extraction import Exchange, Extractor
-from addon.memory.retrieval import EndpointEmbeddings, Retriever
+from addon.memory.records import AfterTurn, MemoryLimits, Outcome, RecallRequest, TurnSource
+from addon.memory.retrieval import Retriever
 from addon.memory.rules import RejectReason
-from addon.memory.service import (
-    AfterTurn,
-    MemoryLimits,
-    MemoryService,
-    Outcome,
-    RecallRequest,
-    TurnSource,
-)
+from addon.memory.service import MemoryService
 from addon.store import memories
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord

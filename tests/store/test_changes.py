@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store import custom_tools, mcp_servers
-from addon.store.custom_tools import StoredToolSource
+from addon.store import custom_tools, mcp_servers, stored_secrets
 from addon.store.database import Store
 from addon.store.mcp_servers import StoredMcpServers
+from addon.store.tool_source import StoredToolSource
 from tests.store.test_custom_tools import save, weather
 
 Write = Callable[[AsyncSession, int], Awaitable[Any]]
@@ -51,10 +51,10 @@ async def test_a_secret_set_or_deleted_reaches_the_kept_secrets(store: Store) ->
     source = StoredToolSource(store.sessionmaker, store.changes)
     empty = dict(await source.secrets())
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "api_key", "s3cret")
+        await stored_secrets.set_secret(session, "api_key", "s3cret")
     set_ = dict(await source.secrets())
     async with store.sessionmaker.begin() as session:
-        await custom_tools.delete_secret(session, "api_key")
+        await stored_secrets.delete_secret(session, "api_key")
     assert (empty, set_, dict(await source.secrets())) == ({}, {"api_key": "s3cret"}, {})
 
 
@@ -63,7 +63,7 @@ async def test_a_rolled_back_write_leaves_the_kept_copy_valid(store: Store) -> N
     await save(store, weather())
     before = store.changes.version("custom_tools", "custom_tool_versions", "secrets")
     async with store.sessionmaker() as session:
-        await custom_tools.set_secret(session, "api_key", "s3cret")
+        await stored_secrets.set_secret(session, "api_key", "s3cret")
         await session.flush()
         await session.rollback()
     assert store.changes.version("custom_tools", "custom_tool_versions", "secrets") == before
@@ -78,7 +78,7 @@ async def test_the_kept_copy_is_read_again_only_after_a_commit(store: Store) -> 
         await connection.execute(text("UPDATE custom_tools SET enabled = 0"))
     kept = await _tools_offered(store, source)
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "unrelated", "x")
+        await stored_secrets.set_secret(session, "unrelated", "x")
     still_kept = await _tools_offered(store, source)
     async with store.sessionmaker.begin() as session:
         await session.execute(text("UPDATE custom_tools SET enabled = 0"))

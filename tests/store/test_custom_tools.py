@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
-from addon.store import custom_tools, mcp_servers
+from addon.store import custom_tools, mcp_servers, stored_secrets
 from addon.store.conversations import ToolCallRecord
-from addon.store.custom_tools import StoredTool, StoredToolSource
+from addon.store.custom_tools import StoredTool
 from addon.store.database import Store
+from addon.store.tool_source import StoredToolSource
 from tests.store.turns import record, turn
 
 
@@ -249,10 +250,10 @@ async def test_an_unknown_tool_or_version_is_not_found(store: Store) -> None:
 async def test_secrets_are_listed_by_name_only(store: Store) -> None:
     """Setting and replacing secrets lists their names, never a value."""
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "token", "s3cret-one")
-        await custom_tools.set_secret(session, "token", "s3cret-two")
-        await custom_tools.set_secret(session, "api_key", "k3y")
-        names = await custom_tools.secret_names(session)
+        await stored_secrets.set_secret(session, "token", "s3cret-one")
+        await stored_secrets.set_secret(session, "token", "s3cret-two")
+        await stored_secrets.set_secret(session, "api_key", "k3y")
+        names = await stored_secrets.secret_names(session)
     assert [secret.name for secret in names] == ["api_key", "token"]
     assert "s3cret" not in repr(names)
 
@@ -260,26 +261,26 @@ async def test_secrets_are_listed_by_name_only(store: Store) -> None:
 async def test_the_runner_gets_every_secrets_value(store: Store) -> None:
     """The source hands the runner the current value of each secret."""
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "token", "s3cret-one")
-        await custom_tools.set_secret(session, "token", "s3cret-two")
+        await stored_secrets.set_secret(session, "token", "s3cret-one")
+        await stored_secrets.set_secret(session, "token", "s3cret-two")
     assert await StoredToolSource(store.sessionmaker).secrets() == {"token": "s3cret-two"}
 
 
 async def test_a_deleted_secret_is_gone_and_an_unknown_one_not_found(store: Store) -> None:
     """Deleting removes the secret; deleting it again is NotFoundError."""
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "token", "s3cret")
-        await custom_tools.delete_secret(session, "token")
-        assert await custom_tools.secret_values(session) == {}
+        await stored_secrets.set_secret(session, "token", "s3cret")
+        await stored_secrets.delete_secret(session, "token")
+        assert await stored_secrets.secret_values(session) == {}
         with pytest.raises(NotFoundError):
-            await custom_tools.delete_secret(session, "token")
+            await stored_secrets.delete_secret(session, "token")
 
 
 async def test_a_secret_name_must_be_usable_in_a_template(store: Store) -> None:
     """``secrets.NAME`` needs an identifier; anything else is refused naming the field."""
     async with store.sessionmaker.begin() as session:
         with pytest.raises(CustomToolInvalid) as raised:
-            await custom_tools.set_secret(session, "my-token", "x")
+            await stored_secrets.set_secret(session, "my-token", "x")
     assert [path for path, _ in raised.value.problems] == ["name"]
 
 
@@ -298,11 +299,11 @@ async def test_the_drivers_debug_log_never_holds_a_secret_value(
     """At the trace level aiosqlite logs parameters; those of the secrets table are withheld."""
     caplog.set_level(logging.DEBUG, logger="aiosqlite")
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "api_key", "value-nobody-may-read")
+        await stored_secrets.set_secret(session, "api_key", "value-nobody-may-read")
     async with store.sessionmaker.begin() as session:
-        await custom_tools.set_secret(session, "api_key", "second-value-nobody-may-read")
+        await stored_secrets.set_secret(session, "api_key", "second-value-nobody-may-read")
     async with store.sessionmaker() as session:
-        await custom_tools.secret_values(session)
+        await stored_secrets.secret_values(session)
     messages = "\n".join(record.getMessage() for record in caplog.records)
     assert "secrets table (parameters withheld)" in messages
     assert "nobody-may-read" not in messages
@@ -314,10 +315,10 @@ async def test_an_mcp_servers_header_secret_is_invisible_to_custom_tools(store: 
         await mcp_servers.add_server(
             session, name="home", url="http://h/mcp", header_value="Bearer mcp-secret-1"
         )
-        await custom_tools.set_secret(session, "weather", "wx-1")
+        await stored_secrets.set_secret(session, "weather", "wx-1")
     async with store.sessionmaker() as session:
-        values = await custom_tools.secret_values(session)
-        names = [secret.name for secret in await custom_tools.secret_names(session)]
+        values = await stored_secrets.secret_values(session)
+        names = [secret.name for secret in await stored_secrets.secret_names(session)]
     assert (values, names) == ({"weather": "wx-1"}, ["weather"])
     assert await StoredToolSource(store.sessionmaker, store.changes).secrets() == values
 
@@ -328,4 +329,4 @@ async def test_a_custom_secret_cannot_overwrite_an_mcp_servers_header(store: Sto
         await mcp_servers.add_server(session, name="home", url="http://h/mcp", header_value="t-1")
     with pytest.raises(CustomToolInvalid):
         async with store.sessionmaker.begin() as session:
-            await custom_tools.set_secret(session, "mcp_home", "replaced")
+            await stored_secrets.set_secret(session, "mcp_home", "replaced")

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from addon.errors import NotFoundError
-from addon.store import memories
+from addon.store import memories, memory_search, memory_upkeep
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord, PrunePolicy
+from addon.store.memories import MemoryRecord
+from addon.store.memory_upkeep import PrunePolicy
 from tests.store.data import NOW
 from tests.store.turns import record, turn
 
@@ -25,10 +26,10 @@ async def add(store: Store, content: str, **options: Any) -> MemoryRecord:
         return await memories.add_memory(session, content, **options)
 
 
-async def prune(store: Store, policy: PrunePolicy, at: timedelta) -> memories.PruneResult:
+async def prune(store: Store, policy: PrunePolicy, at: timedelta) -> memory_upkeep.PruneResult:
     """Prune as if ``at`` after NOW."""
     async with store.sessionmaker.begin() as session:
-        return await memories.prune(session, policy, now=NOW + at)
+        return await memory_upkeep.prune(session, policy, now=NOW + at)
 
 
 async def live_ids(store: Store) -> list[int]:
@@ -99,7 +100,7 @@ async def test_search_ranks_the_memory_sharing_the_rarer_words_first(store: Stor
     garage = await add(store, "The garage door sticks when it is cold")
     await add(store, "The heating in the bedroom is set to 19 degrees")
     async with store.sessionmaker() as session:
-        hits = await memories.search_memories(session, "what do you know about the garage?")
+        hits = await memory_search.search_memories(session, "what do you know about the garage?")
     assert hits[0].id == garage.id
 
 
@@ -110,7 +111,7 @@ async def test_hostile_search_text_is_searched_as_words(store: Store, query: str
     """FTS5 syntax, stray quotes, NUL and lone surrogates neither raise nor match everything."""
     await add(store, "The garage door sticks")
     async with store.sessionmaker() as session:
-        hits = await memories.search_memories(session, query)
+        hits = await memory_search.search_memories(session, query)
         listed = await memories.list_memories(session, query=query)
     expected = {"garage\x00door"}
     assert bool(hits) == (query in expected)
@@ -144,13 +145,15 @@ async def test_delete_hides_and_restore_brings_back(store: Store) -> None:
     async with store.sessionmaker.begin() as session:
         await memories.delete_memory(session, added.id, now=NOW)
     async with store.sessionmaker() as session:
-        assert await memories.search_memories(session, "Miso") == []
+        assert await memory_search.search_memories(session, "Miso") == []
         assert await memories.list_memories(session) == []
         assert [m.id for m in await memories.list_memories(session, deleted=True)] == [added.id]
     async with store.sessionmaker.begin() as session:
         await memories.restore_memory(session, added.id)
     async with store.sessionmaker() as session:
-        assert [hit.id for hit in await memories.search_memories(session, "Miso")] == [added.id]
+        assert [hit.id for hit in await memory_search.search_memories(session, "Miso")] == [
+            added.id
+        ]
 
 
 async def test_forget_everything_removes_all_rows_and_recalls(store: Store) -> None:
@@ -159,14 +162,14 @@ async def test_forget_everything_removes_all_rows_and_recalls(store: Store) -> N
     first = await add(store, "one")
     second = await add(store, "two")
     async with store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [first.id], turn_id=turn_id, now=NOW)
+        await memory_upkeep.mark_recalled(session, [first.id], turn_id=turn_id, now=NOW)
         await memories.delete_memory(session, second.id, now=NOW)
     async with store.sessionmaker.begin() as session:
         assert await memories.forget_everything(session) == 2
     async with store.sessionmaker() as session:
         assert await memories.list_memories(session, deleted=True) == []
-        assert await memories.recalled_into(session, first.id) == []
-        assert await memories.search_memories(session, "one") == []
+        assert await memory_upkeep.recalled_into(session, first.id) == []
+        assert await memory_search.search_memories(session, "one") == []
 
 
 async def test_mark_recalled_counts_and_links_the_turn(store: Store) -> None:
@@ -174,10 +177,10 @@ async def test_mark_recalled_counts_and_links_the_turn(store: Store) -> None:
     [turn_id] = await record(store, turn("c1"))
     added = await add(store, "The cat is called Miso")
     async with store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [added.id], turn_id=turn_id, now=NOW + DAY)
+        await memory_upkeep.mark_recalled(session, [added.id], turn_id=turn_id, now=NOW + DAY)
     async with store.sessionmaker() as session:
         got = await memories.get_memory(session, added.id)
-        turns = await memories.recalled_into(session, added.id)
+        turns = await memory_upkeep.recalled_into(session, added.id)
     assert (got.recall_count, got.last_recalled_at) == (1, NOW + DAY)
     assert [(r.turn_id, r.conversation_id, r.recalled_at) for r in turns] == [
         (turn_id, "c1", NOW + DAY)
@@ -205,9 +208,9 @@ async def test_importance_decays_with_age_until_forgotten(store: Store) -> None:
     context = await add(store, "the guests are in the attic", kind="context", importance=0.4)
     async with store.sessionmaker() as session:
         got = await memories.get_memory(session, context.id)
-    assert memories.decayed_importance(got, NOW + 14 * DAY, timedelta(days=14)) == pytest.approx(
-        0.2
-    )
+    assert memory_upkeep.decayed_importance(
+        got, NOW + 14 * DAY, timedelta(days=14)
+    ) == pytest.approx(0.2)
     assert (await prune(store, policy, 41 * DAY)).decayed == ()
     assert (await prune(store, policy, 43 * DAY)).decayed == (context.id,)
 
@@ -217,7 +220,7 @@ async def test_a_recall_resets_the_decay(store: Store) -> None:
     policy = PrunePolicy(ttl={})
     context = await add(store, "the guests are in the attic", kind="context", importance=0.4)
     async with store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [context.id], turn_id=None, now=NOW + 40 * DAY)
+        await memory_upkeep.mark_recalled(session, [context.id], turn_id=None, now=NOW + 40 * DAY)
     assert (await prune(store, policy, 43 * DAY)).decayed == ()
 
 
@@ -256,7 +259,7 @@ async def test_nearest_ids_ranks_by_cosine(store: Store) -> None:
     north = await add(store, "north", embedding=memories.pack_vector([0, 1]), embedding_model="m")
     await add(store, "other", embedding=memories.pack_vector([1, 0]), embedding_model="n")
     async with store.sessionmaker() as session:
-        hits = await memories.nearest_ids(session, [0.1, 1.0], "m")
+        hits = await memory_search.nearest_ids(session, [0.1, 1.0], "m")
     assert [hit.id for hit in hits] == [north.id, east.id]
 
 
@@ -271,8 +274,8 @@ async def test_memories_survive_closing_and_reopening_the_store(tmp_path: Path) 
     second = await Store.open(path)
     try:
         async with second.sessionmaker() as session:
-            hits = await memories.search_memories(session, "Miso")
-            embedded = await memories.stored_embeddings(session, "m")
+            hits = await memory_search.search_memories(session, "Miso")
+            embedded = await memory_search.stored_embeddings(session, "m")
     finally:
         await second.close()
     assert [hit.id for hit in hits] == [added.id]
@@ -285,8 +288,8 @@ async def test_recall_search_leaves_out_words_nearly_every_memory_holds(store: S
         await add(store, f"the lamp {number} is on the plug")
     garage = await add(store, "the garage door sticks")
     async with store.sessionmaker() as session:
-        telling = await memories.search_memories(session, "the garage", limit=100)
-        common = await memories.search_memories(session, "the plug", limit=100)
+        telling = await memory_search.search_memories(session, "the garage", limit=100)
+        common = await memory_search.search_memories(session, "the plug", limit=100)
     assert [hit.id for hit in telling] == [garage.id]
     assert len(common) == 59
 
@@ -296,5 +299,5 @@ async def test_recall_search_matches_word_stems(store: Store) -> None:
     allergic = await add(store, "Anna is allergic to peanuts")
     await add(store, "Anna likes jazz")
     async with store.sessionmaker() as session:
-        hits = await memories.search_memories(session, "does anyone have an allergy")
+        hits = await memory_search.search_memories(session, "does anyone have an allergy")
     assert [hit.id for hit in hits] == [allergic.id]

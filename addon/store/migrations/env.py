@@ -16,8 +16,9 @@ from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import Connection, pool
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from addon.store.column_types import UTCDateTime
 from addon.store.migrate import include_name
-from addon.store.models import Base, UTCDateTime
+from addon.store.models import Base
 
 config = context.config
 target_metadata = Base.metadata

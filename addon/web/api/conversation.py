@@ -8,9 +8,9 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from addon import keys
-from addon.web.api.problems import KIB, invalid_fields, read_json_object
 from addon.web.api.schemas import ConversationIn, ConversationOut, DeltaEvent, ErrorOut
 from addon.web.api.sse import EventStream, process_streaming
+from addon.web.problems import KIB, invalid_fields, read_json_object
 
 _LOGGER = logging.getLogger(__name__)
 

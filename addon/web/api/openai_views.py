@@ -41,7 +41,9 @@ from addon.web.api.openai_schemas import (
     ModelOut,
     Usage,
 )
-from addon.web.api.problems import (
+from addon.web.api.schemas import MAX_TEXT
+from addon.web.api.sse import EventStream, process_streaming
+from addon.web.problems import (
     KIB,
     RequestProblem,
     field_path,
@@ -49,8 +51,6 @@ from addon.web.api.problems import (
     openai_problem,
     read_json_object,
 )
-from addon.web.api.schemas import MAX_TEXT
-from addon.web.api.sse import EventStream, process_streaming
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from aiohttp import web
 from addon.web.api.conversation import conversation_stream_view, conversation_view
 from addon.web.api.openai_views import openai_app
 from addon.web.api.openapi import openapi_view
-from addon.web.api.problems import OPENAI_PREFIX
 from addon.web.api.tools import add_tool_routes
+from addon.web.problems import OPENAI_PREFIX
 
 
 def add_api_routes(app: web.Application) -> None:

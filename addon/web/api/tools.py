@@ -26,13 +26,15 @@ import yaml
 from aiohttp import web
 
 from addon import keys
-from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.custom_tools.extended_openai import import_functions
+from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid
 from addon.store import custom_tools as stored
+from addon.store import stored_secrets
 from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
 from addon.text import load_yaml
 from addon.web.access import ingress_user
-from addon.web.api.problems import KIB, RequestProblem, read_json_object
+from addon.web.problems import KIB, RequestProblem, read_json_object
 
 BODY_LIMIT = 256 * KIB
 # Supervisor's ingress proxy names the Home Assistant user in these (display name first).
@@ -260,7 +262,7 @@ async def export_view(request: web.Request) -> web.Response:
 async def secrets_view(request: web.Request) -> web.Response:
     """The secrets by name and last change: never a value."""
     async with request.app[keys.STORE].sessionmaker() as session:
-        names = await stored.secret_names(session)
+        names = await stored_secrets.secret_names(session)
     return web.json_response(
         {"secrets": [{"name": s.name, "updated_at": _time(s.updated_at)} for s in names]}
     )
@@ -274,7 +276,7 @@ async def set_secret_view(request: web.Request) -> web.Response:
         raise RequestProblem(422, "invalid_field", "'value' is a non-empty string", field="value")
     name = request.match_info["name"]
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.set_secret(session, name, value)
+        await stored_secrets.set_secret(session, name, value)
     return web.json_response({"name": name})
 
 
@@ -282,7 +284,7 @@ async def delete_secret_view(request: web.Request) -> web.Response:
     """Delete a secret."""
     name = request.match_info["name"]
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.delete_secret(session, name)
+        await stored_secrets.delete_secret(session, name)
     return web.json_response({"name": name})
 
 

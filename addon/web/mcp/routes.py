@@ -3,19 +3,19 @@
 The official ``mcp`` package's server stack (Starlette, anyio, pydantic models, JWT) is about a
 fifth of the add-on's memory at start, and most homes never connect an MCP client. So
 :mod:`addon.web.mcp.server`, which imports it, is loaded and its transport started when the
-first request reaches ``/mcp``, and stopped with the app.
+first request reaches ``/mcp``, and stopped with the app. Only the route reaches the server, so
+it holds it (no app key); :mod:`addon.app` builds it and stops it through
+:func:`addon.web.lifecycle.mcp_server_ctx`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
-from addon import keys
 from addon.web.mcp.asgi import ASGIApp, serve_asgi
 
 MCP_PATH = "/mcp"
@@ -50,6 +50,10 @@ class McpServer:
         self._task = task
         return started.result()
 
+    async def view(self, request: web.Request) -> web.StreamResponse:
+        """``/mcp``: hand the request, already let in, to the package's transport."""
+        return await serve_asgi(request, await self.handler(request.app))
+
     async def stop(self) -> None:
         """Stop the transport if it was started."""
         self._stop.set()
@@ -57,23 +61,7 @@ class McpServer:
             await asyncio.wait([self._task])
 
 
-async def mcp_view(request: web.Request) -> web.StreamResponse:
-    """``/mcp``: hand the request, already let in, to the package's transport."""
-    server = request.config_dict[keys.MCP_SERVER]
-    return await serve_asgi(request, await server.handler(request.app))
-
-
-async def mcp_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Hold the MCP server for the app's lifetime; it starts with the first ``/mcp`` request."""
-    server = McpServer()
-    app[keys.MCP_SERVER] = server
-    try:
-        yield
-    finally:
-        await server.stop()
-
-
-def add_mcp_routes(app: web.Application) -> None:
+def add_mcp_routes(app: web.Application, server: McpServer) -> None:
     """Add ``/mcp``, POST only: the router answers any other method 405 with ``Allow: POST``.
 
     The server is stateless, so it has no session to end (DELETE) and nothing to push on a
@@ -81,4 +69,4 @@ def add_mcp_routes(app: web.Application) -> None:
     hold it open with nothing to say; Streamable HTTP lets a server that offers none answer 405,
     which is what the package itself answers at its newest protocol era (docs/DECISIONS.md).
     """
-    app.router.add_post(MCP_PATH, mcp_view, name="mcp")
+    app.router.add_post(MCP_PATH, server.view, name="mcp")

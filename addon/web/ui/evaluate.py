@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 
@@ -47,6 +46,16 @@ def add_evaluate_pages(router: web.UrlDispatcher) -> None:
     router.add_get(run, run_view, name="ui.evaluate_run")
     router.add_get(run + "/progress", progress_view, name="ui.evaluate_progress")
     router.add_get(run + "/tasks", run_tasks_view, name="ui.evaluate_tasks")
+
+
+@dataclass(frozen=True, slots=True)
+class ComparedTask:
+    """One task of two runs compared: its result in each (None where a run did not have it)."""
+
+    task_id: str
+    sentence: str
+    a: TaskResult | None
+    b: TaskResult | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,15 +214,12 @@ async def compare_view(request: web.Request) -> web.Response:
         a = _view(await eval_runs.get_run(session, int(first)))
         b = _view(await eval_runs.get_run(session, int(second)))
     by_id_b = {result.task_id: result for result in b.results}
-    rows: list[dict[str, Any]] = []
+    rows: list[ComparedTask] = []
     for result in a.results:
         other = by_id_b.pop(result.task_id, None)
-        rows.append(
-            {"task_id": result.task_id, "sentence": result.sentence, "a": result, "b": other}
-        )
+        rows.append(ComparedTask(result.task_id, result.sentence, result, other))
     rows.extend(
-        {"task_id": other.task_id, "sentence": other.sentence, "a": None, "b": other}
-        for other in by_id_b.values()
+        ComparedTask(other.task_id, other.sentence, None, other) for other in by_id_b.values()
     )
     return render(request, "eval_compare.html", {"a": a, "b": b, "rows": rows})
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from aiohttp import web
@@ -45,6 +47,33 @@ def add_mcp_pages(router: web.UrlDispatcher) -> None:
     router.add_post(server + "/approve", mcp_tool_approve_view, name="ui.mcp_tool_approve")
     router.add_post(server + "/refresh", mcp_refresh_view, name="ui.mcp_refresh")
     router.add_post(server + "/delete", mcp_server_delete_view, name="ui.mcp_server_delete")
+
+
+@dataclass(frozen=True, slots=True)
+class ListedTool:
+    """One tool of a server as the page lists it: its switches, and its change if any."""
+
+    name: str
+    offered_as: str
+    description: str
+    schema: str
+    """The tool's parameters as indented, key-sorted JSON."""
+    enabled: bool
+    read_only: bool
+    change: str | None
+    """Since the user approved it, as a unified diff; None when unchanged or not switched on."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRow:
+    """One server on the page: as stored, what its last listing found, and its tools."""
+
+    server: stored.StoredMcpServer
+    state: str
+    """``up``, ``down`` or ``unknown`` (not listed yet)."""
+    checked_at: datetime | None
+    error: str | None
+    tools: tuple[ListedTool, ...]
 
 
 async def mcp_servers_view(request: web.Request) -> web.Response:
@@ -142,22 +171,22 @@ async def _page(
     async with request.app[keys.STORE].sessionmaker() as session:
         servers = await stored.list_servers(session)
     hub = request.app[keys.MCP_HUB]
-    rows: list[dict[str, Any]] = []
+    rows: list[ServerRow] = []
     for server in servers:
         state = hub.status(server.id)
-        tools = [
-            {
-                "name": tool.name,
-                "offered_as": hub.offered_name(server.name, tool.name),
-                "description": tool.description,
-                "schema": json.dumps(tool.parameters, indent=2, sort_keys=True),
-                "enabled": tool.name in server.enabled_tools,
-                "read_only": tool.name in server.read_only_tools,
-                "change": _change(server, tool.name, tool.description, tool.parameters),
-            }
+        tools = tuple(
+            ListedTool(
+                name=tool.name,
+                offered_as=hub.offered_name(server.name, tool.name),
+                description=tool.description,
+                schema=json.dumps(tool.parameters, indent=2, sort_keys=True),
+                enabled=tool.name in server.enabled_tools,
+                read_only=tool.name in server.read_only_tools,
+                change=_change(server, tool.name, tool.description, tool.parameters),
+            )
             for tool in state.tools
-        ]
-        rows.append({"server": server, "state": state, "tools": tools})
+        )
+        rows.append(ServerRow(server, state.state, state.checked_at, state.error, tools))
     return render(
         request,
         "mcp_servers.html",

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from addon import keys
 from addon.errors import NotFoundError
 from addon.store import memories as stored
+from addon.store import memory_upkeep
 from addon.store.memories import KINDS, MemoryRecord
 from addon.store.queries.memory_turns import turn_summaries
 from addon.web.ui.forms import read_form
@@ -164,7 +165,7 @@ async def _memory_page(
 ) -> web.Response:
     now = datetime.now(UTC)
     async with request.app[keys.STORE].sessionmaker() as session:
-        recalls = await stored.recalled_into(session, memory.id)
+        recalls = await memory_upkeep.recalled_into(session, memory.id)
         cited = [recall.turn_id for recall in recalls]
         turns = await turn_summaries(
             session, [*cited, memory.turn_id] if memory.turn_id is not None else cited

@@ -19,7 +19,6 @@ iframe of its own origin.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
@@ -27,7 +26,6 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from aiohttp import web
@@ -176,13 +174,6 @@ async def csrf_middleware(request: web.Request, handler: Handler) -> web.StreamR
     if is_ui_request(request) and request.method in _UNSAFE_METHODS:
         await check_csrf(request)
     return await handler(request)
-
-
-async def csrf_key_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Load the install's CSRF key (made on the first start) for the app's lifetime."""
-    path = app[keys.SETTINGS].data_dir / KEY_FILE
-    app[keys.CSRF_KEY] = await asyncio.to_thread(load_key, path)
-    yield
 
 
 def load_key(path: Path) -> bytes:

@@ -19,7 +19,7 @@ from addon.web.ui.model_check import add_model_check
 from addon.web.ui.pages import dashboard_view, settings_view, ui_error_middleware
 from addon.web.ui.safety import add_safety_pages
 from addon.web.ui.saved_tests import add_saved_test_pages
-from addon.web.ui.security import csrf_key_ctx, csrf_middleware, on_response_prepare
+from addon.web.ui.security import csrf_middleware, on_response_prepare
 from addon.web.ui.templating import create_environment
 from addon.web.ui.tools import add_tool_pages
 
@@ -33,8 +33,6 @@ def setup_ui(app: web.Application) -> None:
     app.middlewares.append(ui_error_middleware)
     app.middlewares.append(csrf_middleware)
     app.on_response_prepare.append(on_response_prepare)
-    # The key CSRF tokens are signed with; read from the data directory, needs nothing else.
-    app.cleanup_ctx.append(csrf_key_ctx)
     router = app.router
     router.add_get("/", dashboard_view, name="ui.dashboard")
     router.add_get("/conversations", conversations_view, name="ui.conversations")

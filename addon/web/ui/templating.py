@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ def create_environment(app: web.Application, templates: Path) -> jinja2.Environm
 
 
 def render(
-    request: web.Request, template: str, context: dict[str, Any], *, status: int = 200
+    request: web.Request, template: str, context: Mapping[str, Any], *, status: int = 200
 ) -> web.Response:
     """Render a UI page with what every page needs added to ``context``.
 
@@ -75,7 +75,7 @@ def render(
     return response
 
 
-def render_fragment(request: web.Request, template: str, context: dict[str, Any]) -> str:
+def render_fragment(request: web.Request, template: str, context: Mapping[str, Any]) -> str:
     """A partial rendered to a string (for JSON answers that carry HTML), escaped as pages are."""
     env = aiohttp_jinja2.get_env(request.app)
     page = {"request": request, "tz": home_timezone(request), **context}

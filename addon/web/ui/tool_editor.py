@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import yaml
+from aiohttp import web
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
@@ -283,3 +284,14 @@ def _argument(widget: str, raw: str) -> Any:
         except ValueError as err:
             raise ValueError(f"not valid JSON: {err}") from None
     return raw
+
+
+async def posted_text(request: web.Request) -> dict[str, str]:
+    """The posted form's text fields (files are not accepted)."""
+    posted = await request.post()
+    return {key: value for key, value in posted.items() if isinstance(value, str)}
+
+
+def reasons(err: CustomToolInvalid) -> str:
+    """Every problem of ``err`` in one line, each with its field."""
+    return "; ".join(f"{path}: {message}" if path else message for path, message in err.problems)

@@ -1,9 +1,10 @@
 """The Custom tools pages: the list, the editor, try it, versions, import, export and secrets.
 
 Thin views over :mod:`addon.store.custom_tools` and the tool runner; the editor's own logic
-(reading its text, placing problems on lines, the try-it form) is in :mod:`.tool_editor`. Every
-change is a form POST answered with a redirect (or the page again with its problems), so all of
-it works without script; ``app.js`` only adds the highlighting editor and marks problem lines.
+(reading its text, placing problems on lines, the try-it form) is in :mod:`.tool_editor`, import
+and export in :mod:`.tool_transfer`. Every change is a form POST answered with a redirect (or the
+page again with its problems), so all of it works without script; ``app.js`` only adds the
+highlighting editor and marks problem lines.
 
 Secret values are written here and never read back: pages name secrets, and the runner masks
 their values in everything a try shows.
@@ -13,18 +14,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
 from addon import keys
 from addon.custom_tools.definition import template_warnings
-from addon.custom_tools.extended_openai import export_functions, import_functions
+from addon.custom_tools.trial import Trial
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
+from addon.store import stored_secrets
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
+from addon.web.ui.tool_transfer import tools_export_view, tools_import_view
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
@@ -41,6 +45,36 @@ NOTICES = {
     "secret_set": "Secret saved.",
     "secret_deleted": "Secret deleted.",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class TryShown:
+    """A try as the editor shows it: what the model would get, and what was sent and came back."""
+
+    for_model: dict[str, Any]
+    error: str | None
+    duration_ms: float
+    dry_run: bool
+    sent: bool
+    request: object
+    """The rendered request (the runner's record, secrets masked), None if nothing was built."""
+    response: object
+    steps: list[object]
+
+    @classmethod
+    def of(cls, trial: Trial) -> TryShown:
+        """The try's trial, read for the page."""
+        record = trial.run or {}
+        return cls(
+            for_model=trial.result,
+            error=trial.error,
+            duration_ms=trial.duration_ms,
+            dry_run=trial.dry_run,
+            sent=bool(record.get("sent", False)),
+            request=record.get("request"),
+            response=record.get("response"),
+            steps=list(record.get("steps") or []),
+        )
 
 
 def add_tool_pages(router: web.UrlDispatcher) -> None:
@@ -74,7 +108,7 @@ async def _list_page(
     include_deleted = request.query.get("deleted") == "1"
     async with request.app[keys.STORE].sessionmaker() as session:
         tools = await stored.list_tools(session, include_deleted=include_deleted)
-        secrets = await stored.secret_names(session)
+        secrets = await stored_secrets.secret_names(session)
     return render(
         request,
         "tools.html",
@@ -105,7 +139,7 @@ async def tool_view(request: web.Request) -> web.Response:
 
 async def tool_create_view(request: web.Request) -> web.Response:
     """Save a new tool from the editor, or show the editor again with its problems."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     source = form.get("source", "")
     try:
         definition = _edited(form)
@@ -129,7 +163,7 @@ async def tool_create_view(request: web.Request) -> web.Response:
 
 async def tool_save_view(request: web.Request) -> web.Response:
     """Save the editor's definition as the tool's next version, or show its problems."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     tool_id = _id(request)
     source = form.get("source", "")
     try:
@@ -162,7 +196,7 @@ async def tool_save_view(request: web.Request) -> web.Response:
 
 async def tool_try_view(request: web.Request) -> web.Response:
     """Run the tool's current version with the form's arguments, and show what happened."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     tool = await _get_tool(request)
     trier = request.app.get(keys.CUSTOM_TOOL_TRY)
     if trier is None:
@@ -173,7 +207,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
     dry_option = request.app[keys.SETTINGS].options.dry_run
     dry_run = dry_option or form.get("dry_run") == "on"
     arguments, problems = editor.read_arguments(fields, parameters)
-    run: dict[str, Any] | None = None
+    run: TryShown | None = None
     if not problems:
         # The same path as the model's calls and the API's try: the registry's argument repair
         # and validation, the runner, secrets masked in everything shown.
@@ -182,12 +216,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
         except CustomToolInvalid as err:
             problems = [f"{path or 'definition'}: {message}" for path, message in err.problems]
         else:
-            run = (trial.run or {"request": None, "response": None, "sent": False, "steps": []}) | {
-                "for_model": trial.result,
-                "error": trial.error,
-                "duration_ms": trial.duration_ms,
-                "dry_run": trial.dry_run,
-            }
+            run = TryShown.of(trial)
             _LOGGER.info(
                 "Custom tool %s tried from the panel (dry run: %s): %s",
                 tool.name,
@@ -210,7 +239,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
 
 async def tool_enabled_view(request: web.Request) -> web.Response:
     """Offer the tool to the model, or stop: ``enabled=on|off``."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     enabled = form.get("enabled") == "on"
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         tool = await stored.set_enabled(session, _id(request), enabled)
@@ -231,13 +260,13 @@ async def tool_undelete_view(request: web.Request) -> web.Response:
         async with request.app[keys.STORE].sessionmaker.begin() as session:
             await stored.undelete_tool(session, tool_id)
     except CustomToolInvalid as err:
-        raise web.HTTPConflict(text=_reasons(err)) from err
+        raise web.HTTPConflict(text=editor.reasons(err)) from err
     raise web.HTTPSeeOther(_tool_url(request, tool_id, "undeleted"))
 
 
 async def tool_restore_view(request: web.Request) -> web.Response:
     """Make an old version current again, as a new version: ``version=N``."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     number = form.get("version", "")
     if not number.isdigit():
         raise web.HTTPBadRequest(text="Choose a version to restore.")
@@ -253,7 +282,7 @@ async def tool_restore_view(request: web.Request) -> web.Response:
             )
     except CustomToolInvalid as err:
         raise web.HTTPConflict(
-            text=f"Version {number} cannot be restored: {_reasons(err)}"
+            text=f"Version {number} cannot be restored: {editor.reasons(err)}"
         ) from err
     raise web.HTTPSeeOther(_tool_url(request, tool_id, "restored"))
 
@@ -274,90 +303,26 @@ async def tool_diff_view(request: web.Request) -> web.Response:
     )
 
 
-async def tools_import_view(request: web.Request) -> web.Response:
-    """Extended OpenAI Conversation function YAML: each entry saved as a tool, or refused."""
-    form = await _form(request)
-    text = form.get("text", "")
-    if len(text) > editor.MAX_SOURCE:
-        raise web.HTTPRequestEntityTooLarge(max_size=editor.MAX_SOURCE, actual_size=len(text))
-    imported: list[stored.StoredTool] = []
-    refused: list[tuple[str, str]] = []
-    warnings: list[tuple[str, str]] = []
-    problem = ""
-    try:
-        result = import_functions(text, validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR))
-    except CustomToolInvalid as err:
-        problem = _reasons(err)
-    else:
-        refused.extend(result.refused)
-        warnings.extend(result.warnings)
-        for definition in result.definitions:
-            try:
-                # One transaction per tool: a name already taken refuses that entry alone.
-                async with request.app[keys.STORE].sessionmaker.begin() as session:
-                    tool = await stored.save_tool(
-                        session, definition, author=ingress_user(request), note="imported"
-                    )
-            except CustomToolInvalid as err:
-                refused.append((str(definition.get("name", "?")), _reasons(err)))
-            else:
-                imported.append(tool)
-    _LOGGER.info("Imported %d custom tools, refused %d", len(imported), len(refused))
-    # A warning is about a tool that came in; an entry refused on saving has its reason instead.
-    names = {tool.name for tool in imported}
-    return render(
-        request,
-        "tools_import.html",
-        {
-            "imported": imported,
-            "refused": refused,
-            "warnings": [(name, warning) for name, warning in warnings if name in names],
-            "problem": problem,
-            "text": text,
-        },
-        status=422 if problem else 200,
-    )
-
-
-async def tools_export_view(request: web.Request) -> web.Response:
-    """Tools as Extended OpenAI Conversation YAML, downloaded: ``?id=N`` or every tool."""
-    raw = request.query.get("id", "")
-    async with request.app[keys.STORE].sessionmaker() as session:
-        if raw.isdigit():
-            ids = [int(raw)]
-        else:
-            ids = [tool.id for tool in await stored.list_tools(session)]
-        tools = [await stored.get_tool(session, tool_id) for tool_id in ids]
-    result = export_functions([tool.current.definition for tool in tools])
-    notes = "".join(f"# not exported: {name}: {reason}\n" for name, reason in result.not_exported)
-    filename = f"{tools[0].name}.yaml" if raw.isdigit() and tools else "home_agent_tools.yaml"
-    return web.Response(
-        text=notes + result.text,
-        content_type="application/yaml",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
-
-
 async def secret_set_view(request: web.Request) -> web.Response:
     """Create or replace a secret; the value is stored and never shown again."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     name, value = form.get("name", "").strip(), form.get("value", "")
     if not value:
         return await _list_page(request, secret_problem="Give the secret a value.", status=422)
     try:
         async with request.app[keys.STORE].sessionmaker.begin() as session:
-            await stored.set_secret(session, name, value)
+            await stored_secrets.set_secret(session, name, value)
     except CustomToolInvalid as err:
-        return await _list_page(request, secret_problem=_reasons(err), status=422)
+        return await _list_page(request, secret_problem=editor.reasons(err), status=422)
     _LOGGER.info("Secret %s set from the panel", name)
     raise web.HTTPSeeOther(_list_url(request, "secret_set"))
 
 
 async def secret_delete_view(request: web.Request) -> web.Response:
     """Delete a secret by name."""
-    form = await _form(request)
+    form = await editor.posted_text(request)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        await stored.delete_secret(session, form.get("name", ""))
+        await stored_secrets.delete_secret(session, form.get("name", ""))
     raise web.HTTPSeeOther(_list_url(request, "secret_deleted"))
 
 
@@ -369,7 +334,7 @@ async def _tool_page(
     *,
     problems: list[editor.Problem] | None = None,
     arg_values: Mapping[str, str] | None = None,
-    run: dict[str, Any] | None = None,
+    run: TryShown | None = None,
     try_problems: list[str] | None = None,
     dry_run: bool = True,
     originals: Mapping[str, str] | None = None,
@@ -403,7 +368,7 @@ def _editor_page(
     *,
     status: int = 200,
     originals: Mapping[str, str] | None = None,
-    extra: dict[str, Any] | None = None,
+    extra: Mapping[str, object] | None = None,
 ) -> web.Response:
     placed = problems or []
     context: dict[str, Any] = {
@@ -419,12 +384,6 @@ def _editor_page(
         **(extra or {}),
     }
     return render(request, "tool.html", context, status=status)
-
-
-async def _form(request: web.Request) -> dict[str, str]:
-    """The posted form's text fields (files are not accepted)."""
-    posted = await request.post()
-    return {key: value for key, value in posted.items() if isinstance(value, str)}
 
 
 def _fields(form: Mapping[str, str], prefix: str) -> dict[str, str]:
@@ -465,10 +424,6 @@ def _id(request: web.Request) -> int:
         return int(request.match_info["tool_id"])
     except ValueError:
         raise NotFoundError("no such custom tool") from None
-
-
-def _reasons(err: CustomToolInvalid) -> str:
-    return "; ".join(f"{path}: {message}" if path else message for path, message in err.problems)
 
 
 def _tool_url(request: web.Request, tool_id: int, done: str) -> str:

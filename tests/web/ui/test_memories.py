@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient
 from addon import keys
 from addon.config.settings import Settings
 from addon.memory.service import MemoryService
-from addon.store import memories
+from addon.store import memories, memory_upkeep
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord
 from tests.fixtures.app import MakeApp
@@ -75,7 +75,7 @@ async def recalled_later(store: Store, memory: MemoryRecord) -> int:
         store, "conv-later", "what is the cat called", "Miso.", at=T0 + timedelta(days=1)
     )
     async with store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [memory.id], turn_id=turn_id)
+        await memory_upkeep.mark_recalled(session, [memory.id], turn_id=turn_id)
     return turn_id
 
 

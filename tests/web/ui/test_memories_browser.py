@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import expect
 
-from addon.store import memories
+from addon.store import memory_upkeep
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.seed import T0, seed_turn
 from tests.web.ui.test_memories import remember
@@ -107,7 +107,7 @@ async def test_provenance_links_land_on_the_turns(ingress_ui: UI, browsing: Make
         turn_id=source_turn,
     )
     async with store.sessionmaker.begin() as session:
-        await memories.mark_recalled(session, [memory.id], turn_id=recall_turn)
+        await memory_upkeep.mark_recalled(session, [memory.id], turn_id=recall_turn)
     session_ = await browsing()
     page = await session_.open("/memories")
     await page.get_by_role("link", name="learned from a conversation").click()

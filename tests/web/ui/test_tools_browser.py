@@ -11,6 +11,7 @@ import yaml
 from playwright.async_api import Page, expect
 
 from addon.store import custom_tools as stored
+from addon.store import stored_secrets
 from devtools.scripted_llm import ScriptedLLM
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.test_tools import IMPORT_YAML, SECRET, echo_server, echo_source
@@ -151,7 +152,7 @@ async def test_tool_pages_fit_the_screen(
     """The list and the editor need no sideways scrolling; screenshots are kept for a look."""
     tool_id = await save_tool(ingress_ui, echo_source(echo_server))
     async with ingress_ui.store.sessionmaker.begin() as session:
-        await stored.set_secret(session, "api_key", "never-shown-secret")
+        await stored_secrets.set_secret(session, "api_key", "never-shown-secret")
     session = await browsing(viewport={"width": width, "height": 900}, is_mobile=width < 500)
     page = await session.open("/tools")
     for name, path in (("list", "/tools"), ("edit", f"/tools/{tool_id}")):

@@ -7,16 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from addon.embeddings.static import StaticEmbeddings, WordPiece, load_local_embeddings
 from addon.errors import ConfigError
-from addon.memory.local_embeddings import StaticEmbeddings, WordPiece, load_local_embeddings
 from addon.memory.retrieval import RecallQuery, Retriever
-from addon.store import memories
+from addon.store import memories, memory_search
 from addon.store.database import Store
 
 
 @pytest.fixture(scope="module")
 def model() -> StaticEmbeddings:
-    """The model in addon/memory/model, loaded once."""
+    """The model in addon/embeddings/model, loaded once."""
     return load_local_embeddings()
 
 
@@ -82,4 +82,4 @@ async def test_load_embeds_memories_that_have_no_vector_of_the_model(
     [first, *_] = await retriever.recall(RecallQuery("what's our kitty's name"))
     assert (first.memory.id, first.vector_rank) == (cat.id, 1)
     async with store.sessionmaker() as session:
-        assert len(await memories.stored_embeddings(session, model.model)) == 2
+        assert len(await memory_search.stored_embeddings(session, model.model)) == 2

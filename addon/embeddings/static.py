@@ -1,6 +1,6 @@
 """A small local embedding model: static token vectors distilled from all-MiniLM-L6-v2.
 
-The model in ``addon/memory/model/`` is a table of one vector per WordPiece token of MiniLM's
+The model in ``addon/embeddings/model/`` is a table of one vector per WordPiece token of MiniLM's
 uncased English vocabulary, made once by ``devtools/distill_embeddings.py`` (model2vec's
 distillation: each token through the transformer alone, PCA to a few hundred dimensions, rare
 tokens weighted up). A text's embedding is the mean of its tokens' rows, function words left

@@ -1,0 +1,56 @@
+"""What turns texts into vectors, and the source that asks the model endpoint for them.
+
+Memory recall and a large home's context selection use the one source ``memory_embeddings``
+chooses (:mod:`addon.embeddings.lifecycle`); a vector of another model is never compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class EmbeddingSource(Protocol):
+    """Something that turns texts into vectors; ``model`` names them in the store."""
+
+    @property
+    def model(self) -> str:
+        """The embedding model's name; vectors of another model are not compared."""
+        ...
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One float32 row per text."""
+        ...
+
+
+class EmbeddingEndpoint(Protocol):
+    """An OpenAI-compatible ``/v1/embeddings`` (``LLMClient.embed``)."""
+
+    async def embed(self, texts: list[str], *, model: str) -> list[list[float]]:
+        """One vector per text, in the order given; raises ``LLMError``."""
+        ...
+
+
+class EndpointEmbeddings:
+    """Embeddings from the configured endpoint's ``/v1/embeddings``, with its own model name."""
+
+    def __init__(self, client: EmbeddingEndpoint, model: str) -> None:
+        self._client = client
+        self._model = model
+
+    @property
+    def model(self) -> str:
+        """The embedding model asked for."""
+        return self._model
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Ask the endpoint; raises :class:`~addon.errors.LLMError` as every model call does."""
+        # numpy comes with the first vector, not with the add-on: without an embedding source
+        # (the default) nothing is embedded, and numpy would be a tenth of the memory at start.
+        import numpy as np
+
+        vectors = await self._client.embed(list(texts), model=self._model)
+        return np.asarray(vectors, dtype=np.float32)
