@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from addon.home.context_index import ContextIndex, Phrase
-from addon.home.lexicon import FILLER, KIND_WORDS, Kind, words
+from addon.home.lexicon import FILLER, KIND_WORDS, OUTSIDE, Kind, words
 from addon.home.records import EntityState
 
 LIMIT = 40
@@ -83,6 +83,9 @@ class ContextSelection:
     kinds: tuple[Kind, ...] = ()
     kind_words: tuple[tuple[str, tuple[Kind, ...]], ...] = ()
     """Each word of the request that named a kind, with the kinds it was read as."""
+    unlisted: tuple[tuple[Kind, int], ...] = ()
+    """Each kind named alone with more devices than the cap let in, and how many were left out:
+    the model is told they exist and that ``SearchEntities`` finds them."""
 
     @property
     def entity_ids(self) -> list[str]:
@@ -126,6 +129,8 @@ class _Parsed:
     """Words of names the request said, places apart."""
     all_name_words: frozenset[str]
     """The same with the places' words."""
+    outside: bool
+    """Whether the request says "outside" (:data:`~addon.home.lexicon.OUTSIDE`)."""
 
 
 def parse(index: ContextIndex, text: str) -> _Parsed:
@@ -154,7 +159,10 @@ def parse(index: ContextIndex, text: str) -> _Parsed:
     name_words = frozenset(word for word in rest if word not in FILLER and word in index.by_word)
     # Names often hold their area's words ("Pantry Desk Lamp"): home-wide, those count too.
     all_names = frozenset(word for word in said if word not in FILLER and word in index.by_word)
-    return _Parsed(said, tuple(areas), tuple(floors), kinds, kind_words, name_words, all_names)
+    outside = not OUTSIDE.isdisjoint(said)
+    return _Parsed(
+        said, tuple(areas), tuple(floors), kinds, kind_words, name_words, all_names, outside
+    )
 
 
 def read_kinds(said: Sequence[str]) -> tuple[tuple[str, tuple[Kind, ...]], ...]:
@@ -196,9 +204,9 @@ def select(
     """The entities of ``index`` most likely meant by ``request``, at most ``limit``."""
     parsed = parse(index, request.text)
     scores = _Scores()
-    _names(index, parsed, scores)
+    _names(index, parsed, request, limit, scores)
     _places(index, parsed, scores)
-    _every_of_kind(index, parsed, request, limit, scores)
+    every = _every_of_kind(index, parsed, request, limit, scores)
     _given(index, request.history_entity_ids, HISTORY, "history", scores)
     _given(index, request.memory_entity_ids, MEMORY, "memory", scores)
     for entity_id, similarity in request.embedding_hits:
@@ -211,32 +219,75 @@ def select(
             _note_kind(index, parsed, entity_id, scores)
     rank = index.rank
     chosen = sorted(scores.score, key=lambda e: (-scores.score[e], rank.get(e, 0)))[:limit]
+    listed = set(chosen)
+    unlisted = tuple(
+        (kind, left)
+        for kind in sorted(parsed.kinds, key=str)
+        if every and (left := len(index.by_kind.get(kind, frozenset()) - listed))
+    )
     return ContextSelection(
         entities=tuple(SelectedEntity(e, tuple(scores.reasons[e])) for e in chosen),
         area_ids=parsed.area_ids,
         floor_ids=parsed.floor_ids,
         kinds=tuple(sorted(parsed.kinds, key=str)),
         kind_words=parsed.kind_words,
+        unlisted=unlisted,
     )
 
 
-def _names(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
-    """Whole names said anywhere in the request, then partial names home-wide when specific.
+def _names(
+    index: ContextIndex,
+    parsed: _Parsed,
+    request: SelectionRequest,
+    limit: int,
+    scores: _Scores,
+) -> None:
+    """Whole names said anywhere in the request, names holding its words in order, then
+    partial names home-wide when specific.
 
-    A name shared by more than :data:`NAME_LIMIT` entities ("Lamp") says little beside a named
-    place, whose own entities cover it; without one, the few with the shortest names are kept.
+    The longest name said wins: "the desk lamp" is the Desk Lamps, not every "Lamp". A whole
+    name shared by more than :data:`NAME_LIMIT` entities says little beside a named place, whose
+    own entities cover it; without one, every entity with it is taken, up to ``limit``, the most
+    recently changed first: they are the ones meant, and their areas tell them apart (unless
+    the speaker's area has one, as Home Assistant prefers the satellite's area). Two words
+    said in the order a longer name has them ("the light strip": "Desk light strip", not "Strip
+    Light") come next, then the few shortest names holding all the words.
     """
     said = parsed.all_words
     placed = bool(parsed.area_ids or parsed.floor_ids)
     # With a place named, a name elsewhere is likelier a coincidence ("the lamp in the office"
     # finds every "Office Lamp"): it stays, below the named place's own entities.
     weight = NAME - 40.0 if placed else NAME
-    for start in range(len(said)):
-        for length in range(1, min(index.longest_phrase, len(said) - start) + 1):
-            found = index.by_phrase.get(said[start : start + length], ())
-            if found and (len(found) <= NAME_LIMIT or not placed):
-                for entity_id in found[:NAME_LIMIT]:
-                    scores.add(entity_id, weight, "name")
+    spans = [
+        (start, start + length, found)
+        for start in range(len(said))
+        for length in range(1, min(index.longest_phrase, len(said) - start) + 1)
+        if (found := index.by_phrase.get(said[start : start + length], ()))
+    ]
+    whole = [
+        (start, end, found)
+        for start, end, found in spans
+        if not any(s <= start and end <= e and e - s > end - start for s, e, _f in spans)
+    ]
+    speaker = index.in_areas([request.speaker_area_id] if request.speaker_area_id else [])
+    for start, end, found in whole:
+        if len(found) <= NAME_LIMIT:
+            taken: Sequence[str] = found
+        elif placed:
+            continue
+        elif any(index.entity_words[e].issuperset(said[start:end]) for e in speaker):
+            taken = found[:NAME_LIMIT]  # the speaker's area has one: that one is meant
+        else:
+            taken = _newest(index, found, limit, request.state)
+        for entity_id in taken:
+            scores.add(entity_id, weight, "name")
+    for start in range(len(said) - 1):
+        if any(s <= start and start + 2 <= e for s, e, _f in whole):
+            continue
+        found = index.by_pair.get(said[start : start + 2], ())
+        if found and (len(found) <= NAME_LIMIT or not placed):
+            for entity_id in found[:NAME_LIMIT]:
+                scores.add(entity_id, weight - 5.0, "name")
     if not parsed.all_name_words:
         return
     named = index.named(parsed.all_name_words, NAME_LIMIT)
@@ -267,8 +318,8 @@ def _every_of_kind(
     request: SelectionRequest,
     limit: int,
     scores: _Scores,
-) -> None:
-    """Every device of the kinds the request named, most recently changed first, up to ``limit``.
+) -> bool:
+    """Every device of the kinds the request named, the likeliest first, up to ``limit``.
 
     When the request names a kind and nothing narrower ("start vacuuming", "next song"): no
     place, and no name of a device of that kind (beyond the kind words themselves: "the door"
@@ -276,23 +327,30 @@ def _every_of_kind(
     locks still come) unless the kind has no more devices than ``limit`` ("add eggs to the
     list" lists every to-do list, though "eggs" is in a name). Also when it names a place that
     has no device of the kind ("vacuum the kitchen": the vacuum lives in the hall). The speaker's
-    area counts as named when it has one ("turn the lamp on" from a satellite).
+    area counts as named when it has one ("turn the lamp on" from a satellite), unless the
+    request says "outside". Returns whether the kind was listed this way.
+
+    When the kind has more devices than fit, the likeliest come first: outdoors when the
+    request says "outside" (a name saying so before an area), then those whose names hold more
+    of the request's words ("close the blind": "Office blind" before "Gym Shades"), then media
+    players a command can act on, then the most recently changed.
     """
     if not parsed.kinds:
-        return
+        return False
     speaker = request.speaker_area_id
-    if speaker is not None and any(
-        index.is_kind(entity_id, parsed.kinds) for entity_id in index.in_areas([speaker])
+    if (
+        speaker is not None
+        and not parsed.outside
+        and any(index.is_kind(entity_id, parsed.kinds) for entity_id in index.in_areas([speaker]))
     ):
-        return
-    state = request.state
+        return False
     places = parsed.area_ids or parsed.floor_ids
     if places:
         in_places = index.in_areas(
             (*parsed.area_ids, *(a for f in parsed.floor_ids for a in index.by_floor.get(f, ())))
         )
         if any(index.is_kind(entity_id, parsed.kinds) for entity_id in in_places):
-            return
+            return False
     candidates = {e for kind in parsed.kinds for e in index.by_kind.get(kind, ())}
     if (
         not places
@@ -303,21 +361,50 @@ def _every_of_kind(
             for entity_id, reasons in scores.reasons.items()
         )
     ):
-        return
-    rank = index.rank
+        return False
 
-    def newest(kinds: Iterable[Kind]) -> list[str]:
+    def likeliest(kinds: Iterable[Kind]) -> list[str]:
         ids = {e for kind in kinds for e in index.by_kind.get(kind, ())}
-        if state is None:
-            return sorted(ids, key=lambda e: rank[e])[:limit]
-        return heapq.nsmallest(limit, ids, key=lambda e: _recency(e, state(e), rank))
+        if len(ids) <= limit:
+            return _newest(index, ids, limit, request.state)
+        return _newest(index, ids, limit, request.state, parsed)
 
-    # Each word's kind gets its share ("the blinds and the curtains"): the newest of each in turn.
-    per_word = [newest(kinds) for _word, kinds in parsed.kind_words]
+    # Each word's kind gets its share ("the blinds and the curtains"): the likeliest of each in turn.
+    per_word = [likeliest(kinds) for _word, kinds in parsed.kind_words]
     chosen = list(dict.fromkeys(e for row in itertools.zip_longest(*per_word) for e in row if e))
     for position, entity_id in enumerate(chosen[:limit]):
         # A hair less each, so the cap keeps this order rather than the overview's.
         scores.add(entity_id, EVERY_OF_KIND - position * 0.01, "every_of_kind")
+    return True
+
+
+def _newest(
+    index: ContextIndex,
+    entity_ids: Iterable[str],
+    limit: int,
+    state: Callable[[str], EntityState | None] | None,
+    parsed: _Parsed | None = None,
+) -> list[str]:
+    """At most ``limit`` of ``entity_ids``, most recently changed first (see :func:`_recency`).
+
+    With ``parsed``, the request's words rank first: outdoors when it says "outside", then the
+    share of its name words the entity's names hold.
+    """
+    rank = index.rank
+    outdoor = index.outdoor
+    outside = parsed is not None and parsed.outside
+    said = parsed.all_name_words if parsed is not None else frozenset()
+    entity_words = index.entity_words
+
+    def key(entity_id: str) -> tuple[int, int, bool, float, int]:
+        found = state(entity_id) if state is not None else None
+        return (
+            outdoor.get(entity_id, 2) if outside else 0,
+            -len(entity_words[entity_id] & said),
+            *_recency(entity_id, found, rank),
+        )
+
+    return heapq.nsmallest(limit, entity_ids, key=key)
 
 
 def _recency(
