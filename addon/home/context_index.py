@@ -9,6 +9,7 @@ found by the search tool can be an entity the user did not expose.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -84,7 +85,7 @@ class ContextIndex:
                 longest = max(longest, len(phrase))
                 by_phrase.setdefault(phrase, set()).add(entity_id)
                 if len(phrase) > 2:
-                    for pair in zip(phrase, phrase[1:], strict=False):
+                    for pair in itertools.pairwise(phrase):
                         by_pair.setdefault(pair, set()).add(entity_id)
                 own.update(phrase)
             entity_words[entity_id] = frozenset(own - FILLER) or frozenset(own)

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from addon.home.context_index import ContextIndex, Phrase
-from addon.home.lexicon import FILLER, KIND_WORDS, OUTSIDE, Kind, words
+from addon.home.context_index import ContextIndex
+from addon.home.lexicon import KIND_WORDS, Kind
 from addon.home.records import EntityState
+from addon.home.request_words import ParsedRequest, parse_request
 
 LIMIT = 40
 """Entities listed per turn at most: a whole area and the request's names fit, prefix stays ~97%."""
@@ -92,6 +92,18 @@ class ContextSelection:
         """The chosen entity ids, strongest first."""
         return [selected.entity_id for selected in self.entities]
 
+    def unlisted_note(self) -> str:
+        """A line telling the model which kinds have more devices than it was shown, or ""."""
+        if not self.unlisted:
+            return ""
+        counts = ", ".join(f"{left} more {_kind_text(kind)}" for kind, left in self.unlisted)
+        return f"Not listed: {counts}; `SearchEntities` finds them by name, area or kind.\n"
+
+
+def _kind_text(kind: Kind) -> str:
+    domain, device_class = kind
+    return domain if device_class is None else f"{domain} ({device_class})"
+
 
 @dataclass(slots=True)
 class _Scores:
@@ -116,93 +128,11 @@ class _Scores:
             self.reasons[entity_id].append(reason)
 
 
-@dataclass(frozen=True, slots=True)
-class _Parsed:
-    """The request's words sorted into places, kinds and name words."""
-
-    all_words: Phrase
-    area_ids: tuple[str, ...]
-    floor_ids: tuple[str, ...]
-    kinds: frozenset[Kind]
-    kind_words: tuple[tuple[str, tuple[Kind, ...]], ...]
-    name_words: frozenset[str]
-    """Words of names the request said, places apart."""
-    all_name_words: frozenset[str]
-    """The same with the places' words."""
-    outside: bool
-    """Whether the request says "outside" (:data:`~addon.home.lexicon.OUTSIDE`)."""
-
-
-def parse(index: ContextIndex, text: str) -> _Parsed:
-    """Find the places (longest phrase first), the kinds of device and the other name words."""
-    said = words(text)
-    areas: list[str] = []
-    floors: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(said):
-        for length in range(min(index.longest_phrase, len(said) - i), 0, -1):
-            phrase = said[i : i + length]
-            if phrase in index.area_phrases:
-                areas.extend(a for a in index.area_phrases[phrase] if a not in areas)
-            elif phrase in index.floor_phrases:
-                floors.extend(f for f in index.floor_phrases[phrase] if f not in floors)
-            else:
-                continue
-            i += length
-            break
-        else:
-            rest.append(said[i])
-            i += 1
-    kind_words = read_kinds(rest)
-    kinds = frozenset(kind for _word, found in kind_words for kind in found)
-    name_words = frozenset(word for word in rest if word not in FILLER and word in index.by_word)
-    # Names often hold their area's words ("Pantry Desk Lamp"): home-wide, those count too.
-    all_names = frozenset(word for word in said if word not in FILLER and word in index.by_word)
-    outside = not OUTSIDE.isdisjoint(said)
-    return _Parsed(
-        said, tuple(areas), tuple(floors), kinds, kind_words, name_words, all_names, outside
-    )
-
-
-def read_kinds(said: Sequence[str]) -> tuple[tuple[str, tuple[Kind, ...]], ...]:
-    """The kinds each word names, read together: a domain more words agree on wins.
-
-    "lock the door" is locks, not door sensors: "door" can be either, "lock" only a lock. When
-    two or more words share a domain, the words that could mean it are read as it, and an
-    ambiguous word that cannot is dropped ("close the garage door": a cover, neither a lock nor
-    a door sensor); words of other single domains stay ("water the garden and lock the door").
-    A domain alone gives way to the same domain with a device class ("are the windows open":
-    window sensors, not every binary sensor).
-    """
-    found = [(word, KIND_WORDS[word]) for word in dict.fromkeys(said) if word in KIND_WORDS]
-    if not found:
-        return ()
-    votes = Counter(domain for _word, kinds in found for domain in {k[0] for k in kinds})
-    most = max(votes.values())
-    if most >= 2:
-        top = {domain for domain, count in votes.items() if count == most}
-        narrowed: list[tuple[str, tuple[Kind, ...]]] = []
-        for word, kinds in found:
-            agreeing = tuple(kind for kind in kinds if kind[0] in top)
-            if agreeing:
-                narrowed.append((word, agreeing))
-            elif len({kind[0] for kind in kinds}) == 1:
-                narrowed.append((word, kinds))
-        found = narrowed
-    classed = {kind[0] for _word, kinds in found for kind in kinds if kind[1] is not None}
-    return tuple(
-        (word, specific)
-        for word, kinds in found
-        if (specific := tuple(k for k in kinds if k[1] is not None or k[0] not in classed))
-    )
-
-
 def select(
     index: ContextIndex, request: SelectionRequest, *, limit: int = LIMIT
 ) -> ContextSelection:
     """The entities of ``index`` most likely meant by ``request``, at most ``limit``."""
-    parsed = parse(index, request.text)
+    parsed = parse_request(index, request.text)
     scores = _Scores()
     _names(index, parsed, request, limit, scores)
     _places(index, parsed, scores)
@@ -237,13 +167,12 @@ def select(
 
 def _names(
     index: ContextIndex,
-    parsed: _Parsed,
+    parsed: ParsedRequest,
     request: SelectionRequest,
     limit: int,
     scores: _Scores,
 ) -> None:
-    """Whole names said anywhere in the request, names holding its words in order, then
-    partial names home-wide when specific.
+    """Whole names said in the request, then names holding its words in order, then partly.
 
     The longest name said wins: "the desk lamp" is the Desk Lamps, not every "Lamp". A whole
     name shared by more than :data:`NAME_LIMIT` entities says little beside a named place, whose
@@ -296,7 +225,7 @@ def _names(
             scores.add(entity_id, weight - 10.0, "name")
 
 
-def _places(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
+def _places(index: ContextIndex, parsed: ParsedRequest, scores: _Scores) -> None:
     """Everything in a named area (the matching ones first); what matches on a named floor."""
     for area_id in parsed.area_ids:
         area_entities = index.in_areas([area_id])
@@ -314,7 +243,7 @@ def _places(index: ContextIndex, parsed: _Parsed, scores: _Scores) -> None:
 
 def _every_of_kind(
     index: ContextIndex,
-    parsed: _Parsed,
+    parsed: ParsedRequest,
     request: SelectionRequest,
     limit: int,
     scores: _Scores,
@@ -369,7 +298,7 @@ def _every_of_kind(
             return _newest(index, ids, limit, request.state)
         return _newest(index, ids, limit, request.state, parsed)
 
-    # Each word's kind gets its share ("the blinds and the curtains"): the likeliest of each in turn.
+    # Each word's kind gets its share ("the blinds and the curtains"), the likeliest first.
     per_word = [likeliest(kinds) for _word, kinds in parsed.kind_words]
     chosen = list(dict.fromkeys(e for row in itertools.zip_longest(*per_word) for e in row if e))
     for position, entity_id in enumerate(chosen[:limit]):
@@ -383,28 +312,30 @@ def _newest(
     entity_ids: Iterable[str],
     limit: int,
     state: Callable[[str], EntityState | None] | None,
-    parsed: _Parsed | None = None,
+    parsed: ParsedRequest | None = None,
 ) -> list[str]:
     """At most ``limit`` of ``entity_ids``, most recently changed first (see :func:`_recency`).
 
-    With ``parsed``, the request's words rank first: outdoors when it says "outside", then the
-    share of its name words the entity's names hold.
+    With ``parsed``, the request's words rank first: outdoors when it says "outside", then how
+    many of its name words the entity's names hold (a word every candidate holds is skipped).
     """
     rank = index.rank
-    outdoor = index.outdoor
-    outside = parsed is not None and parsed.outside
-    said = parsed.all_name_words if parsed is not None else frozenset()
-    entity_words = index.entity_words
-
-    def key(entity_id: str) -> tuple[int, int, bool, float, int]:
-        found = state(entity_id) if state is not None else None
-        return (
-            outdoor.get(entity_id, 2) if outside else 0,
-            -len(entity_words[entity_id] & said),
-            *_recency(entity_id, found, rank),
-        )
-
-    return heapq.nsmallest(limit, entity_ids, key=key)
+    ids = entity_ids if isinstance(entity_ids, (set, frozenset)) else set(entity_ids)
+    first: dict[str, int] = {}
+    if parsed is not None:
+        for word in parsed.all_name_words:
+            holding = ids & index.by_word.get(word, frozenset())
+            if holding and len(holding) < len(ids):
+                for entity_id in holding:
+                    first[entity_id] = first.get(entity_id, 0) - 1
+        if parsed.outside:
+            for entity_id, tier in index.outdoor.items():
+                if entity_id in ids:
+                    first[entity_id] = first.get(entity_id, 0) + (tier - 2) * 100
+    get = first.get
+    if state is None:
+        return heapq.nsmallest(limit, ids, key=lambda e: (get(e, 0), rank[e]))
+    return heapq.nsmallest(limit, ids, key=lambda e: (get(e, 0), *_recency(e, state(e), rank)))
 
 
 def _recency(
@@ -417,7 +348,7 @@ def _recency(
     return (idle, -state.last_changed, rank[entity_id])
 
 
-def _note_kind(index: ContextIndex, parsed: _Parsed, entity_id: str, scores: _Scores) -> None:
+def _note_kind(index: ContextIndex, parsed: ParsedRequest, entity_id: str, scores: _Scores) -> None:
     """Mark an entity of a place that is of a kind the request named."""
     if parsed.kinds and index.is_kind(entity_id, parsed.kinds):
         scores.note(entity_id, "kind")
@@ -432,7 +363,7 @@ def _given(
             scores.add(entity_id, weight, reason)
 
 
-def _bonus(index: ContextIndex, entity_id: str, parsed: _Parsed) -> float:
+def _bonus(index: ContextIndex, entity_id: str, parsed: ParsedRequest) -> float:
     """How well an entity of a place fits the request's kinds of device and name words."""
     bonus = KIND_BONUS if parsed.kinds and index.is_kind(entity_id, parsed.kinds) else 0.0
     if parsed.name_words:
@@ -441,7 +372,7 @@ def _bonus(index: ContextIndex, entity_id: str, parsed: _Parsed) -> float:
 
 
 def _best(
-    index: ContextIndex, entity_ids: Sequence[str], parsed: _Parsed, limit: int
+    index: ContextIndex, entity_ids: Sequence[str], parsed: ParsedRequest, limit: int
 ) -> Sequence[str]:
     """``entity_ids`` if they fit ``limit``, else the ``limit`` matching the request best."""
     if len(entity_ids) <= limit:
