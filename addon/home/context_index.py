@@ -196,6 +196,10 @@ class ContextIndex:
         """Whether the entity is of one of ``kinds``."""
         return any(kind in kinds for kind in self.entity_kinds.get(entity_id, ()))
 
+    def of_kinds(self, kinds: Iterable[Kind]) -> frozenset[str]:
+        """The entities of any of ``kinds``."""
+        return frozenset().union(*(self.by_kind.get(kind, frozenset()) for kind in kinds))
+
     def in_areas(self, area_ids: Iterable[str]) -> list[str]:
         """The entities of the areas, area by area."""
         return [entity_id for area_id in area_ids for entity_id in self.by_area.get(area_id, ())]

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from addon.home.context_index import ContextIndex
-from addon.home.lexicon import KIND_WORDS, Kind
+from addon.home.lexicon import FILLER, KIND_WORDS, Kind
 from addon.home.records import EntityState
 from addon.home.request_words import ParsedRequest, parse_request
 
@@ -39,6 +40,8 @@ FLOOR_LIMIT = 15
 NAME, AREA, HISTORY, MEMORY, EMBEDDING, SPEAKER = 100.0, 50.0, 80.0, 70.0, 55.0, 30.0
 EVERY_OF_KIND = 45.0
 """Every device of a kind named alone: above the speaker's area, below what a name or place says."""
+SPREAD = 4
+"""A kind above the cap is spread over areas among its likeliest ``SPREAD`` × the cap."""
 MEDIA_ACTIVE = frozenset({"playing", "paused"})
 """States Home Assistant's media intents act on (next, volume, pause: playing; resume: paused)."""
 KIND_BONUS, WORDS_BONUS = 40.0, 40.0
@@ -211,9 +214,10 @@ def _names(
         for entity_id in taken:
             scores.add(entity_id, weight, "name")
     for start in range(len(said) - 1):
-        if any(s <= start and start + 2 <= e for s, e, _f in whole):
+        pair = said[start : start + 2]
+        if not FILLER.isdisjoint(pair) or any(s <= start and start + 2 <= e for s, e, _f in whole):
             continue
-        found = index.by_pair.get(said[start : start + 2], ())
+        found = index.by_pair.get(pair, ())
         if found and (len(found) <= NAME_LIMIT or not placed):
             for entity_id in found[:NAME_LIMIT]:
                 scores.add(entity_id, weight - 5.0, "name")
@@ -280,7 +284,7 @@ def _every_of_kind(
         )
         if any(index.is_kind(entity_id, parsed.kinds) for entity_id in in_places):
             return False
-    candidates = {e for kind in parsed.kinds for e in index.by_kind.get(kind, ())}
+    candidates = index.of_kinds(parsed.kinds)
     if (
         not places
         and len(candidates) > limit
@@ -293,10 +297,10 @@ def _every_of_kind(
         return False
 
     def likeliest(kinds: Iterable[Kind]) -> list[str]:
-        ids = {e for kind in kinds for e in index.by_kind.get(kind, ())}
+        ids = index.of_kinds(kinds)
         if len(ids) <= limit:
             return _newest(index, ids, limit, request.state)
-        return _newest(index, ids, limit, request.state, parsed)
+        return _likeliest(index, ids, limit, request.state, parsed)
 
     # Each word's kind gets its share ("the blinds and the curtains"), the likeliest first.
     per_word = [likeliest(kinds) for _word, kinds in parsed.kind_words]
@@ -312,30 +316,64 @@ def _newest(
     entity_ids: Iterable[str],
     limit: int,
     state: Callable[[str], EntityState | None] | None,
-    parsed: ParsedRequest | None = None,
 ) -> list[str]:
-    """At most ``limit`` of ``entity_ids``, most recently changed first (see :func:`_recency`).
+    """At most ``limit`` of ``entity_ids``, most recently changed first (see :func:`_recency`)."""
+    rank = index.rank
+    if state is None:
+        return heapq.nsmallest(limit, entity_ids, key=rank.__getitem__)
+    return heapq.nsmallest(limit, entity_ids, key=lambda e: _recency(e, state(e), rank))
 
-    With ``parsed``, the request's words rank first: outdoors when it says "outside", then how
-    many of its name words the entity's names hold (a word every candidate holds is skipped).
+
+def _likeliest(
+    index: ContextIndex,
+    ids: frozenset[str] | set[str],
+    limit: int,
+    state: Callable[[str], EntityState | None] | None,
+    parsed: ParsedRequest,
+) -> list[str]:
+    """``limit`` of a kind with more devices than that, the likeliest meant first.
+
+    The request's words rank first: outdoors when it says "outside" (a name saying so before an
+    area), then how many of its name words the entity's names hold (a word every candidate holds
+    is skipped). Within that, the devices are spread over areas: each area's likeliest before
+    any area's second, so the model sees every place that has one and can ask which is meant,
+    rather than three blinds of one room and none of the next. Then :func:`_recency`.
     """
     rank = index.rank
-    ids = entity_ids if isinstance(entity_ids, (set, frozenset)) else set(entity_ids)
-    first: dict[str, int] = {}
-    if parsed is not None:
-        for word in parsed.all_name_words:
-            holding = ids & index.by_word.get(word, frozenset())
-            if holding and len(holding) < len(ids):
-                for entity_id in holding:
-                    first[entity_id] = first.get(entity_id, 0) - 1
-        if parsed.outside:
-            for entity_id, tier in index.outdoor.items():
-                if entity_id in ids:
-                    first[entity_id] = first.get(entity_id, 0) + (tier - 2) * 100
-    get = first.get
-    if state is None:
-        return heapq.nsmallest(limit, ids, key=lambda e: (get(e, 0), rank[e]))
-    return heapq.nsmallest(limit, ids, key=lambda e: (get(e, 0), *_recency(e, state(e), rank)))
+    said: Counter[str] = Counter()
+    for word in parsed.all_name_words:
+        holding = ids & index.by_word.get(word, frozenset())
+        if holding and len(holding) < len(ids):
+            said.update(holding)
+    if parsed.outside:
+        for entity_id, outdoor in index.outdoor.items():
+            if entity_id in ids:
+                said[entity_id] += (2 - outdoor) * 100
+    # The spread looks at the likeliest few times the cap, taken a whole tier at a time (all
+    # holding two of the words, then one, then the rest), so a kind of thousands costs little.
+    pool: list[str] = []
+    for _count, tier in itertools.groupby(said.most_common(), key=lambda item: item[1]):
+        pool.extend(entity_id for entity_id, _n in tier)
+        if len(pool) >= SPREAD * limit:
+            break
+    else:
+        pool.extend(ids - said.keys())
+
+    def key(entity_id: str) -> tuple[int, bool, float, int]:
+        found = state(entity_id) if state is not None else None
+        return (-said[entity_id], *_recency(entity_id, found, rank))
+
+    keyed = {entity_id: key(entity_id) for entity_id in pool}
+    ordered = heapq.nsmallest(SPREAD * limit, keyed, key=keyed.__getitem__)
+    by_area: dict[str, list[str]] = {}
+    for entity_id in ordered:
+        by_area.setdefault(index.entities[entity_id].area_id or entity_id, []).append(entity_id)
+    spread: list[tuple[int, int, bool, float, int, str]] = []
+    for members in by_area.values():
+        for position, entity_id in enumerate(members):
+            first, idle, newest, order = keyed[entity_id]
+            spread.append((first, position, idle, newest, order, entity_id))
+    return [row[-1] for row in heapq.nsmallest(limit, spread)]
 
 
 def _recency(

@@ -142,3 +142,19 @@ def test_a_kind_that_fits_leaves_nothing_unlisted(index: ContextIndex, home: Hom
     selection = select(index, SelectionRequest("close the blind in the office"))
     assert selection.unlisted == ()
     assert selection.unlisted_note() == ""
+
+
+def test_a_kind_above_the_cap_is_spread_over_its_areas() -> None:
+    """Three blinds in each of three rooms, one room's newest: a cap of three takes one a room."""
+    home = HomeData()
+    blind = {"device_class": "blind"}
+    for room in ("a", "b", "c"):
+        home.area(room, f"Room {room}")
+        for i in range(3):
+            home.entity(f"cover.{room}{i}", state="open", friendly_name=f"Window {room}{i}",
+                        attributes=blind, area_id=room, expose=True)  # fmt: skip
+            home.states[f"cover.{room}{i}"]["lc"] = T0 + (3600 if room == "a" else i)
+    model = home.build()
+    request = SelectionRequest("close the blinds", state=model.state)
+    chosen = select(ContextIndex.build(model), request, limit=3).entity_ids
+    assert sorted(entity_id[6] for entity_id in chosen) == ["a", "b", "c"]
