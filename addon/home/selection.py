@@ -73,7 +73,8 @@ class SelectedEntity:
     """The strongest first: ``name``, ``area``, ``floor``, ``every_of_kind`` (the request named
     its kind and no name or place, or a place without that kind), ``history``, ``memory``,
     ``embedding``, ``speaker_area``; ``kind`` beside a place's reason when the entity is of a
-    kind the request named."""
+    kind the request named; ``outdoors`` beside ``every_of_kind`` when the request said
+    "outside" and the entity's name or area is outdoors."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +309,8 @@ def _every_of_kind(
     for position, entity_id in enumerate(chosen[:limit]):
         # A hair less each, so the cap keeps this order rather than the overview's.
         scores.add(entity_id, EVERY_OF_KIND - position * 0.01, "every_of_kind")
+        if parsed.outside and entity_id in index.outdoor:
+            scores.note(entity_id, "outdoors")
     return True
 
 

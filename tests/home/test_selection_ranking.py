@@ -101,8 +101,9 @@ def test_words_in_the_order_a_longer_name_has_them_find_it(
 def test_outside_puts_devices_outdoors_first(index: ContextIndex, home: HomeModel) -> None:
     """For "the temperature outside": outdoor sensors by name or area before newer indoor ones."""
     request = SelectionRequest("what's the temperature outside", state=home.state)
-    chosen = select(index, request, limit=3).entity_ids
-    assert set(chosen) == {"sensor.outdoor", "sensor.aussen", "sensor.patio"}
+    selection = select(index, request, limit=3)
+    assert set(selection.entity_ids) == {"sensor.outdoor", "sensor.aussen", "sensor.patio"}
+    assert all("outdoors" in selected.reasons for selected in selection.entities)
 
 
 def test_outside_in_german_finds_a_compound_name(index: ContextIndex, home: HomeModel) -> None:
