@@ -36,6 +36,15 @@ FILLER = frozenset((
 "down" and "up" are filler for "turn down the music", at the cost of a device named "Up".
 """
 
+VERB_KINDS = frozenset({"switch"})
+"""Words for a kind that are also a verb saying nothing of the device: "switch off the light
+strip" is a light. Read as the verb first in the request or after :data:`VERB_LEAD`."""
+VERB_LEAD = frozenset((
+    "ok", "okay", "please", "pls", "you", "and", "then", "now", "just", "also", "so", "can",
+    "could", "would", "will", "hey", "i", "we", "let", "lets", "quickly",
+))  # fmt: skip
+"""Words after which :data:`VERB_KINDS` are verbs ("ok switch it off", "could you switch...")."""
+
 OUTSIDE = frozenset((
     "outside", "outdoor", "outdoors", "exterior", "draussen", "aussen", "dehors", "extérieur",
     "exterieur", "fuera", "afuera", "buiten", "fuori", "esterno", "zewnątrz", "dworze", "fora",

@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from addon.home.context_index import ContextIndex, Phrase
-from addon.home.lexicon import FILLER, KIND_WORDS, OUTSIDE, Kind, words
+from addon.home.lexicon import (
+    FILLER,
+    KIND_WORDS,
+    OUTSIDE,
+    VERB_KINDS,
+    VERB_LEAD,
+    Kind,
+    words,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,7 @@ def parse_request(index: ContextIndex, text: str) -> ParsedRequest:
     areas: list[str] = []
     floors: list[str] = []
     rest: list[str] = []
+    kind_said: list[str] = []
     i = 0
     while i < len(said):
         for length in range(min(index.longest_phrase, len(said) - i), 0, -1):
@@ -52,8 +61,10 @@ def parse_request(index: ContextIndex, text: str) -> ParsedRequest:
             break
         else:
             rest.append(said[i])
+            if not _verb(said, i):
+                kind_said.append(said[i])
             i += 1
-    kind_words = read_kinds(rest)
+    kind_words = read_kinds(kind_said)
     kinds = frozenset(kind for _word, found in kind_words for kind in found)
     name_words = frozenset(word for word in rest if word not in FILLER and word in index.by_word)
     # Names often hold their area's words ("Pantry Desk Lamp"): home-wide, those count too.
@@ -62,6 +73,11 @@ def parse_request(index: ContextIndex, text: str) -> ParsedRequest:
     return ParsedRequest(
         said, tuple(areas), tuple(floors), kinds, kind_words, name_words, all_names, outside
     )
+
+
+def _verb(said: Sequence[str], i: int) -> bool:
+    """Whether ``said[i]`` is a kind's word used as a verb ("switch on the lamp")."""
+    return said[i] in VERB_KINDS and (i == 0 or said[i - 1] in VERB_LEAD)
 
 
 def read_kinds(said: Sequence[str]) -> tuple[tuple[str, tuple[Kind, ...]], ...]:

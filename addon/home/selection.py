@@ -362,20 +362,23 @@ def _likeliest(
     else:
         pool.extend(ids - said.keys())
 
+    get = said.get
+
     def key(entity_id: str) -> tuple[int, bool, float, int]:
         found = state(entity_id) if state is not None else None
-        return (-said[entity_id], *_recency(entity_id, found, rank))
+        return (-get(entity_id, 0), *_recency(entity_id, found, rank))
 
-    keyed = {entity_id: key(entity_id) for entity_id in pool}
-    ordered = heapq.nsmallest(SPREAD * limit, keyed, key=keyed.__getitem__)
-    by_area: dict[str, list[str]] = {}
-    for entity_id in ordered:
-        by_area.setdefault(index.entities[entity_id].area_id or entity_id, []).append(entity_id)
+    ordered = [(key(entity_id), entity_id) for entity_id in pool]
+    if len(ordered) > SPREAD * limit:
+        ordered = heapq.nsmallest(SPREAD * limit, ordered)
+    else:
+        ordered.sort()
+    by_area: dict[str, int] = {}
     spread: list[tuple[int, int, bool, float, int, str]] = []
-    for members in by_area.values():
-        for position, entity_id in enumerate(members):
-            first, idle, newest, order = keyed[entity_id]
-            spread.append((first, position, idle, newest, order, entity_id))
+    for (first, idle, newest, order), entity_id in ordered:
+        area = index.entities[entity_id].area_id or entity_id
+        position = by_area[area] = by_area.get(area, -1) + 1
+        spread.append((first, position, idle, newest, order, entity_id))
     return [row[-1] for row in heapq.nsmallest(limit, spread)]
 
 
