@@ -7,7 +7,8 @@ the areas and floors it names (by name or alias, so "the lounge" is the Living R
 off the kitchen" is everything in it), the kinds of device it mentions ("lights", "blinds",
 "temperature", and the verbs, objects and uses that name them: "start vacuuming", "next song",
 "water the garden", :mod:`addon.home.lexicon`), every device of a kind the request names without
-a name or a place ("lock the door": every lock, the most recently changed first), entities acted
+a name or a place ("lock the door": every lock, the most recently changed first; above the cap
+the request's words and "outside" first, spread over areas), entities acted
 on or asked about earlier in the conversation, entities named in the memories recalled for it,
 entities near it by embedding when there is an embedding source, and the speaker's area. Every
 entity keeps the reasons it was chosen for, which the turn's trace shows. At most :data:`LIMIT`
