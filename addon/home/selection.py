@@ -268,7 +268,8 @@ def _every_of_kind(
     When the kind has more devices than fit, the likeliest come first: outdoors when the
     request says "outside" (a name saying so before an area), then those whose names hold more
     of the request's words ("close the blind": "Office blind" before "Gym Shades"), then media
-    players a command can act on, then the most recently changed.
+    players a command can act on, each spread over areas, then the most recently changed
+    (:func:`_likeliest`).
     """
     if not parsed.kinds:
         return False
@@ -339,9 +340,10 @@ def _likeliest(
 
     The request's words rank first: outdoors when it says "outside" (a name saying so before an
     area), then how many of its name words the entity's names hold (a word every candidate holds
-    is skipped). Within that, the devices are spread over areas: each area's likeliest before
-    any area's second, so the model sees every place that has one and can ask which is meant,
-    rather than three blinds of one room and none of the next. Then :func:`_recency`.
+    is skipped), then media players a command can act on (:func:`_recency`). Within each of
+    these, the devices are spread over areas: each area's likeliest before any area's second,
+    so the model sees every place that has one and can ask which is meant, rather than three
+    blinds of one room and none of the next. Then the most recently changed.
     """
     rank = index.rank
     said: Counter[str] = Counter()
@@ -375,11 +377,11 @@ def _likeliest(
     else:
         ordered.sort()
     by_area: dict[str, int] = {}
-    spread: list[tuple[int, int, bool, float, int, str]] = []
+    spread: list[tuple[int, bool, int, float, int, str]] = []
     for (first, idle, newest, order), entity_id in ordered:
         area = index.entities[entity_id].area_id or entity_id
         position = by_area[area] = by_area.get(area, -1) + 1
-        spread.append((first, position, idle, newest, order, entity_id))
+        spread.append((first, idle, position, newest, order, entity_id))
     return [row[-1] for row in heapq.nsmallest(limit, spread)]
 
 
