@@ -22,7 +22,8 @@ in the style of real users (in English and German) over the homes in ``devtools/
 with the devices it means, written apart from the selection's code and templates. Each home is
 hidden among about 1,200 generated exposed entities (:mod:`devtools.hidden_home`) and every
 request is selected with the home's recency (last state change); ``recall_natural`` is the share
-whose meant devices are all selected. Misses are printed.
+whose meant devices are all selected. Misses are printed, with the note that told the model
+how many devices of the kind were not listed, when there was one.
 
 The budget is the option's default. The last line is one JSON object.
 """
@@ -181,10 +182,13 @@ def measure(size: int, encoding: tiktoken.Encoding) -> Figures:
     )
 
 
-def measure_natural() -> tuple[int, int, list[str]]:
-    """Requests, how many had every meant device selected, and the misses described."""
+def measure_natural() -> tuple[int, int, list[str], float]:
+    """Requests, how many had every meant device selected, the misses described, mean selected.
+
+    A miss says when the turn told the model how many more of the kind it did not list.
+    """
     requests = yaml.safe_load(NATURAL.read_text(encoding="utf-8"))
-    total, hits, misses = 0, 0, []
+    total, hits, misses, selected = 0, 0, [], []
     for home, said in requests.items():
         model, _spec = hidden_home(HOMES / f"{home}.yaml", NATURAL_AMONG)
         index = ContextIndex.build(model)
@@ -199,18 +203,20 @@ def measure_natural() -> tuple[int, int, list[str]]:
                 ),
             )
             total += 1
+            selected.append(len(selection.entities))
             missing = set(request["means"]) - set(selection.entity_ids)
             if missing:
-                misses.append(f"{home}: {request['text']!r} missed {sorted(missing)}")
+                told = f" ({selection.unlisted_note().strip()})" if selection.unlisted else ""
+                misses.append(f"{home}: {request['text']!r} missed {sorted(missing)}{told}")
             else:
                 hits += 1
-    return total, hits, misses
+    return total, hits, misses, statistics.mean(selected)
 
 
 def main() -> None:
     encoding = tiktoken.get_encoding(ENCODING)
     figures = [measure(size, encoding) for size in SIZES]
-    natural_total, natural_hits, natural_misses = measure_natural()
+    natural_total, natural_hits, natural_misses, natural_selected = measure_natural()
     recall_natural = natural_hits / natural_total
     print(f"{REQUESTS} generated requests per home; tokens in {ENCODING}")
     print(
@@ -225,7 +231,8 @@ def main() -> None:
         )
     print(
         f"natural: {natural_hits}/{natural_total} requests over {len(list(HOMES.glob('*.yaml')))}"
-        f" homes, each among {NATURAL_AMONG:,} generated entities: {recall_natural:.2%}"
+        f" homes, each among {NATURAL_AMONG:,} generated entities: {recall_natural:.2%};"
+        f" {natural_selected:.1f} devices selected on average"
     )
     for miss in natural_misses:
         print(f"  {miss}")
@@ -246,6 +253,7 @@ def main() -> None:
                 "recall_10000": round(big.recall, 4),
                 "recall_natural": round(recall_natural, 4),
                 "natural_requests": natural_total,
+                "natural_selected_mean": round(natural_selected, 1),
                 "tokens_10000": round(big.tokens),
                 "tokens_ha_10000": big.tokens_ha,
                 "prefix_share_10000": round(big.prefix_share, 4),

@@ -70,6 +70,7 @@ class TurnContext:
             "kind_words": {
                 word: [_kind(kind) for kind in kinds] for word, kinds in self.selection.kind_words
             },
+            "unlisted": {_kind(kind): left for kind, left in self.selection.unlisted},
             "select_ms": round(self.elapsed_ms, 3),
         }
 
@@ -143,6 +144,7 @@ class HomeContext:
         chosen = set(selection.entity_ids)
         entities = [index.entities[e] for e in index.ordered(chosen)]
         block = grouped_overview(model, entities, floors=False) if entities else "(none)\n"
+        block += selection.unlisted_note()
         return TurnContext(selection, block, elapsed)
 
     def _refresh(self, model: HomeModel) -> None:

@@ -9,13 +9,14 @@ found by the search tool can be an entity the user did not expose.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from addon.home.entities import Entity
-from addon.home.lexicon import FILLER, Kind, words
+from addon.home.lexicon import FILLER, Kind, is_outdoor, words
 from addon.home.model import HomeModel
 from addon.home.overview import overview_entities
 
@@ -46,6 +47,9 @@ class ContextIndex:
     """Each entity's domain, and its domain with its device class."""
     by_phrase: Mapping[Phrase, tuple[str, ...]]
     """A whole name or alias, as folded words → the entities with it, in :meth:`shortest` order."""
+    by_pair: Mapping[Phrase, tuple[str, ...]]
+    """Two adjacent words of a name or alias of three words or more → the entities with them in
+    that order, shortest first: "the light strip" is "Desk light strip", not "Strip Light"."""
     area_phrases: Mapping[Phrase, tuple[str, ...]]
     floor_phrases: Mapping[Phrase, tuple[str, ...]]
     longest_phrase: int
@@ -55,6 +59,9 @@ class ContextIndex:
     by_floor: Mapping[str, tuple[str, ...]]
     """A floor → its areas, in registry order."""
     by_kind: Mapping[Kind, frozenset[str]]
+    outdoor: Mapping[str, int]
+    """Entities outdoors: 0 when a name says so ("Outdoor temperature", "Außentemperatur"),
+    1 when only the area does ("Patio", "Garten"); the rest are not in it."""
 
     @classmethod
     def build(cls, model: HomeModel) -> ContextIndex:
@@ -63,6 +70,7 @@ class ContextIndex:
         by_word: dict[str, set[str]] = {}
         entity_words: dict[str, frozenset[str]] = {}
         by_phrase: dict[Phrase, set[str]] = {}
+        by_pair: dict[Phrase, set[str]] = {}
         by_area: dict[str, list[str]] = {}
         by_kind: dict[Kind, set[str]] = {}
         entity_kinds: dict[str, tuple[Kind, ...]] = {}
@@ -76,6 +84,9 @@ class ContextIndex:
                     continue
                 longest = max(longest, len(phrase))
                 by_phrase.setdefault(phrase, set()).add(entity_id)
+                if len(phrase) > 2:
+                    for pair in itertools.pairwise(phrase):
+                        by_pair.setdefault(pair, set()).add(entity_id)
                 own.update(phrase)
             entity_words[entity_id] = frozenset(own - FILLER) or frozenset(own)
             for word in entity_words[entity_id]:
@@ -89,6 +100,18 @@ class ContextIndex:
             for kind in kinds:
                 by_kind.setdefault(kind, set()).add(entity_id)
         rank = {entity.entity_id: i for i, entity in enumerate(listed)}
+        outdoor_words = {word for word in by_word if is_outdoor(word)}
+        outdoor_areas = {
+            area.area_id
+            for area in model.areas.values()
+            if any(is_outdoor(word) for text in (area.name, *area.aliases) for word in words(text))
+        }
+        outdoor: dict[str, int] = {}
+        for entity in listed:
+            if entity_words[entity.entity_id] & outdoor_words:
+                outdoor[entity.entity_id] = 0
+            elif entity.area_id in outdoor_areas:
+                outdoor[entity.entity_id] = 1
 
         def shortest(ids: set[str]) -> tuple[str, ...]:
             return tuple(sorted(ids, key=lambda e: (len(entity_words[e]), rank[e])))
@@ -101,6 +124,7 @@ class ContextIndex:
             entity_words=MappingProxyType(entity_words),
             entity_kinds=MappingProxyType(entity_kinds),
             by_phrase=MappingProxyType({key: shortest(ids) for key, ids in by_phrase.items()}),
+            by_pair=MappingProxyType({key: shortest(ids) for key, ids in by_pair.items()}),
             area_phrases=_place_phrases(
                 (area.area_id, (area.name, *area.aliases)) for area in model.areas.values()
             ),
@@ -121,6 +145,7 @@ class ContextIndex:
                 }
             ),
             by_kind=MappingProxyType({key: frozenset(ids) for key, ids in by_kind.items()}),
+            outdoor=MappingProxyType(outdoor),
         )
 
     def ordered(self, entity_ids: Iterable[str]) -> list[str]:
@@ -170,6 +195,10 @@ class ContextIndex:
     def is_kind(self, entity_id: str, kinds: frozenset[Kind]) -> bool:
         """Whether the entity is of one of ``kinds``."""
         return any(kind in kinds for kind in self.entity_kinds.get(entity_id, ()))
+
+    def of_kinds(self, kinds: Iterable[Kind]) -> frozenset[str]:
+        """The entities of any of ``kinds``."""
+        return frozenset().union(*(self.by_kind.get(kind, frozenset()) for kind in kinds))
 
     def in_areas(self, area_ids: Iterable[str]) -> list[str]:
         """The entities of the areas, area by area."""

@@ -36,6 +36,37 @@ FILLER = frozenset((
 "down" and "up" are filler for "turn down the music", at the cost of a device named "Up".
 """
 
+VERB_KINDS = frozenset({"switch"})
+"""Words for a kind that are also a verb saying nothing of the device: "switch off the light
+strip" is a light. Read as the verb first in the request or after :data:`VERB_LEAD`."""
+VERB_LEAD = frozenset((
+    "ok", "okay", "please", "pls", "you", "and", "then", "now", "just", "also", "so", "can",
+    "could", "would", "will", "hey", "i", "we", "let", "lets", "quickly",
+))  # fmt: skip
+"""Words after which :data:`VERB_KINDS` are verbs ("ok switch it off", "could you switch...")."""
+
+OUTSIDE = frozenset((
+    "outside", "outdoor", "outdoors", "exterior", "draussen", "aussen", "dehors", "extérieur",
+    "exterieur", "fuera", "afuera", "buiten", "fuori", "esterno", "zewnątrz", "dworze", "fora",
+))  # fmt: skip
+"""Words a request says "outdoors" with ("the temperature outside", "wie warm ist es draußen"),
+in every language served: devices outdoors come first among those of the kind it names."""
+
+OUTDOOR_STEMS = (
+    "outdoor", "outside", "exterior", "garden", "yard", "patio", "porch", "terrace", "balcon",
+    "veranda", "aussen", "garten", "terrass", "balkon", "extérieur", "jardin", "jardín",
+    "terraza", "buiten", "tuin", "giardin", "esterno", "esterna", "terrazz", "ogród", "ogrod",
+    "zewn", "quintal", "varanda",
+)  # fmt: skip
+"""Parts of the words that place a device or an area outdoors, also inside compounds
+("Außentemperatur", "Gartenventil", "Dachterrasse"); "deck" is not one ("Deckenlampe")."""
+
+
+def is_outdoor(word: str) -> bool:
+    """Whether a folded word of a name says outdoors."""
+    return any(stem in word for stem in OUTDOOR_STEMS)
+
+
 KIND_FILE = Path(__file__).with_name("kind_words.json")
 """Language → word → kinds, written by ``devtools/kind_words.py`` from Home Assistant's intents
 data and ``devtools/data/kind_words.yaml``."""

@@ -21,6 +21,9 @@ from addon.store.database import Store
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, ManualClock, ask, stored_turn
 from tests.home.test_selection import small_home
+from tests.home.test_selection_ranking import look_alike_home
+
+SEARCH_HINT = "`SearchEntities` finds them by name, area or kind.\n"
 
 
 def tool_names(scripted_llm: ScriptedLLM, call: int = 0) -> list[str]:
@@ -190,3 +193,13 @@ async def test_the_trace_says_which_words_named_a_kind_and_why_each_device_came(
     assert turn.context["kind_words"] == {"lock": ["lock"], "door": ["lock"]}
     reasons = {item["entity_id"]: item["reasons"] for item in turn.context["selected"]}
     assert "every_of_kind" in reasons["lock.front_door"]
+
+
+async def test_a_kind_above_the_cap_is_counted_for_the_model_and_the_trace() -> None:
+    """Among more blinds than fit, the turn and the trace say how many more there are."""
+    home = look_alike_home()
+    context = HomeContext(0)
+    turn = await context.select(home, "close the blind", speaker_area_id=None, history=[])
+    left = dict(turn.selection.unlisted)[("cover", "blind")]
+    assert turn.text.endswith(f"Not listed: {left} more cover (blind); " + SEARCH_HINT)
+    assert turn.trace(context.index(home))["unlisted"] == {"cover.blind": left}

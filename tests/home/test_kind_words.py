@@ -119,6 +119,23 @@ def test_lock_the_door_means_locks_not_door_sensors(index: ContextIndex, text: s
     assert "binary_sensor.entry_contact" not in selection.entity_ids
 
 
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("switch off the lamp", {("light", None)}),
+        ("ok switch it off then", set()),
+        ("could you switch the fan on", {("fan", None)}),
+        ("turn on the switch", {("switch", None)}),
+        ("is the coffee switch on", {("switch", None)}),
+    ],
+)
+def test_switch_as_a_verb_names_no_kind(
+    index: ContextIndex, text: str, kinds: set[tuple[str, str | None]]
+) -> None:
+    """First or after "you", "ok", ..., "switch" is the verb; after "the" or a name, a switch."""
+    assert set(select(index, SelectionRequest(text)).kinds) == kinds
+
+
 def test_a_kind_in_a_place_without_one_lists_the_kind_home_wide(index: ContextIndex) -> None:
     """For "vacuum the kitchen", which has none, the vacuum in the hallway comes."""
     selection = select(index, SelectionRequest("vacuum the kitchen"))

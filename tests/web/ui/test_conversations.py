@@ -203,7 +203,7 @@ async def test_trace_shows_the_kind_of_a_failure(ui: UI) -> None:
 
 
 async def test_trace_shows_a_large_homes_selection_and_its_reasons(ui: UI) -> None:
-    """A turn in a large home shows the entities selected for it and why each was."""
+    """A large home's turn shows the entities selected and why, and how many were left out."""
     context = {
         "selected": [
             {"entity_id": "light.lounge", "name": "Ceiling Light", "reasons": ["area", "name"]},
@@ -212,12 +212,14 @@ async def test_trace_shows_a_large_homes_selection_and_its_reasons(ui: UI) -> No
         "areas": ["living_room"],
         "floors": [],
         "kinds": ["light"],
+        "unlisted": {"light": 212},
         "select_ms": 0.21,
     }
     await seed_turn(ui.store, "large-1", "big light on", "Done.", at=T0, context=context)
     page = parse(await ui.page("/conversations/large-1")).text
     assert "Context selected (2 entities, large home)" in page
     assert "areas: living_room" in page
+    assert "not listed: 212 more light" in page
     assert "Ceiling Light light.lounge area, name" in page
     assert "Desk Lamp light.desk search" in page
 
