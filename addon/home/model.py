@@ -5,8 +5,9 @@
 ``expose_entity/list``, the ``script`` domain of ``get_services`` and the first
 ``subscribe_entities`` event) and
 :meth:`HomeModel.apply_entity_diff` applies each later ``subscribe_entities`` event in place,
-touching only the entities it names. Registry changes are rare and arrive as whole lists, so the
-caller rebuilds for those (a 1,000-entity home builds in about 30 ms; ``bench/home_model.py``).
+touching only the entities it names. Registry changes are rare: the caller rebuilds for those
+(a 1,000-entity home builds in about 30 ms; ``bench/home_model.py``), except that one entity's
+registry entry is swapped in by :meth:`with_entries`, a cheap copy.
 
 The sync task is the live model's only writer. :meth:`copy` gives a virtual executor (a dry run)
 its own model to change, sharing every immutable record with the live one.
@@ -163,6 +164,42 @@ class HomeModel:
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
+        return clone
+
+    def with_entries(self, entries: Mapping[str, RegistryEntry | None]) -> HomeModel:
+        """A copy with these entity registry entries replaced (None: removed); self if none differ.
+
+        For a registry update that names one entity (a rename, an area move, new aliases, an
+        exposure setting), in place of a whole snapshot. A new object, not a change in place:
+        what is derived from names, areas and exposure (the overview, the slot lists) is cached
+        per model object, and readers holding this one keep a consistent home.
+        """
+        changed = {
+            entity_id: entry
+            for entity_id, entry in entries.items()
+            if self._entries.get(entity_id) != entry
+        }
+        if not changed:
+            return self
+        clone = self.copy()
+        merged = dict(self._entries)
+        for entity_id, entry in changed.items():
+            if entry is None:
+                merged.pop(entity_id, None)
+            else:
+                merged[entity_id] = entry
+        clone._entries = MappingProxyType(merged)
+        for entity_id in changed:
+            old = clone._entities.get(entity_id)
+            if old is not None and old.has_state:
+                clone.index.remove(old, state_removed=False)
+            if entity_id in clone._states or entity_id in merged:
+                entity = clone._derive(entity_id)
+                clone._entities[entity_id] = entity
+                if entity.has_state:
+                    clone.index.add(entity, new_state=False)
+            else:
+                clone._entities.pop(entity_id, None)
         return clone
 
     # Lookups ------------------------------------------------------------------------------
