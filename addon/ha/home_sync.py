@@ -158,16 +158,16 @@ class HomeSync:
                 self._failures,
             )
             return self._model
-        if self._timer is not None:
-            # Someone is waiting for this change now: no reason to wait out the debounce.
-            self._timer.cancel()
-            self._start_refresh()
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
             async with asyncio.timeout(self._fresh_wait):
                 # A failed snapshot or a dropped link ends the wait: no news is coming soon.
                 while self.behind and not self._failures and self.live:
+                    if self._timer is not None:
+                        # A turn is waiting for this change: no reason to wait out the debounce.
+                        self._timer.cancel()
+                        self._start_refresh()
                     waiter = loop.create_future()
                     self._waiters.append(waiter)
                     await waiter
