@@ -83,7 +83,8 @@ class HomeSync:
         fresh_wait: float = FRESH_WAIT_S,
     ) -> None:
         self._client = client
-        self._fresh_wait = fresh_wait
+        self.fresh_wait = fresh_wait
+        """How long :meth:`fresh` waits at most (tests on a loaded machine may lengthen it)."""
         self._debounce = debounce
         # Start-up fires registry events for minutes on a big home; without a cap the trailing
         # debounce would keep postponing the refresh for all of that time.
@@ -161,7 +162,7 @@ class HomeSync:
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            async with asyncio.timeout(self._fresh_wait):
+            async with asyncio.timeout(self.fresh_wait):
                 # A failed snapshot or a dropped link ends the wait: no news is coming soon.
                 while self.behind and not self._failures and self.live:
                     if self._timer is not None:
