@@ -1,11 +1,12 @@
 """Read your writes: 100 registry changes in the real Home Assistant, each commanded at once.
 
 Boots Home Assistant 2025.4.4 with the family house (devtools/homes/family_house.yaml, built by
-the synthetic_home integration) and Home Agent with no model, reached the way a user's voice
-reaches it: Home Assistant's wyoming integration (devtools/side_by_side.py). Then, 100 times, a
-random registry change to a light or switch, made over Home Assistant's WebSocket API as the UI
-makes it, and at once, with no pause, a command naming the changed thing through
-``/api/conversation/process``:
+the synthetic_home integration) and Home Agent with no model in this process, as the side-by-side
+harness does (devtools/side_by_side.py). Then, 100 times, a random registry change to a light or
+switch, made over Home Assistant's WebSocket API as the UI makes it, and at once, with no pause,
+a command naming the changed thing, handed to the agent directly (``Agent.process``, as an
+endpoint does; through Home Assistant's own conversation API the hop alone takes longer than
+the change takes to arrive, which would hide a stale model):
 
 * rename (``config/entity_registry/update`` ``name``): "turn on the <new name>";
 * alias (``aliases``): "turn on the <new alias>";
@@ -42,6 +43,7 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 from addon import keys
+from addon.agent.conversation import ConversationRequest
 from addon.eval.tasks import load_task_file
 from addon.home.model import HomeModel
 from addon.home.names import normalize_name
@@ -277,10 +279,13 @@ async def one_turn(run: HomeRun, socket: HaSocket, change: Change) -> Turn:
     await socket.command(change.message)
     acked = time.perf_counter()
     watcher = asyncio.create_task(_lag(run, change, acked))
-    reply = await run.ask(run.ours_agent_id, change.sentence)
+    result = await run.app[keys.AGENT].process(
+        ConversationRequest(change.sentence, source="http", language="en")
+    )
     lag_ms = await watcher
     state = await run.home.state(change.thing.entity_id)
-    return Turn(change, lag_ms, state["state"] == "on", reply.text, reply.failed)
+    failed = result.handled_by == "failed"
+    return Turn(change, lag_ms, state["state"] == "on", result.reply, failed)
 
 
 async def bench(turns: int, seed: int) -> list[Turn]:

@@ -142,27 +142,24 @@ class HomeSync:
         return self._wanted > self._seen or self._patches.pending
 
     async def fresh(self) -> HomeModel | None:
-        """The model once every reported registry change is in it, waiting at most ``fresh_wait``.
+        """The model once the changes Home Assistant reported are in it (bounded wait).
 
-        Returns at once when nothing is pending, when there is no model yet, while the link is
-        down (nothing can arrive) or while snapshots are failing (waiting would not help).
-        After ``fresh_wait`` it returns the model as it is and logs what it was still waiting
-        for: a turn is answered late by at most that much, never not at all.
+        First a ``ping``: Home Assistant answers on the same connection, in order, so every
+        event it sent before the pong (a registry change whose acknowledgement someone already
+        has, a state change) has been taken in by then. Then it waits for the patches and the
+        snapshot those events asked for, starting a debounced snapshot at once. It returns at
+        once when there is no model yet or the link is down (nothing can arrive), and without
+        waiting for a snapshot while snapshots are failing (waiting would not help). After
+        ``fresh_wait`` it returns the model as it is and logs what it was still waiting for: a
+        turn is answered late by at most that much, never not at all.
         """
-        if not self.behind or self._model is None or not self.live:
-            return self._model
-        if self._failures:
-            _LOGGER.warning(
-                "The home model may be behind Home Assistant (%s; the last %d snapshots "
-                "failed): answering with it as it is",
-                self._pending_what(),
-                self._failures,
-            )
+        if self._model is None or not self.live:
             return self._model
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
             async with asyncio.timeout(self.fresh_wait):
+                await self._client.command({"type": "ping"})
                 # A failed snapshot or a dropped link ends the wait: no news is coming soon.
                 while self.behind and not self._failures and self.live:
                     if self._timer is not None:
@@ -178,6 +175,15 @@ class HomeSync:
                 "with it as it is",
                 (loop.time() - started) * 1000,
                 self._pending_what(),
+            )
+        except HomeAssistantUnavailableError as err:
+            _LOGGER.debug("Not waiting for Home Assistant's changes, the link dropped: %s", err)
+        if self.behind and self._failures:
+            _LOGGER.warning(
+                "The home model may be behind Home Assistant (%s; the last %d snapshots "
+                "failed): answering with it as it is",
+                self._pending_what(),
+                self._failures,
             )
         return self._model
 

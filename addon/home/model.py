@@ -66,6 +66,7 @@ class HomeModel:
         "index",
         "loose_places",
         "places",
+        "revision",
     )
 
     def __init__(self) -> None:
@@ -81,6 +82,9 @@ class HomeModel:
         self.index: HomeIndex = HomeIndex.build(())
         self.places: Places = Places.build((), ())
         self.loose_places: LoosePlaces = LoosePlaces.build((), ())
+        self.revision = 0
+        """Counts in-place changes to what is derived from names (an entity added, removed or
+        renamed by a state change); caches kept per model object compare it too."""
 
     @classmethod
     def build(
@@ -164,6 +168,7 @@ class HomeModel:
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
+        clone.revision = self.revision
         return clone
 
     def with_entries(self, entries: Mapping[str, RegistryEntry | None]) -> HomeModel:
@@ -394,10 +399,12 @@ class HomeModel:
         entity = self._derive(entity_id)
         self._entities[entity_id] = entity
         self.index.add(entity, new_state=is_new)
+        self.revision += 1
 
     def _remove_state(self, entity_id: str) -> bool:
         if self._states.pop(entity_id, None) is None:
             return False
+        self.revision += 1
         old_entity = self._entities.get(entity_id)
         if old_entity is not None:
             self.index.remove(old_entity, state_removed=True)
