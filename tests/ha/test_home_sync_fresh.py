@@ -251,3 +251,22 @@ async def test_a_patch_during_a_snapshot_is_kept_by_the_new_model(
     entity = sync.model.entity("light.kitchen") if sync.model is not None else None
     assert entity is not None
     assert ("cooker light" in entity.name_keys, sync.refreshes) == (True, 2)
+
+
+async def test_a_change_still_on_the_wire_is_waited_for(
+    sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant
+) -> None:
+    """An event Home Assistant sent before the turn's ping, not yet read: the turn sees it."""
+    home.entries["light.kitchen"]["name"] = "Cooker light"
+    connection = fake_ha.latest
+    sub_id = next(
+        sub_id
+        for sub_id, message in connection.subscriptions.items()
+        if message.get("event_type") == ENTITY_EVENT
+    )
+    event = {"event_type": ENTITY_EVENT, "data": update("light.kitchen")}
+    fake_ha.before_pong.append({"id": sub_id, "type": "event", "event": event})
+    model = await sync.fresh()
+    entity = model.entity("light.kitchen") if model is not None else None
+    assert entity is not None
+    assert "cooker light" in entity.name_keys

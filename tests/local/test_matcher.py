@@ -282,3 +282,17 @@ def test_a_language_is_loaded_on_first_use_and_kept(home: HomeModel) -> None:
     assert match is not None
     assert (local.loaded("fr"), local.loaded("fr-FR"), local.loaded("en")) == (True, True, False)
     assert local.recognize("turn on the kitchen lights", home, language="xx") is None
+
+
+def test_an_entity_renamed_in_place_is_matched_by_its_new_name(
+    matcher: LocalMatcher, home: HomeModel
+) -> None:
+    """A friendly name changed by a state event (same model object) reaches the slot lists."""
+    assert matcher.recognize("turn on the kitchen lights", home) is not None
+    home.apply_entity_diff(
+        {"c": {"light.kitchen_lights": {"+": {"a": {"friendly_name": "Pantry"}}}}}
+    )
+    match = matcher.recognize("turn on the pantry", home)
+
+    assert match is not None
+    assert match.slots == {"name": "Pantry"}
