@@ -17,7 +17,8 @@ the change takes to arrive, which would hide a stale model):
 A **stale turn** is one whose outcome is not what the changed home calls for: the entity did
 not turn on (or turned on although hidden), or the reply was a failure when it should act.
 **Lag** is from Home Assistant's acknowledgement of the change (the WebSocket result) to Home
-Agent's model showing it, watched in this process every millisecond. Targets (issue 22):
+Agent's model showing it, watched in this process every millisecond. Also printed: what a turn
+pays for the check when nothing is pending (``HomeSync.fresh``'s ping). Targets (issue 22):
 ``stale_turns`` 0, ``lag_p95_ms`` ≤ 300. Prints each stale turn, the figures, then one JSON
 line. Run as ``.venv/bin/python bench/freshness.py`` (about a minute, most of it booting).
 """
@@ -64,6 +65,7 @@ THINGS = ("lantern", "beacon", "sconce", "glow", "torch", "flare", "spark", "can
 TARGET_LAG_P95_MS = 300.0
 SEE_TIMEOUT_S = 10.0
 LAG_POLL_S = 0.001
+IDLE_FRESH_CALLS = 200
 
 
 class HaSocket:
@@ -288,8 +290,19 @@ async def one_turn(run: HomeRun, socket: HaSocket, change: Change) -> Turn:
     return Turn(change, lag_ms, state["state"] == "on", result.reply, failed)
 
 
-async def bench(turns: int, seed: int) -> list[Turn]:
-    """Boot the house and run ``turns`` changes through it."""
+async def idle_fresh_ms(run: HomeRun, times: int) -> list[float]:
+    """What ``fresh()`` costs a turn when nothing is pending: the ping's round trip."""
+    sync = run.app[keys.HOME_SYNC]
+    costs = []
+    for _ in range(times):
+        started = time.perf_counter()
+        await sync.fresh()
+        costs.append((time.perf_counter() - started) * 1000)
+    return costs
+
+
+async def bench(turns: int, seed: int) -> tuple[list[Turn], list[float]]:
+    """Boot the house, run ``turns`` changes through it, then time ``fresh()`` at rest."""
     task_file = load_task_file(HOME_FILE)
     with tempfile.TemporaryDirectory(prefix="freshness-") as scratch:
         root = Path(scratch)
@@ -299,7 +312,8 @@ async def bench(turns: int, seed: int) -> list[Turn]:
             await socket.open()
             changes = Changes(run, seed)
             try:
-                return [await one_turn(run, socket, changes.next()) for _ in range(turns)]
+                done = [await one_turn(run, socket, changes.next()) for _ in range(turns)]
+                return done, await idle_fresh_ms(run, IDLE_FRESH_CALLS)
             finally:
                 await socket.close()
 
@@ -328,7 +342,7 @@ def main() -> None:
     sync_logger = logging.getLogger("addon.ha.home_sync")
     sync_logger.setLevel(logging.WARNING)
     sync_logger.addHandler(waits)
-    turns = asyncio.run(bench(TURNS, SEED))
+    turns, idle = asyncio.run(bench(TURNS, SEED))
     stale = [turn for turn in turns if turn.stale]
     for turn in stale:
         print(
@@ -352,6 +366,10 @@ def main() -> None:
         f"lag p50 {percentile(lags, 0.5) if lags else float('nan'):.1f} ms, p95 {p95:.1f} ms,"
         f" max {max(lags) if lags else float('nan'):.1f} ms; never seen: {unseen};"
         f" turns that stopped waiting at the 1 s bound: {waits.count}"
+    )
+    print(
+        f"fresh() with nothing pending (the ping a turn pays): p50 {percentile(idle, 0.5):.2f} ms,"
+        f" p95 {percentile(idle, 0.95):.2f} ms"
     )
     verdict = "PASS" if not stale and p95 <= TARGET_LAG_P95_MS else "FAIL"
     print(f"target: 0 stale turns, lag p95 ≤ {TARGET_LAG_P95_MS:g} ms: {verdict}")
