@@ -45,3 +45,13 @@ def test_a_removed_entry_leaves_the_state(demo: HomeModel) -> None:
     patched = demo.with_entries({"light.garage_light": None})
     entity = patched.entity("light.garage_light")
     assert (entity is not None, entity and entity.entry) == (True, None)
+
+
+def test_a_plain_state_change_keeps_the_revision(demo: HomeModel) -> None:
+    """Only adding, removing or renaming an entity in place moves what caches compare."""
+    before = demo.revision
+    demo.apply_entity_diff({"c": {"light.garage_light": {"+": {"s": "off", "lc": 9.0}}}})
+    kept = demo.revision
+    renamed = {"+": {"a": {"friendly_name": "Workshop Light"}}}
+    demo.apply_entity_diff({"c": {"light.garage_light": renamed}})
+    assert (kept, demo.revision > before) == (before, True)
