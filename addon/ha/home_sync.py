@@ -194,7 +194,7 @@ class HomeSync:
             parts.append(f"a snapshot {'running' if running else 'scheduled'}")
         if self._patches.pending:
             parts.append(f"registry entries of {self._patches.waiting or 'some'} entities")
-        return ", ".join(parts) or "nothing"
+        return ", ".join(parts) or "no answer to a ping yet"
 
     def _wake(self) -> None:
         """Let every :meth:`fresh` look again (a snapshot or a patch landed, or gave up)."""
