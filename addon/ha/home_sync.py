@@ -18,15 +18,12 @@ for exposure: ``homeassistant/expose_entity`` stores the setting in the entity r
 nothing and are only seen at the next snapshot: exposing a YAML entity without a
 ``unique_id``, and ``expose_new_entities/set``.
 
-Read your writes: :meth:`HomeSync.fresh` is the model once every change Home Assistant has
-reported reached it. A turn calls it before matching; with a snapshot pending it starts it at
-once instead of waiting out the debounce, and it waits at most ``fresh_wait`` (1 s), then goes
-on with the model it has and logs why. State changes are applied as they arrive and never wait.
+Read your writes: a turn takes its model from :meth:`HomeSync.fresh`, which waits (1 s at
+most) until every change Home Assistant reported is in it. State changes never wait.
 
-The snapshot itself is :func:`addon.ha.snapshot.build_model`. Scripts' fields and descriptions
-come from ``get_services``. Editing a script reloads it, which
-removes and registers its service again (``service_removed``, ``service_registered``) without
-touching the entity registry, so those events, for the ``script`` domain only, refresh too.
+The snapshot is :func:`addon.ha.snapshot.build_model`; scripts' fields come from
+``get_services``. Editing a script reloads it (``service_removed``, ``service_registered``)
+without touching the entity registry, so those events, for scripts only, refresh too.
 
 The model never goes stale silently. A snapshot that fails, whether Home Assistant refused a
 command (still starting) or answered something the build could not take in, is tried again
