@@ -265,21 +265,13 @@ class HomeSync:
 
     async def _on_connect(self) -> None:
         """Watch the registries, then take a snapshot; both die with this connection."""
+        handlers = [(name, self._on_registry_event) for name in REGISTRY_EVENTS]
+        handlers += [(name, self._on_service_event) for name in SERVICE_EVENTS]
         self._registry_subs = [
             await self._client.subscribe(
-                {"type": "subscribe_events", "event_type": event_type},
-                self._on_registry_event,
-                resubscribe=False,
+                {"type": "subscribe_events", "event_type": event_type}, handler, resubscribe=False
             )
-            for event_type in REGISTRY_EVENTS
-        ]
-        self._registry_subs += [
-            await self._client.subscribe(
-                {"type": "subscribe_events", "event_type": event_type},
-                self._on_service_event,
-                resubscribe=False,
-            )
-            for event_type in SERVICE_EVENTS
+            for event_type, handler in handlers
         ]
         try:
             await self.refresh()
