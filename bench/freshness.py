@@ -17,10 +17,12 @@ the change takes to arrive, which would hide a stale model):
 A **stale turn** is one whose outcome is not what the changed home calls for: the entity did
 not turn on (or turned on although hidden), or the reply was a failure when it should act.
 **Lag** is from Home Assistant's acknowledgement of the change (the WebSocket result) to Home
-Agent's model showing it, watched in this process every millisecond. Also printed: what a turn
-pays for the check when nothing is pending (``HomeSync.fresh``'s ping). Targets (issue 22):
-``stale_turns`` 0, ``lag_p95_ms`` ≤ 300. Prints each stale turn, the figures, then one JSON
-line. Run as ``.venv/bin/python bench/freshness.py`` (about a minute, most of it booting).
+Agent's model showing it, watched in this process every millisecond (an upper bound: the
+watcher shares the event loop with the turn it races, and waits while the turn matches).
+Also printed: what a turn pays for the check when nothing is pending (``HomeSync.fresh``'s
+ping). Targets (issue 22): ``stale_turns`` 0, ``lag_p95_ms`` ≤ 300. Prints each stale turn,
+the figures, then one JSON line. Run as ``.venv/bin/python bench/freshness.py`` (under a
+minute, most of it booting).
 """
 
 from __future__ import annotations
