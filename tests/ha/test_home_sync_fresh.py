@@ -270,3 +270,21 @@ async def test_a_change_still_on_the_wire_is_waited_for(
     entity = model.entity("light.kitchen") if model is not None else None
     assert entity is not None
     assert "cooker light" in entity.name_keys
+
+
+async def test_a_failing_snapshot_ends_the_wait_and_says_so(
+    sync: HomeSync,
+    home: ScriptedHome,
+    fake_ha: FakeHomeAssistant,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The snapshot a turn waits for fails: the turn goes on with the old model, logged."""
+    home.area_name = "Cookhouse"
+    home.fail_next.add("config/area_registry/list")
+    await home.fire_registry_event(fake_ha.latest, "area_registry_updated")
+    await until(lambda: sync.behind)
+    with caplog.at_level(logging.WARNING, logger="addon.ha.home_sync"):
+        model = await sync.fresh()
+    assert model is not None
+    assert model.areas["kitchen"].name == "Kitchen"
+    assert "snapshots failed" in caplog.text
