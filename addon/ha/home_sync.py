@@ -173,8 +173,8 @@ class HomeSync:
                 (loop.time() - started) * 1000,
                 self._pending_what(),
             )
-        except HomeAssistantUnavailableError as err:
-            _LOGGER.debug("Not waiting for Home Assistant's changes, the link dropped: %s", err)
+        except HomeAssistantError as err:  # the link dropped: nothing more is coming now
+            _LOGGER.debug("Not waiting for Home Assistant's changes: %s", err)
         if self.behind and self._failures:
             _LOGGER.warning(
                 "The home model may be behind Home Assistant (%s; the last %d snapshots "
