@@ -76,6 +76,7 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
+from addon.home.source import FixedHome as StaticHome
 from addon.llm.client import Completion as ModelAnswer
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
@@ -94,13 +95,6 @@ TARGET_P50_MS = 3.0
 TARGET_P95_MS = 10.0
 REPLY = "Done, the light is on."
 SENTENCE = "could you brighten things up with the {name}"
-
-
-@dataclass(slots=True)
-class StaticHome:
-    """A home source holding one model, as the live sync does between registry changes."""
-
-    model: HomeModel | None
 
 
 def percentile(values: list[float], q: float) -> float:

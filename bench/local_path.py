@@ -55,6 +55,7 @@ from addon.config.settings import Options
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
+from addon.home.source import FixedHome as StaticHome
 from addon.local.matcher import LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.store.database import Store
@@ -339,13 +340,6 @@ class LocalPath:
             samples.add("  handle_intent (virtual)", (handled - recognized) * 1000.0)
             samples.add("  render_speech", (done - handled) * 1000.0)
         return speech
-
-
-@dataclass(slots=True)
-class StaticHome:
-    """A home source holding one model, as the live sync does between registry changes."""
-
-    model: HomeModel | None
 
 
 @dataclass

@@ -36,6 +36,7 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
+from addon.home.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
 from addon.memory.records import RecallRequest
@@ -70,11 +71,6 @@ UTTERANCES = (
 )
 TURNS = len(UTTERANCES) - 1
 EXTRACTION_DELAY_S = 0.05
-
-
-class _Home:
-    def __init__(self, model: HomeModel) -> None:
-        self.model = model
 
 
 async def prefix_share(store: Store) -> float:
@@ -130,7 +126,7 @@ async def extraction_share(store: Store, home: HomeModel) -> float:
         agent = Agent(
             options=Options(local_first=False),
             records=ConversationRecords(store),
-            home=_Home(home),
+            home=FixedHome(home),
             live_executor=VirtualExecutor(home),
             llm=llm,
             memory=service,

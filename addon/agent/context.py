@@ -4,8 +4,8 @@ While the static overview fits the ``overview_token_budget`` option it is the pr
 context, exactly as before. Above the budget the cached prefix carries a compact summary
 (:mod:`addon.home.summary`) and each turn adds, after the prefix, the entities selected for it
 (:mod:`addon.home.selection`), and the model gets the ``SearchEntities`` tool to look further.
-Everything derived from the home is built once per home model object, as the overview always
-was.
+Everything derived from the home is built once per home model object and revision (an entity
+added, removed or renamed in place), as the overview is.
 """
 
 from __future__ import annotations
@@ -86,13 +86,14 @@ def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> dict[str,
 
 
 class HomeContext:
-    """The prompt's home context per home model object, and each turn's selection from it."""
+    """The prompt's home context per home model (and revision), and each turn's selection."""
 
     def __init__(self, budget_tokens: int, embedder: EmbeddingSource | None = None) -> None:
         self._budget = budget_tokens
         self._embedder = embedder
         self._overview = OverviewCache()
         self._model: HomeModel | None = None
+        self._revision = 0
         self._prefix: HomePrefix | None = None
         self._index: ContextIndex | None = None
         self._vectors: EntityVectors | None = None
@@ -148,8 +149,8 @@ class HomeContext:
         return TurnContext(selection, block, elapsed)
 
     def _refresh(self, model: HomeModel) -> None:
-        if self._model is not model:
-            self._model = model
+        if self._model is not model or self._revision != model.revision:
+            self._model, self._revision = model, model.revision
             self._prefix = None
             self._index = None
             self._vectors = None

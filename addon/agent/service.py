@@ -122,6 +122,9 @@ class HomeSource(Protocol):
     def model(self) -> HomeModel | None:
         """The current model, or None before the first snapshot."""
 
+    async def fresh(self) -> HomeModel | None:
+        """The model once the changes Home Assistant reported are in it (a bounded wait)."""
+
 
 @dataclass(slots=True)
 class Agent:
@@ -206,7 +209,7 @@ class Agent:
                 CONVERSATION_STARTED, started_event(request, conversation_id, language, dry_run)
             )
             history = [] if is_new else await self.history.messages(conversation_id)
-            model = self.home.model
+            model = await self.home.fresh()
             trace = TurnTrace()
             context = self._context(model, language, created_at, request.device_id, dry_run)
             spoken = SpokenStream(on_text) if on_text is not None else None
@@ -502,7 +505,7 @@ class Agent:
         self, *, exclude_kinds: frozenset[str] = frozenset()
     ) -> list[OfferedTool]:
         """The tools a turn would offer the model now, less those of ``exclude_kinds``."""
-        registry = await self._registry(self.home.model, TurnTrace())
+        registry = await self._registry(await self.home.fresh(), TurnTrace())
         return [
             OfferedTool(tool.name, tool.description, tool.parameters, tool.kind)
             for tool in registry.tools()
@@ -524,7 +527,7 @@ class Agent:
             created_at = self.clock()
             language = call.language or self.options.language
             dry_run = self.options.dry_run or call.dry_run is True
-            model = self.home.model
+            model = await self.home.fresh()
             context = self._context(model, language, created_at, None, dry_run)
             trace = TurnTrace()
             registry = await self._registry(model, trace)

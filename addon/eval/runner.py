@@ -26,6 +26,7 @@ from addon.eval.tasks import Task, TaskFile
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.confirmation import ConfirmationPolicy
 from addon.home.model import HomeModel
+from addon.home.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.store.records import ConversationRecords
@@ -151,13 +152,6 @@ OnResult = Callable[[TaskResult, int], Awaitable[None]]
 
 
 @dataclass(slots=True)
-class _Home:
-    """The agent's home source: the copy the current task runs on."""
-
-    model: HomeModel | None
-
-
-@dataclass(slots=True)
 class Evaluation:
     """Runs task files with the given parts; the caller owns (and closes) the model client."""
 
@@ -207,7 +201,7 @@ class Evaluation:
         agent = Agent(
             options=options,
             records=self.records,
-            home=_Home(model),
+            home=FixedHome(model),
             live_executor=VirtualExecutor(model),
             llm=self.llm,
             local=self.local if options.local_first else None,

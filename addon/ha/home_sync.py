@@ -8,16 +8,22 @@ either the old home or the new one, never half of each. Between snapshots, each
 ``subscribe_entities`` event is applied to the current model in place.
 
 Registry changes arrive as ``area_registry_updated``, ``floor_registry_updated``,
-``device_registry_updated`` and ``entity_registry_updated`` events; they are debounced, since
-Home Assistant fires them in bursts (at start-up, or one per entity when a device is added).
-Home Assistant 2025.4 has no event or subscription for exposure: ``homeassistant/expose_entity``
-stores the setting in the entity registry's ``options``, which fires ``entity_registry_updated``,
-so that refresh covers it. Two changes fire nothing and are only seen at the next snapshot:
-exposing a YAML entity without a ``unique_id``, and ``expose_new_entities/set``.
+``device_registry_updated`` and ``entity_registry_updated`` events. One entity's change (an
+``entity_registry_updated`` naming it: a rename, an area move, aliases, exposure) is fetched
+alone and patched in (:mod:`addon.ha.entity_patches`, :meth:`HomeModel.with_entries`); the
+others are debounced into a snapshot, since Home Assistant fires them in bursts (at start-up,
+or one per entity when a device is added). Home Assistant 2025.4 has no event or subscription
+for exposure: ``homeassistant/expose_entity`` stores the setting in the entity registry's
+``options``, which fires ``entity_registry_updated``, so the patch covers it. Two changes fire
+nothing and are only seen at the next snapshot: exposing a YAML entity without a
+``unique_id``, and ``expose_new_entities/set``.
 
-Scripts' fields and descriptions come from ``get_services``. Editing a script reloads it, which
-removes and registers its service again (``service_removed``, ``service_registered``) without
-touching the entity registry, so those events, for the ``script`` domain only, refresh too.
+Read your writes: a turn takes its model from :meth:`HomeSync.fresh`, which waits (1 s at
+most) until every change Home Assistant reported is in it. State changes never wait.
+
+The snapshot is :func:`addon.ha.snapshot.build_model`; scripts' fields come from
+``get_services``. Editing a script reloads it (``service_removed``, ``service_registered``)
+without touching the entity registry, so those events, for scripts only, refresh too.
 
 The model never goes stale silently. A snapshot that fails, whether Home Assistant refused a
 command (still starting) or answered something the build could not take in, is tried again
@@ -34,17 +40,19 @@ from collections.abc import Callable
 from typing import Any
 
 from addon.errors import (
-    HomeAssistantCommandError,
     HomeAssistantError,
     HomeAssistantUnavailableError,
 )
 from addon.ha.client import HomeAssistantClient, Subscription
-from addon.home.exposure import KNOWN_ASSISTANTS
+from addon.ha.entity_feed import ChangeListener, EntityFeed
+from addon.ha.entity_patches import EntityPatches, Entries, patched_ids
+from addon.ha.snapshot import SCRIPT_DOMAIN, build_model, changed_states
 from addon.home.model import HomeModel
+from addon.home.records import RegistryEntry
 
 _LOGGER = logging.getLogger(__name__)
 
-ChangeListener = Callable[[list[str], HomeModel], None]
+ENTITY_REGISTRY_EVENT = "entity_registry_updated"
 REGISTRY_EVENTS = (
     "area_registry_updated",
     "floor_registry_updated",
@@ -52,51 +60,9 @@ REGISTRY_EVENTS = (
     "entity_registry_updated",
 )
 SERVICE_EVENTS = ("service_registered", "service_removed")
-SCRIPT_DOMAIN = "script"
 RETRY_MAX_S = 60.0
-
-
-class _EntityFeed:
-    """The callback of one ``subscribe_entities``: first event is the snapshot, then diffs.
-
-    Diffs that arrive while the snapshot's model is being built are kept and applied in order
-    once it is attached; after the feed is retired (a newer snapshot replaced it) events are
-    ignored.
-    """
-
-    def __init__(self, notify: ChangeListener) -> None:
-        self.snapshot: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._notify = notify
-        self._buffer: list[dict[str, Any]] = []
-        self._model: HomeModel | None = None
-        self._retired = False
-
-    def __call__(self, event: Any) -> None:
-        if self._retired:
-            return
-        if not isinstance(event, dict):
-            _LOGGER.warning("Ignoring a subscribe_entities event that is not an object: %r", event)
-            return
-        if not self.snapshot.done():
-            self.snapshot.set_result(event)
-        elif self._model is None:
-            self._buffer.append(event)
-        else:
-            changed = self._model.apply_entity_diff(event)
-            if changed:
-                self._notify(changed, self._model)
-
-    def attach(self, model: HomeModel) -> None:
-        """Apply what arrived during the build; from now on diffs go straight to ``model``."""
-        for event in self._buffer:
-            model.apply_entity_diff(event)
-        self._buffer.clear()
-        self._model = model
-
-    def retire(self) -> None:
-        """Ignore every later event."""
-        self._retired = True
-        self._buffer.clear()
+FRESH_WAIT_S = 1.0
+"""The longest a turn waits for a change Home Assistant reported to reach the model."""
 
 
 class HomeSync:
@@ -111,8 +77,11 @@ class HomeSync:
         snapshot_timeout: float = 30.0,
         retry_interval: float = 10.0,
         retry_max: float = RETRY_MAX_S,
+        fresh_wait: float = FRESH_WAIT_S,
     ) -> None:
         self._client = client
+        self.fresh_wait = fresh_wait
+        """How long :meth:`fresh` waits at most (tests on a loaded machine may lengthen it)."""
         self._debounce = debounce
         # Start-up fires registry events for minutes on a big home; without a cap the trailing
         # debounce would keep postponing the refresh for all of that time.
@@ -126,7 +95,7 @@ class HomeSync:
         self._stopped = False
         self._model: HomeModel | None = None
         self._ready = asyncio.Event()
-        self._feed: _EntityFeed | None = None
+        self._feed: EntityFeed | None = None
         self._entities_sub: Subscription | None = None
         self._registry_subs: list[Subscription] = []
         self._listeners: list[ChangeListener] = []
@@ -135,6 +104,14 @@ class HomeSync:
         self._tasks: set[asyncio.Task[None]] = set()
         self._remove_connect_listener: Callable[[], None] | None = None
         self._refreshes = 0
+        # Snapshots asked for by reported changes, and how many of those the model has seen.
+        self._wanted = 0
+        self._seen = 0
+        self._waiters: list[asyncio.Future[None]] = []
+        self._patched_during_build: dict[str, RegistryEntry | None] | None = None
+        self._patches = EntityPatches(
+            client, apply=self._apply_entries, failed=self._patch_failed, settled=self._wake
+        )
 
     @property
     def model(self) -> HomeModel | None:
@@ -152,13 +129,90 @@ class HomeSync:
         return self._refreshes
 
     @property
+    def patches(self) -> int:
+        """How many registry patches have been applied; for tests and the freshness bench."""
+        return self._patches.applied
+
+    @property
+    def behind(self) -> bool:
+        """Whether a change Home Assistant reported has not reached the model yet."""
+        return self._wanted > self._seen or self._patches.pending
+
+    async def fresh(self) -> HomeModel | None:
+        """The model once the changes Home Assistant reported are in it (bounded wait).
+
+        First a ``ping``: Home Assistant answers on the same connection, in order, so every
+        event it sent before the pong (a registry change whose acknowledgement someone already
+        has, a state change) has been taken in by then. Then it waits for the patches and the
+        snapshot those events asked for, starting a debounced snapshot at once. It returns at
+        once when there is no model yet or the link is down (nothing can arrive), and without
+        waiting for a snapshot while snapshots are failing (waiting would not help). After
+        ``fresh_wait`` it returns the model as it is and logs what it was still waiting for: a
+        turn is answered late by at most that much, never not at all.
+        """
+        if self._model is None or not self.live:
+            return self._model
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            async with asyncio.timeout(self.fresh_wait):
+                await self._client.command({"type": "ping"})
+                # A failed snapshot or a dropped link ends the wait: no news is coming soon.
+                while self.behind and not self._failures and self.live:
+                    if self._timer is not None:
+                        # A turn is waiting for this change: no reason to wait out the debounce.
+                        self._timer.cancel()
+                        self._start_refresh()
+                    waiter = loop.create_future()
+                    self._waiters.append(waiter)
+                    await waiter
+        except TimeoutError:
+            _LOGGER.warning(
+                "The home model is still behind Home Assistant after %.0f ms (%s): answering "
+                "with it as it is",
+                (loop.time() - started) * 1000,
+                self._pending_what(),
+            )
+        except HomeAssistantError as err:  # the link dropped: nothing more is coming now
+            _LOGGER.debug("Not waiting for Home Assistant's changes: %s", err)
+        if self.behind and self._failures:
+            _LOGGER.warning(
+                "The home model may be behind Home Assistant (%s; the last %d snapshots "
+                "failed): answering with it as it is",
+                self._pending_what(),
+                self._failures,
+            )
+        return self._model
+
+    def _pending_what(self) -> str:
+        parts = []
+        if self._wanted > self._seen:
+            running = self._lock.locked() or bool(self._tasks)
+            parts.append(f"a snapshot {'running' if running else 'scheduled'}")
+        if self._patches.pending:
+            parts.append(f"registry entries of {self._patches.waiting or 'some'} entities")
+        return ", ".join(parts) or "no answer to a ping yet"
+
+    def _wake(self) -> None:
+        """Let every :meth:`fresh` look again (a snapshot or a patch landed, or gave up)."""
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    @property
     def settled(self) -> bool:
         """No refresh is scheduled, running or waiting to retry.
 
         Until the next event or reconnect the model is only updated in place, so tests check
         that an event did *not* cause a refresh by this, not by waiting a while and counting.
         """
-        return self._timer is None and not self._tasks and not self._lock.locked()
+        return (
+            self._timer is None
+            and not self._tasks
+            and not self._lock.locked()
+            and not self._patches.pending
+        )
 
     async def wait_ready(self, timeout: float) -> None:  # noqa: ASYNC109 - becomes a domain error
         """Return once a model exists, or raise HomeAssistantUnavailableError."""
@@ -198,6 +252,7 @@ class HomeSync:
             self._remove_connect_listener = None
         if self._timer is not None:
             self._timer.cancel()
+        await self._patches.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -210,21 +265,13 @@ class HomeSync:
 
     async def _on_connect(self) -> None:
         """Watch the registries, then take a snapshot; both die with this connection."""
+        handlers = [(name, self._on_registry_event) for name in REGISTRY_EVENTS]
+        handlers += [(name, self._on_service_event) for name in SERVICE_EVENTS]
         self._registry_subs = [
             await self._client.subscribe(
-                {"type": "subscribe_events", "event_type": event_type},
-                self._on_registry_event,
-                resubscribe=False,
+                {"type": "subscribe_events", "event_type": event_type}, handler, resubscribe=False
             )
-            for event_type in REGISTRY_EVENTS
-        ]
-        self._registry_subs += [
-            await self._client.subscribe(
-                {"type": "subscribe_events", "event_type": event_type},
-                self._on_service_event,
-                resubscribe=False,
-            )
-            for event_type in SERVICE_EVENTS
+            for event_type, handler in handlers
         ]
         try:
             await self.refresh()
@@ -238,11 +285,38 @@ class HomeSync:
             self._retry_later("on connect", err)
 
     def _on_registry_event(self, event: Any) -> None:
-        _LOGGER.debug(
-            "%s: refreshing the home model",
-            event.get("event_type") if isinstance(event, dict) else event,
-        )
+        event_type = event.get("event_type") if isinstance(event, dict) else event
+        if event_type == ENTITY_REGISTRY_EVENT and self._model is not None:
+            entity_ids = patched_ids(event)
+            if entity_ids is not None:
+                _LOGGER.debug("%s for %s: patching the home model", event_type, entity_ids)
+                self._patches.add(entity_ids)
+                return
+        _LOGGER.debug("%s: refreshing the home model", event_type)
+        self._want_snapshot()
+
+    def _want_snapshot(self) -> None:
+        """A reported change needs a whole snapshot: turns wait for it (see :meth:`fresh`)."""
+        self._wanted += 1
         self._schedule(self._debounce)
+
+    def _apply_entries(self, entries: Entries) -> None:
+        """Swap in the model with these registry entries; no await, like a snapshot's swap."""
+        if self._patched_during_build is not None:
+            # The snapshot being built may predate these; they are applied to it too.
+            self._patched_during_build.update(entries)
+        model = self._model
+        if model is None:
+            return
+        patched = model.with_entries(entries)
+        if patched is not model and self._feed is not None:
+            self._feed.attach(patched)
+            self._model = patched
+            _LOGGER.debug("Home model patched: %s", sorted(entries))
+
+    def _patch_failed(self, why: str) -> None:
+        _LOGGER.warning("Could not patch the home model (%s); taking a new snapshot", why)
+        self._want_snapshot()
 
     def _on_service_event(self, event: Any) -> None:
         """Refresh when a script's service changes; other domains' services do not matter."""
@@ -309,115 +383,57 @@ class HomeSync:
     def _on_feed_error(self, err: Exception) -> None:
         """A state change could not be applied: the model may be wrong, so take a new one."""
         _LOGGER.warning("A state change could not be applied (%s); taking a new snapshot", err)
-        self._schedule(self._debounce)
+        self._want_snapshot()
 
     async def refresh(self) -> None:
         """Take a full snapshot and swap the new model in; one at a time."""
         async with self._lock:
-            feed = _EntityFeed(self._notify)
-            sub = await self._client.subscribe(
-                {"type": "subscribe_entities"},
-                feed,
-                resubscribe=False,
-                on_error=self._on_feed_error,
-            )
+            wanted = self._wanted
+            self._patched_during_build = {}
             try:
-                model = await self._build(feed)
-            except BaseException:
-                feed.retire()
-                await self._end(sub)
-                raise
-            old_model, old_feed, old_sub = self._model, self._feed, self._entities_sub
-            # No await from here to the swap: readers see the old home or the new one.
-            feed.attach(model)
-            if old_feed is not None:
-                old_feed.retire()
-            self._model, self._feed, self._entities_sub = model, feed, sub
-            self._refreshes += 1
-            self._failures = 0
-            self._ready.set()
-            _LOGGER.info(
-                "Home model ready: %d entities (%d exposed to Assist), %d areas",
-                len(model.entity_ids()),
-                len(model.exposed_entities()),
-                len(model.areas),
-            )
-            changed = _changed_states(old_model, model)
-            if changed:
-                self._notify(changed, model)
-            if old_sub is not None:
-                await self._end(old_sub)
+                await self._snapshot(wanted)
+            finally:
+                self._patched_during_build = None
+                self._wake()
 
-    async def _build(self, feed: _EntityFeed) -> HomeModel:
-        """Fetch everything concurrently with the snapshot and build a model."""
-        command = self._client.command
-        (
-            config,
-            areas,
-            floors,
-            devices,
-            entities,
-            exposure,
-            scripts,
-            *expose_new,
-        ) = await asyncio.gather(
-            command({"type": "get_config"}),
-            command({"type": "config/area_registry/list"}),
-            command({"type": "config/floor_registry/list"}),
-            command({"type": "config/device_registry/list"}),
-            command({"type": "config/entity_registry/list"}),
-            command({"type": "homeassistant/expose_entity/list"}),
-            self._script_services(),
-            *(
-                command({"type": "homeassistant/expose_new_entities/get", "assistant": name})
-                for name in KNOWN_ASSISTANTS
-            ),
-        )
-        details = await command(
-            {
-                "type": "config/entity_registry/get_entries",
-                "entity_ids": [entry["entity_id"] for entry in entities],
-            }
+    async def _snapshot(self, wanted: int) -> None:
+        """Build and swap in one snapshot that sees the first ``wanted`` reported changes."""
+        feed = EntityFeed(self._notify)
+        sub = await self._client.subscribe(
+            {"type": "subscribe_entities"},
+            feed,
+            resubscribe=False,
+            on_error=self._on_feed_error,
         )
         try:
-            async with asyncio.timeout(self._snapshot_timeout):
-                snapshot = await feed.snapshot
-        except TimeoutError:
-            # The link answers commands but the snapshot never came: worth retrying, unlike a
-            # dropped link (which reconnecting fixes), so not an "unavailable" error.
-            raise HomeAssistantCommandError(
-                "snapshot_timeout",
-                f"no subscribe_entities snapshot within {self._snapshot_timeout:g} s",
-            ) from None
-        return HomeModel.build(
-            config=config,
-            areas=areas,
-            floors=floors,
-            devices=devices,
-            entities=entities,
-            entity_details=details,
-            exposure=exposure.get("exposed_entities", {}),
-            states=snapshot.get("a", {}),
-            expose_new={
-                name: bool(answer.get("expose_new"))
-                for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
-            },
-            scripts=scripts,
+            model = await build_model(self._client, feed, self._snapshot_timeout)
+        except BaseException:
+            feed.retire()
+            await self._end(sub)
+            raise
+        old_model, old_feed, old_sub = self._model, self._feed, self._entities_sub
+        # No await from here to the swap: readers see the old home or the new one.
+        if self._patched_during_build:
+            model = model.with_entries(self._patched_during_build)
+        feed.attach(model)
+        if old_feed is not None:
+            old_feed.retire()
+        self._model, self._feed, self._entities_sub = model, feed, sub
+        self._refreshes += 1
+        self._seen = max(self._seen, wanted)
+        self._failures = 0
+        self._ready.set()
+        _LOGGER.info(
+            "Home model ready: %d entities (%d exposed to Assist), %d areas",
+            len(model.entity_ids()),
+            len(model.exposed_entities()),
+            len(model.areas),
         )
-
-    async def _script_services(self) -> dict[str, Any]:
-        """``get_services``' scripts; if Home Assistant refuses, scripts are offered without fields.
-
-        Fields only refine the script tools, so a refusal here must not keep the whole home
-        from loading the way a missing registry does.
-        """
-        try:
-            services = await self._client.command({"type": "get_services"})
-        except HomeAssistantCommandError as err:
-            _LOGGER.warning("Could not read the scripts' fields from Home Assistant: %s", err)
-            return {}
-        scripts = services.get(SCRIPT_DOMAIN) if isinstance(services, dict) else None
-        return scripts if isinstance(scripts, dict) else {}
+        changed = changed_states(old_model, model)
+        if changed:
+            self._notify(changed, model)
+        if old_sub is not None:
+            await self._end(old_sub)
 
     async def _end(self, sub: Subscription) -> None:
         """Unsubscribe; a subscription Home Assistant already forgot is not a problem."""
@@ -432,11 +448,3 @@ class HomeSync:
                 listener(entity_ids, model)
             except Exception:  # boundary: one listener's bug must not stop the others
                 _LOGGER.exception("Home change listener %r failed", listener)
-
-
-def _changed_states(old: HomeModel | None, new: HomeModel) -> list[str]:
-    """Entity ids whose state differs between two models (all of them if there was none)."""
-    if old is None:
-        return new.entity_ids()
-    ids = dict.fromkeys([*old.entity_ids(), *new.entity_ids()])
-    return [entity_id for entity_id in ids if old.state(entity_id) != new.state(entity_id)]

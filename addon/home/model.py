@@ -5,8 +5,9 @@
 ``expose_entity/list``, the ``script`` domain of ``get_services`` and the first
 ``subscribe_entities`` event) and
 :meth:`HomeModel.apply_entity_diff` applies each later ``subscribe_entities`` event in place,
-touching only the entities it names. Registry changes are rare and arrive as whole lists, so the
-caller rebuilds for those (a 1,000-entity home builds in about 30 ms; ``bench/home_model.py``).
+touching only the entities it names. Registry changes are rare: the caller rebuilds for those
+(a 1,000-entity home builds in about 30 ms; ``bench/home_model.py``), except that one entity's
+registry entry is swapped in by :meth:`with_entries`, a cheap copy.
 
 The sync task is the live model's only writer. :meth:`copy` gives a virtual executor (a dry run)
 its own model to change, sharing every immutable record with the live one.
@@ -65,6 +66,7 @@ class HomeModel:
         "index",
         "loose_places",
         "places",
+        "revision",
     )
 
     def __init__(self) -> None:
@@ -80,6 +82,9 @@ class HomeModel:
         self.index: HomeIndex = HomeIndex.build(())
         self.places: Places = Places.build((), ())
         self.loose_places: LoosePlaces = LoosePlaces.build((), ())
+        self.revision = 0
+        """Counts in-place changes to what is derived from names (an entity added, removed or
+        renamed by a state change); caches kept per model object compare it too."""
 
     @classmethod
     def build(
@@ -163,6 +168,43 @@ class HomeModel:
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
+        clone.revision = self.revision
+        return clone
+
+    def with_entries(self, entries: Mapping[str, RegistryEntry | None]) -> HomeModel:
+        """A copy with these entity registry entries replaced (None: removed); self if none differ.
+
+        For a registry update that names one entity (a rename, an area move, new aliases, an
+        exposure setting), in place of a whole snapshot. A new object, not a change in place:
+        what is derived from names, areas and exposure (the overview, the slot lists) is cached
+        per model object, and readers holding this one keep a consistent home.
+        """
+        changed = {
+            entity_id: entry
+            for entity_id, entry in entries.items()
+            if self._entries.get(entity_id) != entry
+        }
+        if not changed:
+            return self
+        clone = self.copy()
+        merged = dict(self._entries)
+        for entity_id, entry in changed.items():
+            if entry is None:
+                merged.pop(entity_id, None)
+            else:
+                merged[entity_id] = entry
+        clone._entries = MappingProxyType(merged)
+        for entity_id in changed:
+            old = clone._entities.get(entity_id)
+            if old is not None and old.has_state:
+                clone.index.remove(old, state_removed=False)
+            if entity_id in clone._states or entity_id in merged:
+                entity = clone._derive(entity_id)
+                clone._entities[entity_id] = entity
+                if entity.has_state:
+                    clone.index.add(entity, new_state=False)
+            else:
+                clone._entities.pop(entity_id, None)
         return clone
 
     # Lookups ------------------------------------------------------------------------------
@@ -357,10 +399,12 @@ class HomeModel:
         entity = self._derive(entity_id)
         self._entities[entity_id] = entity
         self.index.add(entity, new_state=is_new)
+        self.revision += 1
 
     def _remove_state(self, entity_id: str) -> bool:
         if self._states.pop(entity_id, None) is None:
             return False
+        self.revision += 1
         old_entity = self._entities.get(entity_id)
         if old_entity is not None:
             self.index.remove(old_entity, state_removed=True)

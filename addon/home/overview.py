@@ -138,22 +138,23 @@ def live_overview(model: HomeModel, entities: list[Entity]) -> str:
 
 
 class OverviewCache:
-    """The static overview per home model object.
+    """The static overview per home model object and revision.
 
-    The home sync swaps in a new model whenever names, areas or exposure change, and state
-    changes happen in place without touching what the overview shows, so the model object's
-    identity is the right cache key. Rendering 10,000 entities as YAML takes long enough that
-    doing it every turn would show in the agent's overhead.
+    The home sync swaps in a new model whenever registries or exposure change; state changes
+    happen in place, and only those that add, remove or rename an entity move the model's
+    ``revision``, so the object and its revision are the right cache key. Rendering 10,000
+    entities as YAML takes long enough that doing it every turn would show in the agent's
+    overhead.
     """
 
     def __init__(self) -> None:
-        self._model_id: int | None = None
+        self._revision = 0
         self._model: HomeModel | None = None
         self._text: str | None = None
 
     def get(self, model: HomeModel) -> str | None:
-        """The overview for ``model``, rendered once per model object."""
-        if self._model is not model:
+        """The overview for ``model``, rendered once per model object and revision."""
+        if self._model is not model or self._revision != model.revision:
             self._text = static_overview(model)
-            self._model = model
+            self._model, self._revision = model, model.revision
         return self._text

@@ -165,6 +165,7 @@ class LocalMatcher:
         self._intent_names = library.intent_names
         self._lock = threading.Lock()
         self._model: HomeModel | None = None
+        self._revision = 0
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
         self._vocabulary: Vocabulary | None = None
@@ -383,17 +384,21 @@ class LocalMatcher:
             return self._vocabulary
 
     def _slot_lists_for(self, model: HomeModel) -> tuple[HomeSlotLists, ValueCache]:
-        """The slot lists of ``model``, rebuilt only when a different model object arrives.
+        """The slot lists of ``model``, rebuilt when another model (or revision of it) arrives.
 
         With them, what the template filter has learnt about their values, which goes with them.
         """
         with self._lock:
-            if self._model is not model or self._slot_lists is None:
+            if (
+                self._model is not model
+                or self._revision != model.revision
+                or self._slot_lists is None
+            ):
                 self._slot_lists = HomeSlotLists.build(model)
                 self._values = ValueCache()
                 self._vocabulary = None
                 self._unexposed = None
-                self._model = model
+                self._model, self._revision = model, model.revision
                 _LOGGER.debug("Built slot lists: %d names", self._slot_lists.name_count)
             return self._slot_lists, self._values
 

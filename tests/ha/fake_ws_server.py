@@ -77,6 +77,8 @@ class FakeHomeAssistant:
         self.auth_attempts = 0
         self.connections: list[FakeConnection] = []
         self.answer_pings = True
+        # Sent on the connection just before a pong: what Home Assistant had queued for it.
+        self.before_pong: list[Any] = []
         self.rest_requests: list[tuple[str, str, dict[str, str], Any]] = []
         self.rest_answer: tuple[int, Any] = (200, {"ok": True})
         self.handlers: dict[str, Handler] = {
@@ -178,6 +180,9 @@ class FakeHomeAssistant:
             connection.received.append(message)
             if message["type"] == "ping":
                 if self.answer_pings:
+                    queued, self.before_pong = self.before_pong, []
+                    for earlier in queued:
+                        await connection.send(earlier)
                     await connection.send({"id": message["id"], "type": "pong"})
                 continue
             handler = self.handlers.get(message["type"])

@@ -39,6 +39,14 @@ class ScriptedHome:
         self.fail_next: set[str] = set()
         self.withhold_snapshots = 0
         self.scripts: dict[str, Any] = {"wake_up": WAKE_UP}
+        # get_entries' answers (extended_dict), by entity id; a test edits them as the UI would.
+        self.entries: dict[str, dict[str, Any]] = {
+            "light.kitchen": {
+                **KITCHEN_LIGHT,
+                "aliases": [],
+                "options": {"conversation": {"should_expose": True}},
+            }
+        }
         answers = {
             "get_config": lambda: {"location_name": "Scripted", "language": "en"},
             "config/area_registry/list": lambda: [{**KITCHEN_AREA, "name": self.area_name}],
@@ -71,8 +79,12 @@ class ScriptedHome:
 
     async def _details(self, connection: FakeConnection, message: dict[str, Any]) -> None:
         await self.hold_details.wait()
-        options = {"conversation": {"should_expose": True}}
-        details = {"light.kitchen": {**KITCHEN_LIGHT, "aliases": [], "options": options}}
+        if "config/entity_registry/get_entries" in self.fail_next:
+            self.fail_next.discard("config/entity_registry/get_entries")
+            await connection.error(message["id"], "unknown_error", "Scripted failure.")
+            return
+        entries = self.entries
+        details = {entity_id: entries.get(entity_id) for entity_id in message["entity_ids"]}
         await connection.result(message["id"], details)
 
     async def _subscribe_entities(

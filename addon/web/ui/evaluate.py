@@ -22,7 +22,7 @@ from addon.eval.tasks import parse_task_file
 from addon.store import eval_runs, eval_tasks
 from addon.web.ui.forms import read_form
 from addon.web.ui.model_check import baseline
-from addon.web.ui.saved_tests import saved_tests_file
+from addon.web.ui.saved_tests import live_home, saved_tests_file
 from addon.web.ui.templating import render, render_fragment
 from addon.web.ui.tool_editor import locate
 from addon.web.ui.urls import Urls
@@ -146,7 +146,7 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
     text = form.get("text", "")
     name = "pasted"
     if source == "suite":
-        home = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
+        home = await live_home(request)
         if home is None:
             problems.append(("", NOT_CONNECTED))
         else:
@@ -226,7 +226,7 @@ async def compare_view(request: web.Request) -> web.Response:
 
 async def suite_view(request: web.Request) -> web.Response:
     """The ready-made suite for the home as it is now, downloaded as a task file to edit."""
-    home = request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
+    home = await live_home(request)
     if home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
     return _yaml_download(suite_yaml(home), "home_agent_suite.yaml")

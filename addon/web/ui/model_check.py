@@ -59,7 +59,7 @@ async def check_view(request: web.Request) -> web.Response:
     if not base_url and not options.llm_base_url:
         raise web.HTTPUnprocessableEntity(text="Give the endpoint to check (its base URL).")
     found = await saved_tests_file(request)
-    home = live_home(request)
+    home = await live_home(request)
     if found is None or home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
     text, name = (found[0], CHECK_NAMES[0]) if found[2] else (suite_yaml(home), CHECK_NAMES[1])

@@ -42,14 +42,14 @@ def add_saved_test_pages(router: web.UrlDispatcher) -> None:
     router.add_get("/evaluate/tests.yaml", tests_file_view, name="ui.evaluate_tests_file")
 
 
-def live_home(request: web.Request) -> HomeModel | None:
-    """The home as Home Assistant reports it now, or None before the first snapshot."""
-    return request.app[keys.HOME_SYNC].model if keys.HOME_SYNC in request.app else None
+async def live_home(request: web.Request) -> HomeModel | None:
+    """The home as Home Assistant reports it now (changes it reported included), or None."""
+    return await request.app[keys.HOME_SYNC].fresh() if keys.HOME_SYNC in request.app else None
 
 
 async def saved_tests_file(request: web.Request) -> tuple[str, list[int], int] | None:
     """The saved tests as a task file, the ids left out, and how many there are; None: no home."""
-    home = live_home(request)
+    home = await live_home(request)
     if home is None:
         return None
     async with request.app[keys.STORE].sessionmaker() as session:
@@ -71,7 +71,7 @@ async def new_test_view(request: web.Request) -> web.Response:
     facts = TurnFacts(
         turn.user_text, turn.reply_text, turn.states, turn.outcome_detail, turn.tool_results
     )
-    draft = task_yaml(draft_task(facts, live_home(request)))
+    draft = task_yaml(draft_task(facts, await live_home(request)))
     return _form(request, {"turn": str(turn.id), "text": draft}, [])
 
 
@@ -83,7 +83,7 @@ async def save_test_view(request: web.Request) -> web.Response:
     turn_id = int(turn_param) if _ROW_ID.fullmatch(turn_param) else None
     problems: list[tuple[str, str]] = []
     task: Any = None
-    home = live_home(request)
+    home = await live_home(request)
     if home is None:
         problems.append(("", "Home Assistant is not connected yet, so the test cannot be checked."))
     elif len(text) > MAX_TASK_TEXT:

@@ -10,6 +10,9 @@ adds one entity per fixture entity with real behaviour for its domain, sets each
 aliases and exposure to Assist, and offers two services so a harness can run many sentences on one
 boot: ``synthetic_home.reset`` (every entity back to its fixture state, then optional ``states``
 on top) and ``synthetic_home.set_state`` (one entity).
+
+Reloading the config entry reads the fixture again: an entity added to the file appears, as a
+device added to a real home does (areas and floors are kept by name, not made anew).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.typing import ConfigType
 
-from .const import DATA_ENTITIES, DATA_HOME, DOMAIN, PLATFORMS
+from .const import DATA_ENTITIES, DATA_HOME, DATA_PATH, DOMAIN, PLATFORMS
 
 CONFIG_SCHEMA = vol.Schema(
     {DOMAIN: vol.Schema({vol.Required("home"): cv.string})}, extra=vol.ALLOW_EXTRA
@@ -54,8 +57,9 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Read the fixture and import the single config entry that carries the home."""
     if DOMAIN not in config:
         return True
-    home = await hass.async_add_executor_job(_load_home, config[DOMAIN]["home"])
-    hass.data[DOMAIN] = {DATA_HOME: home, DATA_ENTITIES: {}}
+    path = config[DOMAIN]["home"]
+    home = await hass.async_add_executor_job(_load_home, path)
+    hass.data[DOMAIN] = {DATA_PATH: path, DATA_HOME: home, DATA_ENTITIES: {}}
     hass.async_create_task(
         hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_IMPORT}, data={})
     )
@@ -64,7 +68,10 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 
 async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
     """Registries first (entities need their devices), then platforms, then area and exposure."""
-    home: dict[str, Any] = hass.data[DOMAIN][DATA_HOME]
+    data = hass.data[DOMAIN]
+    home: dict[str, Any] = await hass.async_add_executor_job(_load_home, data[DATA_PATH])
+    data[DATA_HOME] = home
+    data[DATA_ENTITIES].clear()
     areas = _build_places(hass, home)
     _build_devices(hass, entry, home, areas)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
@@ -73,28 +80,52 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
     return True
 
 
+async def async_unload_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    """Unload the platforms, so a reload reads the fixture again."""
+    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
 def _build_places(hass: HomeAssistant, home: dict[str, Any]) -> dict[str, str]:
-    """Floors and areas exactly as the fixture lists them; fixture area id -> registry area id."""
+    """Floors and areas exactly as the fixture lists them; fixture area id -> registry area id.
+
+    Places the fixture does not name go; those it names are kept (by name) and updated, so a
+    reload leaves the area ids entities and devices point to as they were.
+    """
     floor_registry = fr.async_get(hass)
     area_registry = ar.async_get(hass)
-    for area in list(area_registry.async_list_areas()):
-        area_registry.async_delete(area.id)
-    for floor in list(floor_registry.async_list_floors()):
-        floor_registry.async_delete(floor.floor_id)
+    floor_names = {floor["name"] for floor in home.get("floors") or []}
+    area_names = {area["name"] for area in home.get("areas") or []}
+    for old_area in list(area_registry.async_list_areas()):
+        if old_area.name not in area_names:
+            area_registry.async_delete(old_area.id)
+    for old_floor in list(floor_registry.async_list_floors()):
+        if old_floor.name not in floor_names:
+            floor_registry.async_delete(old_floor.floor_id)
     floors: dict[str, str] = {}
     for floor in home.get("floors") or []:
-        created = floor_registry.async_create(
-            floor["name"], aliases=set(floor.get("aliases") or []), level=floor.get("level")
-        )
-        floors[floor.get("id", floor["name"])] = created.floor_id
+        aliases = set(floor.get("aliases") or [])
+        if found := floor_registry.async_get_floor_by_name(floor["name"]):
+            floor_id = floor_registry.async_update(
+                found.floor_id, aliases=aliases, level=floor.get("level")
+            ).floor_id
+        else:
+            floor_id = floor_registry.async_create(
+                floor["name"], aliases=aliases, level=floor.get("level")
+            ).floor_id
+        floors[floor.get("id", floor["name"])] = floor_id
     areas: dict[str, str] = {}
     for area in home.get("areas") or []:
-        created = area_registry.async_create(
-            area["name"],
-            aliases=set(area.get("aliases") or []),
-            floor_id=floors.get(area["floor"]) if area.get("floor") else None,
-        )
-        areas[area.get("id", area["name"])] = created.id
+        aliases = set(area.get("aliases") or [])
+        floor_id = floors.get(area["floor"]) if area.get("floor") else None
+        if found_area := area_registry.async_get_area_by_name(area["name"]):
+            area_id = area_registry.async_update(
+                found_area.id, aliases=aliases, floor_id=floor_id
+            ).id
+        else:
+            area_id = area_registry.async_create(
+                area["name"], aliases=aliases, floor_id=floor_id
+            ).id
+        areas[area.get("id", area["name"])] = area_id
     return areas
 
 

@@ -15,5 +15,6 @@ PLATFORMS = (
     "vacuum",
     "valve",
 )
+DATA_PATH = "path"  # the fixture file, read again on a reload
 DATA_HOME = "home"  # the fixture's home mapping
 DATA_ENTITIES = "entities"  # entity_id -> SyntheticEntity, filled as entities are added
