@@ -25,7 +25,14 @@ from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
 from addon.home.gate import Decision
 from addon.home.targets import MatchTargetsPreferences
-from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
+from addon.i18n.questions import dont_know
+from addon.local.matcher import (
+    QUESTIONS,
+    LocalMatch,
+    LocalMatcher,
+    answered_locally,
+    answered_nothing,
+)
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
 from addon.tools.registry import HELD_RESULT, ToolOutcome, held_by_executor
@@ -58,7 +65,10 @@ async def run_local_turn(
     matcher's next stage (:meth:`LocalMatcher.candidates`): nothing was done, so nothing can be
     done twice. Only an exact match answers when a model is configured (the model reads typos
     better than a guess); without one, typos are corrected when that is certain.
-    ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model.
+    ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model. A
+    question that one stage's sentences read as being about nothing in the home (an empty
+    answer) tries the next stage's reading before it is answered; one that cannot be answered
+    for certain, with no model to ask, is answered "I don't know that".
     """
     model, executor = context.home, context.executor
     if model is None or executor is None:
@@ -82,6 +92,7 @@ async def run_local_turn(
     acted = time.perf_counter()
     holds = context.holds
     held_before = len(holds.held) if holds is not None else 0
+    empty: tuple[LocalMatch, IntentResult] | None = None
     while match is not None:
         if fall_through and not questions and match.intent in QUESTIONS:
             return None
@@ -94,10 +105,15 @@ async def run_local_turn(
             language=context.language,
             now=context.now,
         )
-        if answered_locally(result):
+        if answered_locally(result) and not answered_nothing(result):
             break
-        failed = failed or (match, result)
+        if answered_locally(result):
+            empty = empty or (match, result)
+        else:
+            failed = failed or (match, result)
         match = next(candidates, None)
+    if match is None and empty is not None:
+        match, result = empty
     if match is None:
         if failed is None:
             return None
@@ -105,7 +121,11 @@ async def run_local_turn(
             trace.timings["local_miss"] = (time.perf_counter() - acted) * 1000
             return None
         match, result = failed
-    reply = render_speech(match, result)
+    reply = (
+        dont_know(context.language)
+        if match.intent in QUESTIONS and not answered_locally(result)
+        else render_speech(match, result)
+    )
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
     tool_result = result.for_model()

@@ -40,6 +40,7 @@ from hassil.recognize import recognize_best
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
+from addon.local.answer_format import without_answer_format
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
@@ -69,6 +70,11 @@ QUESTIONS = frozenset(
         "HassGetWeather",
         "HassGetCurrentTime",
         "HassGetCurrentDate",
+        "HomeAgentSensorValue",
+        "HomeAgentWeatherCondition",
+        "HomeAgentOutsideTemperature",
+        "HomeAgentListItems",
+        "HomeAgentCalendarEvents",
     }
 )
 """Intents that only answer: with a model, the ``local_questions`` option decides who answers.
@@ -76,6 +82,7 @@ QUESTIONS = frozenset(
 Home Assistant's pipeline leaves ``HassGetState`` to an LLM agent even with "prefer local
 intents" (``_async_local_fallback_intent_filter``); we answer it locally by default, with Home
 Assistant's response templates, because an exact match reads the same states the model would.
+Our own question intents (``HomeAgent…``, :mod:`addon.home.actions.questions`) are questions too.
 """
 
 _MODEL_ERRORS = frozenset(
@@ -123,6 +130,21 @@ def answered_locally(result: IntentResult) -> bool:
     can try; a failure while acting (``failed_to_handle``, ``unknown``) is spoken as it is.
     """
     return not (result.is_error and result.error_code in _MODEL_ERRORS)
+
+
+def answered_nothing(result: IntentResult) -> bool:
+    """Whether ``result`` answers a question about nothing: no entity matched at all.
+
+    Home Assistant's HassGetState answers "0" or "No" when the words named no entity of the
+    home (2025.4's German "wie viele Lichter sind an" asks for binary sensors of class light):
+    another stage's reading of the same words may name what was meant, so it is tried first.
+    """
+    return (
+        result.intent == "HassGetState"
+        and not result.is_error
+        and not result.matched_states
+        and not result.unmatched_states
+    )
 
 
 class LocalMatcher:
@@ -225,6 +247,7 @@ class LocalMatcher:
         loaded = self._load(language or self._language)
         if loaded is None or not text.strip():
             return
+        text = without_answer_format(text, language or self._language)
         seen: set[str] = set()
         for sentences in loaded.sets:
             match = self._recognize(text, text, model, sentences, preferred_area_id, start)

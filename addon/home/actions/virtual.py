@@ -117,6 +117,28 @@ class VirtualExecutor:
         """Never needed: the virtual home's ``todo.add_item`` adds to any list, as the intent."""
         raise ToolError(f"{intent} runs in Home Assistant only, not in the virtual home")
 
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """What the virtual home knows: a list's items, a calendar's events, as attributes.
+
+        An evaluation fixture gives a to-do list's open items as ``attributes.items`` and a
+        calendar's events as ``attributes.events`` (``summary``, ``start``, ``end``); items
+        this executor added follow. Any other read answers nothing.
+        """
+        answer: dict[str, Any] = {}
+        for entity_id in entity_ids:
+            current = self._model.state(entity_id)
+            if current is None:
+                continue
+            if (domain, service) == ("todo", "get_items"):
+                names = [*(current.attributes.get("items") or ()), *self._todo.get(entity_id, ())]
+                items = [{"summary": str(name), "status": "needs_action"} for name in names]
+                answer[entity_id] = {"items": items}
+            elif (domain, service) == ("calendar", "get_events"):
+                answer[entity_id] = {"events": list(current.attributes.get("events") or ())}
+        return answer
+
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's state in the virtual home."""
         current = self._model.state(entity_id)
