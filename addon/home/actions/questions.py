@@ -200,6 +200,8 @@ def outside_temperature(
     if weather is None or temperature is None:
         return _no_answer(intent, "no outdoor temperature sensor or weather entity", language)
     unit = weather.attributes.get("temperature_unit")
+    if isinstance(temperature, float) and temperature.is_integer():
+        temperature = int(temperature)  # Home Assistant shows 14 as 14.0; say "14 °C"
     reading = StateReport(
         weather.entity_id,
         weather.name,

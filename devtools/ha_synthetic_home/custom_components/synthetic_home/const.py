@@ -3,6 +3,7 @@
 DOMAIN = "synthetic_home"
 PLATFORMS = (
     "binary_sensor",
+    "calendar",
     "climate",
     "cover",
     "fan",
@@ -14,6 +15,7 @@ PLATFORMS = (
     "todo",
     "vacuum",
     "valve",
+    "weather",
 )
 DATA_HOME = "home"  # the fixture's home mapping
 DATA_ENTITIES = "entities"  # entity_id -> SyntheticEntity, filled as entities are added
