@@ -136,7 +136,7 @@ class VirtualExecutor:
                 items = [{"summary": str(name), "status": "needs_action"} for name in names]
                 answer[entity_id] = {"items": items}
             elif (domain, service) == ("calendar", "get_events"):
-                answer[entity_id] = {"events": list(current.attributes.get("events") or ())}
+                answer[entity_id] = {"events": _on_days(current.attributes.get("events"), data)}
         return answer
 
     async def state(self, entity_id: str) -> ReadState | None:
@@ -145,3 +145,15 @@ class VirtualExecutor:
         if current is None:
             return None
         return ReadState(current.entity_id, current.state, dict(current.attributes))
+
+
+def _on_days(events: Any, data: Mapping[str, Any]) -> list[Any]:
+    """The events that start on the days ``data`` asks for (by their ISO dates)."""
+    first = str(data.get("start_date_time") or "")[:10]
+    last = str(data.get("end_date_time") or "")[:10]
+    return [
+        event
+        for event in events or ()
+        if isinstance(event, Mapping)
+        and (not first or first <= str(event.get("start") or "")[:10] < (last or "9999"))
+    ]
