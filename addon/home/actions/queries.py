@@ -154,9 +154,34 @@ def get_temperature(
     )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
+        sensor = _only_temperature_sensor(model, name, area, floor) if area else None
+        if sensor is not None:
+            return _answer(intent, (sensor,), language)
         message = describe_failure(result, constraints, model)
         return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
     return _answer(intent, result.states, language)
+
+
+def _only_temperature_sensor(
+    model: HomeModel, name: str | None, area: str, floor: str | None
+) -> EntityState | None:
+    """The one exposed temperature sensor of a named area that has no thermostat.
+
+    Home Assistant answers "how warm is the pool" only from a climate entity or the area's
+    designated sensor, and fails otherwise; an area with exactly one temperature sensor
+    answers for certain, so that is said instead of the failure.
+    """
+    if name:
+        return None
+    constraints = MatchTargetsConstraints(
+        area_name=area,
+        floor_name=floor,
+        domains={"sensor"},
+        device_classes={"temperature"},
+        assistant=ASSISTANT,
+    )
+    result = match_targets(model, constraints)
+    return result.states[0] if result.is_match and len(result.states) == 1 else None
 
 
 def _area_temperature_sensor(
