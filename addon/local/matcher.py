@@ -63,6 +63,11 @@ METADATA_SINGLE_TARGET = "single_target"
 """Our sentences' metadata for a form that names one device without its name ("turn off the
 tv", "pause"): it matches only when exactly one exposed entity fits (:func:`single_target`)."""
 
+METADATA_SUBJECT = "subject"
+"""Our sentences' metadata for a question whose only spoken slot is free text (``{subject}``):
+its intent accepts the words only when they name exactly one exposed entity, so the match is
+not left to the model as mostly free text."""
+
 QUESTIONS = frozenset(
     {
         "HassGetState",
@@ -71,6 +76,7 @@ QUESTIONS = frozenset(
         "HassGetCurrentTime",
         "HassGetCurrentDate",
         "HomeAgentSensorValue",
+        "HomeAgentStateCheck",
         "HomeAgentWeatherCondition",
         "HomeAgentOutsideTemperature",
         "HomeAgentListItems",
@@ -306,7 +312,8 @@ class LocalMatcher:
         spec = INTENTS.get(name)
         if spec is None or name not in self._intent_names:
             return None
-        if wildcard_heavy(result, text):
+        metadata = result.intent_metadata or {}
+        if wildcard_heavy(result, text) and not metadata.get(METADATA_SUBJECT):
             _LOGGER.debug(
                 "Local match %s for %r is mostly free text; left to the model", name, text
             )
@@ -318,7 +325,6 @@ class LocalMatcher:
         if shared_name(model, slots):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
-        metadata = result.intent_metadata or {}
         if metadata.get(METADATA_SINGLE_TARGET) and not single_target(model, name, slots):
             _LOGGER.debug("Local match %s for %r does not fit exactly one device", name, text)
             return None

@@ -149,3 +149,23 @@ async def test_tomorrows_events_in_german(german: LocalMatcher, home: HomeModel)
     speech, _result = await answer(german, "was steht morgen an", home)
 
     assert speech == "Morgen steht 1 Termin an: Recycling"
+
+
+@pytest.mark.parametrize(
+    ("text", "speech"),
+    [
+        ("is the coffee running", "No, off"),
+        ("is the kitchen coffee switched on", "No, off"),
+        ("is the lamp on", None),
+    ],
+)
+async def test_a_device_named_by_some_of_its_words(
+    matcher: LocalMatcher, home: HomeModel, text: str, speech: str | None
+) -> None:
+    """Words that name exactly one device answer yes or no; words that fit several do not."""
+    said, result = await answer(matcher, text, home)
+
+    if speech is None:
+        assert result.error_code is ErrorCode.NO_VALID_TARGETS
+    else:
+        assert said == speech

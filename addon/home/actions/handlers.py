@@ -141,6 +141,10 @@ async def _question(
         return questions.sensor_value(
             name, slots, model=model, preferences=preferences, language=language
         )
+    if name == "HomeAgentStateCheck":
+        return questions.state_check(
+            name, slots, model=model, preferences=preferences, language=language
+        )
     if name == "HomeAgentWeatherCondition":
         return questions.weather_condition(name, slots, model=model, language=language)
     if name == "HomeAgentOutsideTemperature":

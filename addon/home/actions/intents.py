@@ -320,6 +320,16 @@ _OWN_SPECS: tuple[IntentSpec, ...] = (
         platforms=frozenset({"sensor"}),
     ),
     IntentSpec(
+        "HomeAgentStateCheck",
+        "Checks whether the one device the words name is in the given state",
+        (
+            SlotSpec("subject", SlotKind.TEXT, required=True),
+            SlotSpec("state", SlotKind.TEXT_LIST, required=True),
+            SlotSpec("domain", SlotKind.TEXT_LIST),
+        ),
+        in_assist_api=False,
+    ),
+    IntentSpec(
         "HomeAgentWeatherCondition",
         "Checks whether the weather's current condition is one of the given ones",
         (

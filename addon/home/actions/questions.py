@@ -143,6 +143,67 @@ def sensor_value(
     return _answer(intent, language, [report(states[0])])
 
 
+_CLASS_WORDS = {
+    "garage": ("garage", "door"),
+    "garage_door": ("garage", "door"),
+    "moisture": ("leak", "water", "moisture"),
+    "occupancy": ("presence", "occupancy"),
+    "gas": ("gas",),
+    "water": ("water",),
+}
+"""Words a device class adds to what may name an entity ("the garage door" is a garage cover)."""
+_OPENING = frozenset({"door", "window", "garage_door", "opening"})
+_OPENING_STATES = {"on": "open", "off": "closed"}
+"""A door or window sensor's state as the question asks it."""
+
+
+def state_check(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HomeAgentStateCheck: whether the one exposed device the words name is in ``state``.
+
+    "is the shed locked", "is the gas valve open", "is the garage door open" where no entity
+    has that name: every word of the subject (filler words left out) must name the entity (its
+    name, aliases, device, area or device class). Exactly one fits, or the question is left to
+    the model. A door or window sensor's on and off are read as open and closed.
+    """
+    subject = _words(str(slots["subject"])) - _SUBJECT_FILLER
+    wanted = set(slots["state"])
+    domains = set(slots["domain"]) if "domain" in slots else None
+    constraints = MatchTargetsConstraints(domains=domains, assistant=ASSISTANT)
+    result = match_targets(model, constraints, preferences)
+    fitting: list[EntityState] = []
+    for candidate in result.states if subject and result.is_match else ():
+        entity = model.entity(candidate.entity_id)
+        device_class = entity.device_class if entity is not None else None
+        if (
+            candidate.domain == "binary_sensor"
+            and wanted & {"open", "closed"}
+            and device_class not in _OPENING
+        ):
+            continue
+        words = _describing_words(model, candidate) | set(_CLASS_WORDS.get(device_class or "", ()))
+        if device_class:
+            words |= _words(device_class.replace("_", " "))
+        if subject <= words:
+            fitting.append(candidate)
+    if len(fitting) != 1:
+        return _no_answer(intent, f"{len(fitting)} exposed devices fit; ask which one", language)
+    found = report(fitting[0])
+    entity = model.entity(found.entity_id)
+    if found.entity_id.startswith("binary_sensor.") and entity and entity.device_class in _OPENING:
+        spoken = _OPENING_STATES.get(found.state, found.state)
+        found = StateReport(found.entity_id, found.name, spoken, found.attributes)
+    if found.state in wanted:
+        return _answer(intent, language, [found])
+    return _answer(intent, language, [], unmatched=[found])
+
+
 def _area_own_sensors(model: HomeModel, areas: Sequence[Any], classes: set[str]) -> set[str]:
     """The sensors the matched areas name as their own temperature or humidity."""
     own: set[str] = set()
