@@ -46,7 +46,8 @@ MAX_ITEMS = 20
 
 _SUBJECT_FILLER = FILLER | frozenset(
     ("der", "die", "das", "dem", "den", "des", "vom", "von", "im", "in", "am", "an", "mein",
-     "meine", "meinem", "meiner", "meines", "unser", "unsere", "unserem", "unserer", "level")
+     "meine", "meinem", "meiner", "meines", "unser", "unsere", "unserem", "unserer", "level",
+     "noch", "gerade", "schon", "eigentlich", "jetzt")
 )  # fmt: skip
 """Words of a spoken subject that do not name anything ("the", "my", "level", "vom")."""
 
