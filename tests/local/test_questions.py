@@ -169,3 +169,26 @@ async def test_a_device_named_by_some_of_its_words(
         assert result.error_code is ErrorCode.NO_VALID_TARGETS
     else:
         assert said == speech
+
+
+async def test_a_sensor_not_exposed_is_not_answered_about(matcher: LocalMatcher) -> None:
+    """The garage sensor's battery is not exposed to Assist: no answer is read from it."""
+    extra = {
+        "sensor.garage_battery": (
+            "kitchen",
+            "Garage sensor battery",
+            [],
+            "12",
+            {"device_class": "battery", "unit_of_measurement": "%"},
+        )
+    }
+    dicts = home_dicts(extra)
+    dicts["entity_details"]["sensor.garage_battery"]["options"]["conversation"] = {
+        "should_expose": False
+    }
+    home = HomeModel.build(**dicts)
+
+    speech, result = await answer(matcher, "what is the battery level of the garage sensor", home)
+
+    assert result.error_code is ErrorCode.NO_VALID_TARGETS
+    assert "12" not in speech

@@ -117,7 +117,7 @@ async def _dispatch(
     moment = now if now is not None else datetime.now().astimezone()
     own = await _question(name, slots, model, executor, preferences, language, moment)
     if own is not None:
-        return own
+        return questions.gated(own, model)
     if name == "HassGetCurrentTime":
         return queries.current_time(name, moment, language)
     if name == "HassGetCurrentDate":

@@ -81,6 +81,20 @@ def _answer(
     )
 
 
+def gated(result: IntentResult, model: HomeModel) -> IntentResult:
+    """``result`` if the gate lets every entity it answers about be read, else no answer.
+
+    The handlers only match exposed entities; asking the gate of each state said keeps the
+    promise in one place whatever a handler matched.
+    """
+    gate = Gate(dry_run=False, exposed=model.is_exposed)
+    for state in (*result.matched_states, *result.unmatched_states):
+        if not gate.entity(state.entity_id).allowed:
+            message = f"{state.entity_id} is not exposed to Assist"
+            return _no_answer(result.intent, message, result.language)
+    return result
+
+
 def _words(text: str) -> set[str]:
     return set(loose_name(text).split())
 
