@@ -192,3 +192,32 @@ async def test_a_sensor_not_exposed_is_not_answered_about(matcher: LocalMatcher)
 
     assert result.error_code is ErrorCode.NO_VALID_TARGETS
     assert "12" not in speech
+
+
+@pytest.fixture(scope="module")
+def matchers() -> dict[str, LocalMatcher]:
+    """A French and a Spanish matcher, loaded once."""
+    loaded = {language: LocalMatcher(language) for language in ("fr", "es")}
+    for local in loaded.values():
+        local.prepare()
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "speech"),
+    [
+        ("fr", "quel est le niveau de batterie du hall motion sensor", "87"),
+        ("fr", "qu'est-ce qu'il y a sur ma chores", "laundry et dishes"),
+        ("fr", "qu'est-ce que j'ai demain", "1 événement demain : Recycling"),
+        ("es", "cuál es el nivel de batería del hall motion sensor", "87"),
+        ("es", "qué hay en mi chores", "laundry y dishes"),
+        ("es", "qué tengo para mañana", "1 evento mañana: Recycling"),
+    ],
+)
+async def test_our_questions_in_french_and_spanish(
+    matchers: dict[str, LocalMatcher], home: HomeModel, language: str, text: str, speech: str
+) -> None:
+    """Our own question forms are answered in French and Spanish too, in those languages."""
+    said, _result = await answer(matchers[language], text, home)
+
+    assert speech in said
