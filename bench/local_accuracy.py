@@ -4,11 +4,16 @@ Runs the whole side-by-side harness (devtools/side_by_side.py): per home a real 
 2025.4.4 with the home built by the synthetic_home integration, and Home Agent with no model
 reached through Home Assistant's wyoming integration. Every sentence goes once to each agent;
 a sentence passes only if the home ends exactly as expected (and a question's reply holds the
-answer), scored as the product's own evaluation scores (addon/eval/scoring.py). Prints a table
-per home, then the sentence forms our local path fails most, then one JSON line: ``ours`` and
-``ha`` are the shares of sentences passed, ``wrong_actions`` ours.
-Target (issue 13): ours ≥ ha + 0.05 overall and on every home, 0 wrong actions. About a minute
-per home; run as ``.venv/bin/python bench/local_accuracy.py [TASK_FILE ...]``.
+answer), scored as the product's own evaluation scores (addon/eval/scoring.py). Then the
+questions section (devtools/homes/questions, devtools/questions.py): questions on the same
+homes, each home booted again with the entities its questions read, a reply passing only when
+it holds an expected answer as whole words and is not a failure. Prints a table per home, then
+the sentence forms our local path fails most, then one JSON line: ``ours`` and ``ha`` are the
+shares of command sentences passed, ``wrong_actions`` ours, ``questions_ours`` and
+``questions_ha`` the shares of questions answered.
+Targets: ours ≥ ha + 0.05 overall and on every home, 0 wrong actions (issue 13);
+questions_ours > questions_ha (issue 22). About a minute per home; run as
+``.venv/bin/python bench/local_accuracy.py [TASK_FILE ...]``.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from pathlib import Path
 _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
+from devtools.questions import SECTION, question_files
 from devtools.side_by_side import (
+    COMMANDS,
     HA,
     OURS,
     RunResult,
@@ -54,7 +61,7 @@ def failing_forms(result: RunResult) -> list[tuple[str, int, int]]:
 
 def main() -> None:
     configure_logging()
-    paths = [Path(arg) for arg in sys.argv[1:]] or default_files()
+    paths = [Path(arg) for arg in sys.argv[1:]] or [*default_files(), *question_files()]
     result = asyncio.run(run_files(paths))
     for home in result.homes:
         print(format_home(home))
@@ -70,9 +77,15 @@ def main() -> None:
         for outcome in home.of(OURS):
             if not outcome.score.passed and outcome.task.id in ha_passed_ids:
                 print(f"   [{home.language}] {outcome.task.sentence!r} -> {outcome.reply.text!r}")
-    ours, ha = result.tally(OURS), result.tally(HA)
+    ours, ha = result.tally(OURS, COMMANDS), result.tally(HA, COMMANDS)
     verdict = "PASS" if ours.share >= ha.share + MARGIN and not ours.wrong_actions else "FAIL"
     print(f"target: ours ≥ ha + {MARGIN:.2f} with 0 wrong actions: {verdict}")
+    asked_ours, asked_ha = result.tally(OURS, SECTION), result.tally(HA, SECTION)
+    verdict = "PASS" if asked_ours.share > asked_ha.share else "FAIL"
+    print(
+        f"questions: ours {asked_ours.passed}/{asked_ours.total},"
+        f" ha {asked_ha.passed}/{asked_ha.total}: {verdict}"
+    )
     print(
         json.dumps(
             {
@@ -81,7 +94,10 @@ def main() -> None:
                 "ha": round(ha.share, 3),
                 "wrong_actions": ours.wrong_actions,
                 "sentences": ours.total,
-                "homes": len(result.homes),
+                "homes": len({home.file for home in result.homes if home.section == COMMANDS}),
+                "questions_ours": round(asked_ours.share, 3),
+                "questions_ha": round(asked_ha.share, 3),
+                "questions": asked_ours.total,
             }
         )
     )

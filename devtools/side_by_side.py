@@ -36,12 +36,14 @@ from addon.errors import TaskFileInvalid
 from addon.eval.scoring import EntityView, Score, Snapshot, compared_attributes, same, score
 from addon.eval.tasks import Task, TaskFile, load_task_file
 from devtools.home_assistant import REPO_ROOT, HomeAssistantProcess, build_template
+from devtools.questions import SECTION, is_question_file, load_questions, question_files
 from devtools.standalone import standalone_settings
 
 INTEGRATION = REPO_ROOT / "devtools" / "ha_synthetic_home" / "custom_components" / "synthetic_home"
 HOMES_DIR = REPO_ROOT / "devtools" / "homes"
 HA_AGENT = "conversation.home_assistant"
 OURS, HA = "ours", "ha"
+COMMANDS = "commands"
 AGENTS = (OURS, HA)
 SETUP_TIMEOUT_S = 60.0
 SYNC_TIMEOUT_S = 10.0
@@ -94,6 +96,8 @@ class HomeResult:
     """The task file's stem."""
     language: str
     outcomes: tuple[TaskOutcome, ...]
+    section: str = COMMANDS
+    """``commands`` (a home's task file) or ``questions`` (a question file on that home)."""
 
     def of(self, agent: str) -> tuple[TaskOutcome, ...]:
         """The outcomes of one agent, in task order."""
@@ -120,9 +124,11 @@ class RunResult:
 
     homes: tuple[HomeResult, ...]
 
-    def tally(self, agent: str) -> Tally:
-        """Over every home."""
-        tallies = [home.tally(agent) for home in self.homes]
+    def tally(self, agent: str, section: str | None = None) -> Tally:
+        """Over every home (of one section: ``commands`` or ``questions``)."""
+        tallies = [
+            home.tally(agent) for home in self.homes if section is None or home.section == section
+        ]
         return Tally(
             passed=sum(t.passed for t in tallies),
             total=sum(t.total for t in tallies),
@@ -148,10 +154,19 @@ def snapshot(states: Iterable[dict[str, Any]], entity_ids: Iterable[str]) -> Sna
 class HomeRun:
     """One booted home: Home Assistant with the synthetic home, Home Agent wired in by Wyoming."""
 
-    def __init__(self, home: HomeAssistantProcess, task_file: TaskFile, app: web.Application):
+    def __init__(
+        self,
+        home: HomeAssistantProcess,
+        task_file: TaskFile,
+        app: web.Application,
+        *,
+        whole_words: bool = False,
+    ):
         self.home = home
         self.task_file = task_file
         self.app = app
+        self.whole_words = whole_words
+        """Answers count only as whole words of the reply (the questions section)."""
         self.ours_agent_id = ""
         self._compared = compared_attributes(task_file.home, task_file.tasks)
 
@@ -214,10 +229,11 @@ class HomeRun:
             compared=self._compared,
             reply=reply.text,
             failed=reply.failed,
+            whole_words=self.whole_words,
         )
         return TaskOutcome(task=task, agent=agent, reply=reply, score=verdict, seconds=seconds)
 
-    async def run(self) -> HomeResult:
+    async def run(self, section: str = COMMANDS) -> HomeResult:
         """Every task through both agents."""
         outcomes = [
             await self.run_task(task, agent) for task in self.task_file.tasks for agent in AGENTS
@@ -227,6 +243,7 @@ class HomeRun:
             file=self.task_file.name,
             language=self.task_file.home.language,
             outcomes=tuple(outcomes),
+            section=section,
         )
 
 
@@ -282,7 +299,9 @@ async def add_wyoming_agent(home: HomeAssistantProcess, port: int) -> str:
 
 
 @asynccontextmanager
-async def booted(task_file: TaskFile, template: Path, work_dir: Path) -> AsyncIterator[HomeRun]:
+async def booted(
+    task_file: TaskFile, template: Path, work_dir: Path, *, whole_words: bool = False
+) -> AsyncIterator[HomeRun]:
     """Home Assistant with the task file's home, and Home Agent linked to it, for one ``with``."""
     config_dir = work_dir / _slug(task_file.name)
     home_file = work_dir / f"{config_dir.name}.home.yaml"
@@ -300,7 +319,7 @@ async def booted(task_file: TaskFile, template: Path, work_dir: Path) -> AsyncIt
         await runner.setup()
         try:
             await app[keys.HOME_SYNC].wait_ready(SETUP_TIMEOUT_S)
-            run = HomeRun(home, task_file, app)
+            run = HomeRun(home, task_file, app, whole_words=whole_words)
             run.ours_agent_id = await add_wyoming_agent(home, app[keys.WYOMING].bound_port)
             yield run
         finally:
@@ -310,15 +329,24 @@ async def booted(task_file: TaskFile, template: Path, work_dir: Path) -> AsyncIt
 async def run_files(
     paths: Sequence[Path], work_dir: Path | None = None, *, report: bool = False
 ) -> RunResult:
-    """Run every task file side by side; with ``report``, print each home's table as it ends."""
-    task_files = [load_task_file(path) for path in paths]
+    """Run every task file side by side; with ``report``, print each home's table as it ends.
+
+    A question file (:mod:`devtools.questions`) runs as its own home in the questions section.
+    """
+    task_files = [
+        (load_questions(path), SECTION)
+        if is_question_file(path)
+        else (load_task_file(path), COMMANDS)
+        for path in paths
+    ]
     with tempfile.TemporaryDirectory(prefix="side-by-side-") as scratch:
         root = work_dir or Path(scratch)
         template = await asyncio.to_thread(build_template, root / "template", demo=False)
         results: list[HomeResult] = []
-        for task_file in task_files:
-            async with booted(task_file, template, root) as run:
-                result = await run.run()
+        for task_file, section in task_files:
+            whole_words = section == SECTION
+            async with booted(task_file, template, root, whole_words=whole_words) as run:
+                result = await run.run(section)
             results.append(result)
             if report:
                 _print(format_home(result))
@@ -374,7 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def default_files() -> list[Path]:
-    """Every task file shipped in devtools/homes."""
+    """Every task file shipped in devtools/homes (the commands section)."""
     return sorted(HOMES_DIR.glob("*.yaml"))
 
 
@@ -385,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.work_dir:
         args.work_dir.mkdir(parents=True, exist_ok=True)
     try:
-        result = asyncio.run(run_files(args.files or default_files(), args.work_dir, report=True))
+        files = args.files or [*default_files(), *question_files()]
+        result = asyncio.run(run_files(files, args.work_dir, report=True))
     except TaskFileInvalid as err:
         sys.stderr.write(f"{err}\n")
         return 2
@@ -394,9 +423,11 @@ def main(argv: list[str] | None = None) -> int:
             AGENTS if args.failures == "both" else [args.failures] if args.failures else []
         ):
             _print(f"-- {home.name}: failed for {agent}\n{format_failures(home, agent)}")
-    ours, ha = result.tally(OURS), result.tally(HA)
-    _print(f"TOTAL ours {_cell(ours)} (wrong {ours.wrong_actions})")
-    _print(f"TOTAL ha   {_cell(ha)} (wrong {ha.wrong_actions})")
+    for section in (COMMANDS, SECTION):
+        ours, ha = result.tally(OURS, section), result.tally(HA, section)
+        if ours.total:
+            _print(f"TOTAL {section} ours {_cell(ours)} (wrong {ours.wrong_actions})")
+            _print(f"TOTAL {section} ha   {_cell(ha)} (wrong {ha.wrong_actions})")
     return 0
 
 

@@ -25,8 +25,15 @@ from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
 from addon.home.gate import Decision
 from addon.home.targets import MatchTargetsPreferences
+from addon.i18n.questions import dont_know
 from addon.local.failure_speech import unexposed_failure
-from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
+from addon.local.matcher import (
+    QUESTIONS,
+    LocalMatch,
+    LocalMatcher,
+    answered_locally,
+    answered_nothing,
+)
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
 from addon.tools.registry import HELD_RESULT, ToolOutcome, held_by_executor
@@ -60,7 +67,10 @@ async def run_local_turn(
     done twice. Only an exact match answers when a model is configured (the model reads typos
     better than a guess); without one, typos are corrected when that is certain, and a name
     several devices share is matched so that the listener hears so.
-    ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model.
+    ``questions=False`` leaves questions (:data:`QUESTIONS`) to a configured model. A
+    question that one stage's sentences read as being about nothing in the home (an empty
+    answer) tries the next stage's reading before it is answered; one that cannot be answered
+    for certain, with no model to ask, is answered "I don't know that".
     """
     model, executor = context.home, context.executor
     if model is None or executor is None:
@@ -85,6 +95,7 @@ async def run_local_turn(
     acted = time.perf_counter()
     holds = context.holds
     held_before = len(holds.held) if holds is not None else 0
+    empty: tuple[LocalMatch, IntentResult] | None = None
     while match is not None:
         if fall_through and not questions and match.intent in QUESTIONS:
             return None
@@ -97,10 +108,15 @@ async def run_local_turn(
             language=context.language,
             now=context.now,
         )
-        if answered_locally(result):
+        if answered_locally(result) and not answered_nothing(result):
             break
-        failed = failed or (match, result)
+        if answered_locally(result):
+            empty = empty or (match, result)
+        else:
+            failed = failed or (match, result)
         match = next(candidates, None)
+    if match is None and empty is not None:
+        match, result = empty
     if match is None and failed is None and not fall_through:
         # Nothing matched with the exposed names: Home Assistant's next stage tries the others,
         # only to say which is not exposed; no handler runs for it, so nothing can act.
@@ -117,7 +133,13 @@ async def run_local_turn(
             trace.timings["local_miss"] = (time.perf_counter() - acted) * 1000
             return None
         match, result = failed
-    reply = render_speech(match, result)
+    # A question we could not answer is "I don't know that", unless the home says why for
+    # certain (no device of that name, several of it): then Home Assistant's sentence for it.
+    reply = (
+        dont_know(context.language)
+        if match.intent in QUESTIONS and not answered_locally(result) and result.failure is None
+        else render_speech(match, result)
+    )
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
     tool_result = result.for_model()

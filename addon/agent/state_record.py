@@ -90,6 +90,12 @@ class RecordingExecutor:
         """Passed on."""
         return await self._inner.state(entity_id)
 
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """Passed on: a read changes nothing to note."""
+        return await self._inner.read(domain, service, entity_ids, data)
+
     async def _note_after(self, entity_ids: Sequence[str]) -> None:
         if self._inner.name != "virtual":
             return

@@ -10,7 +10,8 @@ the product's evaluation and the comparison with Home Assistant's agent cannot d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,8 +87,13 @@ def score(
     compared: Mapping[str, frozenset[str]],
     reply: str,
     failed: bool,
+    whole_words: bool = False,
 ) -> Score:
-    """Judge one task from the home before and after its sentence and the reply it got."""
+    """Judge one task from the home before and after its sentence and the reply it got.
+
+    ``whole_words``: an answer counts only as whole words of the reply ("7" is not in "17" or
+    "7.5"), as the side-by-side harness's questions section scores them.
+    """
     problems: list[str] = []
     wrong: list[str] = []
     for entity_id in sorted(set(before) | set(after)):
@@ -107,11 +113,24 @@ def score(
                 wrong.append(entity_id)
     if failed:
         problems.append("the reply was a failure")
-    if task.answer is not None:
-        said = reply.casefold()
-        if not any(answer.casefold() in said for answer in task.answer):
-            problems.append(f"the reply holds none of: {', '.join(task.answer)}")
+    if task.answer is not None and not holds_answer(reply, task.answer, whole_words=whole_words):
+        problems.append(f"the reply holds none of: {', '.join(task.answer)}")
     return Score(passed=not problems, wrong_actions=tuple(wrong), problems=tuple(problems))
+
+
+def holds_answer(reply: str, answers: Sequence[str], *, whole_words: bool = False) -> bool:
+    """Whether ``reply`` holds one of ``answers``, ignoring case (as whole words, if asked).
+
+    A whole word is not part of a longer word or number: "7" is in "it is 7 °C" but not in
+    "17" or "7.5", and "on" is not in "front".
+    """
+    said = reply.casefold()
+    if not whole_words:
+        return any(answer.casefold() in said for answer in answers)
+    return any(
+        re.search(rf"(?<![\w])(?<!\d[.,]){re.escape(answer.casefold())}(?![\w])(?![.,]\d)", said)
+        for answer in answers
+    )
 
 
 def _changed(old: EntityView | None, new: EntityView | None, keys: frozenset[str]) -> bool:

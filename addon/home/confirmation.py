@@ -263,6 +263,12 @@ class ConfirmingExecutor:
         """As the inner executor reads it."""
         return await self._inner.state(entity_id)
 
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """As the inner executor reads it: a read acts on nothing the policy covers."""
+        return await self._inner.read(domain, service, entity_ids, data)
+
 
 async def perform(executor: Executor | None, held: HeldAction, *, dry_run: bool) -> None:
     """Carry out a confirmed action, exactly as it was held (virtually in a dry run).

@@ -127,7 +127,8 @@ def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents
 
     They use the pinned package's lists and expansion rules (``{brightness}``, ``<the>``) as
     Home Assistant's custom sentences use its built-in ones; what the file defines wins. Their
-    responses are the pinned package's for the same intents.
+    responses are the pinned package's for the same intents, and the file's own (``responses:
+    intents:``, Home Assistant's format) for our own intents, which the package has not.
     """
     path = CUSTOM_DIR / f"{language.casefold()}.yaml"
     if not path.is_file():
@@ -142,6 +143,13 @@ def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents
         "expansion_rules": {
             **base.get("expansion_rules", {}),
             **custom.get("expansion_rules", {}),
+        },
+        "responses": {
+            **base.get("responses", {}),
+            "intents": {
+                **base.get("responses", {}).get("intents", {}),
+                **(custom.get("responses") or {}).get("intents", {}),
+            },
         },
     }
     return _parse(language, data, intent_names)

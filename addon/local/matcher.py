@@ -41,6 +41,7 @@ from hassil.recognize import recognize_best
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model import HomeModel
+from addon.local.answer_format import without_answer_format
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
@@ -63,6 +64,11 @@ METADATA_SINGLE_TARGET = "single_target"
 """Our sentences' metadata for a form that names one device without its name ("turn off the
 tv", "pause"): it matches only when exactly one exposed entity fits (:func:`single_target`)."""
 
+METADATA_SUBJECT = "subject"
+"""Our sentences' metadata for a question whose only spoken slot is free text (``{subject}``):
+its intent accepts the words only when they name exactly one exposed entity, so the match is
+not left to the model as mostly free text."""
+
 QUESTIONS = frozenset(
     {
         "HassGetState",
@@ -70,6 +76,12 @@ QUESTIONS = frozenset(
         "HassGetWeather",
         "HassGetCurrentTime",
         "HassGetCurrentDate",
+        "HomeAgentSensorValue",
+        "HomeAgentStateCheck",
+        "HomeAgentWeatherCondition",
+        "HomeAgentOutsideTemperature",
+        "HomeAgentListItems",
+        "HomeAgentCalendarEvents",
     }
 )
 """Intents that only answer: with a model, the ``local_questions`` option decides who answers.
@@ -77,6 +89,7 @@ QUESTIONS = frozenset(
 Home Assistant's pipeline leaves ``HassGetState`` to an LLM agent even with "prefer local
 intents" (``_async_local_fallback_intent_filter``); we answer it locally by default, with Home
 Assistant's response templates, because an exact match reads the same states the model would.
+Our own question intents (``HomeAgent…``, :mod:`addon.home.actions.questions`) are questions too.
 """
 
 _MODEL_ERRORS = frozenset(
@@ -124,6 +137,21 @@ def answered_locally(result: IntentResult) -> bool:
     can try; a failure while acting (``failed_to_handle``, ``unknown``) is spoken as it is.
     """
     return not (result.is_error and result.error_code in _MODEL_ERRORS)
+
+
+def answered_nothing(result: IntentResult) -> bool:
+    """Whether ``result`` answers a question about nothing: no entity matched at all.
+
+    Home Assistant's HassGetState answers "0" or "No" when the words named no entity of the
+    home (2025.4's German "wie viele Lichter sind an" asks for binary sensors of class light):
+    another stage's reading of the same words may name what was meant, so it is tried first.
+    """
+    return (
+        result.intent == "HassGetState"
+        and not result.is_error
+        and not result.matched_states
+        and not result.unmatched_states
+    )
 
 
 class LocalMatcher:
@@ -232,6 +260,7 @@ class LocalMatcher:
         loaded = self._load(language or self._language)
         if loaded is None or not text.strip():
             return
+        text = without_answer_format(text, language or self._language)
         seen: set[str] = set()
         for sentences in loaded.sets:
             match = self._recognize(
@@ -301,7 +330,8 @@ class LocalMatcher:
         spec = INTENTS.get(name)
         if spec is None or name not in self._intent_names:
             return None
-        if wildcard_heavy(result, text):
+        metadata = result.intent_metadata or {}
+        if wildcard_heavy(result, text) and not metadata.get(METADATA_SUBJECT):
             _LOGGER.debug(
                 "Local match %s for %r is mostly free text; left to the model", name, text
             )
@@ -313,7 +343,6 @@ class LocalMatcher:
         if not ambiguous and shared_name(model, slots):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
-        metadata = result.intent_metadata or {}
         if metadata.get(METADATA_SINGLE_TARGET) and not single_target(model, name, slots):
             _LOGGER.debug("Local match %s for %r does not fit exactly one device", name, text)
             return None

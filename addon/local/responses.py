@@ -93,7 +93,13 @@ def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any
 
     def state_attr(entity_id: str, attribute: str) -> Any:
         state = by_id.get(entity_id)
-        return None if state is None else state.attributes.get(attribute)
+        if state is None:
+            return None
+        if attribute == "current_temperature" and state.domain == "sensor":
+            # Home Assistant 2025.4's template reads only a thermostat's attribute; its newer
+            # one falls back on the state. A temperature sensor's state is its temperature.
+            return state.attributes.get(attribute, state.state)
+        return state.attributes.get(attribute)
 
     first = matched[0] if matched else unmatched[0] if unmatched else None
     return {

@@ -176,6 +176,25 @@ async def test_questions_can_be_left_to_the_model(local_matcher: LocalMatcher) -
     assert turn is None
 
 
+async def test_a_question_without_a_certain_answer_goes_to_the_model(
+    local_matcher: LocalMatcher,
+) -> None:
+    """Two reading lamps fit "is the reading on": with a model, the model answers."""
+    turn, _changed = await say(local_matcher, english_home(), "is the reading on", model=True)
+
+    assert turn is None
+
+
+async def test_a_question_without_a_certain_answer_is_not_guessed_without_a_model(
+    local_matcher: LocalMatcher,
+) -> None:
+    """Two reading lamps fit: without a model the answer is "I don't know that"."""
+    turn, changed = await say(local_matcher, english_home(), "is the reading on")
+
+    assert turn is not None
+    assert (turn.reply, changed) == ("I don't know that.", {})
+
+
 @pytest.mark.parametrize(
     ("language", "text", "expected"),
     [

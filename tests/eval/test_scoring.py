@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from addon.eval.scoring import EntityView, Score, compared_attributes, same, score
+from addon.eval.scoring import EntityView, Score, compared_attributes, holds_answer, same, score
 from addon.eval.tasks import Task, TaskFile, parse_task_file
 from tests.eval.tasks import TASKS_YAML
 
@@ -125,3 +125,13 @@ def test_sequences_and_mappings_compare_item_by_item() -> None:
     assert same({"temperature": 21.0}, {"temperature": 21.1})
     assert not same([1, 2], [1, 2, 3])
     assert not same({"a": 1}, {"b": 1})
+
+
+def test_whole_word_answers_are_not_found_inside_longer_numbers_or_words() -> None:
+    """With whole words, "7" is not in "17" or "7.5" and "on" is not in "front"."""
+    assert holds_answer("It is 7 °C outside", ["7"], whole_words=True)
+    assert not holds_answer("It is 17 °C", ["7"], whole_words=True)
+    assert not holds_answer("It is 7.5 °C", ["7"], whole_words=True)
+    assert not holds_answer("the front door", ["on"], whole_words=True)
+    assert holds_answer("No, closed", ["no,"], whole_words=True)
+    assert holds_answer("Draußen sind es 21,5 Grad", ["21,5"], whole_words=True)

@@ -182,8 +182,10 @@ def test_sensor_value_by_area_and_class(matcher: LocalMatcher) -> None:
     match = matcher.recognize("what is the humidity in the bedroom", _home())
 
     assert match is not None
-    assert match.intent == "HassGetState"
-    assert match.slots == {"area": "Bedroom", "domain": ["sensor"], "device_class": ["humidity"]}
+    assert (match.intent, match.slots) == (
+        "HomeAgentSensorValue",
+        {"area": "Bedroom", "device_class": ["humidity"]},
+    )
 
 
 def test_german_bare_pause(german: LocalMatcher) -> None:

@@ -112,3 +112,13 @@ class Executor(Protocol):
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's current state, or None if it does not exist."""
         ...
+
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """A service that only reads (``todo.get_items``, ``calendar.get_events``): its response.
+
+        Home Assistant's ``return_response`` answer, by entity id. Nothing is changed, so a dry
+        run reads too. Raise ToolError if it fails.
+        """
+        ...

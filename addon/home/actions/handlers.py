@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
-from addon.home.actions import direct_intents, queries
+from addon.home.actions import direct_intents, queries, questions
 from addon.home.actions.executor import Executor
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
@@ -115,6 +115,9 @@ async def _dispatch(
             name, slots, model=model, executor=executor, language=language
         )
     moment = now if now is not None else datetime.now().astimezone()
+    own = await _question(name, slots, model, executor, preferences, language, moment)
+    if own is not None:
+        return questions.gated(own, model)
     if name == "HassGetCurrentTime":
         return queries.current_time(name, moment, language)
     if name == "HassGetCurrentDate":
@@ -122,3 +125,36 @@ async def _dispatch(
     if name == "HassRespond":
         return direct_intents.respond(name, slots, language)
     return direct_intents.nevermind(name, language)
+
+
+async def _question(
+    name: str,
+    slots: dict[str, Any],
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+    now: datetime,
+) -> IntentResult | None:
+    """Our own question intents (:mod:`addon.home.actions.questions`); None for another."""
+    if name == "HomeAgentSensorValue":
+        return questions.sensor_value(
+            name, slots, model=model, preferences=preferences, language=language
+        )
+    if name == "HomeAgentStateCheck":
+        return questions.state_check(
+            name, slots, model=model, preferences=preferences, language=language
+        )
+    if name == "HomeAgentWeatherCondition":
+        return questions.weather_condition(name, slots, model=model, language=language)
+    if name == "HomeAgentOutsideTemperature":
+        return questions.outside_temperature(name, slots, model=model, language=language)
+    if name == "HomeAgentListItems":
+        return await questions.list_items(
+            name, slots, model=model, executor=executor, language=language
+        )
+    if name == "HomeAgentCalendarEvents":
+        return await questions.calendar_events(
+            name, slots, model=model, executor=executor, language=language, now=now
+        )
+    return None

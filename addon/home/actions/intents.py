@@ -299,7 +299,73 @@ _SPECS: tuple[IntentSpec, ...] = (
     ),
 )
 
-INTENTS: dict[str, IntentSpec] = {spec.name: spec for spec in _SPECS}
+OWN_PREFIX = "HomeAgent"
+"""Our own intents' names begin with this: questions Home Assistant 2025.4 has no intent for.
+
+They answer local sentences (``addon/local/custom``) only; no model is offered them, and Home
+Assistant's handlers are not their reference.
+"""
+
+_OWN_SPECS: tuple[IntentSpec, ...] = (
+    IntentSpec(
+        "HomeAgentSensorValue",
+        "Gets the value of a sensor by its kind and the device or place it belongs to",
+        (
+            SlotSpec("device_class", SlotKind.TEXT_LIST, required=True),
+            SlotSpec("subject", SlotKind.TEXT),
+            SlotSpec("area", SlotKind.TEXT),
+            SlotSpec("floor", SlotKind.TEXT),
+        ),
+        in_assist_api=False,
+        platforms=frozenset({"sensor"}),
+    ),
+    IntentSpec(
+        "HomeAgentStateCheck",
+        "Checks whether the one device the words name is in the given state",
+        (
+            SlotSpec("subject", SlotKind.TEXT, required=True),
+            SlotSpec("state", SlotKind.TEXT_LIST, required=True),
+            SlotSpec("domain", SlotKind.TEXT_LIST),
+        ),
+        in_assist_api=False,
+    ),
+    IntentSpec(
+        "HomeAgentWeatherCondition",
+        "Checks whether the weather's current condition is one of the given ones",
+        (
+            SlotSpec("condition", SlotKind.TEXT_LIST, required=True),
+            SlotSpec("name", SlotKind.TEXT),
+        ),
+        in_assist_api=False,
+        platforms=frozenset({"weather"}),
+    ),
+    IntentSpec(
+        "HomeAgentOutsideTemperature",
+        "Gets the temperature outside: an outdoor sensor's, else the weather's",
+        (SlotSpec("outside_words", SlotKind.TEXT_LIST),),
+        in_assist_api=False,
+        platforms=frozenset({"sensor", "weather"}),
+    ),
+    IntentSpec(
+        "HomeAgentListItems",
+        "Gets the open items of a to-do list",
+        (SlotSpec("name", SlotKind.TEXT),),
+        in_assist_api=False,
+        platforms=frozenset({"todo"}),
+    ),
+    IntentSpec(
+        "HomeAgentCalendarEvents",
+        "Gets a day's events of the exposed calendars",
+        (
+            SlotSpec("name", SlotKind.TEXT),
+            SlotSpec("day", SlotKind.INTEGER, minimum=0, maximum=1),
+        ),
+        in_assist_api=False,
+        platforms=frozenset({"calendar"}),
+    ),
+)
+
+INTENTS: dict[str, IntentSpec] = {spec.name: spec for spec in (*_SPECS, *_OWN_SPECS)}
 """Every intent we handle, by name. Read-only by convention: build new specs, don't edit."""
 
 # Slots HA accepts from callers other than a model (the LLM API strips them from the schema

@@ -216,6 +216,21 @@ class LiveExecutor:
             raise ToolError(f"{intent} failed: {speech or 'no answer'}")
         return done
 
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """The service's ``return_response`` answer (``{"response": {entity_id: …}}``)."""
+        answer = await self._call(
+            domain,
+            service,
+            data,
+            target={"entity_id": list(entity_ids)},
+            wait=None,
+            return_response=True,
+        )
+        response = answer.get("response") if isinstance(answer, Mapping) else None
+        return response if isinstance(response, Mapping) else {}
+
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's current state, read from Home Assistant."""
         try:

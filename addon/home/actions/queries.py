@@ -12,6 +12,7 @@ and we add a note saying why it is empty.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -65,9 +66,13 @@ def get_state(
     wanted = set(slots.get("state") or ())
     matched: list[StateReport] = []
     unmatched: list[StateReport] = []
-    for state in result.states:
+    sensors = _opening_sensors(model, slots, constraints, preferences)
+    for state in (*result.states, *sensors):
         success.append(IntentTarget(state.name, TargetType.ENTITY, state.entity_id))
-        (matched if not wanted or state.state in wanted else unmatched).append(report(state))
+        said = _OPENING_STATES.get(state.state, state.state) if state in sensors else state.state
+        (matched if not wanted or said in wanted else unmatched).append(report(state))
+    if sensors and not result.is_match:
+        result = replace(result, is_match=True)
     return IntentResult(
         intent=intent,
         response_type=ResponseType.QUERY_ANSWER,
@@ -77,6 +82,47 @@ def get_state(
         unmatched_states=tuple(unmatched),
         message=None if result.is_match else describe_failure(result, constraints, model),
     )
+
+
+_OPENING_CLASSES = {
+    "window": ("window",),
+    "door": ("door",),
+    "garage": ("garage_door",),
+    "gate": ("door", "opening"),
+}
+"""A cover's device class → the binary sensor classes that report the same kind of opening."""
+_OPENING_STATES = {"on": "open", "off": "closed"}
+"""An opening sensor's state as a cover's: what "how many windows are open" asks."""
+
+
+def _opening_sensors(
+    model: HomeModel,
+    slots: Mapping[str, Any],
+    constraints: MatchTargetsConstraints,
+    preferences: MatchTargetsPreferences,
+) -> tuple[EntityState, ...]:
+    """The window and door sensors a question about covers of that class also means.
+
+    Home Assistant's sentences read "how many windows are open" as covers of class window
+    only; in most homes windows are contact sensors (binary sensors of class window), so
+    without them the answer would be a confident, wrong "0". Only for whole-home, area or
+    floor questions (a name is one entity already).
+    """
+    if slots.get("domain") != ["cover"] or constraints.name or not constraints.device_classes:
+        return ()
+    classes = {
+        sensor_class
+        for cover_class in constraints.device_classes
+        for sensor_class in _OPENING_CLASSES.get(cover_class, ())
+    }
+    if not classes:
+        return ()
+    sensors = match_targets(
+        model,
+        replace(constraints, domains={"binary_sensor"}, device_classes=classes),
+        preferences,
+    )
+    return sensors.states if sensors.is_match else ()
 
 
 def get_temperature(
@@ -105,8 +151,33 @@ def get_temperature(
     )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
+        sensor = _only_temperature_sensor(model, name, area, floor) if area else None
+        if sensor is not None:
+            return _answer(intent, (sensor,), language)
         return match_failed(intent, result, constraints, model, language=language)
     return _answer(intent, result.states, language)
+
+
+def _only_temperature_sensor(
+    model: HomeModel, name: str | None, area: str, floor: str | None
+) -> EntityState | None:
+    """The one exposed temperature sensor of a named area that has no thermostat.
+
+    Home Assistant answers "how warm is the pool" only from a climate entity or the area's
+    designated sensor, and fails otherwise; an area with exactly one temperature sensor
+    answers for certain, so that is said instead of the failure.
+    """
+    if name:
+        return None
+    constraints = MatchTargetsConstraints(
+        area_name=area,
+        floor_name=floor,
+        domains={"sensor"},
+        device_classes={"temperature"},
+        assistant=ASSISTANT,
+    )
+    result = match_targets(model, constraints)
+    return result.states[0] if result.is_match and len(result.states) == 1 else None
 
 
 def _area_temperature_sensor(

@@ -117,9 +117,43 @@ class VirtualExecutor:
         """Never needed: the virtual home's ``todo.add_item`` adds to any list, as the intent."""
         raise ToolError(f"{intent} runs in Home Assistant only, not in the virtual home")
 
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """What the virtual home knows: a list's items, a calendar's events, as attributes.
+
+        An evaluation fixture gives a to-do list's open items as ``attributes.items`` and a
+        calendar's events as ``attributes.events`` (``summary``, ``start``, ``end``); items
+        this executor added follow. Any other read answers nothing.
+        """
+        answer: dict[str, Any] = {}
+        for entity_id in entity_ids:
+            current = self._model.state(entity_id)
+            if current is None:
+                continue
+            if (domain, service) == ("todo", "get_items"):
+                names = [*(current.attributes.get("items") or ()), *self._todo.get(entity_id, ())]
+                items = [{"summary": str(name), "status": "needs_action"} for name in names]
+                answer[entity_id] = {"items": items}
+            elif (domain, service) == ("calendar", "get_events"):
+                answer[entity_id] = {"events": _on_days(current.attributes.get("events"), data)}
+        return answer
+
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's state in the virtual home."""
         current = self._model.state(entity_id)
         if current is None:
             return None
         return ReadState(current.entity_id, current.state, dict(current.attributes))
+
+
+def _on_days(events: Any, data: Mapping[str, Any]) -> list[Any]:
+    """The events that start on the days ``data`` asks for (by their ISO dates)."""
+    first = str(data.get("start_date_time") or "")[:10]
+    last = str(data.get("end_date_time") or "")[:10]
+    return [
+        event
+        for event in events or ()
+        if isinstance(event, Mapping)
+        and (not first or first <= str(event.get("start") or "")[:10] < (last or "9999"))
+    ]

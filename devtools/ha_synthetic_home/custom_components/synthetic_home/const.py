@@ -3,6 +3,7 @@
 DOMAIN = "synthetic_home"
 PLATFORMS = (
     "binary_sensor",
+    "calendar",
     "climate",
     "cover",
     "fan",
@@ -14,6 +15,7 @@ PLATFORMS = (
     "todo",
     "vacuum",
     "valve",
+    "weather",
 )
 DATA_PATH = "path"  # the fixture file, read again on a reload
 DATA_HOME = "home"  # the fixture's home mapping

@@ -1,0 +1,390 @@
+"""Our own question intents: answers Home Assistant 2025.4 has no intent for.
+
+Home Assistant's ``HassGetState`` answers a named entity's state, counts and yes/no questions,
+and ``HassGetWeather`` the weather; these handlers answer the common questions left over (a
+sensor's value by its kind and its device or place, whether the weather is sunny, the
+temperature outside, a to-do list's items, today's calendar events), from the live home and,
+for lists and calendars, Home Assistant's own read services (``todo.get_items``,
+``calendar.get_events`` with ``return_response``).
+
+Every read passes the gate (:mod:`addon.home.gate`): only entities exposed to Assist are
+matched, and a read service is called only on entities the gate lets through. A question that
+cannot be answered for certain (nothing fits, or several things fit equally) is a matching
+failure (``no_valid_targets``): the local path then hands it to the model, or, without one,
+says it does not know. The words spoken come from the response templates beside our sentences
+(``addon/local/custom``), in the request's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from addon.home.actions.executor import Executor
+from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.queries import report
+from addon.home.actions.response import (
+    ErrorCode,
+    IntentResult,
+    IntentTarget,
+    ResponseType,
+    StateReport,
+    TargetType,
+    error_result,
+)
+from addon.home.gate import Gate
+from addon.home.lexicon import FILLER
+from addon.home.matching import match_targets
+from addon.home.model import HomeModel
+from addon.home.names import loose_name
+from addon.home.records import EntityState
+from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+
+MAX_ITEMS = 20
+"""Items or events read out at most; the count says how many there are."""
+
+_SUBJECT_FILLER = FILLER | frozenset(
+    ("der", "die", "das", "dem", "den", "des", "vom", "von", "im", "in", "am", "an", "mein",
+     "meine", "meinem", "meiner", "meines", "unser", "unsere", "unserem", "unserer", "level",
+     "noch", "gerade", "schon", "eigentlich", "jetzt")
+)  # fmt: skip
+"""Words of a spoken subject that do not name anything ("the", "my", "level", "vom")."""
+
+
+def _no_answer(intent: str, message: str, language: str) -> IntentResult:
+    """A question we cannot answer for certain: a matching failure the model may still answer."""
+    return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+
+
+def _answer(
+    intent: str,
+    language: str,
+    states: Sequence[StateReport],
+    *,
+    unmatched: Sequence[StateReport] = (),
+    speech_slots: Mapping[str, Any] | None = None,
+) -> IntentResult:
+    """A query answer on ``states`` (matched) and ``unmatched``."""
+    success = tuple(
+        IntentTarget(state.name, TargetType.ENTITY, state.entity_id)
+        for state in (*states, *unmatched)
+    )
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.QUERY_ANSWER,
+        language=language,
+        success=success,
+        matched_states=tuple(states),
+        unmatched_states=tuple(unmatched),
+        speech_slots=dict(speech_slots or {}),
+    )
+
+
+def gated(result: IntentResult, model: HomeModel) -> IntentResult:
+    """``result`` if the gate lets every entity it answers about be read, else no answer.
+
+    The handlers only match exposed entities; asking the gate of each state said keeps the
+    promise in one place whatever a handler matched.
+    """
+    gate = Gate(dry_run=False, exposed=model.is_exposed)
+    for state in (*result.matched_states, *result.unmatched_states):
+        if not gate.entity(state.entity_id).allowed:
+            message = f"{state.entity_id} is not exposed to Assist"
+            return _no_answer(result.intent, message, result.language)
+    return result
+
+
+def _words(text: str) -> set[str]:
+    return set(loose_name(text).split())
+
+
+def _describing_words(model: HomeModel, state: EntityState) -> set[str]:
+    """Every word that may name ``state``: its name, aliases, device and area."""
+    words = _words(state.name)
+    entity = model.entity(state.entity_id)
+    if entity is None:
+        return words
+    for alias in entity.aliases:
+        words |= _words(alias)
+    device = model.devices.get(entity.device_id) if entity.device_id else None
+    if device is not None and device.name:
+        words |= _words(device.name)
+    area = model.areas.get(entity.area_id) if entity.area_id else None
+    if area is not None:
+        words |= _words(area.name)
+        for alias in area.aliases:
+            words |= _words(alias)
+    return words
+
+
+def sensor_value(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HomeAgentSensorValue: the one exposed sensor of a kind that the subject or area names.
+
+    "the battery level of the motion sensor": every word of the subject must name the sensor
+    (its name, aliases, device or area). "the humidity in the bathroom": the area's own
+    humidity or temperature sensor when Home Assistant has one set, else the one sensor there.
+    """
+    classes = set(slots["device_class"])
+    constraints = MatchTargetsConstraints(
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains={"sensor"},
+        device_classes=classes,
+        assistant=ASSISTANT,
+    )
+    result = match_targets(model, constraints, preferences)
+    states = list(result.states) if result.is_match else []
+    subject = _words(str(slots.get("subject") or "")) - _SUBJECT_FILLER
+    if subject:
+        states = [s for s in states if subject <= _describing_words(model, s)]
+    if len(states) > 1:
+        own = _area_own_sensors(model, result.areas, classes)
+        states = [s for s in states if s.entity_id in own] or states
+    if len(states) != 1:
+        found = "no" if not states else f"{len(states)}"
+        return _no_answer(
+            intent,
+            f"{found} exposed {'/'.join(sorted(classes))} sensors fit; ask which one is meant",
+            language,
+        )
+    return _answer(intent, language, [report(states[0])])
+
+
+_CLASS_WORDS = {
+    "garage": ("garage", "door"),
+    "garage_door": ("garage", "door"),
+    "moisture": ("leak", "water", "moisture"),
+    "occupancy": ("presence", "occupancy"),
+    "gas": ("gas",),
+    "water": ("water",),
+}
+"""Words a device class adds to what may name an entity ("the garage door" is a garage cover)."""
+_OPENING = frozenset({"door", "window", "garage_door", "opening"})
+_OPENING_STATES = {"on": "open", "off": "closed"}
+"""A door or window sensor's state as the question asks it."""
+
+
+def state_check(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HomeAgentStateCheck: whether the one exposed device the words name is in ``state``.
+
+    "is the shed locked", "is the gas valve open", "is the garage door open" where no entity
+    has that name: every word of the subject (filler words left out) must name the entity (its
+    name, aliases, device, area or device class). Exactly one fits, or the question is left to
+    the model. A door or window sensor's on and off are read as open and closed.
+    """
+    subject = _words(str(slots["subject"])) - _SUBJECT_FILLER
+    wanted = set(slots["state"])
+    domains = set(slots["domain"]) if "domain" in slots else None
+    constraints = MatchTargetsConstraints(domains=domains, assistant=ASSISTANT)
+    result = match_targets(model, constraints, preferences)
+    fitting: list[EntityState] = []
+    for candidate in result.states if subject and result.is_match else ():
+        entity = model.entity(candidate.entity_id)
+        device_class = entity.device_class if entity is not None else None
+        if (
+            candidate.domain == "binary_sensor"
+            and wanted & {"open", "closed"}
+            and device_class not in _OPENING
+        ):
+            continue
+        words = _describing_words(model, candidate) | set(_CLASS_WORDS.get(device_class or "", ()))
+        if device_class:
+            words |= _words(device_class.replace("_", " "))
+        if subject <= words:
+            fitting.append(candidate)
+    if len(fitting) != 1:
+        return _no_answer(intent, f"{len(fitting)} exposed devices fit; ask which one", language)
+    found = report(fitting[0])
+    entity = model.entity(found.entity_id)
+    if found.entity_id.startswith("binary_sensor.") and entity and entity.device_class in _OPENING:
+        spoken = _OPENING_STATES.get(found.state, found.state)
+        found = StateReport(found.entity_id, found.name, spoken, found.attributes)
+    if found.state in wanted:
+        return _answer(intent, language, [found])
+    return _answer(intent, language, [], unmatched=[found])
+
+
+def _area_own_sensors(model: HomeModel, areas: Sequence[Any], classes: set[str]) -> set[str]:
+    """The sensors the matched areas name as their own temperature or humidity."""
+    own: set[str] = set()
+    for matched in areas:
+        area = model.areas.get(matched.area_id)
+        if area is None:
+            continue
+        if "temperature" in classes and area.temperature_entity_id:
+            own.add(area.temperature_entity_id)
+        if "humidity" in classes and area.humidity_entity_id:
+            own.add(area.humidity_entity_id)
+    return own
+
+
+def _weather(model: HomeModel, name: str | None) -> EntityState | None:
+    """The weather entity Home Assistant's HassGetWeather would pick: the first exposed one."""
+    constraints = MatchTargetsConstraints(name=name, domains={"weather"}, assistant=ASSISTANT)
+    result = match_targets(model, constraints)
+    return result.states[0] if result.is_match and result.states else None
+
+
+def weather_condition(
+    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
+) -> IntentResult:
+    """HomeAgentWeatherCondition: whether the weather's condition now is one of ``condition``."""
+    weather = _weather(model, slots.get("name"))
+    if weather is None:
+        return _no_answer(intent, "no weather entity is exposed to Assist", language)
+    wanted = set(slots["condition"])
+    state = report(weather)
+    if weather.state in wanted:
+        return _answer(intent, language, [state])
+    return _answer(intent, language, [], unmatched=[state])
+
+
+def outside_temperature(
+    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
+) -> IntentResult:
+    """HomeAgentOutsideTemperature: an outdoor temperature sensor, else the weather's.
+
+    A sensor counts as outdoor when a word of its name, aliases, device or area is one of
+    ``outside_words`` (the language's "outside", "outdoor"...). Only one such sensor answers
+    for certain; several leave the question to the weather entity, then to the model.
+    """
+    outside = {word for text in slots.get("outside_words") or () for word in _words(text)}
+    constraints = MatchTargetsConstraints(
+        domains={"sensor"}, device_classes={"temperature"}, assistant=ASSISTANT
+    )
+    result = match_targets(model, constraints)
+    sensors = [s for s in result.states if outside and outside & _describing_words(model, s)]
+    if len(sensors) == 1:
+        return _answer(intent, language, [report(sensors[0])])
+    weather = _weather(model, None)
+    temperature = weather.attributes.get("temperature") if weather is not None else None
+    if weather is None or temperature is None:
+        return _no_answer(intent, "no outdoor temperature sensor or weather entity", language)
+    unit = weather.attributes.get("temperature_unit")
+    if isinstance(temperature, float) and temperature.is_integer():
+        temperature = int(temperature)  # Home Assistant shows 14 as 14.0; say "14 °C"
+    reading = StateReport(
+        weather.entity_id,
+        weather.name,
+        str(temperature),
+        {"unit_of_measurement": unit} if unit else {},
+    )
+    return _answer(intent, language, [reading])
+
+
+async def list_items(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    language: str,
+) -> IntentResult:
+    """HomeAgentListItems: the open items of the named to-do list (or the only one exposed)."""
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"), domains={"todo"}, assistant=ASSISTANT
+    )
+    result = match_targets(model, constraints)
+    if not result.is_match or len(result.states) != 1:
+        return _no_answer(intent, "no single exposed to-do list fits", language)
+    todo = result.states[0]
+    gate = Gate(dry_run=False, exposed=model.is_exposed)
+    if not gate.entity(todo.entity_id).allowed:
+        return _no_answer(intent, f"{todo.entity_id} is not exposed to Assist", language)
+    answer = await executor.read(
+        "todo", "get_items", [todo.entity_id], {"status": ["needs_action"]}
+    )
+    entry = answer.get(todo.entity_id)
+    raw = entry.get("items") if isinstance(entry, Mapping) else None
+    items = [
+        str(item["summary"])
+        for item in raw or ()
+        if isinstance(item, Mapping) and item.get("summary")
+    ]
+    return _answer(
+        intent,
+        language,
+        [report(todo)],
+        speech_slots={"entries": items[:MAX_ITEMS], "count": len(items), "list": todo.name},
+    )
+
+
+async def calendar_events(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    language: str,
+    now: datetime,
+) -> IntentResult:
+    """HomeAgentCalendarEvents: the day's events of every exposed calendar (or the named one).
+
+    ``day`` 0 is today, 1 tomorrow, in the home's time zone (``now``'s).
+    """
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"), domains={"calendar"}, assistant=ASSISTANT
+    )
+    result = match_targets(model, constraints)
+    gate = Gate(dry_run=False, exposed=model.is_exposed)
+    calendars = [s for s in result.states if gate.entity(s.entity_id).allowed]
+    if not result.is_match or not calendars:
+        return _no_answer(intent, "no exposed calendar fits", language)
+    day = now.date() + timedelta(days=int(slots.get("day") or 0))
+    start = datetime.combine(day, time(), now.tzinfo)
+    end = start + timedelta(days=1)
+    answer = await executor.read(
+        "calendar",
+        "get_events",
+        [s.entity_id for s in calendars],
+        {"start_date_time": start.isoformat(), "end_date_time": end.isoformat()},
+    )
+    events: list[tuple[str, str, str]] = []
+    for calendar in calendars:
+        entry = answer.get(calendar.entity_id)
+        for event in (entry.get("events") if isinstance(entry, Mapping) else None) or ():
+            if isinstance(event, Mapping) and event.get("summary"):
+                key, spoken = _event_time(event.get("start"), now)
+                events.append((key, spoken, str(event["summary"])))
+    events.sort()
+    return _answer(
+        intent,
+        language,
+        [report(calendar) for calendar in calendars],
+        speech_slots={
+            "events": [{"summary": summary, "time": at} for _key, at, summary in events][
+                :MAX_ITEMS
+            ],
+            "count": len(events),
+            "day": int(slots.get("day") or 0),
+        },
+    )
+
+
+def _event_time(start: Any, now: datetime) -> tuple[str, str]:
+    """A sort key and the spoken start ("09:30"; "" for an all-day event) of an event."""
+    text = str(start or "")
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return "", ""
+    if len(text) <= len("2025-01-01"):
+        return date.fromisoformat(text[:10]).isoformat(), ""
+    if moment.tzinfo is not None and now.tzinfo is not None:
+        moment = moment.astimezone(now.tzinfo)
+    return moment.isoformat(), moment.strftime("%H:%M")
