@@ -117,15 +117,20 @@ async def run_local_turn(
         match = next(candidates, None)
     if match is None and empty is not None:
         match, result = empty
-    if match is None and failed is None and not fall_through:
-        # Nothing matched with the exposed names: Home Assistant's next stage tries the others,
-        # only to say which is not exposed; no handler runs for it, so nothing can act.
+    if match is None and not fall_through and (failed is None or _uncertain(*failed)):
+        # Nothing matched with the exposed names (or only a question we cannot answer for
+        # certain): Home Assistant's next stage tries the others, only to say which is not
+        # exposed; no handler runs for it, so nothing can act.
         hidden = matcher.unexposed(
             text, model, preferred_area_id=context.area_id, language=context.language
         )
-        if hidden is not None:
-            said = unexposed_failure(hidden.intent, hidden.slots, model, hidden.language)
-            failed = (hidden, said) if said is not None else None
+        said = (
+            unexposed_failure(hidden.intent, hidden.slots, model, hidden.language)
+            if hidden is not None
+            else None
+        )
+        if hidden is not None and said is not None:
+            failed = (hidden, said)
     if match is None:
         if failed is None:
             return None
@@ -136,9 +141,7 @@ async def run_local_turn(
     # A question we could not answer is "I don't know that", unless the home says why for
     # certain (no device of that name, several of it): then Home Assistant's sentence for it.
     reply = (
-        dont_know(context.language)
-        if match.intent in QUESTIONS and not answered_locally(result) and result.failure is None
-        else render_speech(match, result)
+        dont_know(context.language) if _uncertain(match, result) else render_speech(match, result)
     )
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
@@ -187,3 +190,8 @@ async def run_local_turn(
         {"role": "assistant", "content": reply},
     ]
     return LocalTurn(reply, messages, outcome, outcome.error)
+
+
+def _uncertain(match: LocalMatch, result: IntentResult) -> bool:
+    """A question not answered, with no failure of matching that says why."""
+    return match.intent in QUESTIONS and not answered_locally(result) and result.failure is None
