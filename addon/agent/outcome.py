@@ -9,7 +9,7 @@ claim is read in the request's language.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +63,7 @@ class OutcomeVerdict:
     detail: dict[str, Any]
 
 
-def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
+def acting_targets(outcomes: Sequence[ToolOutcome]) -> list[tuple[str, str, str]]:
     """(intent, entity_id, domain) for every target a successful intent says it acted on.
 
     A custom tool's action counts as the intent it amounts to (``light.turn_on`` as
@@ -88,7 +88,7 @@ def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
 
 
 def check_outcome(
-    outcomes: list[ToolOutcome], reply: str, read_state: StateReader, *, language: str
+    outcomes: Sequence[ToolOutcome], reply: str, read_state: StateReader, *, language: str
 ) -> OutcomeVerdict:
     """Compare what the turn claimed with the states now reported.
 

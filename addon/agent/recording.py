@@ -1,7 +1,9 @@
-"""Turning a finished turn's trace into the store's records."""
+"""Recording a turn: its trace turned into the store's records, and waiting for the commit."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -9,6 +11,8 @@ from addon.agent.conversation import ConversationRequest, HandledBy
 from addon.agent.trace import TurnTrace
 from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.tools.registry import ToolOutcome
+
+_LOGGER = logging.getLogger(__name__)
 
 
 def turn_record(
@@ -88,3 +92,14 @@ def _stored_result(outcome: ToolOutcome) -> dict[str, Any]:
     if outcome.decisions:
         stored = {**stored, "gate": [decision.as_dict() for decision in outcome.decisions]}
     return stored
+
+
+async def committed(future: asyncio.Future[bool], turn_id: int) -> None:
+    """Wait until the turn's transaction committed: an answered turn is a stored turn.
+
+    Shielded, so a caller that goes away (a closed connection) does not take the commit's
+    future with it. A turn the store can never hold is answered all the same, with an error in
+    the log: the user is owed the answer to what was done.
+    """
+    if not await asyncio.shield(future):
+        _LOGGER.error("Turn %s was answered but could not be stored", turn_id)
