@@ -26,17 +26,10 @@ class Answer:
 
 def action_summary(outcome: ToolOutcome) -> ActionSummary:
     """A tool call as API callers and the UI see it: did it work, and on what."""
-    data = outcome.result.get("data", {}) if isinstance(outcome.result.get("data"), dict) else {}
-    targets = [t.get("id", "") for t in data.get("success", []) if isinstance(t, dict)]
-    success = (
-        outcome.ok
-        and outcome.result.get("response_type") != "error"
-        and (outcome.result.get("success", True) is not False)
-    )
     return ActionSummary(
         tool=outcome.name,
         arguments=outcome.arguments,
-        success=success,
-        targets=targets,
-        error=outcome.error or outcome.result.get("error_text"),
+        success=outcome.ok and outcome.result.succeeded,
+        targets=[target.id for target in outcome.result.targets],
+        error=outcome.error or outcome.result.error_text,
     )

@@ -35,6 +35,7 @@ from addon.home.confirmation import perform
 from addon.i18n.translations import messages_for
 from addon.tools.base import ActedTarget, ToolContext
 from addon.tools.registry import ToolOutcome
+from addon.tools.result import ToolResult
 
 
 class Confirmations:
@@ -149,7 +150,7 @@ def _status(status: str, detail: dict[str, Any], executor: str = "gate") -> Tool
         name="confirmation",
         arguments=detail,
         raw_arguments="",
-        result={"confirmation": status, **detail},
+        result=ToolResult.of({"confirmation": status, **detail}),
         error=None,
         duration_ms=0.0,
         executor=executor,

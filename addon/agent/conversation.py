@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from addon.errors import ErrorKind
+from addon.tools.result import ToolResult
 
 Source = Literal["wyoming", "http", "openai", "ui", "eval", "mcp"]
 HandledBy = Literal["local", "llm", "failed", "tool"]
@@ -85,8 +86,9 @@ class ToolCall:
 class ToolCallResult:
     """What a directly called tool answered, and the turn that records the call."""
 
-    result: dict[str, Any]
-    """What the model would have read: the tool's result, or ``{"error", "error_text"}``."""
+    result: ToolResult
+    """What the model would have read: the tool's result, or ``{"error", "error_text"}``; the
+    endpoint renders it (:meth:`~addon.tools.result.ToolResult.for_model`)."""
     error: str | None
     conversation_id: str
     turn_id: int

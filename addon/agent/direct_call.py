@@ -68,7 +68,7 @@ async def call_directly(
         trace.tool_calls.append(ToolCallTrace(direct.created_at, "direct", outcome, None))
         trace.timings["total"] = (time.perf_counter() - started) * 1000
         conversation_id = uuid.uuid4().hex
-        reply = json.dumps(outcome.result, ensure_ascii=False, default=str)
+        reply = outcome.result.text()
         record = turn_record(
             request=ConversationRequest(
                 text=f"{call.name} {arguments}", source=call.source, language=language

@@ -55,5 +55,4 @@ def _call_line(outcome: ToolOutcome) -> str:
     arguments = json.dumps(outcome.arguments, ensure_ascii=False)
     if outcome.error:
         return f"{outcome.name}({arguments}): error {outcome.error}"
-    result = json.dumps(outcome.result, ensure_ascii=False, default=str)
-    return f"{outcome.name}({arguments}): {result[:TOOL_SUMMARY_CHARS]}"
+    return f"{outcome.name}({arguments}): {outcome.result.text()[:TOOL_SUMMARY_CHARS]}"

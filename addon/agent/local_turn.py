@@ -28,7 +28,8 @@ from addon.home.targets import MatchTargetsPreferences
 from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
-from addon.tools.registry import HELD_RESULT, ToolOutcome, held_by_executor
+from addon.tools.registry import ToolOutcome, held_by_executor
+from addon.tools.result import HELD, ToolResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,12 +109,12 @@ async def run_local_turn(
     reply = render_speech(match, result)
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
-    tool_result = result.for_model()
+    tool_result = ToolResult.of(result.for_model())
     decisions = held_by_executor(match.intent, context.dry_run)
     if holds is not None and len(holds.held) > held_before:
         # The policy held the intent's call: nothing was done, the user is asked instead.
         held = tuple(holds.held[held_before:])
-        tool_result = dict(HELD_RESULT)
+        tool_result = HELD
         reply = question_for(held, context.language)
         decisions = (
             *decisions,
@@ -148,7 +149,7 @@ async def run_local_turn(
         {
             "role": "tool",
             "tool_call_id": call_id,
-            "content": json.dumps(tool_result, ensure_ascii=False, default=str),
+            "content": tool_result.text(),
         },
         {"role": "assistant", "content": reply},
     ]

@@ -29,6 +29,7 @@ from addon.llm.client import LLMClient, ToolCallRequest
 from addon.llm.fallback import Attempt, Fallback, complete
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
+from addon.tools.result import ToolResult
 
 _LOGGER = logging.getLogger(__name__)
 MAX_TOOL_CALLS = 8
@@ -124,7 +125,11 @@ async def run_tool_loop(
             )
             outcomes.append(outcome)
             added.append(
-                {"role": "tool", "tool_call_id": call.id, "content": model_content(outcome.result)}
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": outcome.result.text(MAX_RESULT_CHARS),
+                }
             )
         if context.holds is not None and context.holds.held:
             # A held action ends the turn: the agent asks the user, not the model.
@@ -140,17 +145,6 @@ async def run_tool_loop(
     )
 
 
-def model_content(result: Any) -> str:
-    """The result as the model reads it: JSON, cut at :data:`MAX_RESULT_CHARS` with a note."""
-    text = json.dumps(result, ensure_ascii=False, default=str)
-    if len(text) <= MAX_RESULT_CHARS:
-        return text
-    return (
-        text[:MAX_RESULT_CHARS]
-        + f" … [cut: the result was {len(text)} characters, the first {MAX_RESULT_CHARS} shown]"
-    )
-
-
 def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
     """The answer to a call past :data:`MAX_TOOL_CALLS`: an error the model can act on."""
     text = (
@@ -161,7 +155,7 @@ def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
         name=call.name,
         arguments={},
         raw_arguments=call.arguments[:MAX_TRACE_CHARS],
-        result={"error": TOO_MANY_CALLS, "error_text": text},
+        result=ToolResult.failure(TOO_MANY_CALLS, text),
         error=text,
         duration_ms=0.0,
         executor="none",
@@ -171,19 +165,20 @@ def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
 
 def _for_trace(outcome: ToolOutcome) -> ToolOutcome:
     """``outcome`` with its result, detail and argument text cut to what the trace keeps."""
-    result, detail = _trace_cut(outcome.result), _trace_cut(outcome.detail)
+    text = outcome.result.text()
+    result = outcome.result if len(text) <= MAX_TRACE_CHARS else ToolResult.of(_cut(text))
+    detail = outcome.detail
+    if detail is not None:
+        detail_text = json.dumps(detail, ensure_ascii=False, default=str)
+        detail = detail if len(detail_text) <= MAX_TRACE_CHARS else _cut(detail_text)
     raw = outcome.raw_arguments
     if result is outcome.result and detail is outcome.detail and len(raw) <= MAX_TRACE_CHARS:
         return outcome
     return replace(outcome, result=result, detail=detail, raw_arguments=raw[:MAX_TRACE_CHARS])
 
 
-def _trace_cut(value: Any) -> Any:
-    if value is None:
-        return None
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    if len(text) <= MAX_TRACE_CHARS:
-        return value
+def _cut(text: str) -> dict[str, Any]:
+    """What the trace keeps of a result or detail longer than :data:`MAX_TRACE_CHARS`."""
     return {"truncated": True, "characters": len(text), "text": text[:MAX_TRACE_CHARS]}
 
 

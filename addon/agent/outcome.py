@@ -78,12 +78,10 @@ def acting_targets(outcomes: Sequence[ToolOutcome]) -> list[tuple[str, str, str]
                 domain = acted.entity_id.split(".", 1)[0]
                 targets.append((ACTION_INTENTS.get(service, acted.action), acted.entity_id, domain))
             continue
-        if not outcome.ok or outcome.result.get("response_type") != "action_done":
+        if not outcome.ok:
             continue
-        for target in outcome.result.get("data", {}).get("success", []):
-            entity_id = target.get("id", "")
-            if target.get("type") == "entity" and "." in entity_id:
-                targets.append((outcome.name, entity_id, entity_id.split(".", 1)[0]))
+        for target in outcome.result.entity_targets():
+            targets.append((outcome.name, target.id, target.id.split(".", 1)[0]))
     return targets
 
 

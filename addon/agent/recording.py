@@ -86,7 +86,7 @@ def turn_record(
 
 def _stored_result(outcome: ToolOutcome) -> dict[str, Any]:
     """The result the model got, a custom tool's request and response (masked), the gate's say."""
-    stored = outcome.result
+    stored = outcome.result.for_model()
     if outcome.detail is not None:
         stored = {**stored, "custom_tool": outcome.detail}
     if outcome.decisions:

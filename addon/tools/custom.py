@@ -141,7 +141,7 @@ class CustomToolProvider:
             name=tool.name,
             arguments=mask.value(outcome.arguments),
             repaired=outcome.repaired,
-            result=mask.value(outcome.result),
+            result=mask.value(outcome.result.for_model()),
             error=mask.text(outcome.error) if outcome.error is not None else None,
             duration_ms=outcome.duration_ms,
             dry_run=dry_run,

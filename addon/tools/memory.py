@@ -199,7 +199,7 @@ def told_memory_ids(outcomes: Iterable[ToolOutcome]) -> tuple[int, ...]:
     """The memories the turn's ``remember`` calls stored, to credit to the turn."""
     ids: dict[int, None] = {}
     for outcome in outcomes:
-        memory_id = outcome.result.get("memory_id") if outcome.name == REMEMBER else None
+        memory_id = outcome.result.content.get("memory_id") if outcome.name == REMEMBER else None
         if isinstance(memory_id, int) and outcome.ok:
             ids[memory_id] = None
     return tuple(ids)

@@ -2,7 +2,8 @@
 
 Every failure, from unparseable arguments to an exception inside a tool, comes back as
 ``{"error": ..., "error_text": ...}`` for the model to read (as Home Assistant's ``chat_log`` does),
-never as an exception out of the loop.
+never as an exception out of the loop. Whatever a tool answers is read once into a
+:class:`~addon.tools.result.ToolResult` here.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from addon.errors import HomeAgentError, ToolError
 from addon.home.gate import Decision, Gate
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
+from addon.tools.result import HELD, ToolResult
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -29,7 +31,7 @@ class ToolOutcome:
     name: str
     arguments: dict[str, Any]
     raw_arguments: str
-    result: dict[str, Any]
+    result: ToolResult
     error: str | None
     duration_ms: float
     executor: str
@@ -108,22 +110,18 @@ class ToolRegistry:
             answer = await tool.call(arguments, context)
             error = None
             if isinstance(answer, ToolReply):
-                result, error, detail, acted = (
-                    answer.result,
-                    answer.error,
-                    answer.detail,
-                    answer.acted,
-                )
+                result = ToolResult.of(answer.result)
+                error, detail, acted = answer.error, answer.detail, answer.acted
             else:
-                result = answer
+                result = ToolResult.of(answer)
         except HomeAgentError as err:
-            result = {"error": type(err).__name__, "error_text": str(err)}
+            result = ToolResult.failure(type(err).__name__, str(err))
             error = str(err)
             _LOGGER.info("Tool %s failed: %s", name, err)
         except Exception as err:  # a tool bug must not end the conversation
             _LOGGER.exception("Tool %s raised with arguments %s", name, raw_arguments[:500])
-            result = {"error": type(err).__name__, "error_text": str(err) or repr(err)}
-            error = result["error_text"]
+            error = str(err) or repr(err)
+            result = ToolResult.failure(type(err).__name__, error)
         if holds is not None and len(holds.held) > held_before:
             # Whatever the tool answered, nothing covered was done: the model reads that.
             for held in holds.held[held_before:]:
@@ -133,7 +131,7 @@ class ToolRegistry:
                             "confirm", held.action, "confirmation", "held until the user confirms"
                         )
                     )
-            result, error = dict(HELD_RESULT), None
+            result, error = HELD, None
         return ToolOutcome(
             name=name,
             arguments=arguments,
@@ -147,13 +145,6 @@ class ToolRegistry:
             acted=acted,
             decisions=tuple(gate.decisions),
         )
-
-
-HELD_RESULT: dict[str, Any] = {
-    "held_for_confirmation": True,
-    "speech": "Nothing was done yet: the user is asked to confirm first.",
-}
-"""What the model reads of a call the confirmation policy held."""
 
 
 def gate_for(context: ToolContext) -> Gate:

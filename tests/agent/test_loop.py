@@ -136,7 +136,7 @@ async def test_parallel_tool_calls_run_concurrently(
     ).reply("done")
     result = await run(scripted_llm, registry, context)
     assert [o.error for o in result.outcomes] == [None, None, None]
-    assert [o.result["label"] for o in result.outcomes] == ["a", "b", "c"]
+    assert [o.result.content["label"] for o in result.outcomes] == ["a", "b", "c"]
 
 
 async def test_iteration_bound_stops_a_looping_model(
@@ -214,7 +214,7 @@ async def test_streaming_with_tool_calls_reassembles_arguments(
     trace = TurnTrace()
     result = await run(scripted_llm, registry, context, stream=True, trace=trace)
     assert result.reply == "All done."
-    assert result.outcomes[0].result["label"] == "streamed label"
+    assert result.outcomes[0].result.content["label"] == "streamed label"
     assert trace.llm_calls[0].streamed
     assert trace.llm_calls[0].ttft_ms is not None
     assert trace.llm_calls[1].finish_reason == "stop"
