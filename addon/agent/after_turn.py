@@ -24,6 +24,7 @@ from addon.agent.learning import exchange_for
 from addon.agent.outcome import OutcomeVerdict, acting_targets, check_outcome
 from addon.agent.trace import TurnTrace
 from addon.home.model import HomeModel
+from addon.llm.messages import ChatMessage
 from addon.memory.extraction import Exchange
 from addon.memory.service import AfterTurn, MemoryService, TurnSource
 from addon.store.conversations import OutcomeUpdate
@@ -44,7 +45,7 @@ class FinishedTurn:
     outcomes: tuple[ToolOutcome, ...]
     dry_run: bool
     language: str
-    history: list[dict[str, Any]]
+    history: list[ChatMessage]
     """The conversation's messages before the turn (what extraction reads for "she", "there")."""
 
 

@@ -7,9 +7,9 @@ model's tool loop) back to the agent, which records it and hands the result to t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from addon.agent.conversation import ActionSummary, HandledBy
+from addon.llm.messages import ChatMessage
 from addon.tools.registry import ToolOutcome
 
 
@@ -18,7 +18,7 @@ class Answer:
     """The reply, the messages the turn adds to history (the user's first) and what it did."""
 
     reply: str
-    messages: list[dict[str, Any]]
+    messages: list[ChatMessage]
     handled_by: HandledBy
     error: str | None
     outcomes: tuple[ToolOutcome, ...]

@@ -33,6 +33,7 @@ from addon.agent.turn_setup import TurnSetup
 from addon.errors import ErrorKind, HomeAgentError
 from addon.home.confirmation import perform
 from addon.i18n.translations import messages_for
+from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.tools.base import ActedTarget, ToolContext
 from addon.tools.registry import ToolOutcome
 from addon.tools.result import ToolResult
@@ -137,10 +138,7 @@ class Confirmations:
         )
         if spoken is not None:
             await spoken.send(reply)
-        messages = [
-            {"role": "user", "content": request.text},
-            {"role": "assistant", "content": reply},
-        ]
+        messages: list[ChatMessage] = [UserMessage(request.text), AssistantMessage(reply)]
         return Answer(reply, messages, "local", error, (outcome,))
 
 

@@ -18,6 +18,7 @@ from addon.agent.trace import LLMCallTrace, TurnTrace
 from addon.errors import LLMError, ToolError
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient
+from addon.llm.messages import SystemMessage, UserMessage
 from addon.tools.base import ToolContext, ToolReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -78,10 +79,7 @@ class ExpertTool:
         if not question:
             raise ToolError("the question for the expert is empty")
         content = f"{question}\n\nContext:\n{excerpt}" if excerpt else question
-        messages = [
-            {"role": "system", "content": EXPERT_INSTRUCTIONS},
-            {"role": "user", "content": content},
-        ]
+        messages = (SystemMessage(EXPERT_INSTRUCTIONS), UserMessage(content))
         call = LLMCallTrace(
             started_at=datetime.now(UTC),
             model=self.client.model,

@@ -16,7 +16,6 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from addon.agent.confirm import question_for
 from addon.agent.trace import ToolCallTrace, TurnTrace
@@ -25,6 +24,7 @@ from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
 from addon.home.gate import Decision
 from addon.home.targets import MatchTargetsPreferences
+from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
 from addon.local.matcher import QUESTIONS, LocalMatch, LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
@@ -37,7 +37,7 @@ class LocalTurn:
     """What the local path answered."""
 
     reply: str
-    messages: list[dict[str, Any]]
+    messages: list[ChatMessage]
     outcome: ToolOutcome
     error: str | None
 
@@ -134,23 +134,9 @@ async def run_local_turn(
     trace.timings["local_action"] = outcome.duration_ms
     if outcome.error is not None:
         trace.error_kind = ErrorKind.INTENT_FAILED
-    messages: list[dict[str, Any]] = [
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": call_id,
-                    "type": "function",
-                    "function": {"name": match.intent, "arguments": raw_arguments},
-                }
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": call_id,
-            "content": tool_result.text(),
-        },
-        {"role": "assistant", "content": reply},
+    messages: list[ChatMessage] = [
+        AssistantMessage(None, (ToolCallRequest(call_id, match.intent, raw_arguments),)),
+        ToolMessage(call_id, tool_result.text()),
+        AssistantMessage(reply),
     ]
     return LocalTurn(reply, messages, outcome, outcome.error)

@@ -25,8 +25,9 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind, LLMError
 from addon.i18n.translations import messages_for
-from addon.llm.client import LLMClient, ToolCallRequest
+from addon.llm.client import LLMClient
 from addon.llm.fallback import Attempt, Fallback, complete
+from addon.llm.messages import ChatMessage, ToolCallRequest, ToolMessage
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 from addon.tools.result import ToolResult
@@ -60,7 +61,7 @@ class LoopResult:
     """
 
     reply: str
-    messages: list[dict[str, Any]]
+    messages: list[ChatMessage]
     error: str | None
     outcomes: list[ToolOutcome]
 
@@ -68,7 +69,7 @@ class LoopResult:
 async def run_tool_loop(
     *,
     llm: LLMClient,
-    messages: list[dict[str, Any]],
+    messages: list[ChatMessage],
     registry: ToolRegistry,
     context: ToolContext,
     trace: TurnTrace,
@@ -86,7 +87,7 @@ async def run_tool_loop(
     tools already run are not run again, their results are part of what is sent.
     """
     tools = registry.specs()
-    added: list[dict[str, Any]] = []
+    added: list[ChatMessage] = []
     outcomes: list[ToolOutcome] = []
     for _ in range(max_iterations):
         request_messages = [*messages, *added]
@@ -124,13 +125,7 @@ async def run_tool_loop(
                 ToolCallTrace(started_at, call.id, _for_trace(outcome), asked_by)
             )
             outcomes.append(outcome)
-            added.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call.id,
-                    "content": outcome.result.text(MAX_RESULT_CHARS),
-                }
-            )
+            added.append(ToolMessage(call.id, outcome.result.text(MAX_RESULT_CHARS)))
         if context.holds is not None and context.holds.held:
             # A held action ends the turn: the agent asks the user, not the model.
             return LoopResult("", added, None, outcomes)
@@ -200,7 +195,7 @@ async def _run_call(
 def _call_trace(
     attempt: Attempt,
     stream: bool,
-    messages: list[dict[str, Any]],
+    messages: list[ChatMessage],
     tools: list[dict[str, Any]],
 ) -> LLMCallTrace:
     trace = LLMCallTrace(

@@ -11,7 +11,6 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from addon.agent.answer import Answer
 from addon.agent.confirm import question_for
@@ -33,6 +32,7 @@ from addon.agent.trace import TurnTrace
 from addon.config.settings import Options
 from addon.llm.client import LLMClient
 from addon.llm.fallback import Fallback
+from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, UserMessage
 from addon.memory.service import MemoryService, RecalledMemory, RecallRequest
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome
@@ -56,7 +56,7 @@ class ModelPath:
         self,
         request: ConversationRequest,
         context: ToolContext,
-        history: list[dict[str, Any]],
+        history: list[ChatMessage],
         trace: TurnTrace,
         spoken: SpokenStream | None,
         progress: ToolProgress,
@@ -79,10 +79,7 @@ class ModelPath:
         # the user's message, after the system prompt and the tools: both stay byte-identical and
         # a prefix cache holds. History keeps the message with its time and memories (the next
         # turn starts with the same bytes) but without the devices, as each turn selects its own.
-        user_message = {
-            "role": "user",
-            "content": timed_user_content(request.text, context.now, recalled),
-        }
+        user_message = UserMessage(timed_user_content(request.text, context.now, recalled))
         selected = await self._selection(
             request,
             context,
@@ -97,14 +94,11 @@ class ModelPath:
                 model, request.text, speaker_area_id=context.area_id, history=history
             )
             registry = budgeted(registry, chosen.selection)
-        sent_message = {
-            "role": "user",
-            "content": turn_user_content(request.text, context.now, blocks, recalled),
-        }
+        sent_message = UserMessage(turn_user_content(request.text, context.now, blocks, recalled))
         loop_started = time.perf_counter()
         result = await run_tool_loop(
             llm=self.llm,
-            messages=[{"role": "system", "content": system}, *history, sent_message],
+            messages=[SystemMessage(system), *history, sent_message],
             registry=registry,
             context=context,
             trace=trace,
@@ -128,10 +122,11 @@ class ModelPath:
                 await spoken.message_sink()(final)
         # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
         reply = spoken_reply(result.messages, final)
-        messages = [user_message, *result.messages]
-        if messages[-1].get("role") != "assistant" or messages[-1].get("tool_calls"):
+        messages: list[ChatMessage] = [user_message, *result.messages]
+        last = messages[-1]
+        if not isinstance(last, AssistantMessage) or last.tool_calls:
             # Failed or cut-off turns still end, in history, with what the user was told.
-            messages = [*messages, {"role": "assistant", "content": final}]
+            messages = [*messages, AssistantMessage(final)]
         return Answer(reply, messages, handled_by, result.error, tuple(result.outcomes))
 
     @staticmethod
@@ -150,7 +145,7 @@ class ModelPath:
         self,
         text: str,
         context: ToolContext,
-        history: list[dict[str, Any]],
+        history: list[ChatMessage],
         trace: TurnTrace,
     ) -> tuple[RecalledMemory, ...]:
         """The memories for this turn's request; a failing store costs the turn its memories."""
@@ -160,9 +155,9 @@ class ModelPath:
         model = context.home
         earlier = next(
             (
-                user_words(message["content"])
+                user_words(message.content)
                 for message in reversed(history)
-                if message.get("role") == "user" and isinstance(message.get("content"), str)
+                if isinstance(message, UserMessage)
             ),
             "",
         )
@@ -185,7 +180,7 @@ class ModelPath:
         self,
         request: ConversationRequest,
         context: ToolContext,
-        history: list[dict[str, Any]],
+        history: list[ChatMessage],
         prefix: HomePrefix | None,
         memory_entity_ids: Sequence[str] = (),
     ) -> TurnContext | None:

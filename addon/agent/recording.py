@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from addon.agent.conversation import ConversationRequest, HandledBy
 from addon.agent.trace import TurnTrace
+from addon.llm.messages import ChatMessage, wire_messages
 from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.tools.registry import ToolOutcome
 
@@ -25,7 +27,7 @@ def turn_record(
     handled_by: HandledBy,
     dry_run: bool,
     error: str | None,
-    messages: list[dict[str, Any]],
+    messages: Sequence[ChatMessage],
     trace: TurnTrace,
 ) -> TurnRecord:
     """Everything the store keeps about one turn."""
@@ -43,7 +45,7 @@ def turn_record(
         error=error,
         error_kind=trace.error_kind,
         duration_ms=trace.timings.get("total", 0.0),
-        messages=messages,
+        messages=wire_messages(messages),
         timings={key: round(value, 3) for key, value in trace.timings.items()},
         context=trace.context,
         states=trace.states,
@@ -52,7 +54,7 @@ def turn_record(
                 started_at=call.started_at,
                 model=call.model,
                 streamed=call.streamed,
-                request_messages=call.request_messages,
+                request_messages=wire_messages(call.request_messages),
                 request_tools=call.request_tools,
                 response=call.response,
                 prompt_tokens=call.prompt_tokens,

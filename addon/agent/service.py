@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from addon.agent.after_turn import AfterTurnWork, FinishedTurn, verdict_without_acting
 from addon.agent.answer import Answer, action_summary
@@ -68,6 +68,7 @@ from addon.home.model import HomeModel
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.llm.fallback import Fallback
+from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.local.matcher import LocalMatcher
 from addon.memory.service import MemoryService
 from addon.store.records import ConversationRecords
@@ -221,7 +222,7 @@ class Agent:
             # one transaction (addon.store.writer), awaited below, outside the lock.
             added = await self.records.add_turn(record)
             turn_id = added.turn_id
-            self.history.append(conversation_id, record.messages)
+            self.history.append(conversation_id, answer.messages)
             self._conversations.note(request, conversation_id, created_at)
         await committed(added.committed, turn_id)
         result = ConversationResult(
@@ -249,14 +250,14 @@ class Agent:
         self,
         request: ConversationRequest,
         context: ToolContext,
-        history: list[dict[str, Any]],
+        history: list[ChatMessage],
         trace: TurnTrace,
         spoken: SpokenStream | None,
         progress: ToolProgressEvents,
     ) -> Answer:
         """Answer locally, else through the model, else with an apology for there being none."""
         model = context.home
-        user_message = {"role": "user", "content": request.text}
+        user_message = UserMessage(request.text)
         if self.options.local_first and self.local is not None and model is not None:
             local = await run_local_turn(
                 self.local,
@@ -269,15 +270,15 @@ class Agent:
             if local is not None:
                 if spoken is not None:
                     await spoken.send(local.reply)
-                messages = [user_message, *local.messages]
-                return Answer(local.reply, messages, "local", local.error, (local.outcome,))
+                said = [user_message, *local.messages]
+                return Answer(local.reply, said, "local", local.error, (local.outcome,))
         model_path = self._model_path()
         if model_path is None:
             trace.error_kind = ErrorKind.NO_MODEL if model is not None else ErrorKind.NOT_CONNECTED
             reply = messages_for(context.language).for_error(trace.error_kind)
             if spoken is not None:
                 await spoken.send(reply)
-            messages = [user_message, {"role": "assistant", "content": reply}]
+            messages: list[ChatMessage] = [user_message, AssistantMessage(reply)]
             return Answer(reply, messages, "failed", "no model", ())
         return await model_path.answer(request, context, history, trace, spoken, progress)
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from addon.errors import ErrorKind
 from addon.llm.client import Completion
+from addon.llm.messages import ChatMessage
 from addon.tools.registry import ToolOutcome
 
 
@@ -22,7 +24,7 @@ class LLMCallTrace:
     started_at: datetime
     model: str
     streamed: bool
-    request_messages: list[dict[str, Any]]
+    request_messages: Sequence[ChatMessage]
     request_tools: list[dict[str, Any]]
     response: dict[str, Any] = field(default_factory=dict)
     prompt_tokens: int = 0
@@ -41,14 +43,7 @@ class LLMCallTrace:
         Reasoning and the text as written, which the listener never gets, are kept here; so
         are the ids of the calls read from the text ("recovered from text" on the trace page).
         """
-        self.response = completion.assistant_message()
-        if completion.reasoning:
-            self.response["reasoning"] = completion.reasoning
-        if completion.raw_content.strip() != completion.content.strip():
-            self.response["raw_content"] = completion.raw_content
-        recovered = [call.id for call in completion.tool_calls if call.recovered]
-        if recovered:
-            self.response["recovered_from_text"] = recovered
+        self.response = completion.traced()
         self.prompt_tokens = completion.prompt_tokens
         self.completion_tokens = completion.completion_tokens
         self.ttft_ms = completion.ttft_ms

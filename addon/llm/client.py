@@ -11,7 +11,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.failures import refused, root_cause, status_error
+from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, to_wire
 from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
@@ -46,19 +47,6 @@ RAW_STREAM_HEADER = "X-Stainless-Raw-Response"
 TextSink = Callable[[str], Awaitable[None]]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCallRequest:
-    """A tool call as the model asked for it; ``arguments`` is the raw JSON text it sent.
-
-    ``recovered`` marks a call the model wrote in its text rather than in ``tool_calls``.
-    """
-
-    id: str
-    name: str
-    arguments: str
-    recovered: bool = False
-
-
 @dataclass(slots=True)
 class Completion:
     """What one request to the model produced, with the figures a trace shows.
@@ -79,19 +67,25 @@ class Completion:
     reasoning: str = ""
     raw_content: str = ""
 
-    def assistant_message(self) -> dict[str, Any]:
-        """The assistant message to append to the conversation, in OpenAI format."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.content or None}
-        if self.tool_calls:
-            message["tool_calls"] = [
-                {
-                    "id": call.id,
-                    "type": "function",
-                    "function": {"name": call.name, "arguments": call.arguments},
-                }
-                for call in self.tool_calls
-            ]
-        return message
+    def assistant_message(self) -> AssistantMessage:
+        """The assistant message to append to the conversation."""
+        return AssistantMessage(self.content or None, tuple(self.tool_calls))
+
+    def traced(self) -> dict[str, Any]:
+        """The answer as a trace keeps it: the message as sent back, and what was not spoken.
+
+        Reasoning and the text as written, which the listener never gets, are kept here; so
+        are the ids of the calls read from the text ("recovered from text" on the trace page).
+        """
+        response = to_wire(self.assistant_message())
+        if self.reasoning:
+            response["reasoning"] = self.reasoning
+        if self.raw_content.strip() != self.content.strip():
+            response["raw_content"] = self.raw_content
+        recovered = [call.id for call in self.tool_calls if call.recovered]
+        if recovered:
+            response["recovered_from_text"] = recovered
+        return response
 
 
 @dataclass(slots=True)
@@ -141,7 +135,7 @@ class LLMClient:
 
     async def complete(
         self,
-        messages: list[dict[str, Any]],
+        messages: Sequence[ChatMessage],
         tools: list[dict[str, Any]],
         *,
         stream: bool = False,
@@ -155,7 +149,7 @@ class LLMClient:
         """
         request: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
+            "messages": [to_wire(message) for message in messages],
             "temperature": self._temperature,
         }
         if tools:

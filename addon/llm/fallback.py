@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -28,6 +28,7 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.client import Completion, LLMClient, TextSink
+from addon.llm.messages import ChatMessage
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ class Fallback:
 async def complete(
     primary: LLMClient,
     fallback: Fallback | None,
-    messages: list[dict[str, Any]],
+    messages: Sequence[ChatMessage],
     tools: list[dict[str, Any]],
     *,
     stream: bool = False,
@@ -159,7 +160,7 @@ async def complete(
 async def _ask(
     client: LLMClient,
     endpoint: Endpoint,
-    messages: list[dict[str, Any]],
+    messages: Sequence[ChatMessage],
     tools: list[dict[str, Any]],
     stream: bool,
     on_text: TextSink | None,

@@ -15,12 +15,13 @@ from addon.agent.trace import TurnTrace
 from addon.errors import ErrorKind
 from addon.i18n.translations import EN
 from addon.llm.client import LLMClient
+from addon.llm.messages import SystemMessage, UserMessage
 from addon.tools.base import ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.registry import ToolRegistry
 from devtools.scripted_llm import ScriptedLLM
 
-SYSTEM = {"role": "system", "content": "You are a test."}
+SYSTEM = SystemMessage("You are a test.")
 
 
 # Only bounds a test that would otherwise hang when calls queue; no assertion rests on it.
@@ -88,7 +89,7 @@ async def run(
     try:
         return await run_tool_loop(
             llm=client,
-            messages=[SYSTEM, {"role": "user", "content": "hello"}],
+            messages=[SYSTEM, UserMessage("hello")],
             registry=registry,
             context=context,
             trace=trace or TurnTrace(),
