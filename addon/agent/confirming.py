@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any
 
 from addon.agent.answer import Answer
 from addon.agent.confirm import (
@@ -34,6 +33,7 @@ from addon.errors import ErrorKind, HomeAgentError
 from addon.home.confirmation import perform
 from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
+from addon.text import JsonObject
 from addon.tools.base import ActedTarget, ToolContext
 from addon.tools.registry import ToolOutcome
 from addon.tools.result import ToolResult
@@ -61,7 +61,7 @@ class Confirmations:
         context: ToolContext,
         trace: TurnTrace,
         created_at: datetime,
-    ) -> dict[str, Any] | None:
+    ) -> JsonObject | None:
         """Keep what the turn held for the user's next words; its ``needs_confirmation``."""
         holds = context.holds
         if holds is None or not holds.held:
@@ -142,7 +142,7 @@ class Confirmations:
         return Answer(reply, messages, "local", error, (outcome,))
 
 
-def _status(status: str, detail: dict[str, Any], executor: str = "gate") -> ToolOutcome:
+def _status(status: str, detail: JsonObject, executor: str = "gate") -> ToolOutcome:
     """The trace's line for a held action: held, confirmed, cancelled or expired."""
     return ToolOutcome(
         name="confirmation",

@@ -25,6 +25,7 @@ from addon.home.overview import OverviewCache, grouped_overview
 from addon.home.selection import ContextSelection, SelectionRequest, select
 from addon.home.summary import compact_summary
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolMessage
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ class TurnContext:
     text: str
     elapsed_ms: float
 
-    def trace(self, index: ContextIndex, searched: Iterable[str] = ()) -> dict[str, Any]:
+    def trace(self, index: ContextIndex, searched: Iterable[str] = ()) -> JsonObject:
         """The selection and its reasons as the turn's trace stores them (JSON)."""
         chosen = {selected.entity_id for selected in self.selection.entities}
         found = [e for e in dict.fromkeys(searched) if e in index.entities and e not in chosen]
@@ -79,7 +80,7 @@ def _kind(kind: Kind) -> str:
     return domain if device_class is None else f"{domain}.{device_class}"
 
 
-def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> dict[str, Any]:
+def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> JsonObject:
     entity = index.entities[entity_id]
     return {"entity_id": entity_id, "name": entity.name, "reasons": reasons}
 

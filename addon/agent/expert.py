@@ -12,13 +12,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from addon.agent.trace import LLMCallTrace, TurnTrace
 from addon.errors import LLMError, ToolError
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient
 from addon.llm.messages import SystemMessage, UserMessage
+from addon.text import JsonObject
 from addon.tools.base import ToolContext, ToolReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ class ExpertTool:
         )
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """The question, and optionally the part of the conversation the expert needs."""
         return {
             "type": "object",
@@ -72,7 +72,7 @@ class ExpertTool:
         """Runs in-process, asking another endpoint: traces show ``expert``."""
         return "expert"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
         """Ask the expert once, without tools; its answer or its error goes back as the result."""
         question = str(arguments.get("question", "")).strip()
         excerpt = str(arguments.get("context") or "").strip()

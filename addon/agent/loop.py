@@ -18,7 +18,7 @@ import json
 import logging
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from addon.agent.progress import done_so_far
 from addon.agent.spoken import SpokenStream
@@ -28,6 +28,7 @@ from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient
 from addon.llm.fallback import Attempt, Fallback, complete
 from addon.llm.messages import ChatMessage, ToolCallRequest, ToolMessage
+from addon.text import JsonObject
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 from addon.tools.result import ToolResult
@@ -172,7 +173,7 @@ def _for_trace(outcome: ToolOutcome) -> ToolOutcome:
     return replace(outcome, result=result, detail=detail, raw_arguments=raw[:MAX_TRACE_CHARS])
 
 
-def _cut(text: str) -> dict[str, Any]:
+def _cut(text: str) -> JsonObject:
     """What the trace keeps of a result or detail longer than :data:`MAX_TRACE_CHARS`."""
     return {"truncated": True, "characters": len(text), "text": text[:MAX_TRACE_CHARS]}
 
@@ -196,7 +197,7 @@ def _call_trace(
     attempt: Attempt,
     stream: bool,
     messages: list[ChatMessage],
-    tools: list[dict[str, Any]],
+    tools: list[JsonObject],
 ) -> LLMCallTrace:
     trace = LLMCallTrace(
         started_at=attempt.started_at,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from addon.i18n.claims import claims_action
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 
 # Accepted states per (intent, domain); transitional states count, since covers and locks take
@@ -60,7 +60,7 @@ class OutcomeVerdict:
 
     outcome: str  # confirmed, mismatch, not_applicable
     flagged: bool
-    detail: dict[str, Any]
+    detail: JsonObject
 
 
 def acting_targets(outcomes: Sequence[ToolOutcome]) -> list[tuple[str, str, str]]:
@@ -101,14 +101,14 @@ def check_outcome(
                 {"reason": "the reply claims an action but no tool acted", "reply": reply[:300]},
             )
         return OutcomeVerdict("not_applicable", False, {})
-    checked: list[dict[str, Any]] = []
-    mismatched: list[dict[str, Any]] = []
+    checked: list[JsonObject] = []
+    mismatched: list[JsonObject] = []
     for intent, entity_id, domain in targets:
         expected = EXPECTED_STATES.get((intent, domain))
         if expected is None:
             continue
         actual = read_state(entity_id)
-        entry: dict[str, Any] = {
+        entry: JsonObject = {
             "entity_id": entity_id,
             "intent": intent,
             "expected": sorted(expected),

@@ -6,12 +6,12 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from addon.agent.conversation import ConversationRequest, HandledBy
 from addon.agent.trace import TurnTrace
 from addon.llm.messages import ChatMessage, wire_messages
 from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def turn_record(
     )
 
 
-def _stored_result(outcome: ToolOutcome) -> dict[str, Any]:
+def _stored_result(outcome: ToolOutcome) -> JsonObject:
     """The result the model got, a custom tool's request and response (masked), the gate's say."""
     stored = outcome.result.for_model()
     if outcome.detail is not None:

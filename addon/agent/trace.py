@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from addon.errors import ErrorKind
 from addon.llm.client import Completion
 from addon.llm.messages import ChatMessage
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 
 
@@ -25,8 +25,8 @@ class LLMCallTrace:
     model: str
     streamed: bool
     request_messages: Sequence[ChatMessage]
-    request_tools: list[dict[str, Any]]
-    response: dict[str, Any] = field(default_factory=dict)
+    request_tools: list[JsonObject]
+    response: JsonObject = field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     ttft_ms: float | None = None
@@ -72,9 +72,9 @@ class TurnTrace:
     """Why the turn failed or was cut short, when it was; stored with the turn."""
     recalled_memories: tuple[int, ...] = ()
     """The memories recalled into the request, stored as links once the turn is stored."""
-    context: dict[str, Any] | None = None
+    context: JsonObject | None = None
     """A large home's selected entities and why each was chosen; None in a small home."""
-    states: dict[str, Any] | None = None
+    states: JsonObject | None = None
     """The states of the entities the turn acted on, before and after (``state_record.py``)."""
 
     @property

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 from addon.errors import (
     LLMError,
@@ -29,6 +29,7 @@ from addon.errors import (
 from addon.health import ComponentHealth
 from addon.llm.client import Completion, LLMClient, TextSink
 from addon.llm.messages import ChatMessage
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ async def complete(
     primary: LLMClient,
     fallback: Fallback | None,
     messages: Sequence[ChatMessage],
-    tools: list[dict[str, Any]],
+    tools: list[JsonObject],
     *,
     stream: bool = False,
     on_text: TextSink | None = None,
@@ -161,7 +162,7 @@ async def _ask(
     client: LLMClient,
     endpoint: Endpoint,
     messages: Sequence[ChatMessage],
-    tools: list[dict[str, Any]],
+    tools: list[JsonObject],
     stream: bool,
     on_text: TextSink | None,
     note: str | None,

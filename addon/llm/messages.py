@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from addon.text import JsonObject
+
 
 @dataclass(frozen=True, slots=True)
 class ToolCallRequest:
@@ -59,10 +61,10 @@ class ToolMessage:
 ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
 
 
-def to_wire(message: ChatMessage) -> dict[str, Any]:
+def to_wire(message: ChatMessage) -> JsonObject:
     """``message`` in OpenAI's chat format, keys in the order the format lists them."""
     if isinstance(message, AssistantMessage):
-        wire: dict[str, Any] = {"role": "assistant", "content": message.content}
+        wire: JsonObject = {"role": "assistant", "content": message.content}
         if message.tool_calls:
             wire["tool_calls"] = [
                 {
@@ -80,7 +82,7 @@ def to_wire(message: ChatMessage) -> dict[str, Any]:
     return {"role": "system", "content": message.content}
 
 
-def wire_messages(messages: Iterable[ChatMessage]) -> list[dict[str, Any]]:
+def wire_messages(messages: Iterable[ChatMessage]) -> list[JsonObject]:
     """The messages in OpenAI's chat format."""
     return [to_wire(message) for message in messages]
 

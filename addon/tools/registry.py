@@ -13,10 +13,10 @@ import logging
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.gate import Decision, Gate
+from addon.text import JsonObject
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
 from addon.tools.result import HELD, ToolResult
@@ -29,14 +29,14 @@ class ToolOutcome:
     """What one tool call did, as the trace records it."""
 
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     raw_arguments: str
     result: ToolResult
     error: str | None
     duration_ms: float
     executor: str
     repaired: bool = False
-    detail: dict[str, Any] | None = None
+    detail: JsonObject | None = None
     """What a custom tool sent and received (secrets masked), for the trace and events."""
     acted: tuple[ActedTarget, ...] = ()
     """Entities a custom tool's action addressed, for the outcome check."""
@@ -81,16 +81,16 @@ class ToolRegistry:
         """Tool names in offering order."""
         return list(self._tools)
 
-    def specs(self) -> list[dict[str, Any]]:
+    def specs(self) -> list[JsonObject]:
         """The OpenAI ``tools`` list, in registration order."""
         return [tool_spec(tool) for tool in self._tools.values()]
 
     async def execute(self, name: str, raw_arguments: str, context: ToolContext) -> ToolOutcome:
         """Parse, repair, validate and run one call; never raises."""
         started = time.perf_counter()
-        arguments: dict[str, Any] = {}
+        arguments: JsonObject = {}
         repaired = False
-        detail: dict[str, Any] | None = None
+        detail: JsonObject | None = None
         acted: tuple[ActedTarget, ...] = ()
         tool = self._tools.get(name)
         executor = _executor_label(tool, context)

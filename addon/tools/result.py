@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
+from addon.text import JsonObject
+
 ACTION_DONE: Final = "action_done"
 PARTIAL_ACTION_DONE: Final = "partial_action_done"
 ERROR_RESPONSE: Final = "error"
@@ -99,7 +101,7 @@ class ToolResult:
             return []
         return [t.name for t in self.targets if t.type in _THINGS and t.name]
 
-    def for_model(self) -> dict[str, Any]:
+    def for_model(self) -> JsonObject:
         """The object as the model reads it (and the store keeps it): a plain JSON object."""
         return dict(self.content)
 
