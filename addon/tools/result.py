@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Final
 
 from addon.text import JsonObject
@@ -45,7 +44,8 @@ class ToolResult:
     """One tool call's answer: the object the model reads, and what the agent reads of it."""
 
     content: Mapping[str, Any]
-    """The JSON object as the tool answered it (read-only); :meth:`for_model` renders it."""
+    """The JSON object as the tool answered it, never changed once answered (so not copied);
+    :meth:`for_model` renders it."""
     response_type: str | None = None
     """A home action's response type (``action_done``, ``query_answer``, ``error``...)."""
     targets: tuple[ResultTarget, ...] = ()
@@ -57,19 +57,23 @@ class ToolResult:
 
     @classmethod
     def of(cls, content: Mapping[str, Any]) -> ToolResult:
-        """Read a tool's answer once; anything not in the expected shape is left unread."""
+        """Read a tool's answer once; anything not in the expected shape is left unread.
+
+        Plain ``dict`` checks, not ``Mapping``: the answer is parsed JSON or built as a dict,
+        and this runs for every tool call.
+        """
         response_type = content.get("response_type")
         data = content.get("data")
-        success = data.get("success") if isinstance(data, Mapping) else None
+        success = data.get("success") if type(data) is dict else None
         error_text = content.get("error_text")
         return cls(
-            content=MappingProxyType(dict(content)),
-            response_type=response_type if isinstance(response_type, str) else None,
-            targets=tuple(_target(entry) for entry in success or () if isinstance(entry, Mapping))
-            if isinstance(success, list)
+            content,
+            response_type if type(response_type) is str else None,
+            tuple(_target(entry) for entry in success if type(entry) is dict)
+            if type(success) is list
             else (),
-            declined=content.get("success", True) is False,
-            error_text=error_text if isinstance(error_text, str) else None,
+            content.get("success", True) is False,
+            error_text if type(error_text) is str else None,
         )
 
     @classmethod
@@ -107,7 +111,8 @@ class ToolResult:
 
     def text(self, limit: int | None = None) -> str:
         """The JSON text the model reads; over ``limit`` characters it is cut, with a note."""
-        text = json.dumps(self.for_model(), ensure_ascii=False, default=str)
+        content = self.content if isinstance(self.content, dict) else dict(self.content)
+        text = json.dumps(content, ensure_ascii=False, default=str)
         if limit is None or len(text) <= limit:
             return text
         return (
@@ -125,7 +130,7 @@ HELD: Final = ToolResult.of(
 """What the model reads of a call the confirmation policy held."""
 
 
-def _target(entry: Mapping[str, Any]) -> ResultTarget:
+def _target(entry: dict[str, Any]) -> ResultTarget:
     kind, target_id, name = entry.get("type"), entry.get("id", ""), entry.get("name")
     return ResultTarget(
         type=kind if isinstance(kind, str) else "",
