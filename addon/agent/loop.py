@@ -31,7 +31,7 @@ from addon.llm.messages import ChatMessage, ToolCallRequest, ToolMessage
 from addon.text import JsonObject
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
-from addon.tools.result import ToolResult
+from addon.tools.result import ToolResult, cut
 
 _LOGGER = logging.getLogger(__name__)
 MAX_TOOL_CALLS = 8
@@ -122,11 +122,12 @@ async def run_tool_loop(
         )
         results.extend(_not_run(call) for call in calls[MAX_TOOL_CALLS:])
         for call, (started_at, outcome) in zip(calls, results, strict=True):
+            text = outcome.result.text()  # once: the model reads it cut, the trace keeps more
             trace.tool_calls.append(
-                ToolCallTrace(started_at, call.id, _for_trace(outcome), asked_by)
+                ToolCallTrace(started_at, call.id, _for_trace(outcome, text), asked_by)
             )
             outcomes.append(outcome)
-            added.append(ToolMessage(call.id, outcome.result.text(MAX_RESULT_CHARS)))
+            added.append(ToolMessage(call.id, cut(text, MAX_RESULT_CHARS)))
         if context.holds is not None and context.holds.held:
             # A held action ends the turn: the agent asks the user, not the model.
             return LoopResult("", added, None, outcomes)
@@ -159,9 +160,8 @@ def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
     return datetime.now(UTC), outcome
 
 
-def _for_trace(outcome: ToolOutcome) -> ToolOutcome:
-    """``outcome`` with its result, detail and argument text cut to what the trace keeps."""
-    text = outcome.result.text()
+def _for_trace(outcome: ToolOutcome, text: str) -> ToolOutcome:
+    """``outcome`` with its result (``text``), detail and argument text cut for the trace."""
     result = outcome.result if len(text) <= MAX_TRACE_CHARS else ToolResult.of(_cut(text))
     detail = outcome.detail
     if detail is not None:

@@ -113,12 +113,16 @@ class ToolResult:
         """The JSON text the model reads; over ``limit`` characters it is cut, with a note."""
         content = self.content if isinstance(self.content, dict) else dict(self.content)
         text = json.dumps(content, ensure_ascii=False, default=str)
-        if limit is None or len(text) <= limit:
-            return text
-        return (
-            text[:limit]
-            + f" … [cut: the result was {len(text)} characters, the first {limit} shown]"
-        )
+        return text if limit is None else cut(text, limit)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` (a result's :meth:`ToolResult.text`) cut at ``limit`` characters, with a note."""
+    if len(text) <= limit:
+        return text
+    return (
+        text[:limit] + f" … [cut: the result was {len(text)} characters, the first {limit} shown]"
+    )
 
 
 HELD: Final = ToolResult.of(
