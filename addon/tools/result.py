@@ -134,7 +134,7 @@ HELD: Final = ToolResult.of(
 """What the model reads of a call the confirmation policy held."""
 
 
-def _target(entry: dict[str, Any]) -> ResultTarget:
+def _target(entry: JsonObject) -> ResultTarget:
     kind, target_id, name = entry.get("type"), entry.get("id", ""), entry.get("name")
     return ResultTarget(
         type=kind if isinstance(kind, str) else "",
