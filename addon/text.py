@@ -1,4 +1,7 @@
-"""Text checks shared by the edges that parse JSON or YAML from clients (API, panel, Wyoming)."""
+"""Text checks shared by the edges that parse JSON or YAML from clients (API, panel, Wyoming).
+
+And the name of what JSON text holds: :data:`JsonObject`.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,11 @@ from yaml.composer import ComposerError
 from yaml.error import Mark
 from yaml.events import AliasEvent
 from yaml.nodes import Node
+
+type JsonObject = dict[str, Any]
+"""A JSON object whose keys are open by nature: a tool's arguments, a JSON schema, what a tool
+answers, a body or event on the wire, a payload the store keeps as JSON. Where the keys are
+known and the value crosses modules, a frozen dataclass says what each field is instead."""
 
 
 class NoAliasLoader(yaml.SafeLoader):

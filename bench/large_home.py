@@ -58,6 +58,7 @@ from addon.home.context_index import ContextIndex
 from addon.home.model import HomeModel
 from addon.home.overview import overview_entities
 from addon.home.selection import SelectionRequest, select
+from addon.llm.messages import ChatMessage, ToolMessage
 from addon.tools.home_tools import build_registry
 from addon.tools.search_tool import SearchEntitiesTool
 from bench.prompt import ENCODING, START, common_prefix, ha_system_prompt
@@ -106,8 +107,8 @@ async def _user_texts(
     now = START
     texts = []
     for request in requests:
-        history = [
-            {"role": "tool", "content": json.dumps({"data": {"success": [{"id": e}]}})}
+        history: list[ChatMessage] = [
+            ToolMessage("", json.dumps({"data": {"success": [{"id": e}]}}))
             for e in request.history_entity_ids
         ]
         turn = await context.select(

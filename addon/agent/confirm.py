@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from addon.home.confirmation import HeldAction, pin_matches
 from addon.i18n.confirmation import left_as_it_was, question, says_yes, words_for
+from addon.text import JsonObject
 
 Answer = Literal["confirmed", "cancelled", "wrong_pin"]
 PIN_MASK = "••••"
@@ -39,7 +40,7 @@ class Pending:
         """Whether a PIN confirms it (any held action asking for one)."""
         return any(held.method == "pin" for held in self.held)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """The answer's ``needs_confirmation``: the held actions and how to confirm them."""
         return {
             "actions": [held.as_dict() for held in self.held],

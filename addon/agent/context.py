@@ -25,6 +25,8 @@ from addon.home.model import HomeModel
 from addon.home.overview import OverviewCache, grouped_overview
 from addon.home.selection import ContextSelection, SelectionRequest, select
 from addon.home.summary import compact_summary
+from addon.llm.messages import AssistantMessage, ChatMessage, ToolMessage
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ class TurnContext:
     text: str
     elapsed_ms: float
 
-    def trace(self, index: ContextIndex, searched: Iterable[str] = ()) -> dict[str, Any]:
+    def trace(self, index: ContextIndex, searched: Iterable[str] = ()) -> JsonObject:
         """The selection and its reasons as the turn's trace stores them (JSON)."""
         chosen = {selected.entity_id for selected in self.selection.entities}
         found = [e for e in dict.fromkeys(searched) if e in index.entities and e not in chosen]
@@ -80,7 +82,7 @@ def _kind(kind: Kind) -> str:
     return domain if device_class is None else f"{domain}.{device_class}"
 
 
-def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> dict[str, Any]:
+def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> JsonObject:
     entity = index.entities[entity_id]
     return {"entity_id": entity_id, "name": entity.name, "reasons": reasons}
 
@@ -123,7 +125,7 @@ class HomeContext:
         text: str,
         *,
         speaker_area_id: str | None,
-        history: Sequence[dict[str, Any]],
+        history: Sequence[ChatMessage],
         memory_entity_ids: Sequence[str] = (),
     ) -> TurnContext:
         """The entities for this turn and the block of text that lists them."""
@@ -177,7 +179,7 @@ class HomeContext:
         return [(entity_id, score) for entity_id, score in hits if score >= EMBEDDING_FLOOR]
 
 
-def history_entity_ids(index: ContextIndex, history: Sequence[dict[str, Any]]) -> list[str]:
+def history_entity_ids(index: ContextIndex, history: Sequence[ChatMessage]) -> list[str]:
     """Entities the recent turns acted on or asked about, newest first.
 
     Read from the tool results (the ids Home Assistant's intent responses and live context
@@ -185,10 +187,11 @@ def history_entity_ids(index: ContextIndex, history: Sequence[dict[str, Any]]) -
     """
     found: list[str] = []
     for message in reversed(history):
-        if message.get("role") == "tool":
-            found.extend(_ids_in(_json(message.get("content")), index))
-        for call in message.get("tool_calls") or ():
-            arguments = _json((call.get("function") or {}).get("arguments"))
+        if isinstance(message, ToolMessage):
+            found.extend(_ids_in(_json(message.content), index))
+        calls = message.tool_calls if isinstance(message, AssistantMessage) else ()
+        for call in calls:
+            arguments = _json(call.arguments)
             name = arguments.get("name") if isinstance(arguments, dict) else None
             if isinstance(name, str):
                 matches = index.by_phrase.get(words(name), ())

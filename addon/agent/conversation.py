@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from addon.errors import ErrorKind
+from addon.text import JsonObject
+from addon.tools.result import ToolResult
 
 Source = Literal["wyoming", "http", "openai", "ui", "eval", "mcp"]
 HandledBy = Literal["local", "llm", "failed", "tool"]
@@ -31,7 +33,7 @@ class ActionSummary:
     """A tool call that acted on (or read) the home, for API callers and the UI."""
 
     tool: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     success: bool
     targets: list[str] = field(default_factory=list)
     error: str | None = None
@@ -52,7 +54,7 @@ class ConversationResult:
     completion_tokens: int = 0
     error_kind: ErrorKind | None = None
     """Why the turn failed or was cut short (the model timed out, refused the key…)."""
-    needs_confirmation: dict[str, Any] | None = None
+    needs_confirmation: JsonObject | None = None
     """The actions the confirmation policy held, and how to confirm them (``yes`` or ``pin``);
     the next turn of the conversation confirms or cancels them. None when nothing was held."""
 
@@ -63,7 +65,7 @@ class OfferedTool:
 
     name: str
     description: str
-    parameters: dict[str, Any]
+    parameters: JsonObject
     """JSON schema of the arguments (an ``object`` schema)."""
     kind: str
     """Where it runs: ``intent``, ``builtin``, ``script``, ``custom``, ``mcp``..."""
@@ -74,7 +76,7 @@ class ToolCall:
     """One tool called directly (not by the model), recorded as a turn of its own."""
 
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     source: Source
     language: str | None = None
     # True asks for a dry run; the dry_run option, when on, makes every call one regardless.
@@ -85,8 +87,9 @@ class ToolCall:
 class ToolCallResult:
     """What a directly called tool answered, and the turn that records the call."""
 
-    result: dict[str, Any]
-    """What the model would have read: the tool's result, or ``{"error", "error_text"}``."""
+    result: ToolResult
+    """What the model would have read: the tool's result, or ``{"error", "error_text"}``; the
+    endpoint renders it (:meth:`~addon.tools.result.ToolResult.for_model`)."""
     error: str | None
     conversation_id: str
     turn_id: int

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any, Protocol
+from typing import Protocol
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.trace import TurnTrace
 from addon.memory.records import Learned
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 
 _LOGGER = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class EventSink(Protocol):
     def connected(self) -> bool:
         """Whether events can be delivered now; while Home Assistant is away they are skipped."""
 
-    async def fire_event(self, event_type: str, event_data: dict[str, Any]) -> None:
+    async def fire_event(self, event_type: str, event_data: JsonObject) -> None:
         """Fire an event on Home Assistant's bus."""
 
 
@@ -57,11 +58,11 @@ class EventOutbox:
     def __init__(self, sink: EventSink | None, max_pending: int = MAX_PENDING) -> None:
         self._sink = sink
         self._max_pending = max_pending
-        self._pending: deque[tuple[str, dict[str, Any]]] = deque()
+        self._pending: deque[tuple[str, JsonObject]] = deque()
         self._task: asyncio.Task[None] | None = None
         self._dropped = 0
 
-    def emit(self, event_type: str, data: dict[str, Any]) -> None:
+    def emit(self, event_type: str, data: JsonObject) -> None:
         """Queue one event; never blocks and never raises."""
         if self._sink is None:
             return
@@ -109,7 +110,7 @@ class EventOutbox:
 
 def started_event(
     request: ConversationRequest, conversation_id: str, language: str, dry_run: bool
-) -> dict[str, Any]:
+) -> JsonObject:
     """``home_agent_conversation_started``: a turn began in this conversation."""
     return {
         "conversation_id": conversation_id,
@@ -124,9 +125,9 @@ def started_event(
 
 def finished_events(
     request: ConversationRequest, result: ConversationResult, trace: TurnTrace
-) -> list[tuple[str, dict[str, Any]]]:
+) -> list[tuple[str, JsonObject]]:
     """What a finished turn fires: its tool calls, its error if it had one, then the turn."""
-    events: list[tuple[str, dict[str, Any]]] = [
+    events: list[tuple[str, JsonObject]] = [
         (
             TOOL_EXECUTED,
             {
@@ -181,8 +182,8 @@ def finished_events(
 
 
 def confirmation_event(
-    conversation_id: str, device_id: str | None, detail: dict[str, Any], reason: str
-) -> dict[str, Any]:
+    conversation_id: str, device_id: str | None, detail: JsonObject, reason: str
+) -> JsonObject:
     """``home_agent_confirmation_*``: an action held, confirmed, or cancelled (and why).
 
     ``reason`` is ``requested``, ``confirmed``, ``cancelled``, ``wrong_pin``, ``expired`` or
@@ -197,7 +198,7 @@ def confirmation_event(
     }
 
 
-def crashed_event(request: ConversationRequest, err: BaseException) -> dict[str, Any]:
+def crashed_event(request: ConversationRequest, err: BaseException) -> JsonObject:
     """``home_agent_error`` for a turn that raised (a bug): no reply, no stored turn."""
     return {
         "conversation_id": request.conversation_id,
@@ -246,7 +247,7 @@ class ToolProgressEvents:
         )
 
 
-def memory_extracted_event(conversation_id: str, turn_id: int, learned: Learned) -> dict[str, Any]:
+def memory_extracted_event(conversation_id: str, turn_id: int, learned: Learned) -> JsonObject:
     """``home_agent_memory_extracted``: what the extraction after a turn kept and rejected.
 
     Rejections carry their reasons only, never their text: a rejected secret stays unsaid.

@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from addon.agent.trace import LLMCallTrace, TurnTrace
 from addon.errors import LLMError, ToolError
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient
+from addon.llm.messages import SystemMessage, UserMessage
+from addon.text import JsonObject
 from addon.tools.base import ToolContext, ToolReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ class ExpertTool:
         )
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """The question, and optionally the part of the conversation the expert needs."""
         return {
             "type": "object",
@@ -71,17 +72,14 @@ class ExpertTool:
         """Runs in-process, asking another endpoint: traces show ``expert``."""
         return "expert"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
         """Ask the expert once, without tools; its answer or its error goes back as the result."""
         question = str(arguments.get("question", "")).strip()
         excerpt = str(arguments.get("context") or "").strip()
         if not question:
             raise ToolError("the question for the expert is empty")
         content = f"{question}\n\nContext:\n{excerpt}" if excerpt else question
-        messages = [
-            {"role": "system", "content": EXPERT_INSTRUCTIONS},
-            {"role": "user", "content": content},
-        ]
+        messages = (SystemMessage(EXPERT_INSTRUCTIONS), UserMessage(content))
         call = LLMCallTrace(
             started_at=datetime.now(UTC),
             model=self.client.model,

@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Sequence
 
+from addon.llm.messages import ChatMessage, ToolMessage, from_wire, wire_messages
 from addon.store.records import ConversationRecords
 
 # About a third of an 8k-context local model, leaving room for the prompt and tools. A constant,
@@ -36,15 +37,15 @@ SHORTENED_NOTE = (
     "Call the tool again for current data.]"
 )
 
-Turn = list[dict[str, Any]]
+Turn = list[ChatMessage]
 
 
-def estimate_tokens(messages: list[dict[str, Any]]) -> int:
-    """A cheap, tokenizer-free estimate; good enough to bound history."""
-    return len(json.dumps(messages, ensure_ascii=False)) // CHARS_PER_TOKEN + 1
+def estimate_tokens(messages: Sequence[ChatMessage]) -> int:
+    """A cheap, tokenizer-free estimate (of the messages as sent); good enough to bound history."""
+    return len(json.dumps(wire_messages(messages), ensure_ascii=False)) // CHARS_PER_TOKEN + 1
 
 
-def fit_history(turns: list[Turn], budget: int) -> list[dict[str, Any]]:
+def fit_history(turns: list[Turn], budget: int) -> list[ChatMessage]:
     """The messages of ``turns`` (oldest first), shrunk to about ``budget`` tokens.
 
     The newest turn is always in the result, whole except for shortened tool results, even when
@@ -74,8 +75,8 @@ def fit_history(turns: list[Turn], budget: int) -> list[dict[str, Any]]:
 def shorten_tool_results(turn: Turn, limit: int) -> Turn:
     """``turn`` with each tool result longer than ``limit`` characters cut to ``limit``."""
     return [
-        {**message, "content": _shorten(message["content"], limit)}
-        if message.get("role") == "tool" and isinstance(message.get("content"), str)
+        ToolMessage(message.tool_call_id, _shorten(message.content, limit))
+        if isinstance(message, ToolMessage)
         else message
         for message in turn
     ]
@@ -92,14 +93,7 @@ def _shrink_to(turn: Turn, budget: int) -> Turn:
     """``turn`` with its tool results cut as little as fits ``budget``, never below the minimum."""
     if estimate_tokens(turn) <= budget:
         return turn
-    longest = max(
-        (
-            len(m["content"])
-            for m in turn
-            if m.get("role") == "tool" and isinstance(m.get("content"), str)
-        ),
-        default=0,
-    )
+    longest = max((len(m.content) for m in turn if isinstance(m, ToolMessage)), default=0)
     low, high = NEWEST_RESULT_MIN_CHARS, max(longest, NEWEST_RESULT_MIN_CHARS)
     while low < high:  # the largest limit that fits; the cost grows with the limit
         middle = (low + high + 1) // 2
@@ -110,7 +104,7 @@ def _shrink_to(turn: Turn, budget: int) -> Turn:
     return shorten_tool_results(turn, low)
 
 
-def _flatten(turns: list[Turn]) -> list[dict[str, Any]]:
+def _flatten(turns: list[Turn]) -> list[ChatMessage]:
     return [message for turn in turns for message in turn]
 
 
@@ -127,7 +121,7 @@ class ConversationHistory:
         self._records = records
         self._max_turns = max_turns
         self._token_budget = token_budget
-        self._turns: OrderedDict[str, list[list[dict[str, Any]]]] = OrderedDict()
+        self._turns: OrderedDict[str, list[Turn]] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, conversation_id: str) -> asyncio.Lock:
@@ -140,23 +134,25 @@ class ConversationHistory:
             lock = self._locks[conversation_id] = asyncio.Lock()
         return lock
 
-    async def messages(self, conversation_id: str) -> list[dict[str, Any]]:
+    async def messages(self, conversation_id: str) -> list[ChatMessage]:
         """The history to send before a new user message, within both bounds."""
         turns = self._turns.get(conversation_id)
         if turns is None:
-            turns = await self._records.history(conversation_id, max_turns=self._max_turns)
+            # The store keeps a turn's messages as they are sent (its payload column).
+            stored = await self._records.history(conversation_id, max_turns=self._max_turns)
+            turns = [from_wire(turn) for turn in stored]
             self._remember(conversation_id, turns)
         else:
             self._turns.move_to_end(conversation_id)
         return fit_history(turns[-self._max_turns :] if self._max_turns else [], self._token_budget)
 
-    def append(self, conversation_id: str, turn_messages: list[dict[str, Any]]) -> None:
+    def append(self, conversation_id: str, turn_messages: Turn) -> None:
         """Add a finished turn's messages (handed to the store by the caller)."""
         turns = self._turns.get(conversation_id, [])
         turns.append(turn_messages)
         self._remember(conversation_id, turns[-max(self._max_turns, 1) :])
 
-    def _remember(self, conversation_id: str, turns: list[list[dict[str, Any]]]) -> None:
+    def _remember(self, conversation_id: str, turns: list[Turn]) -> None:
         self._turns[conversation_id] = turns
         self._turns.move_to_end(conversation_id)
         while len(self._turns) > CACHED_CONVERSATIONS:

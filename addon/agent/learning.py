@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from addon.agent.prompt import user_words
+from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.memory.extraction import Exchange
 from addon.tools.registry import ToolOutcome
 
@@ -26,20 +26,17 @@ HOME_ACTION_EXECUTORS = frozenset({"live", "virtual", "none"})
 
 
 def exchange_for(
-    text: str, reply: str, outcomes: Sequence[ToolOutcome], history: Sequence[dict[str, Any]]
+    text: str, reply: str, outcomes: Sequence[ToolOutcome], history: Sequence[ChatMessage]
 ) -> Exchange:
     """The finished turn as memory extraction reads it: plain words, the home's actions in short."""
     earlier: list[str] = []
     users = 0
     for message in reversed(history):
-        content = message.get("content")
-        if not isinstance(content, str) or message.get("role") not in ("user", "assistant"):
-            continue
-        if message["role"] == "user":
-            earlier.append(f"user: {user_words(content)}")
+        if isinstance(message, UserMessage):
+            earlier.append(f"user: {user_words(message.content)}")
             users += 1
-        elif content.strip():
-            earlier.append(f"assistant: {content.strip()}")
+        elif isinstance(message, AssistantMessage) and message.content and message.content.strip():
+            earlier.append(f"assistant: {message.content.strip()}")
         if users == EXTRACTION_HISTORY_TURNS:
             break
     calls = "\n".join(_call_line(outcome) for outcome in outcomes)
@@ -55,5 +52,4 @@ def _call_line(outcome: ToolOutcome) -> str:
     arguments = json.dumps(outcome.arguments, ensure_ascii=False)
     if outcome.error:
         return f"{outcome.name}({arguments}): error {outcome.error}"
-    result = json.dumps(outcome.result, ensure_ascii=False, default=str)
-    return f"{outcome.name}({arguments}): {result[:TOOL_SUMMARY_CHARS]}"
+    return f"{outcome.name}({arguments}): {outcome.result.text()[:TOOL_SUMMARY_CHARS]}"

@@ -16,7 +16,6 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from addon.agent.confirm import question_for
 from addon.agent.trace import ToolCallTrace, TurnTrace
@@ -26,6 +25,7 @@ from addon.home.actions.response import IntentResult
 from addon.home.gate import Decision
 from addon.home.targets import MatchTargetsPreferences
 from addon.i18n.questions import dont_know
+from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
 from addon.local.failure_speech import unexposed_failure
 from addon.local.matcher import (
     QUESTIONS,
@@ -36,7 +36,8 @@ from addon.local.matcher import (
 )
 from addon.local.responses import render_speech
 from addon.tools.base import ToolContext
-from addon.tools.registry import HELD_RESULT, ToolOutcome, held_by_executor
+from addon.tools.registry import ToolOutcome, held_by_executor
+from addon.tools.result import HELD, ToolResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class LocalTurn:
     """What the local path answered."""
 
     reply: str
-    messages: list[dict[str, Any]]
+    messages: list[ChatMessage]
     outcome: ToolOutcome
     error: str | None
 
@@ -145,12 +146,12 @@ async def run_local_turn(
     )
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
-    tool_result = result.for_model()
+    tool_result = ToolResult.of(result.for_model())
     decisions = held_by_executor(match.intent, context.dry_run)
     if holds is not None and len(holds.held) > held_before:
         # The policy held the intent's call: nothing was done, the user is asked instead.
         held = tuple(holds.held[held_before:])
-        tool_result = dict(HELD_RESULT)
+        tool_result = HELD
         reply = question_for(held, context.language)
         decisions = (
             *decisions,
@@ -170,24 +171,10 @@ async def run_local_turn(
     trace.timings["local_action"] = outcome.duration_ms
     if outcome.error is not None:
         trace.error_kind = ErrorKind.INTENT_FAILED
-    messages: list[dict[str, Any]] = [
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": call_id,
-                    "type": "function",
-                    "function": {"name": match.intent, "arguments": raw_arguments},
-                }
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": call_id,
-            "content": json.dumps(tool_result, ensure_ascii=False, default=str),
-        },
-        {"role": "assistant", "content": reply},
+    messages: list[ChatMessage] = [
+        AssistantMessage(None, (ToolCallRequest(call_id, match.intent, raw_arguments),)),
+        ToolMessage(call_id, tool_result.text()),
+        AssistantMessage(reply),
     ]
     return LocalTurn(reply, messages, outcome, outcome.error)
 

@@ -18,17 +18,20 @@ import json
 import logging
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from addon.agent.progress import done_so_far
 from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind, LLMError
 from addon.i18n.translations import messages_for
-from addon.llm.client import LLMClient, ToolCallRequest
+from addon.llm.client import LLMClient
 from addon.llm.fallback import Attempt, Fallback, complete
+from addon.llm.messages import ChatMessage, ToolCallRequest, ToolMessage
+from addon.text import JsonObject
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
+from addon.tools.result import ToolResult, cut
 
 _LOGGER = logging.getLogger(__name__)
 MAX_TOOL_CALLS = 8
@@ -59,7 +62,7 @@ class LoopResult:
     """
 
     reply: str
-    messages: list[dict[str, Any]]
+    messages: list[ChatMessage]
     error: str | None
     outcomes: list[ToolOutcome]
 
@@ -67,7 +70,7 @@ class LoopResult:
 async def run_tool_loop(
     *,
     llm: LLMClient,
-    messages: list[dict[str, Any]],
+    messages: list[ChatMessage],
     registry: ToolRegistry,
     context: ToolContext,
     trace: TurnTrace,
@@ -85,7 +88,7 @@ async def run_tool_loop(
     tools already run are not run again, their results are part of what is sent.
     """
     tools = registry.specs()
-    added: list[dict[str, Any]] = []
+    added: list[ChatMessage] = []
     outcomes: list[ToolOutcome] = []
     for _ in range(max_iterations):
         request_messages = [*messages, *added]
@@ -119,13 +122,12 @@ async def run_tool_loop(
         )
         results.extend(_not_run(call) for call in calls[MAX_TOOL_CALLS:])
         for call, (started_at, outcome) in zip(calls, results, strict=True):
+            text = outcome.result.text()  # once: the model reads it cut, the trace keeps more
             trace.tool_calls.append(
-                ToolCallTrace(started_at, call.id, _for_trace(outcome), asked_by)
+                ToolCallTrace(started_at, call.id, _for_trace(outcome, text), asked_by)
             )
             outcomes.append(outcome)
-            added.append(
-                {"role": "tool", "tool_call_id": call.id, "content": model_content(outcome.result)}
-            )
+            added.append(ToolMessage(call.id, cut(text, MAX_RESULT_CHARS)))
         if context.holds is not None and context.holds.held:
             # A held action ends the turn: the agent asks the user, not the model.
             return LoopResult("", added, None, outcomes)
@@ -140,17 +142,6 @@ async def run_tool_loop(
     )
 
 
-def model_content(result: Any) -> str:
-    """The result as the model reads it: JSON, cut at :data:`MAX_RESULT_CHARS` with a note."""
-    text = json.dumps(result, ensure_ascii=False, default=str)
-    if len(text) <= MAX_RESULT_CHARS:
-        return text
-    return (
-        text[:MAX_RESULT_CHARS]
-        + f" … [cut: the result was {len(text)} characters, the first {MAX_RESULT_CHARS} shown]"
-    )
-
-
 def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
     """The answer to a call past :data:`MAX_TOOL_CALLS`: an error the model can act on."""
     text = (
@@ -161,7 +152,7 @@ def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
         name=call.name,
         arguments={},
         raw_arguments=call.arguments[:MAX_TRACE_CHARS],
-        result={"error": TOO_MANY_CALLS, "error_text": text},
+        result=ToolResult.failure(TOO_MANY_CALLS, text),
         error=text,
         duration_ms=0.0,
         executor="none",
@@ -169,21 +160,21 @@ def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
     return datetime.now(UTC), outcome
 
 
-def _for_trace(outcome: ToolOutcome) -> ToolOutcome:
-    """``outcome`` with its result, detail and argument text cut to what the trace keeps."""
-    result, detail = _trace_cut(outcome.result), _trace_cut(outcome.detail)
+def _for_trace(outcome: ToolOutcome, text: str) -> ToolOutcome:
+    """``outcome`` with its result (``text``), detail and argument text cut for the trace."""
+    result = outcome.result if len(text) <= MAX_TRACE_CHARS else ToolResult.of(_cut(text))
+    detail = outcome.detail
+    if detail is not None:
+        detail_text = json.dumps(detail, ensure_ascii=False, default=str)
+        detail = detail if len(detail_text) <= MAX_TRACE_CHARS else _cut(detail_text)
     raw = outcome.raw_arguments
     if result is outcome.result and detail is outcome.detail and len(raw) <= MAX_TRACE_CHARS:
         return outcome
     return replace(outcome, result=result, detail=detail, raw_arguments=raw[:MAX_TRACE_CHARS])
 
 
-def _trace_cut(value: Any) -> Any:
-    if value is None:
-        return None
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    if len(text) <= MAX_TRACE_CHARS:
-        return value
+def _cut(text: str) -> JsonObject:
+    """What the trace keeps of a result or detail longer than :data:`MAX_TRACE_CHARS`."""
     return {"truncated": True, "characters": len(text), "text": text[:MAX_TRACE_CHARS]}
 
 
@@ -205,8 +196,8 @@ async def _run_call(
 def _call_trace(
     attempt: Attempt,
     stream: bool,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]],
+    messages: list[ChatMessage],
+    tools: list[JsonObject],
 ) -> LLMCallTrace:
     trace = LLMCallTrace(
         started_at=attempt.started_at,

@@ -9,11 +9,11 @@ claim is read in the request's language.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from addon.i18n.claims import claims_action
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 
 # Accepted states per (intent, domain); transitional states count, since covers and locks take
@@ -60,10 +60,10 @@ class OutcomeVerdict:
 
     outcome: str  # confirmed, mismatch, not_applicable
     flagged: bool
-    detail: dict[str, Any]
+    detail: JsonObject
 
 
-def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
+def acting_targets(outcomes: Sequence[ToolOutcome]) -> list[tuple[str, str, str]]:
     """(intent, entity_id, domain) for every target a successful intent says it acted on.
 
     A custom tool's action counts as the intent it amounts to (``light.turn_on`` as
@@ -78,17 +78,15 @@ def acting_targets(outcomes: list[ToolOutcome]) -> list[tuple[str, str, str]]:
                 domain = acted.entity_id.split(".", 1)[0]
                 targets.append((ACTION_INTENTS.get(service, acted.action), acted.entity_id, domain))
             continue
-        if not outcome.ok or outcome.result.get("response_type") != "action_done":
+        if not outcome.ok:
             continue
-        for target in outcome.result.get("data", {}).get("success", []):
-            entity_id = target.get("id", "")
-            if target.get("type") == "entity" and "." in entity_id:
-                targets.append((outcome.name, entity_id, entity_id.split(".", 1)[0]))
+        for target in outcome.result.entity_targets():
+            targets.append((outcome.name, target.id, target.id.split(".", 1)[0]))
     return targets
 
 
 def check_outcome(
-    outcomes: list[ToolOutcome], reply: str, read_state: StateReader, *, language: str
+    outcomes: Sequence[ToolOutcome], reply: str, read_state: StateReader, *, language: str
 ) -> OutcomeVerdict:
     """Compare what the turn claimed with the states now reported.
 
@@ -103,14 +101,14 @@ def check_outcome(
                 {"reason": "the reply claims an action but no tool acted", "reply": reply[:300]},
             )
         return OutcomeVerdict("not_applicable", False, {})
-    checked: list[dict[str, Any]] = []
-    mismatched: list[dict[str, Any]] = []
+    checked: list[JsonObject] = []
+    mismatched: list[JsonObject] = []
     for intent, entity_id, domain in targets:
         expected = EXPECTED_STATES.get((intent, domain))
         if expected is None:
             continue
         actual = read_state(entity_id)
-        entry: dict[str, Any] = {
+        entry: JsonObject = {
             "entity_id": entity_id,
             "intent": intent,
             "expected": sorted(expected),

@@ -24,24 +24,15 @@ _ACTIONS: dict[str, Action] = {
     "HassFanSetSpeed": Action.SET,
     "HassClimateSetTemperature": Action.SET,
 }
-_ACTED = frozenset({"action_done", "partial_action_done"})
-_THINGS = frozenset({"entity", "device"})
 
 
 def done_so_far(outcomes: Sequence[ToolOutcome]) -> list[Done]:
     """The actions that succeeded, one entry per kind in first-done order, names de-duplicated."""
     names: dict[Action, list[str]] = {}
     for outcome in outcomes:
-        result = outcome.result
-        if not outcome.ok or result.get("response_type") not in _ACTED:
+        if not outcome.ok:
             continue
-        data = result.get("data")
-        targets = data.get("success") if isinstance(data, dict) else None
-        for target in targets if isinstance(targets, list) else []:
-            name = target.get("name") if isinstance(target, dict) else None
-            # Areas and floors come first in ``success`` and name where, not what.
-            if not isinstance(name, str) or not name or target.get("type") not in _THINGS:
-                continue
+        for name in outcome.result.named_things():
             acted = names.setdefault(_ACTIONS.get(outcome.name, Action.CONTROLLED), [])
             if name not in acted:
                 acted.append(name)

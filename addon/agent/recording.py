@@ -1,14 +1,20 @@
-"""Turning a finished turn's trace into the store's records."""
+"""Recording a turn: its trace turned into the store's records, and waiting for the commit."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from addon.agent.conversation import ConversationRequest, HandledBy
 from addon.agent.trace import TurnTrace
+from addon.llm.messages import ChatMessage, wire_messages
 from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
+
+_LOGGER = logging.getLogger(__name__)
 
 
 def turn_record(
@@ -21,7 +27,7 @@ def turn_record(
     handled_by: HandledBy,
     dry_run: bool,
     error: str | None,
-    messages: list[dict[str, Any]],
+    messages: Sequence[ChatMessage],
     trace: TurnTrace,
 ) -> TurnRecord:
     """Everything the store keeps about one turn."""
@@ -39,7 +45,7 @@ def turn_record(
         error=error,
         error_kind=trace.error_kind,
         duration_ms=trace.timings.get("total", 0.0),
-        messages=messages,
+        messages=wire_messages(messages),
         timings={key: round(value, 3) for key, value in trace.timings.items()},
         context=trace.context,
         states=trace.states,
@@ -48,7 +54,7 @@ def turn_record(
                 started_at=call.started_at,
                 model=call.model,
                 streamed=call.streamed,
-                request_messages=call.request_messages,
+                request_messages=wire_messages(call.request_messages),
                 request_tools=call.request_tools,
                 response=call.response,
                 prompt_tokens=call.prompt_tokens,
@@ -80,11 +86,22 @@ def turn_record(
     )
 
 
-def _stored_result(outcome: ToolOutcome) -> dict[str, Any]:
+def _stored_result(outcome: ToolOutcome) -> JsonObject:
     """The result the model got, a custom tool's request and response (masked), the gate's say."""
-    stored = outcome.result
+    stored = outcome.result.for_model()
     if outcome.detail is not None:
         stored = {**stored, "custom_tool": outcome.detail}
     if outcome.decisions:
         stored = {**stored, "gate": [decision.as_dict() for decision in outcome.decisions]}
     return stored
+
+
+async def committed(future: asyncio.Future[bool], turn_id: int) -> None:
+    """Wait until the turn's transaction committed: an answered turn is a stored turn.
+
+    Shielded, so a caller that goes away (a closed connection) does not take the commit's
+    future with it. A turn the store can never hold is answered all the same, with an error in
+    the log: the user is owed the answer to what was done.
+    """
+    if not await asyncio.shield(future):
+        _LOGGER.error("Turn %s was answered but could not be stored", turn_id)

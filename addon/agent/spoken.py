@@ -10,10 +10,10 @@ every piece the model wrote, in order, with a space where two pieces would other
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from addon.llm.client import TextSink
+from addon.llm.messages import AssistantMessage, ChatMessage
 
 
 def needs_space(before: str, after: str) -> bool:
@@ -31,16 +31,16 @@ def join_spoken(parts: Iterable[str]) -> str:
     return text.strip()
 
 
-def spoken_reply(messages: list[dict[str, Any]], final: str) -> str:
+def spoken_reply(messages: Sequence[ChatMessage], final: str) -> str:
     """The whole reply of a tool loop: the text of each assistant message, then ``final``.
 
     ``messages`` are the ones the loop added. When the last is the model's answer in words,
     ``final`` is that answer and is not repeated; otherwise (a failed or stopped loop) ``final``
     is what the agent says in its place.
     """
-    said = [str(m.get("content") or "") for m in messages if m.get("role") == "assistant"]
-    last = messages[-1] if messages else {}
-    answered = last.get("role") == "assistant" and not last.get("tool_calls")
+    said = [m.content or "" for m in messages if isinstance(m, AssistantMessage)]
+    last = messages[-1] if messages else None
+    answered = isinstance(last, AssistantMessage) and not last.tool_calls
     return join_spoken(said if answered else [*said, final])
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
 from addon.home.model import HomeModel
+from addon.text import JsonObject
 
 MAX_ENTITIES = 50
 KEPT_ATTRIBUTES = (
@@ -39,15 +40,15 @@ class RecordingExecutor:
     def __init__(self, inner: Executor, home: HomeModel) -> None:
         self._inner = inner
         self._home = home
-        self.before: dict[str, dict[str, Any]] = {}
-        self.after: dict[str, dict[str, Any]] = {}
+        self.before: dict[str, JsonObject] = {}
+        self.after: dict[str, JsonObject] = {}
 
     @property
     def name(self) -> ExecutorName:
         """The wrapped executor's name: the trace shows which one acted."""
         return self._inner.name
 
-    def states(self) -> dict[str, Any] | None:
+    def states(self) -> JsonObject | None:
         """What the turn stores: ``{"before": {...}, "after": {...}}``, None if nothing acted."""
         if not self.before:
             return None
@@ -104,6 +105,6 @@ class RecordingExecutor:
                 self.after[entity_id] = _kept(read.state, read.attributes)
 
 
-def _kept(state: str, attributes: Mapping[str, Any]) -> dict[str, Any]:
+def _kept(state: str, attributes: Mapping[str, Any]) -> JsonObject:
     kept = {key: attributes[key] for key in KEPT_ATTRIBUTES if attributes.get(key) is not None}
     return {"state": state, **({"attributes": kept} if kept else {})}

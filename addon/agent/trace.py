@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from addon.errors import ErrorKind
 from addon.llm.client import Completion
+from addon.llm.messages import ChatMessage
+from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 
 
@@ -22,9 +24,9 @@ class LLMCallTrace:
     started_at: datetime
     model: str
     streamed: bool
-    request_messages: list[dict[str, Any]]
-    request_tools: list[dict[str, Any]]
-    response: dict[str, Any] = field(default_factory=dict)
+    request_messages: Sequence[ChatMessage]
+    request_tools: list[JsonObject]
+    response: JsonObject = field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     ttft_ms: float | None = None
@@ -41,14 +43,7 @@ class LLMCallTrace:
         Reasoning and the text as written, which the listener never gets, are kept here; so
         are the ids of the calls read from the text ("recovered from text" on the trace page).
         """
-        self.response = completion.assistant_message()
-        if completion.reasoning:
-            self.response["reasoning"] = completion.reasoning
-        if completion.raw_content.strip() != completion.content.strip():
-            self.response["raw_content"] = completion.raw_content
-        recovered = [call.id for call in completion.tool_calls if call.recovered]
-        if recovered:
-            self.response["recovered_from_text"] = recovered
+        self.response = completion.traced()
         self.prompt_tokens = completion.prompt_tokens
         self.completion_tokens = completion.completion_tokens
         self.ttft_ms = completion.ttft_ms
@@ -77,9 +72,9 @@ class TurnTrace:
     """Why the turn failed or was cut short, when it was; stored with the turn."""
     recalled_memories: tuple[int, ...] = ()
     """The memories recalled into the request, stored as links once the turn is stored."""
-    context: dict[str, Any] | None = None
+    context: JsonObject | None = None
     """A large home's selected entities and why each was chosen; None in a small home."""
-    states: dict[str, Any] | None = None
+    states: JsonObject | None = None
     """The states of the entities the turn acted on, before and after (``state_record.py``)."""
 
     @property

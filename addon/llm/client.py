@@ -11,7 +11,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +23,12 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.failures import refused, root_cause, status_error
+from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, to_wire
 from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
 from addon.logs import scrub
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -44,19 +46,6 @@ EMBEDDINGS_PATH = "/embeddings"
 # before it is returned; it is the header ``with_streaming_response`` sets.
 RAW_STREAM_HEADER = "X-Stainless-Raw-Response"
 TextSink = Callable[[str], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCallRequest:
-    """A tool call as the model asked for it; ``arguments`` is the raw JSON text it sent.
-
-    ``recovered`` marks a call the model wrote in its text rather than in ``tool_calls``.
-    """
-
-    id: str
-    name: str
-    arguments: str
-    recovered: bool = False
 
 
 @dataclass(slots=True)
@@ -79,19 +68,25 @@ class Completion:
     reasoning: str = ""
     raw_content: str = ""
 
-    def assistant_message(self) -> dict[str, Any]:
-        """The assistant message to append to the conversation, in OpenAI format."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.content or None}
-        if self.tool_calls:
-            message["tool_calls"] = [
-                {
-                    "id": call.id,
-                    "type": "function",
-                    "function": {"name": call.name, "arguments": call.arguments},
-                }
-                for call in self.tool_calls
-            ]
-        return message
+    def assistant_message(self) -> AssistantMessage:
+        """The assistant message to append to the conversation."""
+        return AssistantMessage(self.content or None, tuple(self.tool_calls))
+
+    def traced(self) -> JsonObject:
+        """The answer as a trace keeps it: the message as sent back, and what was not spoken.
+
+        Reasoning and the text as written, which the listener never gets, are kept here; so
+        are the ids of the calls read from the text ("recovered from text" on the trace page).
+        """
+        response = to_wire(self.assistant_message())
+        if self.reasoning:
+            response["reasoning"] = self.reasoning
+        if self.raw_content.strip() != self.content.strip():
+            response["raw_content"] = self.raw_content
+        recovered = [call.id for call in self.tool_calls if call.recovered]
+        if recovered:
+            response["recovered_from_text"] = recovered
+        return response
 
 
 @dataclass(slots=True)
@@ -141,21 +136,21 @@ class LLMClient:
 
     async def complete(
         self,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]],
+        messages: Sequence[ChatMessage],
+        tools: list[JsonObject],
         *,
         stream: bool = False,
         on_text: TextSink | None = None,
-        response_format: dict[str, Any] | None = None,
+        response_format: JsonObject | None = None,
     ) -> Completion:
         """Ask the model once; raise :class:`LLMError` with a readable reason on failure.
 
         ``response_format`` is sent as given (e.g. a strict ``json_schema``); an endpoint that
         does not support it answers 400, which the caller may take as the cue to fall back.
         """
-        request: dict[str, Any] = {
+        request: JsonObject = {
             "model": self.model,
-            "messages": messages,
+            "messages": [to_wire(message) for message in messages],
             "temperature": self._temperature,
         }
         if tools:
@@ -261,7 +256,7 @@ class LLMClient:
         return vectors
 
     async def _stream(
-        self, request: dict[str, Any], started: float, on_text: TextSink | None, *, calls: bool
+        self, request: JsonObject, started: float, on_text: TextSink | None, *, calls: bool
     ) -> Completion:
         """Stream the answer, passing on only speech (:class:`SpeechFilter`)."""
         import httpx2  # loaded by the constructor already; see there
@@ -367,7 +362,7 @@ class LLMClient:
         return result
 
 
-def _json_object(raw: bytes) -> dict[str, Any]:
+def _json_object(raw: bytes) -> JsonObject:
     """A JSON object from the endpoint, or :class:`LLMError` saying what came instead."""
     try:
         value = json.loads(raw)
@@ -380,7 +375,7 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     return value
 
 
-def _mapping(value: object) -> dict[str, Any]:
+def _mapping(value: object) -> JsonObject:
     return value if isinstance(value, dict) else {}
 
 
@@ -401,7 +396,7 @@ def _text(content: object) -> str:
     return ""
 
 
-def _reasoning(message: dict[str, Any]) -> str:
+def _reasoning(message: JsonObject) -> str:
     """A message's or delta's reasoning, never to be spoken.
 
     ``reasoning_content`` (DeepSeek, vLLM, llama.cpp) or ``reasoning`` (Ollama's and
@@ -422,7 +417,7 @@ def _recovered(calls: Iterable[TextCall]) -> list[ToolCallRequest]:
     ]
 
 
-def _usage(body: dict[str, Any]) -> tuple[int, int]:
+def _usage(body: JsonObject) -> tuple[int, int]:
     usage = _mapping(body.get("usage"))
     prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
     return (
@@ -431,7 +426,7 @@ def _usage(body: dict[str, Any]) -> tuple[int, int]:
     )
 
 
-def _error_text(chunk: dict[str, Any], api_key: str) -> str:
+def _error_text(chunk: JsonObject, api_key: str) -> str:
     error = chunk.get("error")
     message = error.get("message") if isinstance(error, dict) else error
     return scrub(str(message), [api_key])[:300] if message else "an error occurred while streaming"

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 from addon.errors import (
     LLMError,
@@ -28,6 +28,8 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.client import Completion, LLMClient, TextSink
+from addon.llm.messages import ChatMessage
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -124,8 +126,8 @@ class Fallback:
 async def complete(
     primary: LLMClient,
     fallback: Fallback | None,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]],
+    messages: Sequence[ChatMessage],
+    tools: list[JsonObject],
     *,
     stream: bool = False,
     on_text: TextSink | None = None,
@@ -159,8 +161,8 @@ async def complete(
 async def _ask(
     client: LLMClient,
     endpoint: Endpoint,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]],
+    messages: Sequence[ChatMessage],
+    tools: list[JsonObject],
     stream: bool,
     on_text: TextSink | None,
     note: str | None,

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from addon.text import JsonObject
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -199,7 +201,7 @@ def _partial(text: str, marker: str) -> int:
     return 0
 
 
-def bare_calls(text: str) -> list[dict[str, Any]] | None:
+def bare_calls(text: str) -> list[JsonObject] | None:
     """The calls a reply made of nothing but JSON holds, or None when it is not one.
 
     A call is an object with a string ``name`` and ``arguments`` or ``parameters``; a list of

@@ -17,6 +17,7 @@ from typing import Any
 import json_repair
 
 from addon.llm.speech_filter import MISTRAL, CallStyle, CallText, bare_calls, filter_text
+from addon.text import JsonObject
 
 _ARGS = "[ARGS]"
 _CALL_ID = "[CALL_ID]"
@@ -121,7 +122,7 @@ def _json_values(text: str) -> list[Any]:
     return values
 
 
-def _call(value: dict[str, Any], style: CallStyle) -> TextCall:
+def _call(value: JsonObject, style: CallStyle) -> TextCall:
     arguments = value.get("arguments", value.get("parameters", {}))
     if not isinstance(arguments, str):
         arguments = json.dumps(arguments, ensure_ascii=False)

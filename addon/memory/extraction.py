@@ -19,7 +19,7 @@ import logging
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,6 +27,7 @@ import json_repair
 
 from addon.errors import LLMError
 from addon.llm.client import Completion, LLMClient
+from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, UserMessage
 from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.rules import Rejection, screen
 
@@ -106,9 +107,9 @@ class ExtractionCall:
 
     started_at: datetime
     model: str
-    request_messages: tuple[dict[str, Any], ...]
+    request_messages: tuple[ChatMessage, ...]
     response_format: dict[str, Any] | None
-    response: dict[str, Any] = field(default_factory=dict)
+    response: AssistantMessage | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     duration_ms: float = 0.0
@@ -216,7 +217,7 @@ class Extractor:
         )
 
 
-def messages_for(exchange: Exchange, *, structured: bool) -> list[dict[str, Any]]:
+def messages_for(exchange: Exchange, *, structured: bool) -> list[ChatMessage]:
     """The request's messages: the rules as system prompt, the exchange as the user message."""
     parts = []
     if exchange.history.strip():
@@ -226,10 +227,7 @@ def messages_for(exchange: Exchange, *, structured: bool) -> list[dict[str, Any]
         parts.append(f"Actions taken:\n{_cut(exchange.tool_calls)}")
     parts.append(f"The assistant replied:\n{_cut(exchange.reply)}")
     system = SYSTEM_PROMPT if structured else SYSTEM_PROMPT + PLAIN_JSON_INSTRUCTIONS
-    return [
-        {"role": "system", "content": system},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
+    return [SystemMessage(system), UserMessage("\n\n".join(parts))]
 
 
 def _cut(text: str) -> str:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import LLMError, NotFoundError
+from addon.llm.messages import to_wire, wire_messages
 from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.extraction import Exchange, Extraction, ExtractionCall, Extractor
 from addon.memory.merge import closest, merge, words
@@ -89,9 +90,9 @@ def _call_record(call: ExtractionCall) -> LLMCallRecord:
         started_at=call.started_at,
         model=call.model,
         streamed=False,
-        request_messages=list(call.request_messages),
+        request_messages=wire_messages(call.request_messages),
         request_tools=[],
-        response=call.response,
+        response=to_wire(call.response) if call.response is not None else {},
         prompt_tokens=call.prompt_tokens,
         completion_tokens=call.completion_tokens,
         ttft_ms=None,

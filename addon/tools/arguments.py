@@ -16,9 +16,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from addon.errors import ToolError
+from addon.text import JsonObject
 
 
-def parse_arguments(raw: str) -> tuple[dict[str, Any], bool]:
+def parse_arguments(raw: str) -> tuple[JsonObject, bool]:
     """Parse the model's argument text; returns the object and whether it needed repair."""
     text = raw.strip()
     if not text:
@@ -43,11 +44,11 @@ def _strip_fences(text: str) -> str:
     return text
 
 
-def coerce(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+def coerce(arguments: JsonObject, schema: JsonObject) -> JsonObject:
     """Fix types the schema makes unambiguous; drop ``null`` for optional properties."""
-    properties: dict[str, Any] = schema.get("properties", {})
+    properties: JsonObject = schema.get("properties", {})
     required = set(schema.get("required", []))
-    fixed: dict[str, Any] = {}
+    fixed: JsonObject = {}
     for key, value in arguments.items():
         spec = properties.get(key)
         if value is None and key not in required:
@@ -56,7 +57,7 @@ def coerce(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     return fixed
 
 
-def _coerce_value(value: Any, spec: dict[str, Any]) -> Any:
+def _coerce_value(value: Any, spec: JsonObject) -> Any:
     expected = spec.get("type")
     if expected == "array" and isinstance(value, str):
         return [value]
@@ -86,7 +87,7 @@ def _number(text: str) -> float | None:
         return None
 
 
-def validate(arguments: dict[str, Any], schema: dict[str, Any]) -> None:
+def validate(arguments: JsonObject, schema: JsonObject) -> None:
     """Raise ToolError naming the first argument that breaks the schema."""
     validator = Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from addon.text import JsonObject
 
 if TYPE_CHECKING:
     from addon.home.actions.executor import Executor
@@ -59,9 +61,9 @@ class ToolReply:
     the ``home_agent_tool_executed`` event; ``acted`` feeds the outcome check.
     """
 
-    result: dict[str, Any]
+    result: JsonObject
     error: str | None = None
-    detail: dict[str, Any] | None = None
+    detail: JsonObject | None = None
     acted: tuple[ActedTarget, ...] = ()
 
 
@@ -77,23 +79,21 @@ class Tool(Protocol):
         """What the model reads to decide when to call it."""
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """JSON schema of the arguments (an ``object`` schema)."""
 
     @property
     def kind(self) -> str:
         """Where it runs, for traces: ``intent``, ``builtin``, ``script``, ``custom``..."""
 
-    async def call(
-        self, arguments: dict[str, Any], context: ToolContext
-    ) -> dict[str, Any] | ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject | ToolReply:
         """Run with validated arguments; raise ToolError for failures the model should see.
 
         A :class:`ToolReply` carries what the trace should record beside the result.
         """
 
 
-def tool_spec(tool: Tool) -> dict[str, Any]:
+def tool_spec(tool: Tool) -> JsonObject:
     """The OpenAI ``tools`` entry for ``tool`` (the format Home Assistant's agents send)."""
     return {
         "type": "function",

@@ -23,6 +23,7 @@ from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import CustomToolSource
 from addon.custom_tools.trial import Trial
 from addon.errors import CustomToolInvalid
+from addon.text import JsonObject
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply
 from addon.tools.registry import ToolRegistry
 
@@ -36,7 +37,7 @@ class CustomTool:
     definition: ToolDefinition
     runner: Runner
     secrets: Mapping[str, str]
-    schema: dict[str, Any]
+    schema: JsonObject
 
     @property
     def name(self) -> str:
@@ -49,7 +50,7 @@ class CustomTool:
         return self.definition.description
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """The definition's JSON Schema, keys sorted so its bytes never vary."""
         return self.schema
 
@@ -58,7 +59,7 @@ class CustomTool:
         """Custom tools run their own requests: traces show ``custom``."""
         return "custom"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
         """Run the definition; a dry-run turn records an acting request without sending it."""
         run = await self.runner.run(
             self.definition,
@@ -75,9 +76,9 @@ class CustomTool:
         )
 
 
-def canonical(value: dict[str, Any]) -> dict[str, Any]:
+def canonical(value: JsonObject) -> JsonObject:
     """``value`` with every mapping's keys sorted (a fresh copy)."""
-    loaded: dict[str, Any] = json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
+    loaded: JsonObject = json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
     return loaded
 
 
@@ -88,7 +89,7 @@ class CustomToolProvider:
         self._source = source
         self._runner = runner
         self._reserved = frozenset(reserved)
-        self._parsed: dict[str, tuple[ToolDefinition, dict[str, Any]] | None] = {}
+        self._parsed: dict[str, tuple[ToolDefinition, JsonObject] | None] = {}
 
     async def __call__(self) -> list[Tool]:
         """Tools sorted by name; a definition that no longer parses is skipped with a warning.
@@ -102,7 +103,7 @@ class CustomToolProvider:
         except Exception:  # the turn goes on with the built-in tools
             _LOGGER.exception("Could not read the custom tools; this turn goes without them")
             return []
-        parsed: dict[str, tuple[ToolDefinition, dict[str, Any]] | None] = {}
+        parsed: dict[str, tuple[ToolDefinition, JsonObject] | None] = {}
         tools: dict[str, Tool] = {}
         for mapping in mappings:
             key = json.dumps(mapping, sort_keys=True, default=str)
@@ -141,14 +142,14 @@ class CustomToolProvider:
             name=tool.name,
             arguments=mask.value(outcome.arguments),
             repaired=outcome.repaired,
-            result=mask.value(outcome.result),
+            result=mask.value(outcome.result.for_model()),
             error=mask.text(outcome.error) if outcome.error is not None else None,
             duration_ms=outcome.duration_ms,
             dry_run=dry_run,
             run=mask.value(outcome.detail) if outcome.detail is not None else None,
         )
 
-    def _parse(self, mapping: Mapping[str, Any]) -> tuple[ToolDefinition, dict[str, Any]] | None:
+    def _parse(self, mapping: Mapping[str, Any]) -> tuple[ToolDefinition, JsonObject] | None:
         try:
             definition = parse_definition(mapping, reserved=self._reserved)
         except CustomToolInvalid as err:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from addon.text import JsonObject
 from addon.tools.base import ToolContext
 
 
@@ -14,10 +14,10 @@ class GetDateTimeTool:
 
     name: str = "GetDateTime"
     description: str = "Provides the current date and time."
-    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    parameters: JsonObject = field(default_factory=lambda: {"type": "object", "properties": {}})
     kind: str = "builtin"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """Return date, time, zone and weekday of ``context.now``."""
         now = context.now
         return {

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.handlers import handle_intent
@@ -19,6 +18,7 @@ from addon.home.model import HomeModel
 from addon.home.overview import live_overview, overview_entities
 from addon.home.records import ScriptField
 from addon.home.targets import MatchFailedReason, MatchTargetsConstraints, MatchTargetsPreferences
+from addon.text import JsonObject
 from addon.tools.base import Tool, ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.memory import MEMORY_TOOL_NAMES
@@ -61,7 +61,7 @@ class IntentTool:
         return self.spec.description
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """The slot schema Home Assistant's Assist API sends."""
         return parameters_schema(self.spec)
 
@@ -70,7 +70,7 @@ class IntentTool:
         """Intents act through the turn's executor."""
         return "intent"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """Resolve targets and act; the result is Home Assistant's intent response."""
         model = _home(context)
         assert context.executor is not None
@@ -103,7 +103,7 @@ class GetLiveContextTool:
     kind: str = "builtin"
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """Optional name, domain (one or a list), area and floor filters."""
         return {
             "type": "object",
@@ -128,7 +128,7 @@ class GetLiveContextTool:
             },
         }
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """The live overview of the matching exposed entities."""
         model = context.home
         if model is None:
@@ -155,7 +155,7 @@ class GetLiveContextTool:
         }
 
 
-def _match_error(reason: MatchFailedReason | None, arguments: dict[str, Any]) -> str:
+def _match_error(reason: MatchFailedReason | None, arguments: JsonObject) -> str:
     if reason is MatchFailedReason.INVALID_AREA:
         return f"Area '{arguments.get('area')}' does not exist"
     if reason is MatchFailedReason.INVALID_FLOOR:
@@ -197,7 +197,7 @@ class ScriptTool:
         return self.label
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """The script's fields, typed by their selectors."""
         return script_parameters(self.fields)
 
@@ -206,7 +206,7 @@ class ScriptTool:
         """Scripts run through the turn's executor."""
         return "script"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """Run the script with ``arguments`` as its variables, through the executor.
 
         A script that ends within the wait answers as in Home Assistant's ScriptTool:

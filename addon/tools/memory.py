@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from addon.i18n.memory import memory_messages_for
 from addon.memory.candidates import MemoryKind
 from addon.memory.records import Outcome
 from addon.memory.rules import RejectReason
 from addon.memory.service import MemoryService
+from addon.text import JsonObject
 from addon.tools.base import Tool, ToolContext
 from addon.tools.registry import ToolOutcome
 
@@ -46,7 +46,7 @@ class RememberTool:
         "sentence in the third person, in the user's language. Never use it for passwords, "
         "codes or PINs. Say the returned speech to confirm."
     )
-    parameters: dict[str, Any] = field(
+    parameters: JsonObject = field(
         default_factory=lambda: {
             "type": "object",
             "properties": {
@@ -62,7 +62,7 @@ class RememberTool:
     )
     kind: str = KIND
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """Remember ``content``; a secret is refused with the reason."""
         words = memory_messages_for(context.language)
         kind = arguments.get("kind")
@@ -107,7 +107,7 @@ class RecallTool:
         "Look up what you remember from earlier conversations about a person, place, device or "
         'topic ("what do you know about the garage"). Returns the memories with their ids.'
     )
-    parameters: dict[str, Any] = field(
+    parameters: JsonObject = field(
         default_factory=lambda: {
             "type": "object",
             "properties": {
@@ -118,10 +118,10 @@ class RecallTool:
     )
     kind: str = KIND
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """The memories about ``query``, best first."""
         found = await self.service.search(str(arguments.get("query", "")), limit=RECALL_LIMIT)
-        result: dict[str, Any] = {
+        result: JsonObject = {
             "success": True,
             "memories": [
                 {"id": record.id, "content": record.content, "kind": record.kind}
@@ -144,7 +144,7 @@ class ForgetTool:
         "the memories you were given or from recall_memories; or, without an id, what it is "
         "about. Say the returned speech to confirm."
     )
-    parameters: dict[str, Any] = field(
+    parameters: JsonObject = field(
         default_factory=lambda: {
             "type": "object",
             "properties": {
@@ -158,7 +158,7 @@ class ForgetTool:
     )
     kind: str = KIND
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """Delete the memory (the panel can restore it)."""
         words = memory_messages_for(context.language)
         memory_id = arguments.get("memory_id")
@@ -200,7 +200,7 @@ def told_memory_ids(outcomes: Iterable[ToolOutcome]) -> tuple[int, ...]:
     """The memories the turn's ``remember`` calls stored, to credit to the turn."""
     ids: dict[int, None] = {}
     for outcome in outcomes:
-        memory_id = outcome.result.get("memory_id") if outcome.name == REMEMBER else None
+        memory_id = outcome.result.content.get("memory_id") if outcome.name == REMEMBER else None
         if isinstance(memory_id, int) and outcome.ok:
             ids[memory_id] = None
     return tuple(ids)

@@ -2,7 +2,8 @@
 
 Every failure, from unparseable arguments to an exception inside a tool, comes back as
 ``{"error": ..., "error_text": ...}`` for the model to read (as Home Assistant's ``chat_log`` does),
-never as an exception out of the loop.
+never as an exception out of the loop. Whatever a tool answers is read once into a
+:class:`~addon.tools.result.ToolResult` here.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ import logging
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.gate import Decision, Gate
+from addon.text import JsonObject
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
+from addon.tools.result import HELD, ToolResult
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -27,14 +29,14 @@ class ToolOutcome:
     """What one tool call did, as the trace records it."""
 
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     raw_arguments: str
-    result: dict[str, Any]
+    result: ToolResult
     error: str | None
     duration_ms: float
     executor: str
     repaired: bool = False
-    detail: dict[str, Any] | None = None
+    detail: JsonObject | None = None
     """What a custom tool sent and received (secrets masked), for the trace and events."""
     acted: tuple[ActedTarget, ...] = ()
     """Entities a custom tool's action addressed, for the outcome check."""
@@ -79,16 +81,16 @@ class ToolRegistry:
         """Tool names in offering order."""
         return list(self._tools)
 
-    def specs(self) -> list[dict[str, Any]]:
+    def specs(self) -> list[JsonObject]:
         """The OpenAI ``tools`` list, in registration order."""
         return [tool_spec(tool) for tool in self._tools.values()]
 
     async def execute(self, name: str, raw_arguments: str, context: ToolContext) -> ToolOutcome:
         """Parse, repair, validate and run one call; never raises."""
         started = time.perf_counter()
-        arguments: dict[str, Any] = {}
+        arguments: JsonObject = {}
         repaired = False
-        detail: dict[str, Any] | None = None
+        detail: JsonObject | None = None
         acted: tuple[ActedTarget, ...] = ()
         tool = self._tools.get(name)
         executor = _executor_label(tool, context)
@@ -108,22 +110,18 @@ class ToolRegistry:
             answer = await tool.call(arguments, context)
             error = None
             if isinstance(answer, ToolReply):
-                result, error, detail, acted = (
-                    answer.result,
-                    answer.error,
-                    answer.detail,
-                    answer.acted,
-                )
+                result = ToolResult.of(answer.result)
+                error, detail, acted = answer.error, answer.detail, answer.acted
             else:
-                result = answer
+                result = ToolResult.of(answer)
         except HomeAgentError as err:
-            result = {"error": type(err).__name__, "error_text": str(err)}
+            result = ToolResult.failure(type(err).__name__, str(err))
             error = str(err)
             _LOGGER.info("Tool %s failed: %s", name, err)
         except Exception as err:  # a tool bug must not end the conversation
             _LOGGER.exception("Tool %s raised with arguments %s", name, raw_arguments[:500])
-            result = {"error": type(err).__name__, "error_text": str(err) or repr(err)}
-            error = result["error_text"]
+            error = str(err) or repr(err)
+            result = ToolResult.failure(type(err).__name__, error)
         if holds is not None and len(holds.held) > held_before:
             # Whatever the tool answered, nothing covered was done: the model reads that.
             for held in holds.held[held_before:]:
@@ -133,7 +131,7 @@ class ToolRegistry:
                             "confirm", held.action, "confirmation", "held until the user confirms"
                         )
                     )
-            result, error = dict(HELD_RESULT), None
+            result, error = HELD, None
         return ToolOutcome(
             name=name,
             arguments=arguments,
@@ -147,13 +145,6 @@ class ToolRegistry:
             acted=acted,
             decisions=tuple(gate.decisions),
         )
-
-
-HELD_RESULT: dict[str, Any] = {
-    "held_for_confirmation": True,
-    "speech": "Nothing was done yet: the user is asked to confirm first.",
-}
-"""What the model reads of a call the confirmation policy held."""
 
 
 def gate_for(context: ToolContext) -> Gate:

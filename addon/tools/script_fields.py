@@ -18,6 +18,7 @@ from addon.errors import ToolError
 from addon.home.entities import Entity
 from addon.home.model import HomeModel
 from addon.home.records import ScriptField, ScriptService
+from addon.text import JsonObject
 
 # voluptuous_openapi's conversion of the fixed schemas some selectors validate with
 # (``cv.time_period_dict``, ``LocationSelector.DATA_SCHEMA``, ``MediaSelector.DATA_SCHEMA``,
@@ -64,7 +65,7 @@ _TARGET = {
     "required": [],
 }
 _CONDITIONS = {"type": "array", "items": {"nullable": True, "type": "string"}}
-_FIXED: dict[str, dict[str, Any]] = {
+_FIXED: dict[str, JsonObject] = {
     "backup_location": {"type": "string", "pattern": "^(?:\\/backup|\\w+)$"},
     "boolean": {"type": "boolean"},
     "color_rgb": {
@@ -97,7 +98,7 @@ def _copy(schema: Any) -> Any:
     return schema
 
 
-def _constant_schema(value: Any) -> dict[str, Any]:
+def _constant_schema(value: Any) -> JsonObject:
     # voluptuous_openapi's conversion of ``vol.Schema(value)`` for a literal.
     if isinstance(value, bool):
         return {"type": "boolean", "enum": [value]}
@@ -110,8 +111,8 @@ def _constant_schema(value: Any) -> dict[str, Any]:
 
 def _bounded_number(
     config: Mapping[str, Any], low: tuple[str, ...], high: tuple[str, ...]
-) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "number"}
+) -> JsonObject:
+    schema: JsonObject = {"type": "number"}
     for key, names in (("minimum", low), ("maximum", high)):
         for name in names:
             if name in config:
@@ -120,7 +121,7 @@ def _bounded_number(
     return schema
 
 
-def selector_schema(selector: str | None, config: Mapping[str, Any]) -> dict[str, Any]:
+def selector_schema(selector: str | None, config: Mapping[str, Any]) -> JsonObject:
     """``_selector_serializer``: the JSON schema for a value this selector accepts.
 
     A field without a selector is ``cv.string``; a selector Home Assistant 2025.4 does not know
@@ -163,9 +164,9 @@ def selector_schema(selector: str | None, config: Mapping[str, Any]) -> dict[str
     return {"type": "string"}
 
 
-def script_parameters(fields: Iterable[ScriptField]) -> dict[str, Any]:
+def script_parameters(fields: Iterable[ScriptField]) -> JsonObject:
     """The ``parameters`` object schema Home Assistant gives a model for a script's fields."""
-    properties: dict[str, Any] = {}
+    properties: JsonObject = {}
     required: list[str] = []
     for script_field in fields:
         schema = selector_schema(script_field.selector, script_field.selector_config)
@@ -195,8 +196,8 @@ def script_description(service: ScriptService | None, entity: Entity) -> str:
 
 
 def resolve_places(
-    arguments: dict[str, Any], fields: Iterable[ScriptField], model: HomeModel
-) -> dict[str, Any]:
+    arguments: JsonObject, fields: Iterable[ScriptField], model: HomeModel
+) -> JsonObject:
     """Arguments with area and floor names turned into ids, as ``ActionTool.async_call`` does.
 
     A script with an area or floor selector expects ids, but a model only knows the names the

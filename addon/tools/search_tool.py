@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.context_index import ContextIndex
 from addon.home.lexicon import FILLER, fold, words
 from addon.home.model import HomeModel
 from addon.home.overview import grouped_overview
+from addon.text import JsonObject
 from addon.tools.base import ToolContext, ToolReply
 
 SEARCH_LIMIT = 25
@@ -41,7 +41,7 @@ class SearchEntitiesTool:
     kind: str = "builtin"
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """Optional filters; at least one must be given."""
         text = {"type": "string"}
         return {
@@ -55,7 +55,7 @@ class SearchEntitiesTool:
             },
         }
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
         """The matching entities, at most :data:`SEARCH_LIMIT`, and how many matched."""
         model = context.home
         if model is None:
@@ -63,7 +63,7 @@ class SearchEntitiesTool:
         index = self.index_of(model)
         found = search(index, model, arguments)
         shown = found[:SEARCH_LIMIT]
-        result: dict[str, Any] = {"success": True, "count": len(found)}
+        result: JsonObject = {"success": True, "count": len(found)}
         if not shown:
             result["result"] = "No exposed entities match."
         else:
@@ -75,7 +75,7 @@ class SearchEntitiesTool:
         return ToolReply(result, detail={"entity_ids": shown})
 
 
-def search(index: ContextIndex, model: HomeModel, arguments: dict[str, Any]) -> list[str]:
+def search(index: ContextIndex, model: HomeModel, arguments: JsonObject) -> list[str]:
     """Entity ids matching every given filter, in the overview's order."""
     name, area, floor = (str(arguments.get(key) or "").strip() for key in ("name", "area", "floor"))
     domain = fold(str(arguments.get("domain") or "").strip().lower())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from addon.agent.history import (
     HISTORY_TOKEN_BUDGET,
@@ -13,6 +12,7 @@ from addon.agent.history import (
     fit_history,
 )
 from addon.agent.service import Agent
+from addon.llm.messages import ChatMessage, from_wire, wire_messages
 from devtools.scripted_llm import ScriptedLLM
 from devtools.synthetic import synthetic_home
 from tests.fixtures.agent import MakeAgent, ask
@@ -20,46 +20,51 @@ from tests.fixtures.agent import MakeAgent, ask
 NOTE = "Shortened for the conversation history"
 
 
-def exchange(number: int, result: str) -> list[dict[str, Any]]:
+def exchange(number: int, result: str) -> list[ChatMessage]:
     """One turn that called a tool: question, tool call, its result, and the reply."""
     call_id = f"call_{number}"
-    return [
-        {"role": "user", "content": f"question {number}"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": call_id,
-                    "type": "function",
-                    "function": {"name": "GetLiveContext", "arguments": "{}"},
-                }
-            ],
-        },
-        {"role": "tool", "tool_call_id": call_id, "content": result},
-        {"role": "assistant", "content": f"answer {number}"},
-    ]
+    return from_wire(
+        [
+            {"role": "user", "content": f"question {number}"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {"name": "GetLiveContext", "arguments": "{}"},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": call_id, "content": result},
+            {"role": "assistant", "content": f"answer {number}"},
+        ]
+    )
 
 
-def chat(number: int) -> list[dict[str, Any]]:
+def chat(number: int) -> list[ChatMessage]:
     """One turn without tools."""
-    return [
-        {"role": "user", "content": f"question {number}"},
-        {"role": "assistant", "content": f"answer {number}"},
-    ]
+    return from_wire(
+        [
+            {"role": "user", "content": f"question {number}"},
+            {"role": "assistant", "content": f"answer {number}"},
+        ]
+    )
 
 
-def tool_results(messages: list[dict[str, Any]]) -> dict[str, str]:
-    return {m["tool_call_id"]: m["content"] for m in messages if m["role"] == "tool"}
+def tool_results(messages: list[ChatMessage]) -> dict[str, str]:
+    wire = wire_messages(messages)
+    return {m["tool_call_id"]: m["content"] for m in wire if m["role"] == "tool"}
 
 
-def user_questions(messages: list[dict[str, Any]]) -> list[str]:
-    return [m["content"] for m in messages if m["role"] == "user"]
+def user_questions(messages: list[ChatMessage]) -> list[str]:
+    return [m["content"] for m in wire_messages(messages) if m["role"] == "user"]
 
 
-def assert_calls_answered(messages: list[dict[str, Any]]) -> None:
+def assert_calls_answered(messages: list[ChatMessage]) -> None:
     """Every assistant tool call has its tool message, as the OpenAI protocol requires."""
-    asked = {c["id"] for m in messages for c in m.get("tool_calls") or []}
+    asked = {c["id"] for m in wire_messages(messages) for c in m.get("tool_calls") or []}
     assert asked == set(tool_results(messages))
 
 
@@ -87,7 +92,7 @@ def test_newest_exchange_alone_over_budget_is_kept_and_shortened() -> None:
     turns = [chat(1), exchange(2, "b" * 40_000)]
     sent = fit_history(turns, 3000)
     assert user_questions(sent) == ["question 1", "question 2"]
-    assert sent[-1] == {"role": "assistant", "content": "answer 2"}
+    assert wire_messages(sent)[-1] == {"role": "assistant", "content": "answer 2"}
     newest = tool_results(sent)["call_2"]
     assert NEWEST_RESULT_MIN_CHARS < len(newest) < 40_000
     assert newest.endswith("Call the tool again for current data.]")
@@ -134,7 +139,8 @@ async def test_follow_up_after_a_large_live_context_keeps_the_exchange(
     first = await agent.process(ask("which lights are on?"))
     live = json.loads(scripted_llm.chat_requests[1].messages[-1]["content"])["result"]
     assert live.count("- names:") >= 100
-    assert estimate_tokens([scripted_llm.chat_requests[1].messages[-1]]) > HISTORY_TOKEN_BUDGET
+    answer = from_wire([scripted_llm.chat_requests[1].messages[-1]])
+    assert estimate_tokens(answer) > HISTORY_TOKEN_BUDGET
     scripted_llm.reply("They are off.")
     await agent.process(ask("turn them off", conversation_id=first.conversation_id))
     sent = scripted_llm.chat_requests[2].messages

@@ -15,12 +15,13 @@ from addon.agent.trace import TurnTrace
 from addon.errors import ErrorKind
 from addon.i18n.translations import EN
 from addon.llm.client import LLMClient
+from addon.llm.messages import SystemMessage, UserMessage
 from addon.tools.base import ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.registry import ToolRegistry
 from devtools.scripted_llm import ScriptedLLM
 
-SYSTEM = {"role": "system", "content": "You are a test."}
+SYSTEM = SystemMessage("You are a test.")
 
 
 # Only bounds a test that would otherwise hang when calls queue; no assertion rests on it.
@@ -88,7 +89,7 @@ async def run(
     try:
         return await run_tool_loop(
             llm=client,
-            messages=[SYSTEM, {"role": "user", "content": "hello"}],
+            messages=[SYSTEM, UserMessage("hello")],
             registry=registry,
             context=context,
             trace=trace or TurnTrace(),
@@ -136,7 +137,7 @@ async def test_parallel_tool_calls_run_concurrently(
     ).reply("done")
     result = await run(scripted_llm, registry, context)
     assert [o.error for o in result.outcomes] == [None, None, None]
-    assert [o.result["label"] for o in result.outcomes] == ["a", "b", "c"]
+    assert [o.result.content["label"] for o in result.outcomes] == ["a", "b", "c"]
 
 
 async def test_iteration_bound_stops_a_looping_model(
@@ -214,7 +215,7 @@ async def test_streaming_with_tool_calls_reassembles_arguments(
     trace = TurnTrace()
     result = await run(scripted_llm, registry, context, stream=True, trace=trace)
     assert result.reply == "All done."
-    assert result.outcomes[0].result["label"] == "streamed label"
+    assert result.outcomes[0].result.content["label"] == "streamed label"
     assert trace.llm_calls[0].streamed
     assert trace.llm_calls[0].ttft_ms is not None
     assert trace.llm_calls[1].finish_reason == "stop"

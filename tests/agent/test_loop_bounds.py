@@ -46,9 +46,11 @@ async def test_calls_past_the_bound_get_an_error_and_do_not_run(
     result = await run(scripted_llm, ToolRegistry([SlowTool()]), context)
     ran = [outcome for outcome in result.outcomes if outcome.error is None]
     held = [outcome for outcome in result.outcomes if outcome.error is not None]
-    assert [outcome.result["label"] for outcome in ran] == [str(i) for i in range(MAX_TOOL_CALLS)]
+    assert [outcome.result.content["label"] for outcome in ran] == [
+        str(i) for i in range(MAX_TOOL_CALLS)
+    ]
     assert len(held) == 12 - MAX_TOOL_CALLS
-    assert {outcome.result["error"] for outcome in held} == {TOO_MANY_CALLS}
+    assert {outcome.result.content["error"] for outcome in held} == {TOO_MANY_CALLS}
     answers = [m for m in scripted_llm.chat_requests[1].messages if m["role"] == "tool"]
     assert len(answers) == 12
     assert f"at most {MAX_TOOL_CALLS}" in json.loads(answers[-1]["content"])["error_text"]
@@ -64,6 +66,6 @@ async def test_a_huge_result_is_cut_for_the_model_and_the_trace(
     (answer,) = [m for m in scripted_llm.chat_requests[1].messages if m["role"] == "tool"]
     assert len(answer["content"]) < MAX_RESULT_CHARS + 200
     assert "[cut: the result was" in answer["content"]
-    kept = trace.tool_calls[0].outcome.result
+    kept = trace.tool_calls[0].outcome.result.for_model()
     assert kept["truncated"] is True
     assert len(json.dumps(kept)) < MAX_TRACE_CHARS + 200

@@ -7,10 +7,11 @@ from typing import Any
 from addon.agent.progress import done_so_far
 from addon.i18n.messages import Action, Done
 from addon.tools.registry import ToolOutcome
+from addon.tools.result import ToolResult
 
 
 def outcome(name: str, result: dict[str, Any], error: str | None = None) -> ToolOutcome:
-    return ToolOutcome(name, {}, "{}", result, error, 1.0, "virtual")
+    return ToolOutcome(name, {}, "{}", ToolResult.of(result), error, 1.0, "virtual")
 
 
 def acted(*targets: tuple[str, str], kind: str = "action_done") -> dict[str, Any]:

@@ -127,7 +127,7 @@ async def test_fields_arrive_and_a_call_runs_with_its_variables(
     )
     raw = '{"light": "light.bed_light", "level": 40, "room": "Bedroom"}'
     outcome = await registry.execute("dim_light", raw, context)
-    assert outcome.result == {"success": True, "result": {}}  # no response variable
+    assert outcome.result.content == {"success": True, "result": {}}  # no response variable
     await until(lambda: _brightness(sync) == 102)  # 40 % of 255
 
 
@@ -140,7 +140,7 @@ async def test_a_script_response_reaches_the_tool_result(
         home=model, executor=LiveExecutor(client), language="en", now=datetime.now(UTC)
     )
     outcome = await build_registry(model, []).execute("forecast", '{"city": "Oslo"}', context)
-    assert outcome.result == {
+    assert outcome.result.content == {
         "success": True,
         "result": {"city": "Oslo", "sky": "sunny", "high": 21},
     }

@@ -16,10 +16,11 @@ from aiohttp.test_utils import TestServer
 
 from addon.errors import ErrorKind, LLMError
 from addon.llm.client import LLMClient
+from addon.llm.messages import UserMessage
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Serve = Callable[[Handler], Awaitable[LLMClient]]
-MESSAGES = [{"role": "user", "content": "hi"}]
+MESSAGES = [UserMessage("hi")]
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from aiohttp.test_utils import TestServer
 
 from addon.errors import LLMError
 from addon.llm.client import LLMClient
+from addon.llm.messages import UserMessage
 
 KEY = "sk-echoed-0123456789abcdefghij"
 
@@ -38,7 +39,7 @@ async def test_an_echoed_key_is_masked_before_the_error_is_cut(
     )
     try:
         with pytest.raises(LLMError) as caught:
-            await client.complete([{"role": "user", "content": "hi"}], [])
+            await client.complete([UserMessage("hi")], [])
     finally:
         await client.close()
     assert all(KEY[:n] not in str(caught.value) for n in range(8, len(KEY) + 1))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from addon.llm.client import Completion, LLMClient
+from addon.llm.messages import UserMessage
 from devtools.scripted_llm import ScriptedLLM, TextCallStyle
 
 STYLES: tuple[TextCallStyle, ...] = ("hermes", "json", "mistral", "python_tag")
@@ -14,7 +15,7 @@ TOOLS = [
         "function": {"name": "HassTurnOn", "parameters": {"type": "object", "properties": {}}},
     }
 ]
-USER = [{"role": "user", "content": "kitchen lights on"}]
+USER = [UserMessage("kitchen lights on")]
 
 
 async def ask(client: LLMClient, *, stream: bool) -> tuple[Completion, list[str]]:

@@ -40,7 +40,7 @@ async def test_a_dry_run_holds_an_mcp_tool_not_marked_read_only(notes: NotesServ
     registry = ToolRegistry(await hub.tools())
     outcome = await registry.execute("notes__add_note", '{"text": "buy milk"}', DRY_RUN)
     assert outcome.error is None
-    assert outcome.result["dry_run"] is True
+    assert outcome.result.content["dry_run"] is True
     assert notes.notes == []
     assert [(d.verdict, d.rule) for d in outcome.decisions] == [("hold", "dry_run")]
 

@@ -53,7 +53,7 @@ async def test_a_call_reaches_the_server_and_is_traced(notes: NotesServer) -> No
     outcome = await registry.execute("notes__add_note", '{"text": "buy milk"}', CONTEXT)
     assert outcome.error is None
     assert outcome.executor == "mcp"
-    assert outcome.result == {"result": {"saved": "buy milk", "count": 1}}
+    assert outcome.result.content == {"result": {"saved": "buy milk", "count": 1}}
     assert notes.notes == ["buy milk"]
     assert outcome.detail is not None
     assert outcome.detail["mcp_server"] == "notes"
@@ -85,7 +85,7 @@ async def test_a_server_that_goes_away_is_withheld(notes: NotesServer) -> None:
     registry = ToolRegistry(await hub.tools())
     await notes.stop()
     outcome = await registry.execute("notes__add_note", '{"text": "x"}', CONTEXT)
-    assert outcome.result["error"] == "McpError"
+    assert outcome.result.content["error"] == "McpError"
     assert hub.status(1).state == "down"
     assert await hub.tools() == []
     await hub.refresh()

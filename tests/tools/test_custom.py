@@ -20,6 +20,7 @@ from addon.tools.base import ActedTarget
 from addon.tools.custom import CustomToolProvider
 from addon.tools.home_tools import builtin_tool_names
 from addon.tools.registry import ToolOutcome
+from addon.tools.result import ToolResult
 from devtools.scripted_llm import ScriptedLLM
 from tests.custom_tools.servers import TOKEN, Api, api_app
 from tests.fixtures.agent import MakeAgent, RecordedEvents, ask
@@ -149,7 +150,7 @@ def test_an_acting_custom_tool_feeds_the_outcome_check() -> None:
         name="lights_on",
         arguments={},
         raw_arguments="{}",
-        result={"success": True, "result": "light.turn_on done"},
+        result=ToolResult.of({"success": True, "result": "light.turn_on done"}),
         error=None,
         duration_ms=1.0,
         executor="custom",

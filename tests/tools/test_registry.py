@@ -59,7 +59,7 @@ async def test_valid_call_runs_the_tool(registry: ToolRegistry, context: ToolCon
     """Well-formed arguments reach the tool unchanged."""
     outcome = await registry.execute("Echo", '{"name": "Kitchen", "domain": ["light"]}', context)
     assert outcome.ok
-    assert outcome.result["echo"] == {"name": "Kitchen", "domain": ["light"]}
+    assert outcome.result.content["echo"] == {"name": "Kitchen", "domain": ["light"]}
     assert not outcome.repaired
 
 
@@ -68,7 +68,7 @@ async def test_malformed_json_is_repaired(registry: ToolRegistry, context: ToolC
     raw = "```json\n{'name': 'Kitchen', 'brightness': 50,}\n```"
     outcome = await registry.execute("Echo", raw, context)
     assert outcome.ok, outcome.error
-    assert outcome.result["echo"] == {"name": "Kitchen", "brightness": 50}
+    assert outcome.result.content["echo"] == {"name": "Kitchen", "brightness": 50}
     assert outcome.repaired
 
 
@@ -78,7 +78,11 @@ async def test_types_are_coerced_where_unambiguous(
     """A string for a list and "50%" for an integer are fixed before validation."""
     raw = '{"name": "Kitchen", "domain": "light", "brightness": "50%", "extra": null}'
     outcome = await registry.execute("Echo", raw, context)
-    assert outcome.result["echo"] == {"name": "Kitchen", "domain": ["light"], "brightness": 50}
+    assert outcome.result.content["echo"] == {
+        "name": "Kitchen",
+        "domain": ["light"],
+        "brightness": 50,
+    }
 
 
 async def test_schema_violation_goes_back_to_the_model(
@@ -87,8 +91,8 @@ async def test_schema_violation_goes_back_to_the_model(
     """An out-of-range value is an error result naming the argument, not an exception."""
     outcome = await registry.execute("Echo", '{"name": "K", "brightness": 150}', context)
     assert not outcome.ok
-    assert outcome.result["error"] == "ToolError"
-    assert "brightness" in outcome.result["error_text"]
+    assert outcome.result.content["error"] == "ToolError"
+    assert "brightness" in outcome.result.content["error_text"]
 
 
 async def test_missing_required_argument_is_reported(
@@ -96,7 +100,7 @@ async def test_missing_required_argument_is_reported(
 ) -> None:
     """A missing required argument is named in the error text."""
     outcome = await registry.execute("Echo", "{}", context)
-    assert "'name' is a required property" in outcome.result["error_text"]
+    assert "'name' is a required property" in outcome.result.content["error_text"]
 
 
 async def test_unknown_tool_lists_the_available_ones(
@@ -105,8 +109,8 @@ async def test_unknown_tool_lists_the_available_ones(
     """Calling a tool that does not exist tells the model which ones do."""
     outcome = await registry.execute("HassExplode", "{}", context)
     assert not outcome.ok
-    assert "unknown tool 'HassExplode'" in outcome.result["error_text"]
-    assert "GetDateTime" in outcome.result["error_text"]
+    assert "unknown tool 'HassExplode'" in outcome.result.content["error_text"]
+    assert "GetDateTime" in outcome.result.content["error_text"]
 
 
 async def test_hopeless_arguments_are_an_error(
@@ -114,7 +118,7 @@ async def test_hopeless_arguments_are_an_error(
 ) -> None:
     """Arguments that are not an object at all are refused with a clear error."""
     outcome = await registry.execute("Echo", '["a", "b"]', context)
-    assert "must be a JSON object" in outcome.result["error_text"]
+    assert "must be a JSON object" in outcome.result.content["error_text"]
 
 
 async def test_tool_error_and_tool_bug_both_become_results(
@@ -123,8 +127,8 @@ async def test_tool_error_and_tool_bug_both_become_results(
     """Neither a ToolError nor an unexpected exception escapes the registry."""
     failed = await registry.execute("Echo", '{"name": "explode"}', context)
     crashed = await registry.execute("Echo", '{"name": "bug"}', context)
-    assert failed.result == {"error": "ToolError", "error_text": "the echo broke"}
-    assert crashed.result == {"error": "RuntimeError", "error_text": "unexpected"}
+    assert failed.result.content == {"error": "ToolError", "error_text": "the echo broke"}
+    assert crashed.result.content == {"error": "RuntimeError", "error_text": "unexpected"}
 
 
 async def test_get_date_time_reports_the_context_clock(
@@ -132,8 +136,8 @@ async def test_get_date_time_reports_the_context_clock(
 ) -> None:
     """GetDateTime answers in Home Assistant's shape."""
     outcome = await registry.execute("GetDateTime", "", context)
-    assert outcome.result["result"]["date"] == "2026-03-01"
-    assert outcome.result["result"]["weekday"] == "Sunday"
+    assert outcome.result.content["result"]["date"] == "2026-03-01"
+    assert outcome.result.content["result"]["weekday"] == "Sunday"
 
 
 def test_specs_are_in_openai_function_format(registry: ToolRegistry) -> None:

@@ -59,7 +59,7 @@ async def test_arguments_reach_the_executor_as_variables(
     registry = build_registry(model, [])
     raw = '{"light": "light.bed_light", "level": "40", "room": "Bedroom"}'
     outcome = await registry.execute("dim_light", raw, context)
-    assert outcome.result == {"success": True, "result": "Started Dim a light"}
+    assert outcome.result.content == {"success": True, "result": "Started Dim a light"}
     assert outcome.executor == "virtual"
     assert virtual.calls == (
         ServiceCall(
@@ -78,7 +78,7 @@ async def test_missing_required_field_goes_back_to_the_model(
     outcome = await build_registry(model, []).execute(
         "dim_light", '{"light": "light.bed_light"}', context
     )
-    assert outcome.result == {
+    assert outcome.result.content == {
         "error": "ToolError",
         "error_text": "'level' is a required property",
     }
@@ -92,8 +92,8 @@ async def test_out_of_range_value_goes_back_to_the_model(
     outcome = await build_registry(model, []).execute(
         "dim_light", '{"light": "light.bed_light", "level": 250}', context
     )
-    assert outcome.result["error"] == "ToolError"
-    assert "argument 'level'" in outcome.result["error_text"]
+    assert outcome.result.content["error"] == "ToolError"
+    assert "argument 'level'" in outcome.result.content["error_text"]
     assert virtual.calls == ()
 
 

@@ -88,9 +88,10 @@ def build_server(app: web.Application) -> Server[Any]:
             ),
             exclude_kinds=BORROWED_KINDS,
         )
-        structured = {**result.result, "conversation_id": result.conversation_id}
+        answer = result.result.for_model()
+        structured = {**answer, "conversation_id": result.conversation_id}
         return types.CallToolResult(
-            content=[types.TextContent(text=_json(result.result))],
+            content=[types.TextContent(text=_json(answer))],
             structured_content=structured,
             is_error=result.error is not None,
         )

@@ -1,0 +1,210 @@
+"""The model path of a turn: the prompt, the tools, recalled memories, and the tool loop.
+
+The system prompt and the tool list stay byte-identical from turn to turn, so an endpoint's
+prefix cache holds; what changes every turn (the time, the memories, a large home's devices
+selected for the request) rides on the user's message after them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from addon.agent.answer import Answer
+from addon.agent.confirm import question_for
+from addon.agent.context import HomeContext, HomePrefix, TurnContext
+from addon.agent.conversation import ConversationRequest, HandledBy
+from addon.agent.loop import ToolProgress, run_tool_loop
+from addon.agent.prompt import (
+    PromptInputs,
+    build_system_prompt,
+    timed_user_content,
+    turn_context_block,
+    turn_user_content,
+    user_words,
+)
+from addon.agent.spoken import SpokenStream, spoken_reply
+from addon.agent.tool_budget import budgeted
+from addon.agent.toolbox import Toolbox
+from addon.agent.trace import TurnTrace
+from addon.config.settings import Options
+from addon.llm.client import LLMClient
+from addon.llm.fallback import Fallback
+from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, UserMessage
+from addon.memory.records import RecalledMemory, RecallRequest
+from addon.memory.service import MemoryService
+from addon.tools.base import ToolContext
+from addon.tools.registry import ToolOutcome
+from addon.tools.search_tool import SEARCH_TOOL
+
+_LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPath:
+    """Answers a turn through the model; every collaborator is the agent's own."""
+
+    llm: LLMClient
+    fallback: Fallback | None
+    options: Options
+    toolbox: Toolbox
+    home_context: HomeContext
+    memory: MemoryService | None
+
+    async def answer(
+        self,
+        request: ConversationRequest,
+        context: ToolContext,
+        history: list[ChatMessage],
+        trace: TurnTrace,
+        spoken: SpokenStream | None,
+        progress: ToolProgress,
+    ) -> Answer:
+        """Ask the model, run its tools, repeat; the messages returned start with the user's."""
+        model = context.home
+        prompt_started = time.perf_counter()
+        prefix = self.home_context.prefix(model) if model is not None else None
+        registry = await self.toolbox.registry(
+            model, trace, search=prefix is not None and prefix.large
+        )
+        system = self.prompt_for(
+            self.options,
+            prefix,
+            model.areas[context.area_id].name if model and context.area_id else None,
+        )
+        trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
+        recalled = await self._recall(request.text, context, history, trace)
+        # The time, the memories and a large home's devices change every turn, so they ride on
+        # the user's message, after the system prompt and the tools: both stay byte-identical and
+        # a prefix cache holds. History keeps the message with its time and memories (the next
+        # turn starts with the same bytes) but without the devices, as each turn selects its own.
+        user_message = UserMessage(timed_user_content(request.text, context.now, recalled))
+        selected = await self._selection(
+            request,
+            context,
+            history,
+            prefix,
+            memory_entity_ids=[entity for memory in recalled for entity in memory.entity_ids],
+        )
+        blocks = [turn_context_block(selected.text)] if selected is not None else []
+        if self.options.tool_budget and model is not None:
+            # A small home lists everything in the prompt; the selection here picks tools only.
+            chosen = selected or await self.home_context.select(
+                model, request.text, speaker_area_id=context.area_id, history=history
+            )
+            registry = budgeted(registry, chosen.selection)
+        sent_message = UserMessage(turn_user_content(request.text, context.now, blocks, recalled))
+        loop_started = time.perf_counter()
+        result = await run_tool_loop(
+            llm=self.llm,
+            messages=[SystemMessage(system), *history, sent_message],
+            registry=registry,
+            context=context,
+            trace=trace,
+            max_iterations=self.options.max_tool_iterations,
+            stream=spoken is not None,
+            spoken=spoken,
+            progress=progress,
+            fallback=self.fallback,
+        )
+        trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
+        if selected is not None and model is not None:
+            trace.context = selected.trace(
+                self.home_context.index(model), _searched(result.outcomes)
+            )
+        handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
+        final = result.reply
+        if context.holds is not None and context.holds.held:
+            # The loop stopped at the held call: the question is the agent's, not the model's.
+            final = question_for(tuple(context.holds.held), context.language)
+            if spoken is not None:
+                await spoken.message_sink()(final)
+        # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
+        reply = spoken_reply(result.messages, final)
+        messages: list[ChatMessage] = [user_message, *result.messages]
+        last = messages[-1]
+        if not isinstance(last, AssistantMessage) or last.tool_calls:
+            # Failed or cut-off turns still end, in history, with what the user was told.
+            messages = [*messages, AssistantMessage(final)]
+        return Answer(reply, messages, handled_by, result.error, tuple(result.outcomes))
+
+    @staticmethod
+    def prompt_for(options: Options, prefix: HomePrefix | None, area_name: str | None) -> str:
+        """The system prompt over the home's cached prefix, for a speaker in ``area_name``."""
+        return build_system_prompt(
+            PromptInputs(
+                static_overview=prefix.overview if prefix is not None else None,
+                extra_instructions=options.extra_instructions,
+                area_name=area_name,
+                large_home=prefix is not None and prefix.large,
+            )
+        )
+
+    async def _recall(
+        self,
+        text: str,
+        context: ToolContext,
+        history: list[ChatMessage],
+        trace: TurnTrace,
+    ) -> tuple[RecalledMemory, ...]:
+        """The memories for this turn's request; a failing store costs the turn its memories."""
+        if self.memory is None:
+            return ()
+        started = time.perf_counter()
+        model = context.home
+        earlier = next(
+            (
+                user_words(message.content)
+                for message in reversed(history)
+                if isinstance(message, UserMessage)
+            ),
+            "",
+        )
+        try:
+            recalled = await self.memory.recall(
+                RecallRequest(
+                    utterance=text,
+                    area=model.areas[context.area_id].name if model and context.area_id else None,
+                    history=earlier,
+                )
+            )
+        except Exception:  # the turn goes on without memories
+            _LOGGER.exception("Could not recall memories; this turn goes without them")
+            recalled = ()
+        trace.recalled_memories = tuple(memory.id for memory in recalled)
+        trace.timings["memory"] = (time.perf_counter() - started) * 1000
+        return recalled
+
+    async def _selection(
+        self,
+        request: ConversationRequest,
+        context: ToolContext,
+        history: list[ChatMessage],
+        prefix: HomePrefix | None,
+        memory_entity_ids: Sequence[str] = (),
+    ) -> TurnContext | None:
+        """A large home's devices for this request, listed after the cached prefix.
+
+        None while the whole overview fits the budget (it is in the prompt already).
+        ``memory_entity_ids`` are the entities named by the memories recalled for the turn.
+        """
+        if prefix is None or not prefix.large or context.home is None:
+            return None
+        return await self.home_context.select(
+            context.home,
+            request.text,
+            speaker_area_id=context.area_id,
+            history=history,
+            memory_entity_ids=memory_entity_ids,
+        )
+
+
+def _searched(outcomes: Sequence[ToolOutcome]) -> list[str]:
+    """Entity ids the model's ``SearchEntities`` calls found, for the trace's selection."""
+    found: list[str] = []
+    for outcome in outcomes:
+        if outcome.name == SEARCH_TOOL and outcome.detail is not None:
+            found.extend(str(e) for e in outcome.detail.get("entity_ids", ()))
+    return found

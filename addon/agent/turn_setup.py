@@ -1,0 +1,93 @@
+"""What every turn starts from: the tools' context, with the executor the turn acts through.
+
+The executor is the gate's choice of live or virtual (:func:`addon.home.gate.executor_for`),
+wrapped by the confirmation policy's :class:`~addon.home.confirmation.ConfirmingExecutor` when
+there is one, and outermost by :class:`~addon.agent.state_record.RecordingExecutor`, so the
+states a turn touches are noted whoever holds the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from addon.agent.state_record import RecordingExecutor
+from addon.home.actions.executor import Executor
+from addon.home.actions.virtual import VirtualExecutor
+from addon.home.confirmation import ConfirmationPolicy, ConfirmingExecutor, Holds
+from addon.home.gate import executor_for
+from addon.home.model import HomeModel
+from addon.tools.base import ToolContext
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSetup:
+    """Builds a turn's :class:`ToolContext`; ``confirmation`` is the policy as it stands."""
+
+    live_executor: Executor | None
+    confirmation: Callable[[], ConfirmationPolicy] | None
+
+    def context(
+        self,
+        model: HomeModel | None,
+        language: str,
+        created_at: datetime,
+        device_id: str | None,
+        dry_run: bool,
+    ) -> ToolContext:
+        """The context of a turn from ``device_id`` (None: no particular one)."""
+        area_id = _device_area(model, device_id)
+        executor = self.executor(model, dry_run)
+        holds = self._holds(model)
+        if holds is not None and executor is not None:
+            executor = ConfirmingExecutor(executor, holds)
+        if executor is not None and model is not None:
+            # Outermost, so the states a turn touches are noted whoever holds the call.
+            executor = RecordingExecutor(executor, model)
+        return ToolContext(
+            home=model,
+            executor=executor,
+            holds=holds,
+            language=language,
+            now=_local_time(model, created_at),
+            device_id=device_id,
+            area_id=area_id,
+            floor_id=model.areas[area_id].floor_id if model and area_id else None,
+            dry_run=dry_run,
+        )
+
+    def executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
+        """The turn's plain executor: the gate's choice of live or virtual."""
+        if model is None:
+            return None
+        return executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
+
+    def _holds(self, model: HomeModel | None) -> Holds | None:
+        """The turn's confirmation policy, naming entities from the home model."""
+        if self.confirmation is None:
+            return None
+
+        def describe(entity_id: str) -> tuple[str | None, str]:
+            entity = model.entity(entity_id) if model is not None else None
+            return (entity.device_class, entity.name) if entity is not None else (None, entity_id)
+
+        return Holds(self.confirmation(), describe)
+
+
+def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:
+    if model is None or device_id is None:
+        return None
+    device = model.devices.get(device_id)
+    return device.area_id if device is not None else None
+
+
+def _local_time(model: HomeModel | None, at: datetime) -> datetime:
+    """``at`` in the home's time zone (UTC when it has none or an unknown one)."""
+    zone_name = model.config.get("time_zone") if model is not None else None
+    try:
+        zone = ZoneInfo(zone_name) if isinstance(zone_name, str) else UTC
+    except ZoneInfoNotFoundError:
+        zone = UTC
+    return at.astimezone(zone)
