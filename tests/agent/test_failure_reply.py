@@ -14,6 +14,7 @@ from addon.agent.trace import TurnTrace
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model import HomeModel
 from addon.i18n.translations import EN
+from addon.llm.messages import AssistantMessage, ToolMessage
 from addon.local.matcher import LocalMatcher
 from addon.tools.base import ToolContext
 from devtools.scripted_llm import ScriptedLLM
@@ -40,8 +41,10 @@ async def test_the_reply_is_home_assistants_sentence_and_the_tool_result_explain
 
     assert turn is not None
     _call, tool, answer = turn.messages
-    assert turn.reply == answer["content"] == "Sorry, no light in the Kitchen area is exposed"
-    assert "not exposed to Assist" in json.loads(tool["content"])["error_text"]
+    assert isinstance(answer, AssistantMessage)
+    assert isinstance(tool, ToolMessage)
+    assert turn.reply == answer.content == "Sorry, no light in the Kitchen area is exposed"
+    assert "not exposed to Assist" in json.loads(tool.content)["error_text"]
     assert turn.error is not None
     assert "exposed to Assist" in turn.error
 
