@@ -192,20 +192,20 @@ async def test_a_wrong_pin_leaves_it_locked_and_no_pin_is_kept(
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     app = client.server.app
     agent = app[keys.AGENT]
-    await app[keys.CONFIRMATION_POLICY].add("entity", LOCK, ["unlock"], "pin", hash_pin("4711"))
+    await app[keys.CONFIRMATION_POLICY].add("entity", LOCK, ["unlock"], "pin", hash_pin("47113952"))
     held = await agent.process(ask("unlock the front door"))
     assert held.reply == "Unlock Front Door? Say the PIN to confirm."
-    wrong = await agent.process(ask("8 2 6 9"))
+    wrong = await agent.process(ask("8 2 6 9 0 5 7 3"))
     assert wrong.reply == "That PIN is not right, so I left it as it is."
     assert await settled_state(agent, home) == "locked"
     await agent.process(ask("unlock the front door"))
-    await agent.process(ask("4711"))
+    await agent.process(ask("47113952"))
     await wait_for_state(home, LOCK, "unlocked")
     await agent.drain()
     await app[keys.STORE].writer.flush()
     data_dir = app[keys.SETTINGS].data_dir
     stored = b"".join(path.read_bytes() for path in data_dir.rglob("*.db*") if path.is_file())
-    for pin in ("4711", "8 2 6 9", "8269"):
+    for pin in ("47113952", "8 2 6 9 0 5 7 3", "82690573"):
         assert pin.encode() not in stored
         assert pin not in caplog.text
 
