@@ -6,6 +6,13 @@ of the same conversation (or from the same satellite) within ``confirmation_time
 can perform them: a yes (or the PIN) performs exactly what was held, anything else cancels.
 A tool call never reaches here, so a model cannot confirm for the user. Kept in memory, on the
 agent: a restart forgets what was held, which cancels it.
+
+Home Assistant 2025.4 tells us neither: its Wyoming client sends the transcript's text alone
+(wyoming 1.5.4's ``Transcript.event`` drops the context Home Assistant gives it). Such a
+request comes from "the voice pipeline", one anonymous source (:func:`from_voice_pipeline`):
+what one of them held waits in a slot of its own, which only the next such request answers.
+A turn that says where it comes from (a conversation, a device: HTTP, chat, MCP, a newer
+Home Assistant) never answers it, and an anonymous request never answers theirs.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
+from addon.agent.conversation import ConversationRequest
 from addon.home.confirmation import HeldAction, pin_matches
 from addon.i18n.confirmation import left_as_it_was, question, says_yes, words_for
 from addon.text import JsonObject
@@ -34,6 +42,8 @@ class Pending:
     device_id: str | None
     held: tuple[HeldAction, ...]
     asked_at: datetime
+    anonymous: bool = False
+    """Held by a request from the voice pipeline that said nothing of where it came from."""
 
     @property
     def pin(self) -> bool:
@@ -48,14 +58,27 @@ class Pending:
         }
 
 
+def from_voice_pipeline(request: ConversationRequest) -> bool:
+    """Whether a request is Home Assistant's voice pipeline saying nothing of who speaks.
+
+    Home Assistant 2025.4 sends a Wyoming transcript's text alone: no conversation, no device,
+    no satellite. Every such request is one source, so a question asked through it is answered
+    by the next one (whichever satellite, or Assist dialog, it came from).
+    """
+    return request.source == "wyoming" and not (
+        request.conversation_id or request.device_id or request.satellite_id
+    )
+
+
 @dataclass(slots=True)
 class PendingConfirmations:
-    """Held actions by conversation (at most one question per conversation)."""
+    """Held actions by conversation (one question each), and the voice pipeline's one."""
 
     _by_conversation: dict[str, Pending] = field(default_factory=dict)
+    _anonymous: Pending | None = None
 
     def hold(self, pending: Pending, timeout: float) -> None:
-        """Keep ``pending``, replacing what the conversation held before.
+        """Keep ``pending``, replacing what its conversation (or the voice pipeline) held before.
 
         Questions nobody answered within ``timeout`` are forgotten here, so conversations that
         never come back do not keep theirs.
@@ -67,14 +90,22 @@ class PendingConfirmations:
         ]
         for key in stale:
             del self._by_conversation[key]
-        self._by_conversation[pending.conversation_id] = pending
+        if pending.anonymous:
+            self._anonymous = pending
+        else:
+            self._by_conversation[pending.conversation_id] = pending
 
-    def waiting(self, conversation_id: str, device_id: str | None) -> Pending | None:
+    def waiting(
+        self, conversation_id: str, device_id: str | None, *, anonymous: bool = False
+    ) -> Pending | None:
         """What the next utterance of this conversation and device answers, if anything.
 
         A question asked at one satellite is answered only there: the same conversation from
-        another device does not see it.
+        another device does not see it. An anonymous request (``anonymous``) sees only the
+        voice pipeline's question, and only it does.
         """
+        if anonymous:
+            return self._anonymous
         pending = self._by_conversation.get(conversation_id)
         if pending is None:
             return None
@@ -82,9 +113,13 @@ class PendingConfirmations:
             return None
         return pending
 
-    def take(self, conversation_id: str) -> None:
-        """Forget the conversation's question (answered, cancelled or expired)."""
-        self._by_conversation.pop(conversation_id, None)
+    def take(self, pending: Pending) -> None:
+        """Forget ``pending`` (answered, cancelled or expired), if it is still what waits."""
+        if pending.anonymous:
+            if self._anonymous is pending:
+                self._anonymous = None
+        elif self._by_conversation.get(pending.conversation_id) is pending:
+            del self._by_conversation[pending.conversation_id]
 
 
 def expired(pending: Pending, now: datetime, timeout: float) -> bool:

@@ -16,6 +16,7 @@ from addon.agent.confirm import (
     PendingConfirmations,
     answer_of,
     expired,
+    from_voice_pipeline,
     reply_for,
 )
 from addon.agent.conversation import ConversationRequest
@@ -47,12 +48,31 @@ class Confirmations:
         self._timeout = timeout
         self._pending = PendingConfirmations()
 
-    def claim(self, conversation_id: str, device_id: str | None) -> Pending | None:
-        """What this utterance answers, if anything; taken, so it is answered only once."""
-        pending = self._pending.waiting(conversation_id, device_id)
+    def claim(self, conversation_id: str, request: ConversationRequest) -> Pending | None:
+        """What this utterance answers, if anything; taken, so it is answered only once.
+
+        No await between looking and taking: of two requests at once, one answers.
+        """
+        pending = self._pending.waiting(
+            conversation_id, request.device_id, anonymous=from_voice_pipeline(request)
+        )
         if pending is not None:
-            self._pending.take(conversation_id)
+            self._pending.take(pending)
         return pending
+
+    def answering_conversation(self, request: ConversationRequest, now: datetime) -> str | None:
+        """The conversation an anonymous voice request continues: the question it answers.
+
+        Home Assistant 2025.4 names no conversation, so the "yes" would start a new one; it
+        joins the question's instead, while the question waits (not after the timeout), so
+        the panel shows the question and its answer together. None for any other request.
+        """
+        if not from_voice_pipeline(request):
+            return None
+        pending = self._pending.waiting("", None, anonymous=True)
+        if pending is None or expired(pending, now, self._timeout):
+            return None
+        return pending.conversation_id
 
     def hold(
         self,
@@ -66,7 +86,13 @@ class Confirmations:
         holds = context.holds
         if holds is None or not holds.held:
             return None
-        pending = Pending(conversation_id, request.device_id, tuple(holds.held), created_at)
+        pending = Pending(
+            conversation_id,
+            request.device_id,
+            tuple(holds.held),
+            created_at,
+            anonymous=from_voice_pipeline(request),
+        )
         self._pending.hold(pending, self._timeout)
         detail = pending.as_dict()
         trace.tool_calls.append(

@@ -31,7 +31,7 @@ from addon.agent.answer import Answer, action_summary
 from addon.agent.confirm import PIN_MASK
 from addon.agent.confirming import Confirmations
 from addon.agent.context import HomeContext
-from addon.agent.continuation import ConversationFinder
+from addon.agent.continuation import ConversationFinder, FoundConversation
 from addon.agent.conversation import (
     ConversationRequest,
     ConversationResult,
@@ -166,11 +166,16 @@ class Agent:
         # The option wins: with it on nothing acts for real, whatever a request asks; a request
         # may still ask for a dry run with the option off.
         dry_run = self.options.dry_run or request.dry_run is True
-        found = await self._conversations.find(request, created_at)
+        answering = self._confirmations.answering_conversation(request, created_at)
+        found = (
+            FoundConversation(answering, is_new=False)
+            if answering is not None
+            else await self._conversations.find(request, created_at)
+        )
         conversation_id = found.id
         async with self.history.lock(conversation_id):
             said = request.text
-            pending = self._confirmations.claim(conversation_id, request.device_id)
+            pending = self._confirmations.claim(conversation_id, request)
             if pending is not None and pending.pin:
                 # A PIN is never stored, traced, fired or logged: masked before anything.
                 request = dataclasses.replace(request, text=PIN_MASK)

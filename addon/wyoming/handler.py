@@ -20,6 +20,12 @@ What a client receives for a transcript:
 The ``handled``/``not-handled`` context carries our ``conversation_id`` and
 ``continue_conversation`` for clients that keep context between turns; clients that send a
 ``conversation_id`` in the transcript's context continue that conversation.
+
+Home Assistant 2025.4 does neither: it builds its transcript with a ``conversation_id`` in the
+context, but wyoming 1.5.4's ``Transcript.event`` sends the text alone, and it reads only the
+reply's text (its satellites do not listen again after a question). Such a bare transcript is
+"the voice pipeline" to the agent (:func:`addon.agent.confirm.from_voice_pipeline`): the next
+one answers what the last one held for confirmation.
 """
 
 from __future__ import annotations

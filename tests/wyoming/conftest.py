@@ -71,6 +71,22 @@ async def converse(port: int, text: str, **fields: Any) -> list[Event]:
     return await exchange(port, Transcript(text=text, **fields).event())
 
 
+def home_assistant_2025_4_transcript(text: str) -> Event:
+    """The transcript Home Assistant 2025.4 sends: the text alone.
+
+    Its Wyoming conversation agent (``homeassistant/components/wyoming/conversation.py``)
+    writes ``Transcript(user_input.text, context={"conversation_id": ...}).event()``, and the
+    wyoming 1.5.4 it pins builds that event as ``{"text": text}``: no context, no language.
+    The wyoming installed here keeps the context, so the event is built as 1.5.4 builds it.
+    """
+    return Event(type="transcript", data={"text": text})
+
+
+async def say_as_home_assistant_2025_4(port: int, text: str) -> list[Event]:
+    """Send ``text`` as Home Assistant 2025.4 does, on a new connection, and read the answer."""
+    return await exchange(port, home_assistant_2025_4_transcript(text))
+
+
 def final(events: list[Event]) -> Event:
     """The ``handled`` or ``not-handled`` event of an answer."""
     return next(e for e in events if Handled.is_type(e.type) or NotHandled.is_type(e.type))
