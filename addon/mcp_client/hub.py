@@ -28,6 +28,7 @@ from addon.errors import McpError
 from addon.home.gate import Gate
 from addon.mcp_client.remote import Connector, RemoteTool
 from addon.mcp_client.source import ServerSettings, ServerSource
+from addon.text import JsonObject
 from addon.tools.base import Tool, ToolContext, ToolReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ class McpTool:
     remote: RemoteTool
     hub: McpHub
     name: str
-    parameters: dict[str, Any]
+    parameters: JsonObject
     read_only: bool = False
     """Marked read-only by the user: the only MCP tools a dry run lets run."""
 
@@ -89,7 +90,7 @@ class McpTool:
         """Traces show ``mcp``; the MCP server does not pass these on."""
         return "mcp"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
         """Call the tool on its server, unless the gate holds it (a dry run, not read-only)."""
         gate = context.gate if context.gate is not None else Gate(context.dry_run)
         if not self.read_only:
@@ -190,7 +191,7 @@ class McpHub:
     ) -> ToolReply:
         """Call a tool; a server that cannot be reached is marked down (its tools withheld)."""
         mask = SecretMask.of_connection(server.url, (value for _header, value in server.headers))
-        detail: dict[str, Any] = {
+        detail: JsonObject = {
             "mcp_server": server.name,
             "url": server.url,
             "tool": name,
@@ -271,7 +272,7 @@ def changed(server: ServerSettings, remote: RemoteTool) -> bool:
     )
 
 
-def _canonical(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _canonical(schema: Mapping[str, Any]) -> JsonObject:
     """The schema with keys sorted, so the model's tool list keeps its bytes between turns."""
-    loaded: dict[str, Any] = json.loads(json.dumps(schema, sort_keys=True, ensure_ascii=False))
+    loaded: JsonObject = json.loads(json.dumps(schema, sort_keys=True, ensure_ascii=False))
     return loaded
