@@ -212,7 +212,9 @@ class McpHub:
                 error=message,
                 detail=mask.value({**detail, "error": message}),
             )
-        detail.update(response=call.result, duration_ms=round(call.duration_ms, 3))
+        # What the model reads: ``{"result": …}``, made here rather than by the connector.
+        result: JsonObject = {"result": call.content}
+        detail.update(response=result, duration_ms=round(call.duration_ms, 3))
         if call.error is not None:
             error = mask.text(call.error)
             return ToolReply(
@@ -220,7 +222,7 @@ class McpHub:
                 error=error,
                 detail=mask.value({**detail, "error": error}),
             )
-        return ToolReply(result=mask.value(call.result), detail=mask.value(detail))
+        return ToolReply(result=mask.value(result), detail=mask.value(detail))
 
     async def _list(self, server: ServerSettings) -> None:
         try:

@@ -42,8 +42,8 @@ class RemoteTool:
 class RemoteCall:
     """What a ``tools/call`` answered."""
 
-    result: JsonObject
-    """What the model reads: ``{"result": …}`` (structured content, else the text)."""
+    content: object
+    """What the server answered: its structured content, else its text."""
     error: str | None
     """The server's own error text when it flagged the result as an error."""
     duration_ms: float
@@ -82,11 +82,8 @@ class Connector:
 
         answer = await self._with_client(server, deadline_s, ask)
         text = _text(answer)
-        result: JsonObject = {
-            "result": answer.structured_content if answer.structured_content is not None else text
-        }
         return RemoteCall(
-            result=result,
+            content=answer.structured_content if answer.structured_content is not None else text,
             error=(text or "the tool reported an error") if answer.is_error else None,
             duration_ms=(time.perf_counter() - started) * 1000,
         )
