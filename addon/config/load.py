@@ -19,6 +19,7 @@ from pydantic import SecretStr, ValidationError
 
 from addon.config.settings import INGRESS_PROXY_ADDRESS, Options, Settings
 from addon.errors import ConfigError
+from addon.text import JsonObject
 
 SUPERVISOR_URL = "http://supervisor"
 SUPERVISOR_WEBSOCKET_URL = "ws://supervisor/core/websocket"
@@ -57,7 +58,7 @@ def load_settings(argv: Sequence[str], environ: Mapping[str, str]) -> Settings:
     if options_path is None and supervisor_token:
         options_path = Path("/data/options.json")
 
-    raw: dict[str, Any] = read_options_file(options_path) if options_path else {}
+    raw: JsonObject = read_options_file(options_path) if options_path else {}
     for name in Options.model_fields:
         env_value = environ.get(ENV_PREFIX + name.upper())
         if env_value is not None:
@@ -104,7 +105,7 @@ def load_settings(argv: Sequence[str], environ: Mapping[str, str]) -> Settings:
         raise _config_error(err) from None
 
 
-def read_options_file(path: Path) -> dict[str, Any]:
+def read_options_file(path: Path) -> JsonObject:
     """Read the Supervisor's options JSON; a missing or broken file is a clear ConfigError."""
     try:
         loaded = json.loads(path.read_text(encoding="utf-8"))

@@ -28,6 +28,7 @@ from addon.errors import McpError
 from addon.home.gate import Gate
 from addon.mcp_client.remote import Connector, RemoteTool
 from addon.mcp_client.source import ServerSettings, ServerSource
+from addon.text import JsonObject
 from addon.tools.base import Tool, ToolContext, ToolReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ class McpTool:
     remote: RemoteTool
     hub: McpHub
     name: str
-    parameters: dict[str, Any]
+    parameters: JsonObject
     read_only: bool = False
     """Marked read-only by the user: the only MCP tools a dry run lets run."""
 
@@ -89,7 +90,7 @@ class McpTool:
         """Traces show ``mcp``; the MCP server does not pass these on."""
         return "mcp"
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolReply:
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
         """Call the tool on its server, unless the gate holds it (a dry run, not read-only)."""
         gate = context.gate if context.gate is not None else Gate(context.dry_run)
         if not self.read_only:
@@ -190,7 +191,7 @@ class McpHub:
     ) -> ToolReply:
         """Call a tool; a server that cannot be reached is marked down (its tools withheld)."""
         mask = SecretMask.of_connection(server.url, (value for _header, value in server.headers))
-        detail: dict[str, Any] = {
+        detail: JsonObject = {
             "mcp_server": server.name,
             "url": server.url,
             "tool": name,
@@ -211,7 +212,9 @@ class McpHub:
                 error=message,
                 detail=mask.value({**detail, "error": message}),
             )
-        detail.update(response=call.result, duration_ms=round(call.duration_ms, 3))
+        # What the model reads: ``{"result": …}``, made here rather than by the connector.
+        result: JsonObject = {"result": call.content}
+        detail.update(response=result, duration_ms=round(call.duration_ms, 3))
         if call.error is not None:
             error = mask.text(call.error)
             return ToolReply(
@@ -219,7 +222,7 @@ class McpHub:
                 error=error,
                 detail=mask.value({**detail, "error": error}),
             )
-        return ToolReply(result=mask.value(call.result), detail=mask.value(detail))
+        return ToolReply(result=mask.value(result), detail=mask.value(detail))
 
     async def _list(self, server: ServerSettings) -> None:
         try:
@@ -271,7 +274,7 @@ def changed(server: ServerSettings, remote: RemoteTool) -> bool:
     )
 
 
-def _canonical(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _canonical(schema: Mapping[str, Any]) -> JsonObject:
     """The schema with keys sorted, so the model's tool list keeps its bytes between turns."""
-    loaded: dict[str, Any] = json.loads(json.dumps(schema, sort_keys=True, ensure_ascii=False))
+    loaded: JsonObject = json.loads(json.dumps(schema, sort_keys=True, ensure_ascii=False))
     return loaded

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from addon.errors import McpError
 from addon.mcp_client.source import ServerSettings
+from addon.text import JsonObject
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -34,15 +35,15 @@ class RemoteTool:
 
     name: str
     description: str
-    parameters: dict[str, Any]
+    parameters: JsonObject
 
 
 @dataclass(frozen=True, slots=True)
 class RemoteCall:
     """What a ``tools/call`` answered."""
 
-    result: dict[str, Any]
-    """What the model reads: ``{"result": …}`` (structured content, else the text)."""
+    content: object
+    """What the server answered: its structured content, else its text."""
     error: str | None
     """The server's own error text when it flagged the result as an error."""
     duration_ms: float
@@ -81,11 +82,8 @@ class Connector:
 
         answer = await self._with_client(server, deadline_s, ask)
         text = _text(answer)
-        result: dict[str, Any] = {
-            "result": answer.structured_content if answer.structured_content is not None else text
-        }
         return RemoteCall(
-            result=result,
+            content=answer.structured_content if answer.structured_content is not None else text,
             error=(text or "the tool reported an error") if answer.is_error else None,
             duration_ms=(time.perf_counter() - started) * 1000,
         )

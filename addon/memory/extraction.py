@@ -30,6 +30,7 @@ from addon.llm.client import Completion, LLMClient
 from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, UserMessage
 from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.rules import Rejection, screen
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 MAX_CANDIDATES = 5
@@ -59,7 +60,7 @@ Write each memory as one short, self-contained sentence in the third person. Giv
 if it were forgotten), and the entity ids and area names it concerns. Most exchanges contain \
 nothing worth remembering: then answer with an empty list."""
 
-_ITEM_SCHEMA: dict[str, Any] = {
+_ITEM_SCHEMA: JsonObject = {
     "type": "object",
     "properties": {
         "content": {"type": "string"},
@@ -71,13 +72,13 @@ _ITEM_SCHEMA: dict[str, Any] = {
     "required": ["content", "kind", "importance", "entities", "areas"],
     "additionalProperties": False,
 }
-SCHEMA: dict[str, Any] = {
+SCHEMA: JsonObject = {
     "type": "object",
     "properties": {"memories": {"type": "array", "items": _ITEM_SCHEMA}},
     "required": ["memories"],
     "additionalProperties": False,
 }
-RESPONSE_FORMAT: dict[str, Any] = {
+RESPONSE_FORMAT: JsonObject = {
     "type": "json_schema",
     "json_schema": {"name": "memories", "strict": True, "schema": SCHEMA},
 }
@@ -108,7 +109,7 @@ class ExtractionCall:
     started_at: datetime
     model: str
     request_messages: tuple[ChatMessage, ...]
-    response_format: dict[str, Any] | None
+    response_format: JsonObject | None
     response: AssistantMessage | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -191,7 +192,7 @@ class Extractor:
         return Extraction(kept[:MAX_CANDIDATES], rejected, tuple(calls), repaired=repaired)
 
     async def _ask(
-        self, exchange: Exchange, response_format: dict[str, Any] | None
+        self, exchange: Exchange, response_format: JsonObject | None
     ) -> tuple[Completion | None, ExtractionCall]:
         """One request; the completion, or None and a call recording the error."""
         messages = messages_for(exchange, structured=response_format is not None)

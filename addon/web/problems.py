@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import web
 from pydantic import ValidationError
 
-from addon.text import is_unicode
+from addon.text import JsonObject, is_unicode
 
 OPENAI_PREFIX = "/v1"
 KIB = 1024
@@ -86,7 +86,7 @@ def is_openai_path(path: str) -> bool:
     return path == OPENAI_PREFIX or path.startswith(OPENAI_PREFIX + "/")
 
 
-async def read_json_object(request: web.Request, *, limit: int) -> dict[str, Any]:
+async def read_json_object(request: web.Request, *, limit: int) -> JsonObject:
     """The body as a JSON object, refused before parsing when it is not JSON or too big.
 
     Read in chunks against ``limit`` (not the app's 1 MiB ``client_max_size``) so an oversized or

@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from wyoming.asr import Transcript
 from wyoming.error import Error
@@ -46,7 +45,7 @@ from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
 from addon.errors import HomeAgentError
 from addon.i18n.translations import messages_for
-from addon.text import is_unicode
+from addon.text import JsonObject, is_unicode
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -92,7 +91,7 @@ def transcript_request(event: Event) -> ConversationRequest:
     )
 
 
-def _field(mapping: dict[str, Any], name: str) -> str | None:
+def _field(mapping: JsonObject, name: str) -> str | None:
     value = mapping.get(name)
     if value is None or value == "":
         return None
@@ -103,7 +102,7 @@ def _field(mapping: dict[str, Any], name: str) -> str | None:
     return value
 
 
-def result_context(result: ConversationResult) -> dict[str, Any]:
+def result_context(result: ConversationResult) -> JsonObject:
     """The context a reply carries so the client's next transcript continues this conversation."""
     return {
         "conversation_id": result.conversation_id,
@@ -114,7 +113,7 @@ def result_context(result: ConversationResult) -> dict[str, Any]:
 class _Reply:
     """The events of one answer; the stream is opened by the first piece of text, if any."""
 
-    def __init__(self, send: Send, context: dict[str, Any] | None) -> None:
+    def __init__(self, send: Send, context: JsonObject | None) -> None:
         self._send = send
         self._context = context
         self.streamed = False

@@ -6,13 +6,12 @@ the handlers accept; it costs a few milliseconds, and only when someone asks.
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from addon import __version__
+from addon.text import JsonObject
 from addon.web.access import INGRESS_PATH
 from addon.web.api.openai_schemas import (
     ChatCompletionChunk,
@@ -96,7 +95,7 @@ async def openapi_view(request: web.Request) -> web.Response:
     return web.json_response(openapi_document(request.get(INGRESS_PATH) or "/"))
 
 
-def openapi_document(server_url: str) -> dict[str, Any]:
+def openapi_document(server_url: str) -> JsonObject:
     """The whole document; ``server_url`` is where the paths below are mounted."""
     _, definitions = models_json_schema(_MODELS, ref_template=_REF)
     return {
@@ -136,7 +135,7 @@ def openapi_document(server_url: str) -> dict[str, Any]:
     }
 
 
-def _conversation() -> dict[str, Any]:
+def _conversation() -> JsonObject:
     return {
         "operationId": "converse",
         "summary": "Send one utterance; get the reply when the turn is done.",
@@ -148,7 +147,7 @@ def _conversation() -> dict[str, Any]:
     }
 
 
-def _conversation_stream() -> dict[str, Any]:
+def _conversation_stream() -> JsonObject:
     return {
         "operationId": "converseStreaming",
         "summary": "Send one utterance; stream the reply as it is written.",
@@ -164,7 +163,7 @@ def _conversation_stream() -> dict[str, Any]:
     }
 
 
-def _openapi() -> dict[str, Any]:
+def _openapi() -> JsonObject:
     return {
         "operationId": "openapi",
         "summary": "This document.",
@@ -172,7 +171,7 @@ def _openapi() -> dict[str, Any]:
     }
 
 
-def _chat_completions() -> dict[str, Any]:
+def _chat_completions() -> JsonObject:
     return {
         "operationId": "createChatCompletion",
         "summary": "OpenAI-compatible chat completion answered by the home agent.",
@@ -197,7 +196,7 @@ def _chat_completions() -> dict[str, Any]:
     }
 
 
-def _models() -> dict[str, Any]:
+def _models() -> JsonObject:
     return {
         "operationId": "listModels",
         "summary": "The one model, `home-agent`.",
@@ -205,7 +204,7 @@ def _models() -> dict[str, Any]:
     }
 
 
-def _health() -> dict[str, Any]:
+def _health() -> JsonObject:
     return {
         "operationId": "health",
         "summary": (
@@ -220,7 +219,7 @@ def _health() -> dict[str, Any]:
     }
 
 
-def _tool_paths() -> dict[str, Any]:
+def _tool_paths() -> JsonObject:
     """The custom tools and secrets routes of :mod:`addon.web.api.tools`."""
     tool = "/api/tools/{id}"
     return {
@@ -323,9 +322,9 @@ def _op(
     *,
     path: bool = False,
     name: bool = False,
-) -> dict[str, Any]:
+) -> JsonObject:
     """One operation with the API's usual refusals (and 404 for a tool or secret not found)."""
-    operation: dict[str, Any] = {"operationId": operation_id, "summary": summary}
+    operation: JsonObject = {"operationId": operation_id, "summary": summary}
     parameters = []
     if path:
         parameters.append(
@@ -339,7 +338,7 @@ def _op(
         operation["parameters"] = parameters
     if body is not None:
         operation["requestBody"] = _json_body(body)
-    answer: dict[str, Any] = {"description": summary}
+    answer: JsonObject = {"description": summary}
     if out is not None:
         answer["content"] = _json(out)
     operation["responses"] = {status: answer, **_refusals()}
@@ -348,7 +347,7 @@ def _op(
     return operation
 
 
-def _refusals() -> dict[str, Any]:
+def _refusals() -> JsonObject:
     refused = {"$ref": "#/components/responses/Refused"}
     invalid = {"$ref": "#/components/responses/Invalid"}
     return {
@@ -361,13 +360,13 @@ def _refusals() -> dict[str, Any]:
     }
 
 
-def _json(model: str) -> dict[str, Any]:
+def _json(model: str) -> JsonObject:
     return {"application/json": {"schema": {"$ref": _REF.format(model=model)}}}
 
 
-def _json_body(model: str) -> dict[str, Any]:
+def _json_body(model: str) -> JsonObject:
     return {"required": True, "content": _json(model)}
 
 
-def _error(description: str) -> dict[str, Any]:
+def _error(description: str) -> JsonObject:
     return {"description": description, "content": _json("ErrorOut")}

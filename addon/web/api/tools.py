@@ -18,12 +18,12 @@ dry run, as it does for every turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any, cast
 
 import yaml
 from aiohttp import web
+from pydantic import BaseModel
 
 from addon import keys
 from addon.custom_tools.extended_openai import import_functions
@@ -34,6 +34,13 @@ from addon.store import stored_secrets
 from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
 from addon.text import load_yaml
 from addon.web.access import ingress_user
+from addon.web.api.tool_schemas import (
+    ToolListOut,
+    ToolOut,
+    ToolSummaryOut,
+    ToolVersionListOut,
+    ToolVersionOut,
+)
 from addon.web.problems import KIB, RequestProblem, read_json_object
 
 BODY_LIMIT = 256 * KIB
@@ -67,7 +74,7 @@ async def list_view(request: web.Request) -> web.Response:
     include_deleted = request.query.get("deleted") in ("1", "true")
     async with request.app[keys.STORE].sessionmaker() as session:
         tools = await stored.list_tools(session, include_deleted=include_deleted)
-    return web.json_response({"tools": [_summary(tool) for tool in tools]})
+    return _answer(ToolListOut(tools=[_summary(tool) for tool in tools]))
 
 
 async def create_view(request: web.Request) -> web.Response:
@@ -81,14 +88,14 @@ async def create_view(request: web.Request) -> web.Response:
             note=_note(body),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
-    return web.json_response(_tool(tool), status=201)
+    return _answer(_tool(tool), status=201)
 
 
 async def get_view(request: web.Request) -> web.Response:
     """One tool, deleted or not, with its current definition as data and as YAML."""
     async with request.app[keys.STORE].sessionmaker() as session:
         tool = await stored.get_tool(session, _id(request))
-    return web.json_response(_tool(tool))
+    return _answer(_tool(tool))
 
 
 async def save_view(request: web.Request) -> web.Response:
@@ -103,21 +110,21 @@ async def save_view(request: web.Request) -> web.Response:
             note=_note(body),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
-    return web.json_response(_tool(tool))
+    return _answer(_tool(tool))
 
 
 async def delete_view(request: web.Request) -> web.Response:
     """Delete a tool, reversibly."""
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         tool = await stored.delete_tool(session, _id(request))
-    return web.json_response(_tool(tool))
+    return _answer(_tool(tool))
 
 
 async def undelete_view(request: web.Request) -> web.Response:
     """Bring a deleted tool back."""
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         tool = await stored.undelete_tool(session, _id(request))
-    return web.json_response(_tool(tool))
+    return _answer(_tool(tool))
 
 
 async def enabled_view(request: web.Request) -> web.Response:
@@ -128,14 +135,14 @@ async def enabled_view(request: web.Request) -> web.Response:
         raise RequestProblem(422, "invalid_field", "'enabled' is true or false", field="enabled")
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         tool = await stored.set_enabled(session, _id(request), enabled)
-    return web.json_response(_tool(tool))
+    return _answer(_tool(tool))
 
 
 async def versions_view(request: web.Request) -> web.Response:
     """Every version of a tool, newest first."""
     async with request.app[keys.STORE].sessionmaker() as session:
         versions = await stored.tool_versions(session, _id(request))
-    return web.json_response({"versions": [_version(version) for version in versions]})
+    return _answer(ToolVersionListOut(versions=[_version(version) for version in versions]))
 
 
 async def diff_view(request: web.Request) -> web.Response:
@@ -165,7 +172,7 @@ async def restore_view(request: web.Request) -> web.Response:
             author=ingress_user(request),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
-    return web.json_response(_tool(tool))
+    return _answer(_tool(tool))
 
 
 async def try_view(request: web.Request) -> web.Response:
@@ -332,33 +339,47 @@ def _time(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def _summary(tool: ToolSummary) -> dict[str, Any]:
-    fields = asdict(tool)
-    for key in ("deleted_at", "updated_at", "last_used_at"):
-        fields[key] = _time(fields[key])
-    fields["error_rate"] = tool.error_rate
-    return fields
+def _summary(tool: ToolSummary) -> ToolSummaryOut:
+    return ToolSummaryOut(
+        id=tool.id,
+        name=tool.name,
+        kind=tool.kind,
+        description=tool.description,
+        enabled=tool.enabled,
+        deleted_at=_time(tool.deleted_at),
+        version=tool.version,
+        updated_at=tool.updated_at.isoformat(),
+        last_used_at=_time(tool.last_used_at),
+        calls=tool.calls,
+        errors=tool.errors,
+        error_rate=tool.error_rate,
+    )
 
 
-def _version(version: ToolVersion) -> dict[str, Any]:
-    return {
-        "number": version.number,
-        "created_at": _time(version.created_at),
-        "author": version.author,
-        "note": version.note,
-        "definition": version.definition,
-    }
+def _version(version: ToolVersion) -> ToolVersionOut:
+    return ToolVersionOut(
+        number=version.number,
+        created_at=version.created_at.isoformat(),
+        author=version.author,
+        note=version.note,
+        definition=version.definition,
+    )
 
 
-def _tool(tool: StoredTool) -> dict[str, Any]:
-    return {
-        "id": tool.id,
-        "name": tool.name,
-        "enabled": tool.enabled,
-        "deleted_at": _time(tool.deleted_at),
-        "created_at": _time(tool.created_at),
-        "updated_at": _time(tool.updated_at),
-        "version": _version(tool.current),
-        "definition": tool.definition,
-        "source": render_definition(tool.definition),
-    }
+def _tool(tool: StoredTool) -> ToolOut:
+    return ToolOut(
+        id=tool.id,
+        name=tool.name,
+        enabled=tool.enabled,
+        deleted_at=_time(tool.deleted_at),
+        created_at=tool.created_at.isoformat(),
+        updated_at=tool.updated_at.isoformat(),
+        version=_version(tool.current),
+        definition=tool.definition,
+        source=render_definition(tool.definition),
+    )
+
+
+def _answer(body: BaseModel, status: int = 200) -> web.Response:
+    """The one place a tool's record becomes the wire format."""
+    return web.json_response(body.model_dump(mode="json"), status=status)

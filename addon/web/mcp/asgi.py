@@ -11,7 +11,7 @@ client as it is written.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from aiohttp import web
@@ -24,7 +24,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 async def serve_asgi(
-    request: web.Request, app: ASGIApp, *, extra: dict[str, Any] | None = None
+    request: web.Request, app: ASGIApp, *, extra: Mapping[str, object] | None = None
 ) -> web.StreamResponse:
     """Run ``app`` for ``request``; ``extra`` is added to the scope for the app's handlers.
 

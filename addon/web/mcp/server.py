@@ -31,6 +31,7 @@ from pydantic import ValidationError
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ToolCall
+from addon.text import JsonObject
 from addon.web.api.schemas import ConversationIn, ConversationOut
 from addon.web.mcp.asgi import ASGIApp
 
@@ -143,7 +144,7 @@ def build_server(app: web.Application) -> Server[Any]:
     )
 
 
-async def _converse(app: web.Application, arguments: dict[str, Any]) -> types.CallToolResult:
+async def _converse(app: web.Application, arguments: JsonObject) -> types.CallToolResult:
     try:
         body = ConversationIn.model_validate(arguments)
     except ValidationError as err:
@@ -171,7 +172,7 @@ async def _converse(app: web.Application, arguments: dict[str, Any]) -> types.Ca
     )
 
 
-def _converse_schema() -> dict[str, Any]:
+def _converse_schema() -> JsonObject:
     schema = ConversationIn.model_json_schema()
     schema.pop("title", None)
     return schema

@@ -13,13 +13,13 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from aiohttp import web
 
 from addon import keys
 from addon.errors import McpServerInvalid, NotFoundError
 from addon.store import mcp_servers as stored
+from addon.text import JsonObject
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
@@ -206,7 +206,7 @@ async def _page(
 
 
 def _change(
-    server: stored.StoredMcpServer, tool: str, description: str, parameters: dict[str, Any]
+    server: stored.StoredMcpServer, tool: str, description: str, parameters: JsonObject
 ) -> str | None:
     """A switched-on tool's change since it was approved, as a unified diff (None: unchanged)."""
     approved = server.approved_tools.get(tool)

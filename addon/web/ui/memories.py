@@ -16,7 +16,7 @@ import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from aiohttp import web
 from multidict import MultiMapping
@@ -423,5 +423,5 @@ def _back_url(request: web.Request, memory_id: int, done: str, form: Mapping[str
     """Back to the list a row's button was pressed in (with its filters), else to the memory."""
     if form.get("back") != "list":
         return _memory_url(request, memory_id, done)
-    query: dict[str, Any] = filter_form({k[7:]: v for k, v in form.items() if k[:7] == "filter."})
+    query = filter_form({k[7:]: v for k, v in form.items() if k[:7] == "filter."})
     return Urls.of(request).page("ui.memories", query | {"done": done}, fragment="memory-list")

@@ -22,6 +22,7 @@ from addon.eval.suite import exposed_home
 from addon.eval.tasks import parse_task_file
 from addon.home.model import HomeModel
 from addon.store import eval_tasks
+from addon.text import JsonObject
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
@@ -131,7 +132,7 @@ async def tests_file_view(request: web.Request) -> web.Response:
     )
 
 
-def _plain_json(task: dict[str, Any]) -> bool:
+def _plain_json(task: JsonObject) -> bool:
     """Whether the task stores as JSON: no YAML dates or sets, no lone surrogates."""
     try:
         json.dumps(task, ensure_ascii=False).encode()
@@ -140,7 +141,7 @@ def _plain_json(task: dict[str, Any]) -> bool:
     return True
 
 
-def _problems(home: HomeModel, task: dict[str, Any]) -> list[tuple[str, str]]:
+def _problems(home: HomeModel, task: JsonObject) -> list[tuple[str, str]]:
     """What stops ``task`` from running on the exposed home, each with its place."""
     document = {"home": exposed_home(home), "tasks": [task]}
     try:

@@ -23,7 +23,7 @@ from aiohttp import web
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
-from addon.text import NoAliasLoader, dump_yaml, load_yaml
+from addon.text import JsonObject, NoAliasLoader, dump_yaml, load_yaml
 
 COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
 KINDS = ("rest", "service", "template", "script", "history", "composite")
@@ -70,7 +70,7 @@ class SourceInvalid(CustomToolInvalid):
         self.placed = tuple(problems)
 
 
-def parse_source(text: str) -> dict[str, Any]:
+def parse_source(text: str) -> JsonObject:
     """The mapping written in the editor (YAML, which also reads JSON); SourceInvalid if none."""
     if len(text) > MAX_SOURCE:
         raise SourceInvalid([Problem("", f"the definition is over {MAX_SOURCE // 1024} KiB", None)])
@@ -83,12 +83,12 @@ def parse_source(text: str) -> dict[str, Any]:
         raise SourceInvalid([Problem("", f"not valid YAML or JSON: {problem}", line)]) from err
     if not isinstance(parsed, dict):
         raise SourceInvalid([Problem("", "a definition is a mapping of its fields", 1)])
-    return cast(dict[str, Any], parsed)
+    return cast(JsonObject, parsed)
 
 
 def merge_fields(
-    definition: dict[str, Any], fields: Mapping[str, str], originals: Mapping[str, str]
-) -> dict[str, Any]:
+    definition: JsonObject, fields: Mapping[str, str], originals: Mapping[str, str]
+) -> JsonObject:
     """``definition`` with each common field the form changed set from the form.
 
     ``fields`` and ``originals`` hold the form's values and the values it was shown with;
@@ -240,12 +240,12 @@ def _widget(schema: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
 
 def read_arguments(
     fields: list[ArgumentField], parameters: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[JsonObject, list[str]]:
     """The arguments the try-it form gives, and every problem with them (schema checked).
 
     A blank input leaves its argument out, so an optional one can be omitted.
     """
-    arguments: dict[str, Any] = {}
+    arguments: JsonObject = {}
     problems: list[str] = []
     for field in fields:
         raw = field.value.strip()

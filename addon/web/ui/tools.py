@@ -14,20 +14,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 
 from addon import keys
 from addon.custom_tools.definition import template_warnings
-from addon.custom_tools.trial import Trial
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
 from addon.store import stored_secrets
+from addon.text import JsonObject
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
+from addon.web.ui.tool_page import EditorPage, TryShown
 from addon.web.ui.tool_transfer import tools_export_view, tools_import_view
 from addon.web.ui.urls import Urls
 
@@ -45,36 +44,6 @@ NOTICES = {
     "secret_set": "Secret saved.",
     "secret_deleted": "Secret deleted.",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class TryShown:
-    """A try as the editor shows it: what the model would get, and what was sent and came back."""
-
-    for_model: dict[str, Any]
-    error: str | None
-    duration_ms: float
-    dry_run: bool
-    sent: bool
-    request: object
-    """The rendered request (the runner's record, secrets masked), None if nothing was built."""
-    response: object
-    steps: list[object]
-
-    @classmethod
-    def of(cls, trial: Trial) -> TryShown:
-        """The try's trial, read for the page."""
-        record = trial.run or {}
-        return cls(
-            for_model=trial.result,
-            error=trial.error,
-            duration_ms=trial.duration_ms,
-            dry_run=trial.dry_run,
-            sent=bool(record.get("sent", False)),
-            request=record.get("request"),
-            response=record.get("response"),
-            steps=list(record.get("steps") or []),
-        )
 
 
 def add_tool_pages(router: web.UrlDispatcher) -> None:
@@ -343,20 +312,22 @@ async def _tool_page(
     async with request.app[keys.STORE].sessionmaker() as session:
         versions = await stored.tool_versions(session, tool.id)
     parameters = tool.definition.get("parameters") or {}
-    context = {
-        "tool": tool,
-        "versions": versions,
-        "arguments": editor.argument_fields(parameters, arg_values),
-        "run": run,
-        "try_problems": try_problems or [],
-        "dry_run": dry_run,
-        "dry_run_option": request.app[keys.SETTINGS].options.dry_run,
-        "notice": NOTICES.get(request.query.get("done", ""), ""),
-        "template_warnings": template_warnings(tool.definition),
-    }
-    return _editor_page(
-        request, tool, source, fields, problems, status=status, originals=originals, extra=context
+    page = EditorPage(
+        tool=tool,
+        source=source,
+        fields=fields,
+        originals=originals if originals is not None else fields,
+        problems=problems or [],
+        notice=NOTICES.get(request.query.get("done", ""), ""),
+        template_warnings=template_warnings(tool.definition),
+        versions=versions,
+        arguments=editor.argument_fields(parameters, arg_values),
+        run=run,
+        try_problems=try_problems or [],
+        dry_run=dry_run,
+        dry_run_option=request.app[keys.SETTINGS].options.dry_run,
     )
+    return render(request, "tool.html", page.context(), status=status)
 
 
 def _editor_page(
@@ -368,22 +339,15 @@ def _editor_page(
     *,
     status: int = 200,
     originals: Mapping[str, str] | None = None,
-    extra: Mapping[str, object] | None = None,
 ) -> web.Response:
-    placed = problems or []
-    context: dict[str, Any] = {
-        "tool": tool,
-        "source": source,
-        "fields": fields,
-        "originals": originals if originals is not None else fields,
-        "kinds": editor.KINDS,
-        "problems": placed,
-        "field_problems": {p.common_field: p.message for p in placed if p.common_field},
-        "notice": "",
-        "template_warnings": [],
-        **(extra or {}),
-    }
-    return render(request, "tool.html", context, status=status)
+    page = EditorPage(
+        tool=tool,
+        source=source,
+        fields=fields,
+        originals=originals if originals is not None else fields,
+        problems=problems or [],
+    )
+    return render(request, "tool.html", page.context(), status=status)
 
 
 def _fields(form: Mapping[str, str], prefix: str) -> dict[str, str]:
@@ -408,7 +372,7 @@ def _refused_fields(form: Mapping[str, str]) -> tuple[dict[str, str], dict[str, 
     return editor.field_values(merged), editor.field_values(written)
 
 
-def _edited(form: Mapping[str, str]) -> dict[str, Any]:
+def _edited(form: Mapping[str, str]) -> JsonObject:
     """The definition the editor's text and form fields make together."""
     definition = editor.parse_source(form.get("source", ""))
     return editor.merge_fields(definition, _fields(form, ""), _fields(form, "original."))

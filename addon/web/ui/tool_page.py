@@ -1,0 +1,79 @@
+"""The model of the custom tool editor page: what ``tool.html`` shows, typed.
+
+The views in :mod:`.tools` build an :class:`EditorPage` (a new tool's editor, or a saved tool's
+with try it and versions) and hand its names to the template; a try's runner record is read
+once, here, into :class:`TryShown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import fields as dc_fields
+
+from addon.custom_tools.trial import Trial
+from addon.store import custom_tools as stored
+from addon.text import JsonObject
+from addon.web.ui import tool_editor as editor
+
+
+@dataclass(frozen=True, slots=True)
+class TryShown:
+    """A try as the editor shows it: what the model would get, and what was sent and came back."""
+
+    for_model: JsonObject
+    error: str | None
+    duration_ms: float
+    dry_run: bool
+    sent: bool
+    request: object
+    """The rendered request (the runner's record, secrets masked), None if nothing was built."""
+    response: object
+    steps: list[object]
+
+    @classmethod
+    def of(cls, trial: Trial) -> TryShown:
+        """The try's trial, read for the page."""
+        record = trial.run or {}
+        return cls(
+            for_model=trial.result,
+            error=trial.error,
+            duration_ms=trial.duration_ms,
+            dry_run=trial.dry_run,
+            sent=bool(record.get("sent", False)),
+            request=record.get("request"),
+            response=record.get("response"),
+            steps=list(record.get("steps") or []),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EditorPage:
+    """What the editor page shows: a new tool's editor, or a saved tool's with try it and versions.
+
+    The defaults are a new tool's: no versions, no arguments, no try.
+    """
+
+    tool: stored.StoredTool | None
+    source: str
+    fields: Mapping[str, str]
+    originals: Mapping[str, str]
+    """The fields as the text had them, so a field the user changed wins over the text."""
+    problems: Sequence[editor.Problem]
+    notice: str = ""
+    template_warnings: Sequence[str] = ()
+    versions: Sequence[stored.ToolVersion] = ()
+    arguments: Sequence[editor.ArgumentField] = ()
+    run: TryShown | None = None
+    try_problems: Sequence[str] = ()
+    dry_run: bool = True
+    dry_run_option: bool = False
+
+    def context(self) -> dict[str, object]:
+        """The page's names as ``tool.html`` reads them."""
+        names: dict[str, object] = {f.name: getattr(self, f.name) for f in dc_fields(self)}
+        names["kinds"] = editor.KINDS
+        names["field_problems"] = {
+            p.common_field: p.message for p in self.problems if p.common_field
+        }
+        return names
