@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 _LOGGER = logging.getLogger(__name__)
 

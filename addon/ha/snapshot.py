@@ -13,8 +13,8 @@ from typing import Any
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
-from addon.home.exposure import KNOWN_ASSISTANTS
-from addon.home.model import HomeModel
+from addon.home.model.exposure import KNOWN_ASSISTANTS
+from addon.home.model.live import HomeModel
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -40,7 +40,7 @@ from hassil.recognize import recognize_best
 
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage
 from addon.local.response_templates import ResponseTemplates

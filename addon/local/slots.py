@@ -28,10 +28,10 @@ from hassil.trie import Trie
 
 from addon.home.actions.intents import ASSISTANT, IntentSpec, SlotKind
 from addon.home.actions.service_intents import SERVICE_RULES
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.names import normalize_name
-from addon.home.targets import MatchTargetsConstraints
+from addon.home.model.live import HomeModel
+from addon.home.model.names import normalize_name
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ switched-on tools of the servers that answered last time, named ``<server>__<too
 that did not answer is shown as down and its tools are withheld until it answers again; a call
 that cannot reach its server marks it down at once. A switched-on tool whose description or
 schema differs from what the user approved is withheld until the user approves the change; in a
-dry run the gate (:mod:`addon.home.gate`) holds every call but those of tools the user marked
-read-only.
+dry run the gate (:mod:`addon.home.actions.gate`) holds every call but those of tools the user
+marked read-only.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from addon.custom_tools.secrets_mask import SecretMask
 from addon.errors import McpError
-from addon.home.gate import Gate
+from addon.home.actions.gate import Gate
 from addon.mcp_client.remote import Connector, RemoteTool
 from addon.mcp_client.source import ServerSettings, ServerSource
 from addon.tools.base import Tool, ToolContext, ToolReply

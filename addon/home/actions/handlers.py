@@ -23,8 +23,8 @@ from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
 from addon.home.actions.service_intents import SERVICE_RULES, handle_service_intent
 from addon.home.actions.slots import validate_slots
-from addon.home.model import HomeModel
-from addon.home.targets import MatchTargetsPreferences
+from addon.home.model.live import HomeModel
+from addon.home.targeting.targets import MatchTargetsPreferences
 
 _LOGGER = logging.getLogger(__name__)
 

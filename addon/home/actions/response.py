@@ -21,25 +21,8 @@ from enum import StrEnum
 from typing import Any
 
 from addon.home.actions.executor import ServiceCall
-from addon.home.targets import MatchFailure
-
-# The attributes a model is shown for a queried entity: Home Assistant's own list for its
-# live-context tool (``helpers/llm.py``), so the model sees what it would see there.
-MODEL_ATTRIBUTES = (
-    "temperature",
-    "current_temperature",
-    "temperature_unit",
-    "brightness",
-    "humidity",
-    "unit_of_measurement",
-    "device_class",
-    "current_position",
-    "percentage",
-    "volume_level",
-    "media_title",
-    "media_artist",
-    "media_album_name",
-)
+from addon.home.model.records import MODEL_ATTRIBUTES
+from addon.home.targeting.targets import MatchFailure
 
 
 class ResponseType(StrEnum):

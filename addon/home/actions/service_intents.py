@@ -47,10 +47,10 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.records import EntityState
-from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.model.live import HomeModel
+from addon.home.model.records import EntityState
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
 
 _LOGGER = logging.getLogger(__name__)
 

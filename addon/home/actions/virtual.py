@@ -1,7 +1,7 @@
 """The virtual executor: service calls applied to an in-memory copy of the home.
 
 Dry runs, the demo and evaluation need to know what an action *would* do without touching the
-real home. :class:`VirtualExecutor` takes a :class:`~addon.home.model.HomeModel` (give it a
+real home. :class:`VirtualExecutor` takes a :class:`~addon.home.model.live.HomeModel` (give it a
 ``copy()``; it changes the model it holds) and applies each call with the rules in
 :mod:`addon.home.actions.effects`, which mimic Home Assistant's entity services and demo
 platforms. Because intents resolve targets against the same model, a sequence of intents on a
@@ -18,7 +18,7 @@ from addon.errors import ToolError
 from addon.home.actions import effects
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun, ServiceCall
 from addon.home.actions.light_effects import LightMemory
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 
 def _utc_now() -> datetime:
