@@ -59,15 +59,15 @@ EDGES: dict[str, frozenset[str]] = {
     # ``home``'s package root is a docstring; its parts, from the bottom up: the live model and its
     # indexes, target matching, the context selection for large homes, actions and executors.
     "home": frozenset(),
-    "home/model": frozenset(),
+    "home/model": frozenset({"base"}),
     "home/targeting": frozenset({"home/model"}),
-    "home/context": frozenset({"embeddings", "home/model"}),
+    "home/context": frozenset({"base", "embeddings", "home/model"}),
     # A question's subject drops the filler words of ``home/context/lexicon.py``.
     "home/actions": frozenset({"base", "home/context", "home/model", "home/targeting"}),
     "ha": frozenset({"base", "home/actions", "home/model"}),
     # Long-term memory: extraction asks the model, the store keeps; the agent drives it.
     "memory": frozenset({"base", "embeddings", "llm", "store"}),
-    "local": frozenset({"home/actions", "home/model", "home/targeting", "i18n"}),
+    "local": frozenset({"base", "home/actions", "home/model", "home/targeting", "i18n"}),
     # Custom tools run the user's definitions; the tools package adapts them to the registry.
     "custom_tools": frozenset({"base", "home/actions"}),
     # The memory tools adapt the memory service to the registry and confirm in the user's words.

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from addon.errors import HomeAssistantUnavailableError
 from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
+from addon.text import JsonObject
 
 Scope = Literal["domain", "device_class", "entity"]
 Method = Literal["yes", "pin"]
@@ -48,7 +49,7 @@ class PolicyEntry:
     enabled: bool = True
     pin_hash: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """What the panel and the trace may show (never the PIN's hash)."""
         return {
             "id": self.id,
@@ -144,7 +145,7 @@ class HeldAction:
         """``domain.service``."""
         return f"{self.domain}.{self.service}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """What the answer's ``needs_confirmation``, the trace and the events show."""
         return {
             "action": self.action,

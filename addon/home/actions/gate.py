@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from addon.home.actions.confirmation import Holds
+from addon.text import JsonObject
 
 Verdict = Literal["allow", "hold", "refuse", "confirm"]
 """``allow``: go ahead; ``hold``: a dry run records it without sending; ``refuse``: never;
@@ -126,9 +127,9 @@ class Decision:
         """Whether the call may go ahead for real."""
         return self.verdict == "allow"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """JSON-ready form for the trace."""
-        answer: dict[str, Any] = {"verdict": self.verdict, "subject": self.subject}
+        answer: JsonObject = {"verdict": self.verdict, "subject": self.subject}
         if self.rule is not None:
             answer["rule"] = self.rule
         if self.reason:

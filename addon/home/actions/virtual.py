@@ -19,6 +19,7 @@ from addon.home.actions import effects
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun, ServiceCall
 from addon.home.actions.light_effects import LightMemory
 from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 
 def _utc_now() -> datetime:
@@ -96,8 +97,9 @@ class VirtualExecutor:
             if domain == "todo" and service == "add_item":
                 self._todo.setdefault(entity_id, []).append(str(data["item"]))
             if outcome is not None:
-                state, attributes = outcome
-                self._model.set_state(entity_id, state, attributes, when=now.timestamp())
+                self._model.set_state(
+                    entity_id, outcome.state, outcome.attributes, when=now.timestamp()
+                )
         self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
 
     async def run_script(
@@ -126,7 +128,7 @@ class VirtualExecutor:
         calendar's events as ``attributes.events`` (``summary``, ``start``, ``end``); items
         this executor added follow. Any other read answers nothing.
         """
-        answer: dict[str, Any] = {}
+        answer: JsonObject = {}
         for entity_id in entity_ids:
             current = self._model.state(entity_id)
             if current is None:

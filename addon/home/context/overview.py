@@ -31,6 +31,7 @@ from addon.home.context.plain_yaml import dump_plain
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
 from addon.home.model.records import MODEL_ATTRIBUTES
+from addon.text import JsonObject
 
 # Home Assistant's list for its live context (``helpers/llm.py``), shared with intent results.
 INTERESTING_ATTRIBUTES = frozenset(MODEL_ATTRIBUTES)
@@ -59,9 +60,9 @@ def overview_entities(model: HomeModel) -> list[Entity]:
     return sorted(entities, key=lambda entity: entity.name)
 
 
-def entity_info(model: HomeModel, entity: Entity, *, include_state: bool) -> dict[str, Any]:
+def entity_info(model: HomeModel, entity: Entity, *, include_state: bool) -> JsonObject:
     """One entry of the overview, with the keys in Home Assistant's order."""
-    info: dict[str, Any] = {"names": ", ".join(entity.names), "domain": entity.domain}
+    info: JsonObject = {"names": ", ".join(entity.names), "domain": entity.domain}
     state = model.state(entity.entity_id) if include_state else None
     if state is not None:
         info["state"] = state.state
@@ -103,7 +104,7 @@ def grouped_overview(model: HomeModel, entities: list[Entity], *, floors: bool =
         grouped.setdefault(area_id, {}).setdefault(entity.domain, []).append(
             ", ".join(entity.names)
         )
-    layout: dict[str, Any] = {}
+    layout: dict[str, dict[str, list[str]]] = {}
     area_order: list[str | None] = [area_id for area_id in model.areas if area_id in grouped]
     if None in grouped:
         area_order.append(None)

@@ -10,7 +10,6 @@ answerable without a tool call. Each turn's relevant entities come after the cac
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from addon.home.context.overview import dump_yaml, overview_entities
 from addon.home.model.live import HomeModel
@@ -35,7 +34,7 @@ def compact_summary(model: HomeModel) -> str | None:
     for entity in entities:
         if entity.device_class:
             classes.setdefault(entity.domain, Counter())[entity.device_class] += 1
-    counts: dict[str, Any] = {}
+    counts: dict[str, int | str] = {}
     for domain in sorted(domains):
         by_class = classes.get(domain)
         if by_class:
@@ -43,7 +42,7 @@ def compact_summary(model: HomeModel) -> str | None:
             counts[domain] = f"{domains[domain]} ({detail})"
         else:
             counts[domain] = domains[domain]
-    layout: dict[str, Any] = {
+    layout = {
         "floors and their areas": {key: areas for key, areas in places.items() if areas},
         "devices by domain (device classes)": counts,
     }

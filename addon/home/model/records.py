@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from addon.text import JsonObject
+
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -147,7 +149,7 @@ class RegistryEntry:
         cls, listed: Mapping[str, Any], details: Mapping[str, Any] | None = None
     ) -> RegistryEntry:
         """Merge a list entry with its ``get_entries`` details (which win where both say)."""
-        raw: dict[str, Any] = {**listed, **(details or {})}
+        raw: JsonObject = {**listed, **(details or {})}
         options = raw.get("options")
         return cls(
             entity_id=str(raw["entity_id"]),
