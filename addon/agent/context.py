@@ -1,12 +1,11 @@
 """What the model is shown of the home: the whole overview, or a summary and a per-turn list.
 
-While the static overview fits the ``overview_token_budget`` option it is the prompt's home
-context, exactly as before. Above the budget the cached prefix carries a compact summary
-(:mod:`addon.home.context.summary`) and each turn adds, after the prefix, the entities
-selected for it (:mod:`addon.home.context.selection`), and the model gets the
-``SearchEntities`` tool to look further.
-Everything derived from the home is built once per home model object and revision (an entity
-added, removed or renamed in place), as the overview is.
+While the static overview fits the ``overview_token_budget`` option it is the prompt's home context,
+exactly as before. Above the budget the cached prefix carries a compact summary
+(:mod:`addon.home.context.summary`) and each turn adds, after the prefix, the entities selected for
+it (:mod:`addon.home.context.selection`), and the model gets the ``SearchEntities`` tool to look
+further. Everything derived from the home is built once per home model object and revision (an
+entity added, removed or renamed in place), as the overview is.
 """
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ class ToolContext:
     that acts on or reads the home asks it, and its decisions go to the trace."""
     holds: Holds | None = None
     """The turn's confirmation policy and the actions it held
-    (:mod:`addon.home.actions.confirmation`);
-    ``executor`` holds covered calls into it, and so does the gate of every call."""
+    (:mod:`addon.home.actions.confirmation`); ``executor`` holds covered calls into it, and so
+    does the gate of every call."""
 
 
 @dataclass(frozen=True, slots=True)

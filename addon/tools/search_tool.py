@@ -1,11 +1,10 @@
 """``SearchEntities``: how the model looks past the entities listed with a large home's request.
 
-Offered only when the prompt lists a summary instead of every entity. It searches the same
-index as the per-turn selection (:mod:`addon.home.context.context_index`), which holds only the
-entities
-exposed to Assist, so it can never reveal one the user hid. Results are listed as the prompt
-lists entities (by area and domain, name then aliases), without states: ``GetLiveContext``
-reads those. The trace keeps the ids found (``detail``) as the selection's "search" reason.
+Offered only when the prompt lists a summary instead of every entity. It searches the same index as
+the per-turn selection (:mod:`addon.home.context.context_index`), which holds only the entities
+exposed to Assist, so it can never reveal one the user hid. Results are listed as the prompt lists
+entities (by area and domain, name then aliases), without states: ``GetLiveContext`` reads those.
+The trace keeps the ids found (``detail``) as the selection's "search" reason.
 """
 
 from __future__ import annotations

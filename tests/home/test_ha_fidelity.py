@@ -6,9 +6,8 @@ reason, the entities (in Home Assistant's order), the unknown area or floor name
 and floors targeted. Requests are generated at random (fixed seed) over every slot.
 
 The one exception is our loose fallback (:mod:`addon.home.targeting.matching`), which may answer
-where
-Home Assistant says NAME, INVALID_AREA or INVALID_FLOOR. Those answers are checked against Home
-Assistant too: a loosely found area or floor must give what Home Assistant gives for that place
+where Home Assistant says NAME, INVALID_AREA or INVALID_FLOOR. Those answers are checked against
+Home Assistant too: a loosely found area or floor must give what Home Assistant gives for that place
 named by its id, and a loose name what it gives when every name in the home and the request are
 loosened, provided every entity matched has a name whose loose form is the request's.
 """

@@ -5,12 +5,12 @@ default; once it is, anyone at a satellite (or a model misreading a sentence) ca
 user's policy names what must be confirmed: a domain, a device class of a domain, or one
 entity, each with the actions it covers, confirmed by a spoken "yes" or by a PIN.
 
-Every action the agent takes passes here, whatever asked for it: local sentences, intent tools
-and exposed scripts act through the turn's :class:`ConfirmingExecutor`; the custom ``service``
-and ``script`` kinds ask the call's gate (:meth:`addon.home.actions.gate.Gate.confirm`), which asks
-the turn's :class:`Holds`. A covered call is not sent: it is kept as a :class:`HeldAction` for the
-agent to ask about, and only the user's own next words perform it (:mod:`addon.agent.confirm`).
-A check is one dictionary lookup per entity: a turn that is not held pays almost nothing.
+Every action the agent takes passes here, whatever asked for it: local sentences, intent tools and
+exposed scripts act through the turn's :class:`ConfirmingExecutor`; the custom ``service`` and
+``script`` kinds ask the call's gate (:meth:`addon.home.actions.gate.Gate.confirm`), which asks the
+turn's :class:`Holds`. A covered call is not sent: it is kept as a :class:`HeldAction` for the agent
+to ask about, and only the user's own next words perform it (:mod:`addon.agent.confirm`). A check is
+one dictionary lookup per entity: a turn that is not held pays almost nothing.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Block YAML for the prompt's overviews, written directly when every scalar is plain.
 
-An overview is mappings of names to mappings and lists of names. PyYAML spends nearly all of
-its time on such data in its representer and serializer, which are Python even with libyaml:
-about 0.2 ms for the few dozen devices a large home selects for a turn, on the path of every
-turn. When every key and item is a string PyYAML would write plain (no quotes) on a line it
-would not fold, the text is written here instead, character for character what ``yaml.dump``
-writes (``tests/home/context/test_plain_yaml.py`` compares both over whole homes); anything else
-gives None, and the caller asks PyYAML.
+An overview is mappings of names to mappings and lists of names. PyYAML spends nearly all of its
+time on such data in its representer and serializer, which are Python even with libyaml: about 0.2
+ms for the few dozen devices a large home selects for a turn, on the path of every turn. When every
+key and item is a string PyYAML would write plain (no quotes) on a line it would not fold, the text
+is written here instead, character for character what ``yaml.dump`` writes
+(``tests/home/context/test_plain_yaml.py`` compares both over whole homes); anything else gives
+None, and the caller asks PyYAML.
 """
 
 from __future__ import annotations

@@ -1,19 +1,17 @@
 """Which entities a request in a large home is about, and why.
 
-Above the overview's token budget the prompt no longer lists every entity; each turn lists the
-few the request is likely about instead, after the cached prefix. They are drawn, in order of
-weight, from: the names and aliases the request says (whole, or in part: "the ceiling light"),
-the areas and floors it names (by name or alias, so "the lounge" is the Living Room, and "turn
-off the kitchen" is everything in it), the kinds of device it mentions ("lights", "blinds",
-"temperature", and the verbs, objects and uses that name them: "start vacuuming", "next song",
-"water the garden", :mod:`addon.home.context.lexicon`), every device of a kind the request names
-without
-a name or a place ("lock the door": every lock, the most recently changed first; above the cap
-the request's words and "outside" first, spread over areas), entities acted
-on or asked about earlier in the conversation, entities named in the memories recalled for it,
-entities near it by embedding when there is an embedding source, and the speaker's area. Every
-entity keeps the reasons it was chosen for, which the turn's trace shows. At most :data:`LIMIT`
-are chosen; the search tool finds the rest.
+Above the overview's token budget the prompt no longer lists every entity; each turn lists the few
+the request is likely about instead, after the cached prefix. They are drawn, in order of weight,
+from: the names and aliases the request says (whole, or in part: "the ceiling light"), the areas and
+floors it names (by name or alias, so "the lounge" is the Living Room, and "turn off the kitchen" is
+everything in it), the kinds of device it mentions ("lights", "blinds", "temperature", and the
+verbs, objects and uses that name them: "start vacuuming", "next song", "water the garden",
+:mod:`addon.home.context.lexicon`), every device of a kind the request names without a name or a
+place ("lock the door": every lock, the most recently changed first; above the cap the request's
+words and "outside" first, spread over areas), entities acted on or asked about earlier in the
+conversation, entities named in the memories recalled for it, entities near it by embedding when
+there is an embedding source, and the speaker's area. Every entity keeps the reasons it was chosen
+for, which the turn's trace shows. At most :data:`LIMIT` are chosen; the search tool finds the rest.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """The live model of one Home Assistant home, fed by the WebSocket API.
 
-:meth:`HomeModel.build` takes exactly what Home Assistant 2025.4's commands return
-(``get_config``, the area/floor/device/entity registry lists, ``get_entries``,
-``expose_entity/list``, the ``script`` domain of ``get_services`` and the first
-``subscribe_entities`` event) and
+:meth:`HomeModel.build` takes exactly what Home Assistant 2025.4's commands return (``get_config``,
+the area/floor/device/entity registry lists, ``get_entries``, ``expose_entity/list``, the ``script``
+domain of ``get_services`` and the first ``subscribe_entities`` event) and
 :meth:`HomeModel.apply_entity_diff` applies each later ``subscribe_entities`` event in place,
-touching only the entities it names. Registry changes are rare: the caller rebuilds for those
-(a 1,000-entity home builds in about 30 ms; ``bench/home_model.py``), except that one entity's
-registry entry is swapped in by :meth:`with_entries`, a cheap copy.
+touching only the entities it names. Registry changes are rare: the caller rebuilds for those (a
+1,000-entity home builds in about 30 ms; ``bench/home_model.py``), except that one entity's registry
+entry is swapped in by :meth:`with_entries`, a cheap copy.
 
 The sync task is the live model's only writer. :meth:`copy` gives a virtual executor (a dry run)
 its own model to change, sharing every immutable record with the live one.
@@ -38,6 +37,7 @@ from addon.home.model.records import (
     Floor,
     RegistryEntry,
     ScriptService,
+    apply_state_diff,
     frozen_mapping,
     merge_context,
 )
@@ -56,8 +56,7 @@ class HomeModel:
 
     ``index`` (entities by domain, name, area, device class), ``places`` (areas and floors by
     name) and ``loose_places`` (the same by loose name) are the tables
-    :mod:`addon.home.targeting.matching`
-    reads; only this class changes them.
+    :mod:`addon.home.targeting.matching` reads; only this class changes them.
     """
 
     __slots__ = (
@@ -335,7 +334,7 @@ class HomeModel:
             if old is None:
                 _LOGGER.debug("state change for unknown entity %s skipped", entity_id)
                 continue
-            new, touched = _apply_change(old, diff)
+            new, touched = apply_state_diff(old, diff)
             self._put_state(new, rederive=bool(touched & _DERIVED_ATTRIBUTES))
             changed.append(entity_id)
         for entity_id in event.get("r") or ():
@@ -419,37 +418,3 @@ class HomeModel:
         else:
             self._entities.pop(entity_id, None)
         return True
-
-
-def _apply_change(old: EntityState, diff: Mapping[str, Any]) -> tuple[EntityState, set[str]]:
-    """Apply one ``c`` entry; also return the attribute keys it added, changed or removed."""
-    plus: Mapping[str, Any] = diff.get("+") or {}
-    minus: Mapping[str, Any] = diff.get("-") or {}
-    touched: set[str] = set()
-    attributes = old.attributes
-    added = plus.get("a")
-    removed = minus.get("a")
-    if added or removed:
-        merged = dict(attributes)
-        if added:
-            merged.update(added)
-            touched.update(added)
-        for key in removed or ():
-            merged.pop(key, None)
-            touched.add(key)
-        attributes = frozen_mapping(merged)
-    last_changed, last_updated = old.last_changed, old.last_updated
-    if "lc" in plus:
-        # A new last_changed implies the same last_updated (messages.py _state_diff_event).
-        last_changed = last_updated = float(plus["lc"])
-    elif "lu" in plus:
-        last_updated = float(plus["lu"])
-    new = replace(
-        old,
-        state=str(plus["s"]) if "s" in plus else old.state,
-        attributes=attributes,
-        last_changed=last_changed,
-        last_updated=last_updated,
-        context=merge_context(old.context, plus["c"]) if "c" in plus else old.context,
-    )
-    return new, touched

@@ -13,7 +13,7 @@ that identify a record.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -248,6 +248,40 @@ def merge_context(old: Mapping[str, Any], change: Any) -> Mapping[str, Any]:
     elif isinstance(change, Mapping):
         merged.update(change)
     return MappingProxyType(merged)
+
+
+def apply_state_diff(old: EntityState, diff: Mapping[str, Any]) -> tuple[EntityState, set[str]]:
+    """Apply one ``subscribe_entities`` ``c`` entry; also the attribute keys it touched."""
+    plus: Mapping[str, Any] = diff.get("+") or {}
+    minus: Mapping[str, Any] = diff.get("-") or {}
+    touched: set[str] = set()
+    attributes = old.attributes
+    added = plus.get("a")
+    removed = minus.get("a")
+    if added or removed:
+        merged = dict(attributes)
+        if added:
+            merged.update(added)
+            touched.update(added)
+        for key in removed or ():
+            merged.pop(key, None)
+            touched.add(key)
+        attributes = frozen_mapping(merged)
+    last_changed, last_updated = old.last_changed, old.last_updated
+    if "lc" in plus:
+        # A new last_changed implies the same last_updated (messages.py _state_diff_event).
+        last_changed = last_updated = float(plus["lc"])
+    elif "lu" in plus:
+        last_updated = float(plus["lu"])
+    new = replace(
+        old,
+        state=str(plus["s"]) if "s" in plus else old.state,
+        attributes=attributes,
+        last_changed=last_changed,
+        last_updated=last_updated,
+        context=merge_context(old.context, plus["c"]) if "c" in plus else old.context,
+    )
+    return new, touched
 
 
 @dataclass(frozen=True, slots=True)
