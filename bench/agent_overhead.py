@@ -75,8 +75,8 @@ from addon.agent.conversation import ConversationRequest
 from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
-from addon.home.source import FixedHome as StaticHome
+from addon.home.model.live import HomeModel
+from addon.home.model.source import FixedHome as StaticHome
 from addon.llm.client import Completion as ModelAnswer
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher

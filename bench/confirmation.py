@@ -25,15 +25,15 @@ from typing import Any
 _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
-from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
-from addon.home.confirmation import (
+from addon.home.actions.confirmation import (
     DEFAULT_ENTRIES,
     ConfirmationPolicy,
     ConfirmingExecutor,
     Holds,
     PolicyEntry,
 )
-from addon.home.model import HomeModel
+from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
+from addon.home.model.live import HomeModel
 from devtools.synthetic import synthetic_home
 
 SIZE = 1_100

@@ -48,7 +48,7 @@ from addon.custom_tools.runner import Runner
 from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.ha.home_sync import HomeSync
-from addon.home.gate import Gate, RenderedTemplate
+from addon.home.actions.gate import Gate, RenderedTemplate
 from addon.tools.base import ToolContext
 from addon.tools.custom import CustomTool, canonical
 from addon.tools.registry import ToolRegistry

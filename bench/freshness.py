@@ -48,8 +48,8 @@ sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resol
 from addon import keys
 from addon.agent.conversation import ConversationRequest
 from addon.eval.tasks import load_task_file
-from addon.home.model import HomeModel
-from addon.home.names import normalize_name
+from addon.home.model.live import HomeModel
+from addon.home.model.names import normalize_name
 from devtools.home_assistant import build_template
 from devtools.side_by_side import HOMES_DIR, HomeRun, booted, configure_logging
 

@@ -37,9 +37,9 @@ import psutil
 _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.targets import MatchTargetsConstraints
+from addon.home.model.live import HomeModel
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints
 from devtools.synthetic import SyntheticHome, synthetic_home
 
 SIZES = (100, 1_000, 10_000)

@@ -12,7 +12,7 @@ area, follow-ups, remembered devices), targets known:
 * **prefix share**: the exact common token prefix of consecutive requests (different requests,
   clock +30 s) over the second's length, mean over the set; the home part of the prompt does not
   change between them, so what differs is the user's message;
-* **selection time**: :func:`addon.home.selection.select` per request, p95. Measured as the
+* **selection time**: :func:`addon.home.context.selection.select` per request, p95. Measured as the
   thread's CPU time: the benchmark machine is shared (load 10 on 2 cores), and wall-clock
   percentiles of a 0.2 ms call there measure the neighbours' time slices. The wall-clock p95 is
   printed beside it.
@@ -54,10 +54,10 @@ from addon.agent.prompt import (
     turn_user_content,
 )
 from addon.config.settings import Options
-from addon.home.context_index import ContextIndex
-from addon.home.model import HomeModel
-from addon.home.overview import overview_entities
-from addon.home.selection import SelectionRequest, select
+from addon.home.context.context_index import ContextIndex
+from addon.home.context.overview import overview_entities
+from addon.home.context.selection import SelectionRequest, select
+from addon.home.model.live import HomeModel
 from addon.llm.messages import ChatMessage, ToolMessage
 from addon.tools.home_tools import build_registry
 from addon.tools.search_tool import SearchEntitiesTool

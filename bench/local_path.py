@@ -54,8 +54,8 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
-from addon.home.source import FixedHome as StaticHome
+from addon.home.model.live import HomeModel
+from addon.home.model.source import FixedHome as StaticHome
 from addon.local.matcher import LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.store.database import Store

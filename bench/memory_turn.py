@@ -35,8 +35,8 @@ from addon.agent.prompt import timed_user_content
 from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
-from addon.home.source import FixedHome
+from addon.home.model.live import HomeModel
+from addon.home.model.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
 from addon.memory.records import RecallRequest

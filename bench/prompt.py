@@ -57,9 +57,9 @@ sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resol
 import tiktoken
 
 from addon.agent.prompt import PromptInputs, build_system_prompt, timed_user_content
-from addon.home.entities import Entity
-from addon.home.model import HomeModel
-from addon.home.overview import INTERESTING_ATTRIBUTES, overview_entities, static_overview
+from addon.home.context.overview import INTERESTING_ATTRIBUTES, overview_entities, static_overview
+from addon.home.model.entities import Entity
+from addon.home.model.live import HomeModel
 from addon.tools.home_tools import build_registry
 from devtools.synthetic import synthetic_home
 

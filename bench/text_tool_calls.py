@@ -40,8 +40,8 @@ import tiktoken
 
 from addon.agent.context import HomeContext
 from addon.agent.tool_budget import budgeted
-from addon.home.model import HomeModel
-from addon.home.overview import overview_entities
+from addon.home.context.overview import overview_entities
+from addon.home.model.live import HomeModel
 from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.text_calls import read_reply
 from addon.tools.home_tools import build_registry

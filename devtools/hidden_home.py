@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from addon.eval.tasks import HomeSpec, load_task_file
-from addon.home.exposure import CONVERSATION
-from addon.home.lexicon import words
-from addon.home.model import HomeModel
+from addon.home.context.lexicon import words
+from addon.home.model.exposure import CONVERSATION
+from addon.home.model.live import HomeModel
 from devtools.large_home import large_home
 
 NOW = 1_767_225_600.0

@@ -1,4 +1,4 @@
-"""Write ``addon/home/kind_words.json``: the words for kinds of device, in every language served.
+"""Write ``addon/home/context/kind_words.json``: the words for kinds of device, per language.
 
 ``python -m devtools.kind_words`` derives most of them from Home Assistant's own intents data
 (the ``home_assistant_intents`` package): every sentence template of an intent that acts on one
@@ -28,7 +28,7 @@ from hassil import parse_sentence
 from hassil.sample import sample_expression
 from home_assistant_intents import get_intents
 
-from addon.home.lexicon import words
+from addon.home.context.lexicon import words
 
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it", "pl", "pt")
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,12 +24,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from addon.home.context_index import ContextIndex
-from addon.home.entities import Entity
-from addon.home.lexicon import words
-from addon.home.model import HomeModel
-from addon.home.overview import overview_entities
-from addon.home.records import Area
+from addon.home.context.context_index import ContextIndex
+from addon.home.context.lexicon import words
+from addon.home.context.overview import overview_entities
+from addon.home.model.entities import Entity
+from addon.home.model.live import HomeModel
+from addon.home.model.records import Area
 from devtools.synthetic import SyntheticHome, synthetic_home
 
 EXPOSED_SHARE = 0.62

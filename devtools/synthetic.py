@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from addon.home.exposure import CONVERSATION, is_default_exposed
-from addon.home.model import HomeModel
-from addon.home.records import EntityState, RegistryEntry
+from addon.home.model.exposure import CONVERSATION, is_default_exposed
+from addon.home.model.live import HomeModel
+from addon.home.model.records import EntityState, RegistryEntry
 
 _FLOORS: tuple[tuple[str, str, list[str], int], ...] = (
     ("ground_floor", "Ground Floor", ["Downstairs"], 0),

@@ -40,6 +40,9 @@ WIRING = frozenset(
     }
 )
 BASE = frozenset({"addon", "addon.errors", "addon.logs", "addon.health", "addon.text"})
+# Packages whose sub-packages are each a component: ``home/model``, ``home/targeting`` and so on.
+# The package's own ``__init__`` (a docstring) is the component ``home``, which imports nothing.
+DIVIDED = frozenset({"home"})
 
 # What each component imports besides itself, from the bottom of the diagram up: exactly the edges
 # in use, so a new edge fails the test until it is added here (and in docs/ARCHITECTURE.md), and an
@@ -53,24 +56,70 @@ EDGES: dict[str, frozenset[str]] = {
     "llm": frozenset({"base"}),
     # One source of text vectors for memory recall and a large home's selection.
     "embeddings": frozenset({"base"}),
-    "home": frozenset({"base", "embeddings"}),
-    "ha": frozenset({"base", "home"}),
+    # ``home``'s package root is a docstring; its parts, from the bottom up: the live model and its
+    # indexes, target matching, the context selection for large homes, actions and executors.
+    "home": frozenset(),
+    "home/model": frozenset({"base"}),
+    "home/targeting": frozenset({"home/model"}),
+    "home/context": frozenset({"base", "embeddings", "home/model"}),
+    # A question's subject drops the filler words of ``home/context/lexicon.py``.
+    "home/actions": frozenset({"base", "home/context", "home/model", "home/targeting"}),
+    "ha": frozenset({"base", "home/actions", "home/model"}),
     # Long-term memory: extraction asks the model, the store keeps; the agent drives it.
     "memory": frozenset({"base", "embeddings", "llm", "store"}),
-    "local": frozenset({"home", "i18n"}),
+    "local": frozenset({"base", "home/actions", "home/model", "home/targeting", "i18n"}),
     # Custom tools run the user's definitions; the tools package adapts them to the registry.
-    "custom_tools": frozenset({"base", "home"}),
+    "custom_tools": frozenset({"base", "home/actions"}),
     # The memory tools adapt the memory service to the registry and confirm in the user's words.
-    "tools": frozenset({"base", "custom_tools", "home", "i18n", "memory"}),
+    "tools": frozenset(
+        {
+            "base",
+            "custom_tools",
+            "home/actions",
+            "home/context",
+            "home/model",
+            "home/targeting",
+            "i18n",
+            "memory",
+        }
+    ),
     # MCP servers' tools: registry tools (like custom tools), their secrets masked the same way.
-    "mcp_client": frozenset({"base", "custom_tools", "home", "tools"}),
+    "mcp_client": frozenset({"base", "custom_tools", "home/actions", "tools"}),
     "agent": frozenset(
-        {"base", "config", "embeddings", "home", "i18n", "llm", "local", "memory", "store", "tools"}
+        {
+            "base",
+            "config",
+            "embeddings",
+            "home/actions",
+            "home/context",
+            "home/model",
+            "home/targeting",
+            "i18n",
+            "llm",
+            "local",
+            "memory",
+            "store",
+            "tools",
+        }
     ),
     "wyoming": frozenset({"agent", "base", "i18n"}),
     # Evaluation runs the agent on a virtual home: it sits beside the endpoints, not below them.
-    "eval": frozenset({"agent", "base", "config", "home", "llm", "local", "store"}),
-    "web": frozenset({"agent", "base", "config", "custom_tools", "eval", "home", "keys", "store"}),
+    "eval": frozenset(
+        {"agent", "base", "config", "home/actions", "home/model", "llm", "local", "store"}
+    ),
+    "web": frozenset(
+        {
+            "agent",
+            "base",
+            "config",
+            "custom_tools",
+            "eval",
+            "home/actions",
+            "home/model",
+            "keys",
+            "store",
+        }
+    ),
     # The keys name everything the app holds, for type checking only.
     "keys": frozenset(
         {
@@ -100,7 +149,7 @@ EDGES: dict[str, frozenset[str]] = {
             "embeddings",
             "eval",
             "ha",
-            "home",
+            "home/actions",
             "i18n",
             "keys",
             "llm",
@@ -176,12 +225,15 @@ def imports() -> Iterator[Import]:
 
 
 def component(module: str) -> str:
-    """The component ``module`` belongs to."""
+    """The component ``module`` belongs to: ``home``'s sub-packages are components of their own."""
     if module in WIRING:
         return "wiring"
     if module in BASE:
         return "base"
-    return module.split(".")[1]
+    parts = module.split(".")
+    if parts[1] in DIVIDED and len(parts) > 2:
+        return f"{parts[1]}/{parts[2]}"
+    return parts[1]
 
 
 def component_edges() -> dict[str, set[str]]:

@@ -23,7 +23,7 @@ from addon.agent.events import (
 from addon.agent.learning import exchange_for
 from addon.agent.outcome import OutcomeVerdict, acting_targets, check_outcome
 from addon.agent.trace import TurnTrace
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.llm.messages import ChatMessage
 from addon.memory.extraction import Exchange
 from addon.memory.records import AfterTurn, TurnSource

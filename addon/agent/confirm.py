@@ -1,6 +1,6 @@
 """Actions held for confirmation, and the user's next words that confirm or cancel them.
 
-A turn whose call the policy held (:mod:`addon.home.confirmation`) ends with a question; the
+A turn whose call the policy held (:mod:`addon.home.actions.confirmation`) ends with a question; the
 held actions wait here, by conversation, with the device that asked. Only the next utterance
 of the same conversation (or from the same satellite) within ``confirmation_timeout`` seconds
 can perform them: a yes (or the PIN) performs exactly what was held, anything else cancels.
@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from addon.agent.conversation import ConversationRequest
-from addon.home.confirmation import HeldAction, pin_matches
+from addon.home.actions.confirmation import HeldAction, pin_matches
 from addon.i18n.confirmation import left_as_it_was, question, says_yes, words_for
 from addon.text import JsonObject
 

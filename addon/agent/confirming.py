@@ -31,7 +31,7 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.agent.turn_setup import TurnSetup
 from addon.errors import ErrorKind, HomeAgentError
-from addon.home.confirmation import perform
+from addon.home.actions.confirmation import perform
 from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.text import JsonObject

@@ -1,11 +1,11 @@
 """What the model is shown of the home: the whole overview, or a summary and a per-turn list.
 
-While the static overview fits the ``overview_token_budget`` option it is the prompt's home
-context, exactly as before. Above the budget the cached prefix carries a compact summary
-(:mod:`addon.home.summary`) and each turn adds, after the prefix, the entities selected for it
-(:mod:`addon.home.selection`), and the model gets the ``SearchEntities`` tool to look further.
-Everything derived from the home is built once per home model object and revision (an entity
-added, removed or renamed in place), as the overview is.
+While the static overview fits the ``overview_token_budget`` option it is the prompt's home context,
+exactly as before. Above the budget the cached prefix carries a compact summary
+(:mod:`addon.home.context.summary`) and each turn adds, after the prefix, the entities selected for
+it (:mod:`addon.home.context.selection`), and the model gets the ``SearchEntities`` tool to look
+further. Everything derived from the home is built once per home model object and revision (an
+entity added, removed or renamed in place), as the overview is.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from addon.embeddings.source import EmbeddingSource
-from addon.home.context_index import ContextIndex
-from addon.home.entity_vectors import EntityVectors
-from addon.home.lexicon import Kind, words
-from addon.home.model import HomeModel
-from addon.home.overview import OverviewCache, grouped_overview
-from addon.home.selection import ContextSelection, SelectionRequest, select
-from addon.home.summary import compact_summary
+from addon.home.context.context_index import ContextIndex
+from addon.home.context.entity_vectors import EntityVectors
+from addon.home.context.lexicon import Kind, words
+from addon.home.context.overview import OverviewCache, grouped_overview
+from addon.home.context.selection import ContextSelection, SelectionRequest, select
+from addon.home.context.summary import compact_summary
+from addon.home.model.live import HomeModel
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolMessage
 from addon.text import JsonObject
 

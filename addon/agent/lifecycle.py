@@ -14,8 +14,8 @@ from aiohttp import web
 
 from addon import keys
 from addon.agent.service import Agent
+from addon.home.actions.confirmation import ConfirmationPolicy, PolicyEntry
 from addon.home.actions.live import LiveExecutor
-from addon.home.confirmation import ConfirmationPolicy, PolicyEntry
 from addon.local.matcher import LocalMatcher
 from addon.store.confirmation_policy import PolicyRecords
 from addon.store.records import ConversationRecords

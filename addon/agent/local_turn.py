@@ -20,10 +20,10 @@ from datetime import UTC, datetime
 from addon.agent.confirm import question_for
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind
+from addon.home.actions.gate import Decision
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
-from addon.home.gate import Decision
-from addon.home.targets import MatchTargetsPreferences
+from addon.home.targeting.targets import MatchTargetsPreferences
 from addon.i18n.questions import dont_know
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
 from addon.local.failure_speech import unexposed_failure

@@ -62,9 +62,9 @@ from addon.agent.turn_setup import TurnSetup
 from addon.config.settings import Options
 from addon.embeddings.source import EmbeddingSource
 from addon.errors import ErrorKind
+from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.executor import Executor
-from addon.home.confirmation import ConfirmationPolicy
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.llm.fallback import Fallback

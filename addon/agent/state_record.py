@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 
 MAX_ENTITIES = 50

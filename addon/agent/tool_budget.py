@@ -15,7 +15,7 @@ prompt (docs/DECISIONS.md weighs this).
 from __future__ import annotations
 
 from addon.home.actions.intents import INTENTS
-from addon.home.selection import ContextSelection
+from addon.home.context.selection import ContextSelection
 from addon.tools.home_tools import ScriptTool
 from addon.tools.registry import ToolRegistry
 

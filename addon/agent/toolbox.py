@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from addon.agent.context import HomeContext
 from addon.agent.expert import ExpertTool
 from addon.agent.trace import TurnTrace
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.llm.client import LLMClient
 from addon.tools.base import Tool
 from addon.tools.home_tools import build_registry

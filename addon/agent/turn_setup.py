@@ -1,8 +1,8 @@
 """What every turn starts from: the tools' context, with the executor the turn acts through.
 
-The executor is the gate's choice of live or virtual (:func:`addon.home.gate.executor_for`),
-wrapped by the confirmation policy's :class:`~addon.home.confirmation.ConfirmingExecutor` when
-there is one, and outermost by :class:`~addon.agent.state_record.RecordingExecutor`, so the
+The executor is the gate's choice of live or virtual (:func:`addon.home.actions.gate.executor_for`),
+wrapped by the confirmation policy's :class:`~addon.home.actions.confirmation.ConfirmingExecutor`
+when there is one, and outermost by :class:`~addon.agent.state_record.RecordingExecutor`, so the
 states a turn touches are noted whoever holds the call.
 """
 
@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from addon.agent.state_record import RecordingExecutor
+from addon.home.actions.confirmation import ConfirmationPolicy, ConfirmingExecutor, Holds
 from addon.home.actions.executor import Executor
+from addon.home.actions.gate import executor_for
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.confirmation import ConfirmationPolicy, ConfirmingExecutor, Holds
-from addon.home.gate import executor_for
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.tools.base import ToolContext
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import aiohttp
 
     from addon.custom_tools.templating import Renderer
-    from addon.home.gate import Gate, RenderedTemplate
+    from addon.home.actions.gate import Gate, RenderedTemplate
 
 
 class HomeAssistantPort(Protocol):

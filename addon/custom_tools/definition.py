@@ -37,7 +37,7 @@ from addon.custom_tools.problems import (
 )
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
-from addon.home.gate import forbidden
+from addon.home.actions.gate import forbidden
 
 KINDS = ("rest", "service", "template", "script", "history", "composite")
 Kind = Literal["rest", "service", "template", "script", "history", "composite"]

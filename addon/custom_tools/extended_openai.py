@@ -17,7 +17,7 @@ What carries over, and how:
   ``composite`` of them. ``response_variable: _function_result`` (EOC's way of returning the
   answer) becomes ``return_response``. Steps that are not action calls (delays, conditions) are
   refused, and so is any call into ``automation.*`` or ``config.*`` or one the gate forbids
-  (``hassio.*``, ``shell_command.*``...: :data:`addon.home.gate.FORBIDDEN_ACTIONS`).
+  (``hassio.*``, ``shell_command.*``...: :data:`addon.home.actions.gate.FORBIDDEN_ACTIONS`).
 - ``composite``: our ``composite``. EOC puts each step's ``response_variable`` beside the
   arguments; we give it as ``steps.NAME``, so later templates are rewritten accordingly.
 - ``native``: ``get_history`` becomes our ``history`` kind over the model's ``entity_ids``.
@@ -45,7 +45,7 @@ from jinja2 import Environment, TemplateSyntaxError
 from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
-from addon.home.gate import forbidden
+from addon.home.actions.gate import forbidden
 from addon.text import load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]

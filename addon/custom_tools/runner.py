@@ -6,7 +6,7 @@
 only its own secrets (:attr:`ToolDefinition.secret_names`), and only in a rest request; an
 answer is masked as it arrives, before it is shaped or cut, and every part of the record is
 masked again on the way out (an endpoint that echoes a key must not hand it to the model).
-Whether a step is sent is the gate's decision (:mod:`addon.home.gate`): a dry run renders an
+Whether a step is sent is the gate's decision (:mod:`addon.home.actions.gate`): a dry run renders an
 acting step's request in full and records it without sending it; read-only steps run for real,
 so their results are real, but a Home Assistant action, a script or an HTTP request other than
 GET always counts as acting.
@@ -46,7 +46,7 @@ from addon.custom_tools.kinds.composite import StepRecord
 from addon.custom_tools.secrets_mask import SecretMask
 from addon.custom_tools.templating import Renderer
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
-from addon.home.gate import Decision, Gate
+from addon.home.actions.gate import Decision, Gate
 
 if TYPE_CHECKING:
     import aiohttp

@@ -1,4 +1,4 @@
-"""A task file's home as a :class:`~addon.home.model.HomeModel`, and its reset between tasks.
+"""A task file's home as a :class:`~addon.home.model.live.HomeModel`, and its reset between tasks.
 
 The fixture is written in Home Assistant's terms (areas, floors, devices, entities with states),
 so it becomes exactly the registry lists, ``get_entries`` details, exposure and compressed states
@@ -18,8 +18,8 @@ from typing import Any
 
 from addon.eval.tasks import EntitySpec, HomeSpec, StateSpec
 from addon.home.actions.light_effects import ON_ONLY
-from addon.home.exposure import CONVERSATION
-from addon.home.model import HomeModel
+from addon.home.model.exposure import CONVERSATION
+from addon.home.model.live import HomeModel
 
 FULL_FEATURES: Mapping[str, int] = MappingProxyType(
     {

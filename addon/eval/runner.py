@@ -23,10 +23,10 @@ from addon.config.settings import Options
 from addon.eval.home import apply_states, build_model
 from addon.eval.scoring import EntityView, Snapshot, compared_attributes, score
 from addon.eval.tasks import Task, TaskFile
+from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.confirmation import ConfirmationPolicy
-from addon.home.model import HomeModel
-from addon.home.source import FixedHome
+from addon.home.model.live import HomeModel
+from addon.home.model.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.store.records import ConversationRecords

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from addon.eval.suite import exposed_home
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 SAVED_TAG = "saved"

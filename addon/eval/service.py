@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from addon.config.settings import Options
 from addon.eval.runner import Evaluation, RunSettings, TaskResult, make_llm
 from addon.eval.tasks import TaskFile
-from addon.home.confirmation import ConfirmationPolicy
+from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.local.library import SentenceLibrary
 from addon.local.matcher import LocalMatcher
 from addon.store import eval_runs

@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
-from addon.home.entities import Entity
-from addon.home.model import HomeModel
+from addon.home.model.entities import Entity
+from addon.home.model.live import HomeModel
 
 PER_KIND = 4
 """Tasks of each kind at most, so the suite stays a few minutes long with a model."""

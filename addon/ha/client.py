@@ -28,6 +28,7 @@ from addon.ha.protocol import (
 )
 from addon.ha.rest import RestApi
 from addon.health import ComponentHealth
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -247,7 +248,7 @@ class HomeAssistantClient:
         finished, so a caller that expects a long run (a script) passes a longer one or
         ``math.inf``.
         """
-        message: dict[str, Any] = {"type": "call_service", "domain": domain, "service": service}
+        message: JsonObject = {"type": "call_service", "domain": domain, "service": service}
         if service_data is not None:
             message["service_data"] = dict(service_data)
         if target is not None:

@@ -18,7 +18,7 @@ from typing import Any
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
-from addon.home.gate import RenderedTemplate
+from addon.home.actions.gate import RenderedTemplate
 
 STATISTIC_TYPES = ["mean", "min", "max", "state"]
 _GRACE_S = 1.0
@@ -43,7 +43,7 @@ class HomeAssistantToolPort:
         """Call the action; no command timeout of its own, the tool's timeout bounds it.
 
         A script is called by its own service, which follows a renamed entity's ``unique_id``
-        as exposed scripts do (:meth:`addon.home.model.HomeModel.script_service_name`).
+        as exposed scripts do (:meth:`addon.home.model.live.HomeModel.script_service_name`).
         """
         model = self._sync.model
         if domain == "script" and model is not None and model.entity(f"script.{service}"):

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from addon.errors import HomeAssistantCommandError, HomeAssistantUnavailableError
 from addon.ha.protocol import excerpt
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ class Dispatcher:
                 subscription.active = False
         self._subscriptions.clear()
 
-    def dispatch(self, message: dict[str, Any]) -> None:
+    def dispatch(self, message: JsonObject) -> None:
         """Route one message; anything odd is logged and dropped, never raised."""
         msg_id, msg_type = message.get("id"), message.get("type")
         if msg_type == "event":
@@ -175,7 +176,7 @@ class Dispatcher:
         except Exception:  # boundary: as for the callback itself
             _LOGGER.exception("Error handler of subscription %s failed", sub.message.get("type"))
 
-    def _log_stray(self, message: dict[str, Any], what: str) -> None:
+    def _log_stray(self, message: JsonObject, what: str) -> None:
         """Late answers (timed out, unsubscribed) are expected; ids never issued are not."""
         msg_id = message.get("id")
         issued = isinstance(msg_id, int) and 0 < msg_id < self._next_id

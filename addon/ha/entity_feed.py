@@ -7,7 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -23,9 +24,9 @@ class EntityFeed:
     """
 
     def __init__(self, notify: ChangeListener) -> None:
-        self.snapshot: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.snapshot: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._notify = notify
-        self._buffer: list[dict[str, Any]] = []
+        self._buffer: list[JsonObject] = []
         self._model: HomeModel | None = None
         self._retired = False
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from addon.errors import HomeAssistantError, HomeAssistantUnavailableError
 from addon.ha.client import HomeAssistantClient
-from addon.home.records import RegistryEntry
+from addon.home.model.records import RegistryEntry
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Keeps a :class:`~addon.home.model.HomeModel` in step with Home Assistant, across restarts.
+"""Keeps a :class:`~addon.home.model.live.HomeModel` in step with Home Assistant, across restarts.
 
 On every (re)connect, and after registry changes, it takes a full snapshot: a new
 ``subscribe_entities`` (whose first event is every state) plus the registries, exposure
@@ -47,8 +47,8 @@ from addon.ha.client import HomeAssistantClient, Subscription
 from addon.ha.entity_feed import ChangeListener, EntityFeed
 from addon.ha.entity_patches import EntityPatches, Entries, patched_ids
 from addon.ha.snapshot import SCRIPT_DOMAIN, build_model, changed_states
-from addon.home.model import HomeModel
-from addon.home.records import RegistryEntry
+from addon.home.model.live import HomeModel
+from addon.home.model.records import RegistryEntry
 
 _LOGGER = logging.getLogger(__name__)
 

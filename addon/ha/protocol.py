@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import logging
 import random
-from typing import Any
 
 import aiohttp
 
 from addon.errors import HomeAssistantAuthError, HomeAssistantUnavailableError
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ _LOGGER = logging.getLogger(__name__)
 # default would drop the link exactly when the home is biggest.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 # After auth Home Assistant may join several queued messages into one JSON array per frame.
-SUPPORTED_FEATURES_MESSAGE: dict[str, Any] = {
+SUPPORTED_FEATURES_MESSAGE: JsonObject = {
     "type": "supported_features",
     "features": {"coalesce_messages": 1},
 }
@@ -42,7 +42,7 @@ def excerpt(text: str | bytes) -> str:
     return flat if len(flat) <= EXCERPT_CHARS else flat[:EXCERPT_CHARS] + "…"
 
 
-def decode_frame(data: str) -> list[dict[str, Any]]:
+def decode_frame(data: str) -> list[JsonObject]:
     """The messages in one text frame: one object, or an array of them when coalesced.
 
     A frame that is not JSON, or array items that are not objects, are logged and skipped:
@@ -56,7 +56,7 @@ def decode_frame(data: str) -> list[dict[str, Any]]:
         )
         return []
     items = decoded if isinstance(decoded, list) else [decoded]
-    messages: list[dict[str, Any]] = []
+    messages: list[JsonObject] = []
     for item in items:
         if isinstance(item, dict):
             messages.append(item)
@@ -96,7 +96,7 @@ async def authenticate(ws: aiohttp.ClientWebSocketResponse, token: str) -> str |
     return str(reply.get("ha_version") or "") or None
 
 
-async def _receive_auth_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+async def _receive_auth_message(ws: aiohttp.ClientWebSocketResponse) -> JsonObject:
     msg = await ws.receive()
     if msg.type is not aiohttp.WSMsgType.TEXT:
         raise HomeAssistantUnavailableError(f"connection ended during auth ({msg.type.name})")

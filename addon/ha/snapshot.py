@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
-from addon.home.exposure import KNOWN_ASSISTANTS
-from addon.home.model import HomeModel
+from addon.home.model.exposure import KNOWN_ASSISTANTS
+from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ async def build_model(
     )
 
 
-async def _script_services(client: HomeAssistantClient) -> dict[str, Any]:
+async def _script_services(client: HomeAssistantClient) -> JsonObject:
     """``get_services``' scripts; if Home Assistant refuses, scripts are offered without fields.
 
     Fields only refine the script tools, so a refusal here must not keep the whole home

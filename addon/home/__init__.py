@@ -1,1 +1,1 @@
-"""The live home: Home Assistant's registries and states, and Assist's target resolution."""
+"""The home: its live model, target matching, context selection and actions, one way up."""

@@ -35,9 +35,9 @@ from typing import Any
 from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import ErrorCode, IntentResult
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
+from addon.home.model.live import HomeModel
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
 from addon.i18n.translations import messages_for
 from addon.local.response_templates import ResponseTemplates
 

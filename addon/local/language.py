@@ -23,11 +23,12 @@ import sys
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 from hassil import Intents
 from home_assistant_intents import get_intents, get_languages
+
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ def load_legacy(
     if path is None:
         return None
     with path.open(encoding="utf-8") as file:
-        data: dict[str, Any] = json.load(file)
+        data: JsonObject = json.load(file)
     return _parse(language, data, intent_names)
 
 
@@ -135,7 +136,7 @@ def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents
         return None
     base = get_intents(language) or {}
     with path.open(encoding="utf-8") as file:
-        custom: dict[str, Any] = yaml.safe_load(file)
+        custom: JsonObject = yaml.safe_load(file)
     data = {
         **base,
         "intents": custom.get("intents", {}),
@@ -156,7 +157,7 @@ def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents
 
 
 def _parse(
-    variant: str, data: dict[str, Any] | None, intent_names: Collection[str]
+    variant: str, data: JsonObject | None, intent_names: Collection[str]
 ) -> LanguageIntents | None:
     """One set of sentences with only ``intent_names`` kept."""
     if not data:

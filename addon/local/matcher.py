@@ -34,13 +34,12 @@ import threading
 import time
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from hassil.recognize import recognize_best
 
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage
 from addon.local.response_templates import ResponseTemplates
@@ -54,6 +53,7 @@ from addon.local.slots import (
 )
 from addon.local.tolerant import NAME_MIN_LENGTH, Vocabulary, correct
 from addon.local.values import ValueCache
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -107,8 +107,9 @@ class LocalMatch:
     """A sentence Home Assistant's templates recognised, ready for ``handle_intent``."""
 
     intent: str
-    slots: dict[str, Any]
-    """Slot values as ``handle_intent`` takes them (``{"name": "Kitchen Lights"}``)."""
+    slots: JsonObject
+    """Slot values as ``handle_intent`` takes them (``{"name": "Kitchen Lights"}``): the
+    arguments of the intent's tool call, as a model would send them."""
     response_key: str | None
     """Which of the intent's response templates the matched sentence asks for."""
     text: str
@@ -116,7 +117,7 @@ class LocalMatch:
     """How long recognition took, slot list building included."""
     language: str = "en"
     """The intents language that matched (the variant loaded, e.g. "en" for "en-GB")."""
-    speech_slots: dict[str, Any] = field(default_factory=dict)
+    speech_slots: dict[str, object] = field(default_factory=dict)
     """Each slot's spoken text, for response templates ("50" rather than 50)."""
     templates: ResponseTemplates | None = field(default=None, repr=False, compare=False)
     stage: Stage = Stage.HOME_ASSISTANT

@@ -72,7 +72,7 @@ class TemplateState:
         return self.state
 
 
-def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any]:
+def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, object]:
     """``slots``, ``state``, ``query`` and ``state_attr`` as ``_build_speech`` provides them.
 
     Home Assistant's service intents report the entities they acted on as matched states;
@@ -110,7 +110,7 @@ def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, Any
     }
 
 
-def _revived(speech_slots: Mapping[str, Any]) -> dict[str, Any]:
+def _revived(speech_slots: Mapping[str, Any]) -> dict[str, object]:
     """Speech slots with ISO ``time``/``date`` strings turned back into the objects HA passes.
 
     Our results keep them as strings so they stay JSON; the templates read ``slots.time.hour``.

@@ -28,10 +28,11 @@ from hassil.trie import Trie
 
 from addon.home.actions.intents import ASSISTANT, IntentSpec, SlotKind
 from addon.home.actions.service_intents import SERVICE_RULES
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.names import normalize_name
-from addon.home.targets import MatchTargetsConstraints
+from addon.home.model.live import HomeModel
+from addon.home.model.names import normalize_name
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints
+from addon.text import JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,7 @@ class HomeSlotLists:
         )
         for entity in entities:
             # DEFAULT_EXPOSED_ATTRIBUTES is just device_class, read from the state.
-            context: dict[str, Any] = {"domain": entity.domain}
+            context: dict[str, str] = {"domain": entity.domain}
             if entity.device_class is not None:
                 context["device_class"] = entity.device_class
             for text in (*entity.aliases, entity.name):
@@ -107,21 +108,21 @@ def _texts(name: str, aliases: tuple[str, ...]) -> list[str]:
     return [text for text in (name.strip(), *(alias.strip() for alias in aliases)) if text]
 
 
-def speech_slots(result: RecognizeResult) -> dict[str, Any]:
+def speech_slots(result: RecognizeResult) -> dict[str, object]:
     """Each slot's spoken text, else its value: the ``slots`` a response template reads."""
     return {entity.name: entity.text or entity.value for entity in result.entities_list}
 
 
 def intent_slots(
     result: RecognizeResult, spec: IntentSpec, *, preferred_area_id: str | None = None
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """The recognised slots shaped for ``handle_intent``; None if one is not ``spec``'s.
 
     Home Assistant passes ``{"value", "text"}`` per slot and its handlers' voluptuous schemas
     convert the values; we convert here instead: lists for list slots ("light" → ["light"]),
     whole numbers as ints (hassil's ranges give 50.0), wildcard text stripped.
     """
-    slots: dict[str, Any] = {}
+    slots: JsonObject = {}
     for entity in result.entities_list:
         slot = spec.slot(entity.name)
         if slot is None:

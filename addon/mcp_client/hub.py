@@ -3,12 +3,11 @@
 The hub lists every server's tools at start, every :data:`REFRESH_INTERVAL` seconds and when the
 panel asks, and remembers what each answered. :meth:`McpHub.tools` is one of the agent's tool
 providers: at every turn it reads the servers and their switches from the source and offers the
-switched-on tools of the servers that answered last time, named ``<server>__<tool>``. A server
-that did not answer is shown as down and its tools are withheld until it answers again; a call
-that cannot reach its server marks it down at once. A switched-on tool whose description or
-schema differs from what the user approved is withheld until the user approves the change; in a
-dry run the gate (:mod:`addon.home.gate`) holds every call but those of tools the user marked
-read-only.
+switched-on tools of the servers that answered last time, named ``<server>__<tool>``. A server that
+did not answer is shown as down and its tools are withheld until it answers again; a call that
+cannot reach its server marks it down at once. A switched-on tool whose description or schema
+differs from what the user approved is withheld until the user approves the change; in a dry run the
+gate (:mod:`addon.home.actions.gate`) holds every call but those of tools the user marked read-only.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from typing import Any, Literal
 
 from addon.custom_tools.secrets_mask import SecretMask
 from addon.errors import McpError
-from addon.home.gate import Gate
+from addon.home.actions.gate import Gate
 from addon.mcp_client.remote import Connector, RemoteTool
 from addon.mcp_client.source import ServerSettings, ServerSource
 from addon.text import JsonObject

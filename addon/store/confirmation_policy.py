@@ -1,9 +1,9 @@
 """The confirmation policy's rows: listed, added, switched on and off, kept in memory.
 
-Turns read the policy on every call that acts, so :class:`PolicyRecords` keeps the rows in
-memory (loaded at start, reloaded after each of its own writes) and counts its changes; the
-agent's wiring compiles them (``addon.home.confirmation``) once per change. A PIN never reaches
-this module: the panel hands over its salted hash, and nothing here returns even that.
+Turns read the policy on every call that acts, so :class:`PolicyRecords` keeps the rows in memory
+(loaded at start, reloaded after each of its own writes) and counts its changes; the agent's wiring
+compiles them (``addon.home.actions.confirmation``) once per change. A PIN never reaches this
+module: the panel hands over its salted hash, and nothing here returns even that.
 """
 
 from __future__ import annotations

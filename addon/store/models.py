@@ -415,7 +415,7 @@ class McpServer(Base):
 
 
 class ConfirmationPolicyEntry(Base):
-    """One line of the confirmation policy (``addon.home.confirmation``); never the PIN itself.
+    """One line of the confirmation policy (``home.actions.confirmation``); never the PIN itself.
 
     ``scope`` is ``domain``, ``device_class`` or ``entity``; ``target`` a domain, a
     ``domain.device_class`` or an entity id; ``actions`` the services it covers; ``pin_hash``

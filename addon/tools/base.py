@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Protocol
 from addon.text import JsonObject
 
 if TYPE_CHECKING:
+    from addon.home.actions.confirmation import Holds
     from addon.home.actions.executor import Executor
-    from addon.home.confirmation import Holds
-    from addon.home.gate import Gate
-    from addon.home.model import HomeModel
+    from addon.home.actions.gate import Gate
+    from addon.home.model.live import HomeModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +36,12 @@ class ToolContext:
     call_id: str | None = None
     """The model's id for the call being run (set per call by the loop), for nested traces."""
     gate: Gate | None = None
-    """The call's gate (:mod:`addon.home.gate`), set per call by the registry: every tool that
-    acts on or reads the home asks it, and its decisions go to the trace."""
+    """The call's gate (:mod:`addon.home.actions.gate`), set per call by the registry: every tool
+    that acts on or reads the home asks it, and its decisions go to the trace."""
     holds: Holds | None = None
-    """The turn's confirmation policy and the actions it held (:mod:`addon.home.confirmation`);
-    ``executor`` holds covered calls into it, and so does the gate of every call."""
+    """The turn's confirmation policy and the actions it held
+    (:mod:`addon.home.actions.confirmation`); ``executor`` holds covered calls into it, and so
+    does the gate of every call."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,15 @@ from dataclasses import dataclass
 from addon.errors import ToolError
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.intents import INTENTS, IntentSpec, parameters_schema
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.overview import live_overview, overview_entities
-from addon.home.records import ScriptField
-from addon.home.targets import MatchFailedReason, MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.context.overview import live_overview, overview_entities
+from addon.home.model.live import HomeModel
+from addon.home.model.records import ScriptField
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import (
+    MatchFailedReason,
+    MatchTargetsConstraints,
+    MatchTargetsPreferences,
+)
 from addon.text import JsonObject
 from addon.tools.base import Tool, ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from addon.errors import HomeAgentError, ToolError
-from addon.home.gate import Decision, Gate
+from addon.home.actions.gate import Decision, Gate
 from addon.text import JsonObject
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
@@ -41,7 +41,7 @@ class ToolOutcome:
     acted: tuple[ActedTarget, ...] = ()
     """Entities a custom tool's action addressed, for the outcome check."""
     decisions: tuple[Decision, ...] = ()
-    """What the gate held or refused during the call (:mod:`addon.home.gate`)."""
+    """What the gate held or refused during the call (:mod:`addon.home.actions.gate`)."""
 
     @property
     def ok(self) -> bool:
@@ -151,7 +151,7 @@ def gate_for(context: ToolContext) -> Gate:
     """A fresh gate for one call: the turn's dry run, the home model's exposure.
 
     Intent tools and exposed scripts act through the turn's executor, which is the virtual one
-    in a dry run (the agent asks :func:`addon.home.gate.executor_for`), on entities matching
+    in a dry run (the agent asks :func:`addon.home.actions.gate.executor_for`), on entities matching
     found among the exposed ones.
     """
     home = context.home

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from addon.errors import ToolError
-from addon.home.entities import Entity
-from addon.home.model import HomeModel
-from addon.home.records import ScriptField, ScriptService
+from addon.home.model.entities import Entity
+from addon.home.model.live import HomeModel
+from addon.home.model.records import ScriptField, ScriptService
 from addon.text import JsonObject
 
 # voluptuous_openapi's conversion of the fixed schemas some selectors validate with

@@ -1,10 +1,10 @@
 """``SearchEntities``: how the model looks past the entities listed with a large home's request.
 
-Offered only when the prompt lists a summary instead of every entity. It searches the same
-index as the per-turn selection (:mod:`addon.home.context_index`), which holds only the entities
-exposed to Assist, so it can never reveal one the user hid. Results are listed as the prompt
-lists entities (by area and domain, name then aliases), without states: ``GetLiveContext``
-reads those. The trace keeps the ids found (``detail``) as the selection's "search" reason.
+Offered only when the prompt lists a summary instead of every entity. It searches the same index as
+the per-turn selection (:mod:`addon.home.context.context_index`), which holds only the entities
+exposed to Assist, so it can never reveal one the user hid. Results are listed as the prompt lists
+entities (by area and domain, name then aliases), without states: ``GetLiveContext`` reads those.
+The trace keeps the ids found (``detail``) as the selection's "search" reason.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from addon.errors import ToolError
-from addon.home.context_index import ContextIndex
-from addon.home.lexicon import FILLER, fold, words
-from addon.home.model import HomeModel
-from addon.home.overview import grouped_overview
+from addon.home.context.context_index import ContextIndex
+from addon.home.context.lexicon import FILLER, fold, words
+from addon.home.context.overview import grouped_overview
+from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 from addon.tools.base import ToolContext, ToolReply
 

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from addon import keys
 from addon.agent.conversation import ConversationRequest
 from addon.agent.service import Agent
+from addon.home.actions.confirmation import hash_pin
 from addon.home.actions.live import LiveExecutor
-from addon.home.confirmation import hash_pin
 from addon.store import custom_tools
 from addon.store.models import ToolCall
 from addon.store.queries.dashboard import confirmations_since

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from addon.agent.local_turn import run_local_turn
 from addon.agent.trace import TurnTrace
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import EN
 from addon.llm.messages import AssistantMessage, ToolMessage
 from addon.local.matcher import LocalMatcher

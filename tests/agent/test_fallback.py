@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from addon.errors import ErrorKind
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import EN
 from addon.llm.fallback import PRIMARY_RETRY_S
 from addon.store.database import Store

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import DE, EN, PL
 from addon.store.database import Store
 from devtools.scripted_llm import ScriptedLLM

@@ -15,13 +15,13 @@ from addon.agent.prompt import (
     PromptInputs,
     build_system_prompt,
 )
-from addon.home.model import HomeModel
-from addon.home.overview import static_overview
+from addon.home.context.overview import static_overview
+from addon.home.model.live import HomeModel
 from addon.store.database import Store
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, ManualClock, ask, stored_turn
-from tests.home.test_selection import small_home
-from tests.home.test_selection_ranking import look_alike_home
+from tests.home.context.test_selection import small_home
+from tests.home.context.test_selection_ranking import look_alike_home
 
 SEARCH_HINT = "`SearchEntities` finds them by name, area or kind.\n"
 

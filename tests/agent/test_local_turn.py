@@ -16,7 +16,7 @@ import pytest
 from addon.agent.local_turn import LocalTurn, run_local_turn
 from addon.agent.trace import TurnTrace
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatcher
 from addon.tools.base import ToolContext
 from tests.local.issue_home import english_home, german_home

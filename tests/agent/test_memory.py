@@ -22,7 +22,7 @@ from addon.store.models import LLMCall
 from addon.store.queries.detail import conversation_detail
 from devtools.scripted_llm import Completion, ScriptedLLM, Step
 from tests.fixtures.agent import MakeAgent, RecordedEvents, ask
-from tests.home.test_selection import small_home
+from tests.home.context.test_selection import small_home
 from tests.memory.answers import facts
 
 MakeMemory = Callable[..., MemoryService]

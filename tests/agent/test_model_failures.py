@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from addon.errors import ErrorKind
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import DE, EN
 from addon.store.database import Store
 from devtools.scripted_llm import ScriptedLLM

@@ -11,7 +11,7 @@ from sqlalchemy.exc import OperationalError
 
 from addon.errors import HomeAssistantCommandError
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import EN
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall

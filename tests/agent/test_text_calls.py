@@ -7,7 +7,7 @@ import json
 import pytest
 from sqlalchemy import select
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.store.database import Store
 from addon.store.models import LLMCall, ToolCall
 from devtools.scripted_llm import ScriptedLLM, TextCallStyle, text_call

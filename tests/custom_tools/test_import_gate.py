@@ -6,7 +6,7 @@ import pytest
 
 from addon.custom_tools.definition import parse_definition
 from addon.custom_tools.extended_openai import import_functions
-from addon.home.gate import FORBIDDEN_ACTIONS, forbidden
+from addon.home.actions.gate import FORBIDDEN_ACTIONS, forbidden
 
 GET_ATTRIBUTES = """
 - spec:

@@ -7,8 +7,8 @@ from pathlib import Path
 import yaml
 
 from addon.eval.tasks import load_task_file
-from addon.home.context_index import ContextIndex
-from addon.home.lexicon import words
+from addon.home.context.context_index import ContextIndex
+from addon.home.context.lexicon import words
 from devtools.hidden_home import hidden_home
 
 ROOT = Path(__file__).resolve().parent.parent.parent

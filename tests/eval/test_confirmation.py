@@ -5,7 +5,7 @@ from __future__ import annotations
 from addon.config.settings import Options
 from addon.eval.runner import Evaluation, RunSettings
 from addon.eval.tasks import parse_task_file
-from addon.home.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, PolicyEntry
+from addon.home.actions.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, PolicyEntry
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
 from addon.store.records import ConversationRecords

@@ -19,8 +19,8 @@ from addon.errors import CustomToolInvalid
 from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.ha.home_sync import HomeSync
-from addon.home.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, Holds, PolicyEntry
-from addon.home.gate import Gate
+from addon.home.actions.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, Holds, PolicyEntry
+from addon.home.actions.gate import Gate
 from tests.ha.fake_ws_server import FakeHomeAssistant
 from tests.web.ui.home import serve_home
 

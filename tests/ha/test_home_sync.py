@@ -10,7 +10,7 @@ import pytest
 
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from tests.ha.conftest import MakeClient
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.ha.waiting import until

@@ -11,7 +11,7 @@ import pytest
 
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from tests.ha.conftest import MakeClient
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.ha.test_home_sync import KITCHEN_STATE, ScriptedHome

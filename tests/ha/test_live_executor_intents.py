@@ -8,7 +8,7 @@ from typing import Any
 from addon.ha.client import HomeAssistantClient
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.live import LiveExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.local.conftest import home_dicts
 

@@ -15,7 +15,7 @@ import pytest
 from addon.errors import HomeAssistantAuthError, HomeAssistantUnavailableError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from devtools.home_assistant import HomeAssistantProcess
 from tests.fixtures.homeassistant import FreshHomeAssistant
 from tests.ha.waiting import Pauses, until

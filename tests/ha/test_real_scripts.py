@@ -16,7 +16,7 @@ from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
 from addon.home.actions.executor import ScriptRun
 from addon.home.actions.live import LiveExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.tools.base import ToolContext
 from addon.tools.home_tools import build_registry
 from devtools.home_assistant import HomeAssistantProcess

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from devtools.synthetic import SyntheticHome, synthetic_home
 from tests.home.homes import HomeData, demo_home
 

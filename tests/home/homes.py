@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 T0 = 1_767_225_600.0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from tests.home.homes import HomeData
 
 DIM_LIGHT: dict[str, Any] = {

@@ -5,9 +5,9 @@ its venv; every request here must get the same answer from both: match or not, t
 reason, the entities (in Home Assistant's order), the unknown area or floor name, and the areas
 and floors targeted. Requests are generated at random (fixed seed) over every slot.
 
-The one exception is our loose fallback (:mod:`addon.home.matching`), which may answer where
-Home Assistant says NAME, INVALID_AREA or INVALID_FLOOR. Those answers are checked against Home
-Assistant too: a loosely found area or floor must give what Home Assistant gives for that place
+The one exception is our loose fallback (:mod:`addon.home.targeting.matching`), which may answer
+where Home Assistant says NAME, INVALID_AREA or INVALID_FLOOR. Those answers are checked against
+Home Assistant too: a loosely found area or floor must give what Home Assistant gives for that place
 named by its id, and a loose name what it gives when every name in the home and the request are
 loosened, provided every entity matched has a name whose loose form is the request's.
 """
@@ -22,11 +22,15 @@ from typing import Any
 
 import pytest
 
-from addon.home.index import loose_keys
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.names import loose_name
-from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences, MatchTargetsResult
+from addon.home.model.index import loose_keys
+from addon.home.model.live import HomeModel
+from addon.home.model.names import loose_name
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import (
+    MatchTargetsConstraints,
+    MatchTargetsPreferences,
+    MatchTargetsResult,
+)
 from devtools.home_assistant import ensure_venv
 from devtools.synthetic import synthetic_home
 from tests.home.homes import HomeData, demo_home

@@ -9,7 +9,7 @@ import pytest
 from addon.errors import ToolError
 from addon.home.actions.executor import ScriptRun, ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.records import ScriptField
+from addon.home.model.records import ScriptField
 from tests.home.script_home import script_home
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)

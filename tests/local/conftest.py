@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.library import SentenceLibrary
 from addon.local.matcher import LocalMatcher
 

@@ -29,7 +29,7 @@ from hassil.intents import IntentData, RangeSlotList, SlotList, TextSlotList, Te
 from hassil.numbers import get_rbnf_engine
 from hassil.util import check_excluded_context, check_required_context
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.slots import HomeSlotLists
 
 WILDCARD_TEXT = ("milk", "the blue album", "eggs and bread", "jazz", "work", "Paris")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 LIGHT = {"supported_color_modes": ["brightness"], "color_mode": "brightness", "brightness": 0}
 COVER = {"supported_features": 15, "current_position": 0}

@@ -15,8 +15,8 @@ from home_assistant_intents import get_intents, get_languages
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import ErrorCode, error_result
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
-from addon.home.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
+from addon.home.model.live import HomeModel
+from addon.home.targeting.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
 from addon.i18n.translations import TABLE
 from addon.local.failure_speech import SPOKEN_KEYS, failure_key, spoken_failure
 from addon.local.library import SentenceLibrary

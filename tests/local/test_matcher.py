@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from addon.home.actions.intents import INTENTS
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatcher
 from tests.local.conftest import home_dicts
 

@@ -22,7 +22,7 @@ from hassil.parse_expression import parse_sentence
 from hassil.recognize import recognize_all
 from home_assistant_intents import get_intents
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.language import load_language, load_legacy
 from addon.local.library import LOCAL_INTENTS
 from addon.local.matcher import LocalMatch, LocalMatcher

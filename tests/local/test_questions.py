@@ -14,7 +14,7 @@ import pytest
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
 from addon.local.matcher import LocalMatcher
 from addon.local.responses import render_speech

@@ -16,7 +16,7 @@ from addon.home.actions.response import (
     error_result,
 )
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatch, LocalMatcher, answered_locally
 from addon.local.response_templates import ResponseTemplates
 from addon.local.responses import render_speech

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from addon.errors import ToolError
-from addon.home.records import ScriptField, ScriptService
+from addon.home.model.records import ScriptField, ScriptService
 from addon.tools.script_fields import (
     resolve_places,
     script_description,

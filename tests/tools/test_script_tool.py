@@ -8,7 +8,7 @@ import pytest
 
 from addon.home.actions.executor import ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.tools.base import ToolContext
 from addon.tools.home_tools import build_registry
 from tests.home.script_home import DIM_LIGHT_PARAMETERS, script_home

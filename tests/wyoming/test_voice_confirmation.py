@@ -18,7 +18,7 @@ from wyoming.asr import Transcript
 
 from addon.agent.conversation import ConversationRequest
 from addon.agent.service import Agent
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from addon.wyoming.handler import AgentEventHandler
 from addon.wyoming.info import build_info
 from addon.wyoming.server import WyomingServer

@@ -1,6 +1,6 @@
 """The ``service`` kind: a Home Assistant action with templated data and target.
 
-The gate (:mod:`addon.home.gate`) decides: entities the user wrote in the definition may be
+The gate (:mod:`addon.home.actions.gate`) decides: entities the user wrote in the definition may be
 any; entities that come from the model's arguments (anything a template produced, under any key
 of the data or the target) must be exposed to Assist, like everything else the agent touches.
 Area, device, floor and label targets act on entities we cannot check one by one, so only the
@@ -23,7 +23,7 @@ from addon.custom_tools.context import (
 from addon.custom_tools.definition import ServiceSettings, has_template
 from addon.custom_tools.kinds.shaping import shape
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
-from addon.home.gate import walk_targets
+from addon.home.actions.gate import walk_targets
 
 NOT_SENT = "dry run: the action was recorded, not called"
 HELD = "held: the user is asked to confirm before the action is called"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
 from addon.custom_tools.definition import TemplateSettings
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
-from addon.home.gate import TemplateReads
+from addon.home.actions.gate import TemplateReads
 
 
 async def run(settings: TemplateSettings, context: StepContext) -> StepResult:

@@ -24,10 +24,10 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.names import normalize_name
-from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.model.live import HomeModel
+from addon.home.model.names import normalize_name
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
 
 _TARGET_TEMPERATURE = 1
 """``ClimateEntityFeature.TARGET_TEMPERATURE``."""

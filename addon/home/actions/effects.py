@@ -19,7 +19,8 @@ from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions import light_effects
-from addon.home.actions.light_effects import LightMemory
+from addon.home.actions.light_effects import Effect, LightMemory
+from addon.text import JsonObject
 
 _ON_OFF = frozenset({"turn_on", "turn_off", "toggle"})
 
@@ -93,8 +94,6 @@ REQUIRED_FEATURES: dict[tuple[str, str], int] = {
 FAN_DEFAULT_PERCENTAGE = 67
 """What the demo fans (and many real ones) run at when turned on without a speed."""
 
-Outcome = tuple[str, dict[str, Any]]
-
 
 def has_service(domain: str, service: str) -> bool:
     """True when the virtual home offers ``domain.service``."""
@@ -125,7 +124,7 @@ def apply(
     *,
     memory: LightMemory,
     now: datetime,
-) -> Outcome | None:
+) -> Effect | None:
     """The entity's new state and attributes, or None when the call leaves it unchanged.
 
     A call whose domain is not the entity's does nothing (Home Assistant ignores entity ids
@@ -155,21 +154,21 @@ def _flip(service: str, state: str, on_states: tuple[str, ...] = ("on",)) -> str
     return "turn_off" if state in on_states else "turn_on"
 
 
-def _on_off(service: str, state: str, attrs: dict[str, Any]) -> Outcome | None:
+def _on_off(service: str, state: str, attrs: JsonObject) -> Effect | None:
     """Switches and other plain on/off entities."""
     if service not in _ON_OFF:
         return None
-    return ("on" if _flip(service, state) == "turn_on" else "off"), attrs
+    return Effect("on" if _flip(service, state) == "turn_on" else "off", attrs)
 
 
 def _light(
     service: str,
     entity_id: str,
     state: str,
-    attrs: dict[str, Any],
+    attrs: JsonObject,
     data: Mapping[str, Any],
     memory: LightMemory,
-) -> Outcome | None:
+) -> Effect | None:
     service = _flip(service, state)
     if service == "turn_on":
         return light_effects.turn_on(entity_id, state, attrs, data, memory)
@@ -179,8 +178,8 @@ def _light(
 
 
 def _cover(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     if service == "toggle":
         service = "open_cover" if state == "closed" else "close_cover"
     has_position = attrs.get("current_position") is not None
@@ -193,48 +192,48 @@ def _cover(
     else:
         return None
     if position is None:
-        return ("open" if service == "open_cover" else "closed"), attrs
+        return Effect("open" if service == "open_cover" else "closed", attrs)
     attrs["current_position"] = position
-    return ("open" if position > 0 else "closed"), attrs
+    return Effect("open" if position > 0 else "closed", attrs)
 
 
 def _valve(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     if service == "toggle":
         service = "open_valve" if state == "closed" else "close_valve"
     if service == "set_valve_position":
         position = int(data["position"])
         if "current_position" in attrs:
             attrs["current_position"] = position
-        return ("open" if position > 0 else "closed"), attrs
+        return Effect("open" if position > 0 else "closed", attrs)
     if service in ("open_valve", "close_valve"):
         opened = service == "open_valve"
         if attrs.get("current_position") is not None:
             attrs["current_position"] = 100 if opened else 0
-        return ("open" if opened else "closed"), attrs
+        return Effect("open" if opened else "closed", attrs)
     return None
 
 
 def _lock(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     ends = {"lock": "locked", "unlock": "unlocked", "open": "open"}
-    return (ends[service], attrs) if service in ends else None
+    return Effect(ends[service], attrs) if service in ends else None
 
 
 def _climate(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     modes = [str(mode) for mode in attrs.get("hvac_modes") or ()]
     if service == "toggle":
         service = "turn_on" if state == "off" else "turn_off"
     if service == "turn_off":
-        return ("off" if "off" in modes else state), attrs
+        return Effect("off" if "off" in modes else state, attrs)
     if service == "turn_on":
-        return _climate_on(state, modes), attrs
+        return Effect(_climate_on(state, modes), attrs)
     if service == "set_hvac_mode":
-        return str(data["hvac_mode"]), attrs
+        return Effect(str(data["hvac_mode"]), attrs)
     if service != "set_temperature":
         return None
     if "temperature" in data:
@@ -246,7 +245,7 @@ def _climate(
                 f"Accepted range is {low:g} to {high:g}"
             )
         attrs["temperature"] = round(temperature, 1)
-    return str(data.get("hvac_mode", state)), attrs
+    return Effect(str(data.get("hvac_mode", state)), attrs)
 
 
 def _climate_on(state: str, modes: list[str]) -> str:
@@ -260,8 +259,8 @@ def _climate_on(state: str, modes: list[str]) -> str:
 
 
 def _media_player(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     if service == "toggle":
         service = "turn_on" if state in ("off", "standby") else "turn_off"
     if service == "media_play_pause":
@@ -274,7 +273,7 @@ def _media_player(
         "media_stop": "off",
     }
     if service in simple:
-        return simple[service], attrs
+        return Effect(simple[service], attrs)
     if service == "volume_set":
         attrs["volume_level"] = float(data["volume_level"])
     elif service == "volume_mute":
@@ -283,10 +282,10 @@ def _media_player(
         _step_track(attrs, 1 if service == "media_next_track" else -1)
     else:
         return None
-    return state, attrs
+    return Effect(state, attrs)
 
 
-def _step_track(attrs: dict[str, Any], step: int) -> None:
+def _step_track(attrs: JsonObject, step: int) -> None:
     """Move the track (or episode) number; the new title is unknown, so it is not invented."""
     if isinstance(attrs.get("media_track"), int):
         attrs["media_track"] = max(1, attrs["media_track"] + step)
@@ -295,13 +294,13 @@ def _step_track(attrs: dict[str, Any], step: int) -> None:
 
 
 def _fan(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     service = _flip(service, state)
     if service == "turn_on" and "preset_mode" in data:
         attrs["preset_mode"] = data["preset_mode"]
         attrs["percentage"] = None
-        return "on", attrs
+        return Effect("on", attrs)
     if service == "turn_on":
         percentage = int(data.get("percentage", FAN_DEFAULT_PERCENTAGE))
     elif service == "set_percentage":
@@ -311,49 +310,49 @@ def _fan(
     elif service == "set_preset_mode":
         attrs["preset_mode"] = data["preset_mode"]
         attrs["percentage"] = None
-        return "on", attrs
+        return Effect("on", attrs)
     else:
         return None
     if "percentage" in attrs or percentage:
         attrs["percentage"] = percentage
     if "preset_mode" in attrs:
         attrs["preset_mode"] = None
-    return ("on" if percentage > 0 else "off"), attrs
+    return Effect("on" if percentage > 0 else "off", attrs)
 
 
 def _vacuum(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     ends = {"start": "cleaning", "pause": "paused", "stop": "idle", "return_to_base": "returning"}
     if service == "pause" and state != "cleaning":
         return None
-    return (ends[service], attrs) if service in ends else None
+    return Effect(ends[service], attrs) if service in ends else None
 
 
 def _scene(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     # A scene's state is when it was last activated.
-    return (now.isoformat(), attrs) if service == "turn_on" else None
+    return Effect(now.isoformat(), attrs) if service == "turn_on" else None
 
 
 def _script(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     # A script runs and ends; what stays visible is when it last ran.
     if _flip(service, state) != "turn_on":
-        return "off", attrs
+        return Effect("off", attrs)
     attrs["last_triggered"] = now.isoformat()
-    return "off", attrs
+    return Effect("off", attrs)
 
 
 def _todo(
-    service: str, state: str, attrs: dict[str, Any], data: Mapping[str, Any], now: datetime
-) -> Outcome | None:
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
     # A to-do list's state is how many items still need doing.
     if service != "add_item":
         return None
-    return str(int(state) + 1 if state.isdigit() else 1), attrs
+    return Effect(str(int(state) + 1 if state.isdigit() else 1), attrs)
 
 
 _HANDLERS = {

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from addon.text import JsonObject
+
 ExecutorName = Literal["live", "virtual"]
 
 
@@ -27,7 +29,7 @@ class ServiceCall:
     entity_ids: tuple[str, ...]
     data: Mapping[str, Any] = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """A JSON-friendly form for traces and the UI."""
         return {
             "domain": self.domain,

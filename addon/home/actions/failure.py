@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
-from addon.home.model import HomeModel
-from addon.home.records import Area, Floor
-from addon.home.targets import (
+from addon.home.model.live import HomeModel
+from addon.home.model.records import Area, Floor
+from addon.home.targeting.targets import (
     MatchFailedReason,
     MatchFailure,
     MatchTargetsCandidate,

@@ -22,9 +22,9 @@ from addon.home.actions.executor import Executor
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
 from addon.home.actions.service_intents import SERVICE_RULES, handle_service_intent
-from addon.home.actions.slots import validate_slots
-from addon.home.model import HomeModel
-from addon.home.targets import MatchTargetsPreferences
+from addon.home.actions.slots import SlotValue, validate_slots
+from addon.home.model.live import HomeModel
+from addon.home.targeting.targets import MatchTargetsPreferences
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -60,8 +60,9 @@ async def handle_intent(
     except ToolError as err:
         return error_result(name, ErrorCode.INVALID_SLOTS, str(err), language=language)
     chosen = MatchTargetsPreferences(
-        area_id=values.get("preferred_area_id") or (preferences.area_id if preferences else None),
-        floor_id=values.get("preferred_floor_id")
+        area_id=_preferred(values, "preferred_area_id")
+        or (preferences.area_id if preferences else None),
+        floor_id=_preferred(values, "preferred_floor_id")
         or (preferences.floor_id if preferences else None),
     )
     try:
@@ -75,9 +76,15 @@ async def handle_intent(
         )
 
 
+def _preferred(values: Mapping[str, SlotValue], key: str) -> str | None:
+    """A preference slot's area or floor id (always text once validated), if given."""
+    value = values.get(key)
+    return value if isinstance(value, str) else None
+
+
 async def _dispatch(
     name: str,
-    slots: dict[str, Any],
+    slots: Mapping[str, SlotValue],
     model: HomeModel,
     executor: Executor,
     preferences: MatchTargetsPreferences,
@@ -129,7 +136,7 @@ async def _dispatch(
 
 async def _question(
     name: str,
-    slots: dict[str, Any],
+    slots: Mapping[str, SlotValue],
     model: HomeModel,
     executor: Executor,
     preferences: MatchTargetsPreferences,

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+
+from addon.text import JsonObject
 
 ASSISTANT = "conversation"
 """The assistant whose exposure settings decide what we may act on (as HA's LLM API uses)."""
@@ -373,11 +374,11 @@ INTENTS: dict[str, IntentSpec] = {spec.name: spec for spec in (*_SPECS, *_OWN_SP
 PREFERENCE_SLOTS = ("preferred_area_id", "preferred_floor_id")
 
 
-def _slot_schema(slot: SlotSpec) -> dict[str, Any]:
+def _slot_schema(slot: SlotSpec) -> JsonObject:
     """The JSON schema ``voluptuous_openapi`` writes for one slot."""
-    schema: dict[str, Any]
+    schema: JsonObject
     if slot.kind is SlotKind.TEXT_LIST:
-        items: dict[str, Any] = {"type": "string"}
+        items: JsonObject = {"type": "string"}
         if slot.choices is not None:
             items["enum"] = list(slot.choices)
         schema = {"type": "array", "items": items}
@@ -396,7 +397,7 @@ def _slot_schema(slot: SlotSpec) -> dict[str, Any]:
     return schema
 
 
-def parameters_schema(spec: IntentSpec) -> dict[str, Any]:
+def parameters_schema(spec: IntentSpec) -> JsonObject:
     """The ``parameters`` JSON schema Home Assistant gives a model for ``spec``."""
     return {
         "type": "object",

@@ -12,9 +12,11 @@ lights (like real ones) come back on with their previous brightness and colour.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from addon.home.actions import color
+from addon.text import JsonObject
 
 # Attributes a light reports only while it is on.
 ON_ONLY = (
@@ -33,13 +35,21 @@ _COLOR_KEYS = ON_ONLY[2:9]
 _HS_MODES = ("hs", "rgb", "rgbw", "rgbww", "xy")
 
 
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a service call leaves an entity as: its new state and attributes."""
+
+    state: str
+    attributes: JsonObject
+
+
 class LightMemory:
     """What each light reported when it was last on, so turning it on restores it."""
 
     __slots__ = ("_seen",)
 
     def __init__(self) -> None:
-        self._seen: dict[str, dict[str, Any]] = {}
+        self._seen: dict[str, JsonObject] = {}
 
     def remember(self, entity_id: str, attributes: Mapping[str, Any]) -> None:
         """Keep the on-only attributes of a light that is on."""
@@ -47,21 +57,19 @@ class LightMemory:
         if kept:
             self._seen[entity_id] = kept
 
-    def recall(self, entity_id: str) -> dict[str, Any]:
+    def recall(self, entity_id: str) -> JsonObject:
         """What the light last reported while on (empty if never seen on)."""
         return dict(self._seen.get(entity_id, {}))
 
 
-def turn_off(
-    entity_id: str, attributes: Mapping[str, Any], memory: LightMemory
-) -> tuple[str, dict[str, Any]]:
+def turn_off(entity_id: str, attributes: Mapping[str, Any], memory: LightMemory) -> Effect:
     """The light off: on-only attributes become None, their values remembered."""
     memory.remember(entity_id, attributes)
     new = dict(attributes)
     for key in ON_ONLY:
         if key in new:
             new[key] = None
-    return "off", new
+    return Effect("off", new)
 
 
 def turn_on(
@@ -70,7 +78,7 @@ def turn_on(
     attributes: Mapping[str, Any],
     data: Mapping[str, Any],
     memory: LightMemory,
-) -> tuple[str, dict[str, Any]]:
+) -> Effect:
     """The light on with the call's brightness and colour applied in its own colour mode."""
     if state == "on":
         memory.remember(entity_id, attributes)
@@ -93,7 +101,7 @@ def turn_on(
             if key in new:
                 new[key] = None
         new.update(colour)
-    return "on", new
+    return Effect("on", new)
 
 
 def _dims(attributes: Mapping[str, Any]) -> bool:
@@ -111,7 +119,7 @@ def _brightness(data: Mapping[str, Any]) -> int | None:
     return None
 
 
-def _colour(data: Mapping[str, Any], modes: list[str]) -> dict[str, Any] | None:
+def _colour(data: Mapping[str, Any], modes: list[str]) -> JsonObject | None:
     """The colour attributes a call leaves, converted to the light's colour mode."""
     if "color_temp_kelvin" in data:
         kelvin = int(data["color_temp_kelvin"])
@@ -129,7 +137,7 @@ def _colour(data: Mapping[str, Any], modes: list[str]) -> dict[str, Any] | None:
     return None
 
 
-def _ct_attributes(kelvin: int) -> dict[str, Any]:
+def _ct_attributes(kelvin: int) -> JsonObject:
     """A light in colour temperature mode, as Home Assistant reports it."""
     hs = color.kelvin_to_hs(kelvin)
     return {
@@ -142,7 +150,7 @@ def _ct_attributes(kelvin: int) -> dict[str, Any]:
     }
 
 
-def _from_hs(hs: tuple[float, float], modes: list[str]) -> dict[str, Any] | None:
+def _from_hs(hs: tuple[float, float], modes: list[str]) -> JsonObject | None:
     """A hue and saturation in the light's colour mode."""
     if "hs" in modes:
         return {
@@ -154,11 +162,11 @@ def _from_hs(hs: tuple[float, float], modes: list[str]) -> dict[str, Any] | None
     return _from_rgb(color.hs_to_rgb(*hs), modes)
 
 
-def _from_rgb(rgb: color.RGB, modes: list[str]) -> dict[str, Any] | None:
+def _from_rgb(rgb: color.RGB, modes: list[str]) -> JsonObject | None:
     """An RGB colour in the light's colour mode (hs, rgb, rgbw, or rgbww approximated)."""
     if "rgb" in modes:
         shown = rgb
-        extra: dict[str, Any] = {"color_mode": "rgb"}
+        extra: JsonObject = {"color_mode": "rgb"}
     elif "rgbw" in modes:
         rgbw = color.rgb_to_rgbw(*rgb)
         shown = color.rgbw_to_rgb(*rgbw)

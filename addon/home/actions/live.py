@@ -26,6 +26,7 @@ from addon.errors import (
     ToolError,
 )
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -43,15 +44,15 @@ class ServiceClient(Protocol):
         domain: str,
         service: str,
         *,
-        service_data: dict[str, Any] | None = None,
-        target: dict[str, Any] | None = None,
+        service_data: JsonObject | None = None,
+        target: JsonObject | None = None,
         return_response: bool = False,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> Any:
         """Call a service and wait for Home Assistant's answer (``math.inf``: no time limit)."""
         ...
 
-    async def command(self, message: dict[str, Any], *, timeout: float | None = None) -> Any:  # noqa: ASYNC109
+    async def command(self, message: JsonObject, *, timeout: float | None = None) -> Any:  # noqa: ASYNC109
         """Send one WebSocket command and return its result."""
         ...
 
@@ -119,7 +120,7 @@ class LiveExecutor:
         service: str,
         data: Mapping[str, Any],
         *,
-        target: dict[str, Any] | None,
+        target: JsonObject | None,
         wait: float | None,
         return_response: bool = False,
     ) -> Any:

@@ -25,10 +25,10 @@ from addon.home.actions.response import (
     StateReport,
     TargetType,
 )
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.records import EntityState
-from addon.home.targets import (
+from addon.home.model.live import HomeModel
+from addon.home.model.records import EntityState
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import (
     MatchTargetsCandidate,
     MatchTargetsConstraints,
     MatchTargetsPreferences,

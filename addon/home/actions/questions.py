@@ -7,7 +7,7 @@ temperature outside, a to-do list's items, today's calendar events), from the li
 for lists and calendars, Home Assistant's own read services (``todo.get_items``,
 ``calendar.get_events`` with ``return_response``).
 
-Every read passes the gate (:mod:`addon.home.gate`): only entities exposed to Assist are
+Every read passes the gate (:mod:`addon.home.actions.gate`): only entities exposed to Assist are
 matched, and a read service is called only on entities the gate lets through. A question that
 cannot be answered for certain (nothing fits, or several things fit equally) is a matching
 failure (``no_valid_targets``): the local path then hands it to the model, or, without one,
@@ -22,6 +22,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from addon.home.actions.executor import Executor
+from addon.home.actions.gate import Gate
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.queries import report
 from addon.home.actions.response import (
@@ -33,13 +34,12 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
-from addon.home.gate import Gate
-from addon.home.lexicon import FILLER
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.names import loose_name
-from addon.home.records import EntityState
-from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.context.lexicon import FILLER
+from addon.home.model.live import HomeModel
+from addon.home.model.names import loose_name
+from addon.home.model.records import EntityState
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
 
 MAX_ITEMS = 20
 """Items or events read out at most; the count says how many there are."""

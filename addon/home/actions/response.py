@@ -21,25 +21,9 @@ from enum import StrEnum
 from typing import Any
 
 from addon.home.actions.executor import ServiceCall
-from addon.home.targets import MatchFailure
-
-# The attributes a model is shown for a queried entity: Home Assistant's own list for its
-# live-context tool (``helpers/llm.py``), so the model sees what it would see there.
-MODEL_ATTRIBUTES = (
-    "temperature",
-    "current_temperature",
-    "temperature_unit",
-    "brightness",
-    "humidity",
-    "unit_of_measurement",
-    "device_class",
-    "current_position",
-    "percentage",
-    "volume_level",
-    "media_title",
-    "media_artist",
-    "media_album_name",
-)
+from addon.home.model.records import MODEL_ATTRIBUTES
+from addon.home.targeting.targets import MatchFailure
+from addon.text import JsonObject
 
 
 class ResponseType(StrEnum):
@@ -82,7 +66,7 @@ class IntentTarget:
     type: TargetType
     id: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """``dataclasses.asdict`` of Home Assistant's target, key order included."""
         return {"name": self.name, "type": self.type.value, "id": self.id}
 
@@ -96,10 +80,10 @@ class StateReport:
     state: str
     attributes: Mapping[str, Any] = field(default_factory=dict)
 
-    def for_model(self) -> dict[str, Any]:
+    def for_model(self) -> JsonObject:
         """The entity as a model is shown it: id, name, state and the telling attributes."""
         shown = {key: self.attributes[key] for key in MODEL_ATTRIBUTES if key in self.attributes}
-        report: dict[str, Any] = {"entity_id": self.entity_id, "name": self.name}
+        report: JsonObject = {"entity_id": self.entity_id, "name": self.name}
         report["state"] = self.state
         if shown:
             report["attributes"] = shown
@@ -132,12 +116,12 @@ class IntentResult:
         """True when nothing was done (or answered) because of an error."""
         return self.response_type is ResponseType.ERROR
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """Home Assistant's ``IntentResponse.as_dict()`` for this result."""
-        speech: dict[str, Any] = {}
+        speech: JsonObject = {}
         if self.speech is not None:
             speech["plain"] = {"speech": self.speech, "extra_data": None}
-        response: dict[str, Any] = {
+        response: JsonObject = {
             "speech": speech,
             "card": {},
             "language": self.language,
@@ -145,7 +129,7 @@ class IntentResult:
         }
         if self.speech_slots:
             response["speech_slots"] = dict(self.speech_slots)
-        data: dict[str, Any]
+        data: JsonObject
         if self.response_type is ResponseType.ERROR:
             code = self.error_code or ErrorCode.UNKNOWN
             data = {"code": code.value}
@@ -158,7 +142,7 @@ class IntentResult:
         response["data"] = data
         return response
 
-    def for_model(self) -> dict[str, Any]:
+    def for_model(self) -> JsonObject:
         """The tool result a model sees: HA's LLM shape plus states and error text."""
         result = self.as_dict()
         del result["language"]

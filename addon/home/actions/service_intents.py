@@ -47,10 +47,11 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
-from addon.home.matching import match_targets
-from addon.home.model import HomeModel
-from addon.home.records import EntityState
-from addon.home.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.model.live import HomeModel
+from addon.home.model.records import EntityState
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -253,9 +254,9 @@ async def handle_service_intent(
     )
 
 
-def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> dict[str, Any]:
+def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> JsonObject:
     """The slot values the rule copies into the service call."""
-    data: dict[str, Any] = {}
+    data: JsonObject = {}
     for slot, key in rule.slot_data:
         if slot in slots:
             value = slots[slot]

@@ -18,8 +18,11 @@ from addon.errors import ToolError
 from addon.home.actions.color_names import closest_color_names, color_name_to_rgb
 from addon.home.actions.intents import PREFERENCE_SLOTS, IntentSpec, SlotKind, SlotSpec
 
+type SlotValue = str | int | float | list[str] | tuple[int, int, int]
+"""A converted slot value: text, a list of texts, a number, or a colour as an RGB triple."""
 
-def validate_slots(spec: IntentSpec, slots: Mapping[str, Any]) -> dict[str, Any]:
+
+def validate_slots(spec: IntentSpec, slots: Mapping[str, Any]) -> dict[str, SlotValue]:
     """The converted slot values for ``spec``, or a ToolError saying what is wrong."""
     known = {slot.name for slot in spec.slots}
     unknown = sorted(key for key in slots if key not in known and key not in PREFERENCE_SLOTS)
@@ -31,7 +34,7 @@ def validate_slots(spec: IntentSpec, slots: Mapping[str, Any]) -> dict[str, Any]
     missing = [slot.name for slot in spec.slots if slot.required and slot.name not in slots]
     if missing:
         raise ToolError(f"{spec.name} needs the slot {_names(missing)}")
-    values: dict[str, Any] = {}
+    values: dict[str, SlotValue] = {}
     for slot in spec.slots:
         if slot.name in slots:
             values[slot.name] = _convert(spec, slot, slots[slot.name])
@@ -46,7 +49,7 @@ def _names(names: list[str]) -> str:
     return ", ".join(f"'{name}'" for name in names)
 
 
-def _convert(spec: IntentSpec, slot: SlotSpec, value: Any) -> Any:
+def _convert(spec: IntentSpec, slot: SlotSpec, value: Any) -> SlotValue:
     """One slot's value, converted as Home Assistant's validator converts it."""
     if slot.kind is SlotKind.TEXT:
         return _choice(spec, slot, _text(spec, slot.name, value, allow_empty=slot.allow_empty))

@@ -1,7 +1,7 @@
 """The virtual executor: service calls applied to an in-memory copy of the home.
 
 Dry runs, the demo and evaluation need to know what an action *would* do without touching the
-real home. :class:`VirtualExecutor` takes a :class:`~addon.home.model.HomeModel` (give it a
+real home. :class:`VirtualExecutor` takes a :class:`~addon.home.model.live.HomeModel` (give it a
 ``copy()``; it changes the model it holds) and applies each call with the rules in
 :mod:`addon.home.actions.effects`, which mimic Home Assistant's entity services and demo
 platforms. Because intents resolve targets against the same model, a sequence of intents on a
@@ -18,7 +18,8 @@ from addon.errors import ToolError
 from addon.home.actions import effects
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun, ServiceCall
 from addon.home.actions.light_effects import LightMemory
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 
 def _utc_now() -> datetime:
@@ -96,8 +97,9 @@ class VirtualExecutor:
             if domain == "todo" and service == "add_item":
                 self._todo.setdefault(entity_id, []).append(str(data["item"]))
             if outcome is not None:
-                state, attributes = outcome
-                self._model.set_state(entity_id, state, attributes, when=now.timestamp())
+                self._model.set_state(
+                    entity_id, outcome.state, outcome.attributes, when=now.timestamp()
+                )
         self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
 
     async def run_script(
@@ -126,7 +128,7 @@ class VirtualExecutor:
         calendar's events as ``attributes.events`` (``summary``, ``start``, ``end``); items
         this executor added follow. Any other read answers nothing.
         """
-        answer: dict[str, Any] = {}
+        answer: JsonObject = {}
         for entity_id in entity_ids:
             current = self._model.state(entity_id)
             if current is None:

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.errors import NotFoundError, PolicyEntryInvalid
-from addon.home.confirmation import hash_pin
+from addon.home.actions.confirmation import hash_pin
 from addon.logs import remember_secrets
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls

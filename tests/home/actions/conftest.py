@@ -11,7 +11,7 @@ import pytest
 from addon.home.actions.handlers import handle_intent
 from addon.home.actions.response import IntentResult
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from tests.home.actions.home import build_home
 
 NOW = datetime(2026, 3, 1, 12, 34, 56, tzinfo=UTC)

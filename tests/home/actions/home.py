@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 EXPOSE = {"conversation": {"should_expose": True}}
 

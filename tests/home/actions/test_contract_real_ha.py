@@ -48,7 +48,7 @@ from addon.home.actions.handlers import handle_intent
 from addon.home.actions.live import LiveExecutor
 from addon.home.actions.response import IntentResult
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 from devtools.home_assistant import HomeAssistantProcess
 from tests.home.actions.contract import (
     UNEXPOSED_LOCK,

@@ -7,7 +7,7 @@ import pytest
 from addon.errors import ToolError
 from addon.home.actions.executor import ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.model import HomeModel
+from addon.home.model.live import HomeModel
 
 
 def state_of(virtual: VirtualExecutor, entity_id: str) -> str:

@@ -1,0 +1,311 @@
+"""Sensitive actions ask first: the confirmation policy and the actions it holds.
+
+Home Assistant's only safeguard for a lock or a garage door is that it is not exposed by
+default; once it is, anyone at a satellite (or a model misreading a sentence) can open it. The
+user's policy names what must be confirmed: a domain, a device class of a domain, or one
+entity, each with the actions it covers, confirmed by a spoken "yes" or by a PIN.
+
+Every action the agent takes passes here, whatever asked for it: local sentences, intent tools and
+exposed scripts act through the turn's :class:`ConfirmingExecutor`; the custom ``service`` and
+``script`` kinds ask the call's gate (:meth:`addon.home.actions.gate.Gate.confirm`), which asks the
+turn's :class:`Holds`. A covered call is not sent: it is kept as a :class:`HeldAction` for the agent
+to ask about, and only the user's own next words perform it (:mod:`addon.agent.confirm`). A check is
+one dictionary lookup per entity: a turn that is not held pays almost nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from addon.errors import HomeAssistantUnavailableError
+from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
+from addon.text import JsonObject
+
+Scope = Literal["domain", "device_class", "entity"]
+Method = Literal["yes", "pin"]
+SCOPES: tuple[Scope, ...] = ("domain", "device_class", "entity")
+METHODS: tuple[Method, ...] = ("yes", "pin")
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyEntry:
+    """One line of the policy: what it covers, which actions, and how they are confirmed.
+
+    ``target`` is a domain (``lock``), a device class of a domain (``cover.garage``) or an
+    entity id (``lock.front_door``), as ``scope`` says. ``actions`` are the domain's service
+    names (``unlock``, ``open_cover``...). ``pin_hash`` is a salted scrypt hash, never the PIN.
+    """
+
+    id: int
+    scope: Scope
+    target: str
+    actions: tuple[str, ...]
+    method: Method = "yes"
+    enabled: bool = True
+    pin_hash: str | None = None
+
+    def as_dict(self) -> JsonObject:
+        """What the panel and the trace may show (never the PIN's hash)."""
+        return {
+            "id": self.id,
+            "scope": self.scope,
+            "target": self.target,
+            "actions": list(self.actions),
+            "method": self.method,
+            "enabled": self.enabled,
+        }
+
+
+DEFAULT_ENTRIES: tuple[tuple[Scope, str, tuple[str, ...]], ...] = (
+    ("domain", "lock", ("unlock", "open")),
+    ("domain", "alarm_control_panel", ("alarm_disarm",)),
+    ("device_class", "cover.garage", ("open_cover", "toggle", "set_cover_position")),
+    ("device_class", "cover.gate", ("open_cover", "toggle", "set_cover_position")),
+    ("device_class", "cover.door", ("open_cover", "toggle", "set_cover_position")),
+)
+"""The policy a new install starts with, every entry on and confirmed by "yes"."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationPolicy:
+    """The switched-on entries, indexed by what a call is checked against."""
+
+    entries: tuple[PolicyEntry, ...] = ()
+    _index: Mapping[tuple[str, str], PolicyEntry] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, entries: Iterable[PolicyEntry]) -> ConfirmationPolicy:
+        """The policy of ``entries``: an entity's entry wins over a class's, over a domain's."""
+        kept = tuple(entries)
+        index: dict[tuple[str, str], PolicyEntry] = {}
+        for scope in ("domain", "device_class", "entity"):
+            for entry in kept:
+                if entry.enabled and entry.scope == scope:
+                    for action in entry.actions:
+                        index[(entry.target, action)] = entry
+        return cls(kept, index)
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing is covered (every entry off, or none)."""
+        return not self._index
+
+    def covering(
+        self, domain: str, service: str, entity_id: str, device_class: str | None
+    ) -> PolicyEntry | None:
+        """The entry that holds ``domain.service`` on ``entity_id``, or None."""
+        index = self._index
+        if not index:
+            return None
+        found = index.get((entity_id, service))
+        if found is None and device_class:
+            found = index.get((f"{domain}.{device_class}", service))
+        if found is None:
+            found = index.get((domain, service))
+        return found
+
+    def covering_any(self, domain: str, service: str) -> PolicyEntry | None:
+        """An entry that holds ``domain.service`` on some entity of the domain, or None.
+
+        For a call on an area, device, floor or label, whose entities are Home Assistant's to
+        find: if any of them could be covered, the call is held (a PIN entry wins).
+        """
+        found: PolicyEntry | None = None
+        for (target, action), entry in self._index.items():
+            in_domain = target == domain or target.startswith(f"{domain}.")
+            if action == service and in_domain and (found is None or entry.method == "pin"):
+                found = entry
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class HeldAction:
+    """A call the policy held: exactly what is performed if the user confirms."""
+
+    domain: str
+    service: str
+    entity_ids: tuple[str, ...]
+    data: Mapping[str, Any]
+    names: tuple[str, ...]
+    """The entities' friendly names, for the question."""
+    method: Method
+    pin_hash: str | None = None
+    script: bool = False
+    """A script run with ``data`` as its variables (``script.turn_on`` on its one entity)."""
+    replay: Callable[[], Awaitable[Any]] | None = field(default=None, compare=False, repr=False)
+    """For a call that is not Home Assistant's (an MCP server's tool): makes it again."""
+
+    @property
+    def action(self) -> str:
+        """``domain.service``."""
+        return f"{self.domain}.{self.service}"
+
+    def as_dict(self) -> JsonObject:
+        """What the answer's ``needs_confirmation``, the trace and the events show."""
+        return {
+            "action": self.action,
+            "entity_ids": list(self.entity_ids),
+            "names": list(self.names),
+            "data": dict(self.data),
+            "method": self.method,
+        }
+
+
+@dataclass(slots=True)
+class Holds:
+    """One turn's policy and the actions it held (shared by the turn's every call)."""
+
+    policy: ConfirmationPolicy
+    describe: Callable[[str], tuple[str | None, str]] = lambda entity_id: (None, entity_id)
+    """An entity's device class and friendly name (from the home model)."""
+    held: list[HeldAction] = field(default_factory=list)
+
+    def check(
+        self,
+        domain: str,
+        service: str,
+        entity_ids: Sequence[str],
+        data: Mapping[str, Any],
+        *,
+        script: bool = False,
+        replay: Callable[[], Awaitable[Any]] | None = None,
+        groups: Sequence[str] = (),
+    ) -> HeldAction | None:
+        """Hold the call if the policy covers any of its entities (kept in :attr:`held`).
+
+        A call on no entity (an MCP server's tool, ``mcp.<tool>``) is held by a domain entry.
+        ``groups`` are the areas, devices, floors or labels the call also names: the entities
+        behind them are not known here, so any entry covering the action in the domain holds it
+        (confirmed, it is made again by ``replay``).
+        """
+        if self.policy.empty:
+            return None
+        covering: PolicyEntry | None = None
+        names: list[str] = list(groups)
+        if groups:
+            covering = self.policy.covering_any(domain, service)
+        elif not entity_ids:
+            covering = self.policy.covering(domain, service, "", None)
+            names.append(service)
+        for entity_id in entity_ids:
+            device_class, name = self.describe(entity_id)
+            names.append(name)
+            entry = self.policy.covering(domain, service, entity_id, device_class)
+            if entry is not None and (covering is None or entry.method == "pin"):
+                covering = entry
+        if covering is None:
+            return None
+        held = HeldAction(
+            domain,
+            service,
+            tuple(entity_ids),
+            dict(data),
+            tuple(names),
+            covering.method,
+            covering.pin_hash,
+            script,
+            replay,
+        )
+        self.held.append(held)
+        return held
+
+
+class ConfirmingExecutor:
+    """The turn's executor with the policy in front: a covered call is held, not sent."""
+
+    __slots__ = ("_holds", "_inner")
+
+    def __init__(self, inner: Executor, holds: Holds) -> None:
+        self._inner = inner
+        self._holds = holds
+
+    @property
+    def name(self) -> ExecutorName:
+        """The inner executor's name (``live`` or ``virtual``)."""
+        return self._inner.name
+
+    async def call_service(
+        self,
+        domain: str,
+        service: str,
+        entity_ids: Sequence[str],
+        data: Mapping[str, Any],
+        *,
+        wait: float | None = None,
+    ) -> None:
+        """Call it, unless the policy holds it."""
+        if self._holds.check(domain, service, entity_ids, data) is None:
+            await self._inner.call_service(domain, service, entity_ids, data, wait=wait)
+
+    async def run_script(
+        self, service: str, variables: Mapping[str, Any], *, wait: float
+    ) -> ScriptRun:
+        """Run the script, unless the policy holds ``script.turn_on`` on it."""
+        entity_id = f"script.{service}"
+        held = self._holds.check("script", "turn_on", [entity_id], variables, script=True)
+        if held is not None:
+            return ScriptRun()
+        return await self._inner.run_script(service, variables, wait=wait)
+
+    async def has_service(self, domain: str, service: str) -> bool:
+        """As the inner executor answers."""
+        return await self._inner.has_service(domain, service)
+
+    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+        """As the inner executor (to-do items only: nothing the policy covers)."""
+        return await self._inner.handle_intent(intent, slots)
+
+    async def state(self, entity_id: str) -> ReadState | None:
+        """As the inner executor reads it."""
+        return await self._inner.state(entity_id)
+
+    async def read(
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """As the inner executor reads it: a read acts on nothing the policy covers."""
+        return await self._inner.read(domain, service, entity_ids, data)
+
+
+async def perform(executor: Executor | None, held: HeldAction, *, dry_run: bool) -> None:
+    """Carry out a confirmed action, exactly as it was held (virtually in a dry run).
+
+    A call outside Home Assistant (an MCP server's tool) has no virtual copy: a dry run only
+    records it, as the gate's dry-run rule does.
+    """
+    if held.replay is not None:
+        if not dry_run:
+            await held.replay()
+        return
+    if executor is None:
+        raise HomeAssistantUnavailableError("Home Assistant is not connected")
+    if held.script:
+        await executor.run_script(held.entity_ids[0].partition(".")[2], held.data, wait=0.2)
+    else:
+        await executor.call_service(held.domain, held.service, held.entity_ids, held.data)
+
+
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+
+
+def hash_pin(pin: str) -> str:
+    """A salted scrypt hash of ``pin``: what is stored instead of the PIN."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(pin.encode(), salt=salt, **_SCRYPT)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def pin_matches(pin: str, stored: str | None) -> bool:
+    """Whether ``pin`` is the PIN ``stored`` was made from (constant time)."""
+    if not stored or not pin:
+        return False
+    try:
+        _kind, salt, digest = stored.split("$")
+        found = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), **_SCRYPT)
+    except ValueError:
+        return False
+    return hmac.compare_digest(found.hex(), digest)

@@ -1,0 +1,1 @@
+"""The context selection for large homes: the overview, the summary and a request's entities."""

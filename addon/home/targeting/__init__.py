@@ -1,0 +1,1 @@
+"""Target matching: Assist's resolution of names, areas and kinds, ported from Home Assistant."""
