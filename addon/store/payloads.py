@@ -14,7 +14,7 @@ reading a trace. Rows from before this scheme have no hashes and their content i
 read as they are.
 
 Each batch of turns the store writes inserts the payloads its calls reference, leaving any that
-is stored already as it is (:func:`addon.store.conversations.write_turns`).
+is stored already as it is (:func:`addon.store.turn_writes.write_turns`).
 """
 
 from __future__ import annotations
