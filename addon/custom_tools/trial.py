@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from addon.text import JsonObject
+
 
 @dataclass(frozen=True, slots=True)
 class Trial:
@@ -23,15 +25,15 @@ class Trial:
     """
 
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     repaired: bool
-    result: dict[str, Any]
+    result: JsonObject
     error: str | None
     duration_ms: float
     dry_run: bool
-    run: dict[str, Any] | None
+    run: JsonObject | None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """JSON-ready form for the API."""
         run = self.run or {}
         return {
