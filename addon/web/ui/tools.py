@@ -21,7 +21,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.custom_tools.definition import template_warnings
-from addon.custom_tools.trial import Trial
+from addon.custom_tools.trial import NOTHING_RAN, Trial
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
 from addon.store import stored_secrets
@@ -64,16 +64,16 @@ class TryShown:
     @classmethod
     def of(cls, trial: Trial) -> TryShown:
         """The try's trial, read for the page."""
-        record = trial.run or {}
+        run = trial.run or NOTHING_RAN
         return cls(
             for_model=trial.result,
             error=trial.error,
             duration_ms=trial.duration_ms,
             dry_run=trial.dry_run,
-            sent=bool(record.get("sent", False)),
-            request=record.get("request"),
-            response=record.get("response"),
-            steps=list(record.get("steps") or []),
+            sent=run.sent,
+            request=run.request,
+            response=run.response,
+            steps=list(run.steps),
         )
 
 
