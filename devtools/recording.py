@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.conversations import NumberedTurn, TurnRecord, write_turns
+from addon.store.conversations import NumberedTurn, TurnRecord
 from addon.store.ids import reserve
+from addon.store.turn_writes import write_turns
 
 
 async def record_turn(session: AsyncSession, record: TurnRecord) -> int:

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from addon.custom_tools.secrets_mask import SecretMask
+from addon.text import JsonObject
 
 if TYPE_CHECKING:
     import aiohttp
@@ -65,7 +66,7 @@ class RenderedRequest:
     headers: Mapping[str, str] = dataclasses.field(default_factory=dict)
     body: Any = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """JSON-ready form, for traces and the try-it panel."""
         return {
             "method": self.method,
@@ -84,7 +85,7 @@ class RecordedResponse:
     body: str = ""
     truncated: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """JSON-ready form, for traces and the try-it panel."""
         return {
             "status": self.status,

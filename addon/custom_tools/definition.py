@@ -38,6 +38,7 @@ from addon.custom_tools.problems import (
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
 from addon.home.actions.gate import forbidden
+from addon.text import JsonObject
 
 KINDS = ("rest", "service", "template", "script", "history", "composite")
 Kind = Literal["rest", "service", "template", "script", "history", "composite"]
@@ -51,7 +52,7 @@ _PERIOD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 MAX_PERIOD_S = 366 * 86400
 """The longest history a tool reads, as ``period`` or as ``start`` to ``end``: a year."""
-EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+EMPTY_PARAMETERS: JsonObject = {"type": "object", "properties": {}}
 MAX_SECRETS = 20
 
 
@@ -78,7 +79,7 @@ class BodySpec(_Frozen):
     """A request body: JSON, form fields or text; ``content`` is a template or a mapping of them."""
 
     type: Literal["json", "form", "text"] = "json"
-    content: str | dict[str, Any] | list[Any]
+    content: str | JsonObject | list[Any]
 
     @model_validator(mode="after")
     def _shape(self) -> BodySpec:
@@ -184,8 +185,8 @@ class ServiceSettings(_Frozen):
     """A Home Assistant action with templated data and target."""
 
     action: str = Field(pattern=ACTION_PATTERN)
-    data: dict[str, Any] = Field(default_factory=dict)
-    target: dict[str, Any] = Field(default_factory=dict)
+    data: JsonObject = Field(default_factory=dict)
+    target: JsonObject = Field(default_factory=dict)
     return_response: bool = False
     result: ResultSpec | None = None
 
@@ -295,7 +296,7 @@ class ToolDefinition(_Frozen):
 
     name: str = Field(pattern=NAME_PATTERN)
     description: str = Field(min_length=1, max_length=2000)
-    parameters: dict[str, Any] = Field(default_factory=lambda: dict(EMPTY_PARAMETERS))
+    parameters: JsonObject = Field(default_factory=lambda: dict(EMPTY_PARAMETERS))
     kind: Kind
     enabled: bool = True
     timeout: float = Field(default=10.0, ge=0.1, le=120.0)

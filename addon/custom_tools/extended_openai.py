@@ -46,12 +46,12 @@ from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.home.actions.gate import forbidden
-from addon.text import load_yaml
+from addon.text import JsonObject, load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 
 FUNCTION_RESULT = "_function_result"
-EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+EMPTY_PARAMETERS: JsonObject = {"type": "object", "properties": {}}
 STEP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 _LITERAL_ORIGIN = re.compile(r"^https?://[^/?#{}%\s]+(?=$|[/?#])", re.IGNORECASE)
 _UNSAFE_DOMAINS = ("automation", "config")
@@ -80,7 +80,7 @@ HISTORY_END = "{{ end_time | default('', true) }}"
 class ImportResult:
     """The definitions made from the entries that carry over, and the others with a reason."""
 
-    definitions: tuple[dict[str, Any], ...]
+    definitions: tuple[JsonObject, ...]
     refused: tuple[tuple[str, str], ...]
     warnings: tuple[tuple[str, str], ...] = ()
     """Imported entries worth a look (a template reading ``states`` directly), with why."""
@@ -106,7 +106,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
         entries = []
     if not isinstance(entries, list):
         raise CustomToolInvalid([("", "expected a list of {spec, function} entries")])
-    definitions: list[dict[str, Any]] = []
+    definitions: list[JsonObject] = []
     refused: list[tuple[str, str]] = []
     warnings: list[tuple[str, str]] = []
     for index, entry in enumerate(entries):
@@ -126,7 +126,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
     return ImportResult(tuple(definitions), tuple(refused), tuple(warnings))
 
 
-def import_entry(entry: Any) -> dict[str, Any]:
+def import_entry(entry: Any) -> JsonObject:
     """One EOC entry as our definition; :class:`Unsupported` says why it cannot be."""
     if not isinstance(entry, Mapping):
         raise Unsupported("an entry is a mapping with 'spec' and 'function'")
@@ -136,7 +136,7 @@ def import_entry(entry: Any) -> dict[str, Any]:
     name = spec.get("name")
     if not isinstance(name, str) or not name:
         raise Unsupported("the spec has no name")
-    definition: dict[str, Any] = {
+    definition: JsonObject = {
         "name": name,
         "description": str(spec.get("description") or name).strip(),
         "parameters": dict(spec.get("parameters") or EMPTY_PARAMETERS),
@@ -163,7 +163,7 @@ def _secrets_named(value: Any) -> set[str]:
     return set()
 
 
-def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str, dict[str, Any]]:
+def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str, JsonObject]:
     kind = function.get("type")
     if kind == "template":
         return "template", {"template": _text(function, "value_template")}
@@ -184,7 +184,7 @@ def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str,
     raise Unsupported(f"function type {kind!r} has no equivalent")
 
 
-def _import_rest(function: Mapping[str, Any]) -> dict[str, Any]:
+def _import_rest(function: Mapping[str, Any]) -> JsonObject:
     unknown = sorted(set(function) - _REST_KEYS)
     if unknown:
         raise Unsupported(f"rest: {', '.join(unknown)} cannot be carried over")
@@ -194,7 +194,7 @@ def _import_rest(function: Mapping[str, Any]) -> dict[str, Any]:
             "rest: the URL must start with a scheme and host written out; a template may fill "
             "only its path and query"
         )
-    settings: dict[str, Any] = {"method": str(function.get("method", "GET")).upper()}
+    settings: JsonObject = {"method": str(function.get("method", "GET")).upper()}
     settings["url"] = url.strip()
     for ours, theirs in (("query", "params"), ("headers", "headers")):
         if function.get(theirs):
@@ -207,7 +207,7 @@ def _import_rest(function: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def _import_script(sequence: Any) -> tuple[str, dict[str, Any]]:
+def _import_script(sequence: Any) -> tuple[str, JsonObject]:
     calls = _service_calls(sequence, "script")
     if len(calls) == 1:
         return "service", calls[0][1]
@@ -216,7 +216,7 @@ def _import_script(sequence: Any) -> tuple[str, dict[str, Any]]:
     }
 
 
-def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]]:
+def _service_calls(sequence: Any, where: str) -> list[tuple[str, JsonObject]]:
     """The action calls of a script sequence, named; refuses anything else in it."""
     if not isinstance(sequence, list) or not sequence:
         raise Unsupported(f"{where}: the sequence is empty")
@@ -239,7 +239,7 @@ def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]
                 f"{where}: step {number} calls {action}: changing automations or the "
                 "configuration from model output is unsafe"
             )
-        call: dict[str, Any] = {"action": action}
+        call: JsonObject = {"action": action}
         data = step.get("data", step.get("data_template"))
         if data:
             call["data"] = data
@@ -252,11 +252,11 @@ def _service_calls(sequence: Any, where: str) -> list[tuple[str, dict[str, Any]]
     return calls
 
 
-def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, dict[str, Any]]:
+def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, JsonObject]:
     name = function.get("name")
     if name == "get_history":
         properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
-        settings: dict[str, Any] = {"entity_ids": [HISTORY_ENTITIES]}
+        settings: JsonObject = {"entity_ids": [HISTORY_ENTITIES]}
         # Both times are optional in EOC, which fills in the day before now and the day after
         # the start; an empty rendering gives the history kind's same defaults.
         if "start_time" in properties:
@@ -270,10 +270,10 @@ def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, d
     raise Unsupported(f"native {name}: {reason}")
 
 
-def _import_composite(sequence: Any) -> dict[str, Any]:
+def _import_composite(sequence: Any) -> JsonObject:
     if not isinstance(sequence, list) or not sequence:
         raise Unsupported("composite: the sequence is empty")
-    steps: list[dict[str, Any]] = []
+    steps: list[JsonObject] = []
     names: list[str] = []
     for number, step in enumerate(sequence, start=1):
         if not isinstance(step, Mapping):

@@ -19,7 +19,7 @@ from addon.custom_tools.extended_openai import (
     Unsupported,
     from_steps,
 )
-from addon.text import dump_yaml
+from addon.text import JsonObject, dump_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,13 +27,13 @@ class ExportResult:
     """The EOC entries as YAML, and the definitions that have no EOC equivalent, with why."""
 
     text: str
-    entries: tuple[dict[str, Any], ...]
+    entries: tuple[JsonObject, ...]
     not_exported: tuple[tuple[str, str], ...]
 
 
 def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
     """Our definitions as EOC function YAML, in the order given."""
-    entries: list[dict[str, Any]] = []
+    entries: list[JsonObject] = []
     not_exported: list[tuple[str, str]] = []
     for definition in definitions:
         name = str(definition.get("name", ""))
@@ -45,7 +45,7 @@ def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
     return ExportResult(text, tuple(entries), tuple(not_exported))
 
 
-def export_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
+def export_definition(definition: Mapping[str, Any]) -> JsonObject:
     """One definition as an EOC entry; :class:`Unsupported` says why it has none."""
     spec = {
         "name": definition.get("name"),
@@ -60,7 +60,7 @@ def export_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
     return {"spec": spec, "function": function}
 
 
-def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
+def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> JsonObject:
     if kind == "template":
         return {"type": "template", "value_template": settings.get("template", "")}
     if kind == "rest":
@@ -76,9 +76,9 @@ def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> dic
     raise Unsupported(f"kind {kind!r} has no Extended OpenAI equivalent")
 
 
-def _export_rest(settings: Mapping[str, Any]) -> dict[str, Any]:
+def _export_rest(settings: Mapping[str, Any]) -> JsonObject:
     url = str(settings.get("url", ""))
-    function: dict[str, Any] = {"type": "rest"}
+    function: JsonObject = {"type": "rest"}
     function["resource_template" if "{" in url else "resource"] = url
     function["method"] = settings.get("method", "GET")
     if settings.get("headers"):
@@ -99,10 +99,10 @@ def _export_rest(settings: Mapping[str, Any]) -> dict[str, Any]:
     return function
 
 
-def _export_call(settings: Mapping[str, Any]) -> dict[str, Any]:
+def _export_call(settings: Mapping[str, Any]) -> JsonObject:
     if settings.get("result") is not None:
         raise Unsupported("service: a result template has no Extended OpenAI equivalent")
-    call: dict[str, Any] = {"service": settings.get("action")}
+    call: JsonObject = {"service": settings.get("action")}
     if settings.get("data"):
         call["data"] = dict(settings["data"])
     if settings.get("target"):
@@ -112,17 +112,17 @@ def _export_call(settings: Mapping[str, Any]) -> dict[str, Any]:
     return call
 
 
-def _export_script(settings: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
+def _export_script(settings: Mapping[str, Any], parameters: Any) -> JsonObject:
     """Running a script entity with the arguments as variables: its action, data from each."""
     properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
-    call: dict[str, Any] = {"service": settings.get("entity_id")}
+    call: JsonObject = {"service": settings.get("entity_id")}
     if properties:
         call["data"] = {name: f"{{{{ {name} }}}}" for name in properties}
     call["response_variable"] = FUNCTION_RESULT
     return call
 
 
-def _export_history(settings: Mapping[str, Any]) -> dict[str, Any]:
+def _export_history(settings: Mapping[str, Any]) -> JsonObject:
     if settings.get("entity_ids") != [HISTORY_ENTITIES] or settings.get("statistics"):
         raise Unsupported(
             "history: Extended OpenAI's get_history reads the entities the model names; "
@@ -133,8 +133,8 @@ def _export_history(settings: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "native", "name": "get_history"}
 
 
-def _export_composite(settings: Mapping[str, Any]) -> dict[str, Any]:
-    sequence: list[dict[str, Any]] = []
+def _export_composite(settings: Mapping[str, Any]) -> JsonObject:
+    sequence: list[JsonObject] = []
     for step in settings.get("steps", []):
         kind = str(step.get("kind"))
         if kind in ("history", "composite"):

@@ -47,6 +47,7 @@ from addon.custom_tools.secrets_mask import SecretMask
 from addon.custom_tools.templating import Renderer
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 from addon.home.actions.gate import Decision, Gate
+from addon.text import JsonObject
 
 if TYPE_CHECKING:
     import aiohttp
@@ -83,16 +84,16 @@ class ToolRun:
         """Whether the call ran without an error."""
         return self.error is None
 
-    def for_model(self) -> dict[str, Any]:
+    def for_model(self) -> JsonObject:
         """The tool result as the model reads it (Home Assistant's ``success``/``error`` shape)."""
         if self.error is not None:
             return {"error": "CustomToolError", "error_text": self.error}
-        answer: dict[str, Any] = {"success": True, "result": self.result}
+        answer: JsonObject = {"success": True, "result": self.result}
         if not self.sent:
             answer["dry_run"] = True
         return answer
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """JSON-ready form for traces, events and the try-it panel."""
         return {
             "name": self.name,

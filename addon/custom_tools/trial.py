@@ -10,7 +10,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
+
+from addon.text import JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class TrialRun:
+    """What a try sent and got back: the runner's record in its trace form, secrets masked."""
+
+    sent: bool
+    request: JsonObject | None
+    """The rendered request, None if nothing was built."""
+    response: JsonObject | None
+    steps: tuple[JsonObject, ...]
+    """A composite's steps, each with its request and response."""
+
+    @classmethod
+    def of(cls, detail: JsonObject) -> TrialRun:
+        """Read the runner's trace form (``ToolRun.as_dict``) once, where the try is made."""
+        return cls(
+            sent=bool(detail.get("sent", False)),
+            request=detail.get("request"),
+            response=detail.get("response"),
+            steps=tuple(detail.get("steps") or ()),
+        )
+
+
+NOTHING_RAN: Final = TrialRun(sent=False, request=None, response=None, steps=())
+"""A try whose arguments were refused before anything ran."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,26 +51,26 @@ class Trial:
     """
 
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     repaired: bool
-    result: dict[str, Any]
+    result: JsonObject
     error: str | None
     duration_ms: float
     dry_run: bool
-    run: dict[str, Any] | None
+    run: TrialRun | None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """JSON-ready form for the API."""
-        run = self.run or {}
+        run = self.run or NOTHING_RAN
         return {
             "name": self.name,
             "arguments": self.arguments,
             "repaired": self.repaired,
             "dry_run": self.dry_run,
-            "sent": run.get("sent", False),
-            "request": run.get("request"),
-            "response": run.get("response"),
-            "steps": run.get("steps", []),
+            "sent": run.sent,
+            "request": run.request,
+            "response": run.response,
+            "steps": list(run.steps),
             "result": self.result,
             "error": self.error,
             "duration_ms": round(self.duration_ms, 3),

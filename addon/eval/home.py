@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from addon.eval.tasks import EntitySpec, HomeSpec, StateSpec
 from addon.home.actions.light_effects import ON_ONLY
 from addon.home.model.exposure import CONVERSATION
 from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 FULL_FEATURES: Mapping[str, int] = MappingProxyType(
     {
@@ -40,14 +40,14 @@ FULL_FEATURES: Mapping[str, int] = MappingProxyType(
 _START = 1_767_225_600.0  # 2026-01-01T00:00:00Z: every fixture state starts here
 
 
-def initial_states(home: HomeSpec) -> dict[str, tuple[str, dict[str, Any]]]:
+def initial_states(home: HomeSpec) -> dict[str, tuple[str, JsonObject]]:
     """Each entity's state and full attributes as the fixture starts it."""
     devices = {device.id: device for device in home.devices}
-    states: dict[str, tuple[str, dict[str, Any]]] = {}
+    states: dict[str, tuple[str, JsonObject]] = {}
     for entity in home.entities:
         device = devices.get(entity.device) if entity.device else None
         name = entity.name or (device.name if device else entity.entity_id.split(".")[1])
-        attributes: dict[str, Any] = {"friendly_name": name.replace("_", " ")}
+        attributes: JsonObject = {"friendly_name": name.replace("_", " ")}
         if entity.device_class:
             attributes["device_class"] = entity.device_class
         features = entity.supported_features
@@ -65,7 +65,7 @@ LIGHT_MODES = ("hs", "color_temp")
 """A fixture light's colour modes when it names none (as the harness's synthetic light)."""
 
 
-def _light(state: str, attributes: dict[str, Any]) -> dict[str, Any]:
+def _light(state: str, attributes: JsonObject) -> JsonObject:
     """A light as Home Assistant shows it: a colour mode and brightness when on, None when off."""
     shown = {"supported_color_modes": list(LIGHT_MODES), **attributes}
     modes = [str(mode) for mode in shown["supported_color_modes"]]
@@ -83,10 +83,10 @@ def _light(state: str, attributes: dict[str, Any]) -> dict[str, Any]:
 def build_model(home: HomeSpec) -> HomeModel:
     """The home as Home Assistant's WebSocket API would have described it."""
     devices = {device.id: device for device in home.devices}
-    registry: list[dict[str, Any]] = []
-    details: dict[str, dict[str, Any]] = {}
-    exposure: dict[str, dict[str, Any]] = {}
-    states: dict[str, dict[str, Any]] = {}
+    registry: list[JsonObject] = []
+    details: dict[str, JsonObject] = {}
+    exposure: dict[str, JsonObject] = {}
+    states: dict[str, JsonObject] = {}
     for (entity_id, (state, attributes)), entity in zip(
         initial_states(home).items(), home.entities, strict=True
     ):
@@ -118,7 +118,7 @@ def build_model(home: HomeSpec) -> HomeModel:
     )
 
 
-def _registry_entry(entity: EntitySpec, *, has_device: bool) -> dict[str, Any]:
+def _registry_entry(entity: EntitySpec, *, has_device: bool) -> JsonObject:
     return {
         "entity_id": entity.entity_id,
         "platform": "eval",

@@ -15,7 +15,6 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
@@ -30,6 +29,7 @@ from addon.home.model.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.store.records import ConversationRecords
+from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ class RunSettings:
     check: bool = False
     """Started by the Settings page's model check: shown beside the current model's run."""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """A JSON-friendly form, as runs are stored."""
         return asdict(self)
 
@@ -77,7 +77,7 @@ class TaskResult:
     tool_calls: int = 0
     tool_errors: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """A JSON-friendly form, as runs are stored."""
         data = asdict(self)
         return {
@@ -85,7 +85,7 @@ class TaskResult:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TaskResult:
+    def from_dict(cls, data: JsonObject) -> TaskResult:
         """Read a stored result back."""
         return cls(
             task_id=str(data["task_id"]),

@@ -22,6 +22,7 @@ import yaml
 
 from addon.eval.suite import exposed_home
 from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 SAVED_TAG = "saved"
@@ -38,9 +39,9 @@ class TurnFacts:
     tool_results: Sequence[Mapping[str, Any]]
 
 
-def draft_task(turn: TurnFacts, home: HomeModel | None) -> dict[str, Any]:
+def draft_task(turn: TurnFacts, home: HomeModel | None) -> JsonObject:
     """The task a turn amounts to, as a task file writes it."""
-    task: dict[str, Any] = {"sentence": turn.sentence}
+    task: JsonObject = {"sentence": turn.sentence}
     states = turn.states or {}
     before: Mapping[str, Any] = states.get("before") or {}
     after: Mapping[str, Any] = states.get("after") or {}
@@ -51,7 +52,7 @@ def draft_task(turn: TurnFacts, home: HomeModel | None) -> dict[str, Any]:
             if isinstance(entry, dict) and entry.get("actual") is not None
         }
         task["setup"] = {entity_id: dict(state) for entity_id, state in before.items()}
-        expect: dict[str, Any] = {}
+        expect: JsonObject = {}
         for entity_id in before:
             if entity_id in checked:
                 expect[entity_id] = {"state": checked[entity_id]}
@@ -83,7 +84,7 @@ def saved_suite(
     """The task file of the saved tests ``(id, task)``, and the ids left out (gone entities)."""
     section = exposed_home(home, name=name)
     known = {str(entity["entity_id"]) for entity in section["entities"]}
-    kept: list[dict[str, Any]] = []
+    kept: list[JsonObject] = []
     left_out: list[int] = []
     for task_id, task in tasks:
         named = {*(task.get("setup") or {}), *(task.get("expect") or {})}

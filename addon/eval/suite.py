@@ -17,6 +17,7 @@ import yaml
 
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 PER_KIND = 4
 """Tasks of each kind at most, so the suite stays a few minutes long with a model."""
@@ -50,7 +51,7 @@ def suite_yaml(model: HomeModel, *, name: str = "Your home") -> str:
 
 def exposed_home(
     model: HomeModel, *, name: str = "Your home", entities: list[Entity] | None = None
-) -> dict[str, Any]:
+) -> JsonObject:
     """The task file's ``home``: the exposed entities with a state, as they are now."""
     if entities is None:
         entities = [
@@ -63,14 +64,14 @@ def exposed_home(
     return _home(model, entities, name, language)
 
 
-def _home(model: HomeModel, entities: list[Entity], name: str, language: str) -> dict[str, Any]:
+def _home(model: HomeModel, entities: list[Entity], name: str, language: str) -> JsonObject:
     used_areas = {entity.area_id for entity in entities if entity.area_id in model.areas}
     used_floors = {model.areas[a].floor_id for a in used_areas if a is not None}
-    listed: list[dict[str, Any]] = []
+    listed: list[JsonObject] = []
     for entity in entities:
         state = model.state(entity.entity_id)
         assert state is not None  # kept above only with a state
-        item: dict[str, Any] = {"entity_id": entity.entity_id, "name": entity.name}
+        item: JsonObject = {"entity_id": entity.entity_id, "name": entity.name}
         if entity.area_id in used_areas:
             item["area"] = entity.area_id
         if entity.aliases:
@@ -109,11 +110,11 @@ def _home(model: HomeModel, entities: list[Entity], name: str, language: str) ->
     }
 
 
-def _tasks(model: HomeModel, entities: list[Entity]) -> list[dict[str, Any]]:
+def _tasks(model: HomeModel, entities: list[Entity]) -> list[JsonObject]:
     by_domain: dict[str, list[Entity]] = defaultdict(list)
     for entity in entities:
         by_domain[entity.domain].append(entity)
-    tasks: list[dict[str, Any]] = []
+    tasks: list[JsonObject] = []
 
     def add(kind: str, sentence: str, **parts: Any) -> None:
         if sum(task["tags"][0] == kind for task in tasks) < PER_KIND:

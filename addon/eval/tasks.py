@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from addon.errors import TaskFileInvalid
-from addon.text import load_yaml
+from addon.text import JsonObject, load_yaml
 
 MAX_TASKS = 5000
 """More tasks than anyone reviews in one run; a bound so a pasted file cannot run for days."""
@@ -89,7 +89,7 @@ class EntitySpec(_Strict):
     device_class: str | None = None
     exposed: bool = True
     state: Text
-    attributes: dict[str, Any] = Field(default_factory=dict)
+    attributes: JsonObject = Field(default_factory=dict)
     supported_features: int | None = Field(default=None, ge=0)
 
     @property
@@ -117,7 +117,7 @@ class StateSpec(_Strict):
     """A state and/or attributes: set by ``setup``, required by ``expect``."""
 
     state: Text | None = None
-    attributes: dict[str, Any] = Field(default_factory=dict)
+    attributes: JsonObject = Field(default_factory=dict)
 
 
 class TaskSpec(_Strict):

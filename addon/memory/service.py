@@ -43,9 +43,10 @@ from addon.memory.records import (
 from addon.memory.retrieval import Recalled, RecallQuery, Retriever
 from addon.memory.rules import MAX_CONTENT, RejectReason, check
 from addon.store import memories, memory_search, memory_upkeep
-from addon.store.conversations import LLMCallRecord, add_model_call
+from addon.store.conversations import LLMCallRecord
 from addon.store.memories import MemoryRecord
 from addon.store.memory_upkeep import PrunePolicy
+from addon.store.turn_writes import add_model_call
 
 _LOGGER = logging.getLogger(__name__)
 

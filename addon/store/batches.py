@@ -28,15 +28,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.store import encoding, pragmas
-from addon.store.conversations import (
-    NumberedTurn,
-    OutcomeUpdate,
-    TurnIds,
-    write_outcomes,
-    write_turns,
-)
+from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds
 from addon.store.ids import Claim
 from addon.store.prepared import Statements
+from addon.store.turn_writes import write_outcomes, write_turns
 
 # A batch this small is written on the event loop when the write lock is free.
 INLINE_MAX_ITEMS = 50

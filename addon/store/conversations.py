@@ -1,28 +1,24 @@
-"""Writing turns and reading conversation history: the agent's side of the store.
+"""The agent's turns as the store takes them, and reading conversation history back.
 
-Functions run inside the caller's transaction, so a turn, its model calls and its tool calls
-land together or not at all. The agent's turns are written in batches by the store's writer
-(:mod:`addon.store.writer`); ``devtools/recording.py`` writes one at once, for tests and benchmarks.
+A finished turn is handed over as a :class:`TurnRecord` with its model and tool calls; the
+writer (:mod:`addon.store.writer`) numbers it (:class:`TurnIds`) and writes it in a batch with
+the statements of :mod:`addon.store.turn_writes`. The JSON fields hold what the store's JSON
+columns hold, in the form they are stored in: the agent renders the messages to OpenAI's format
+(``addon.agent.recording``), and the store keeps them as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
 
-from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.ids import BLOCK, Claim, Ids, reserve
-from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
-from addon.store.payloads import Detached, Detacher
-from addon.store.prepared import Statements
-
-TITLE_LENGTH = 120
+from addon.store.ids import BLOCK, Claim, Ids
+from addon.store.models import Conversation, Turn, utcnow
+from addon.text import JsonObject
 
 
 @dataclass(slots=True)
@@ -32,9 +28,9 @@ class LLMCallRecord:
     started_at: datetime
     model: str
     streamed: bool
-    request_messages: list[dict[str, Any]]
-    request_tools: list[dict[str, Any]]
-    response: dict[str, Any]
+    request_messages: list[JsonObject]
+    request_tools: list[JsonObject]
+    response: JsonObject
     prompt_tokens: int
     completion_tokens: int
     ttft_ms: float | None
@@ -56,8 +52,8 @@ class ToolCallRecord:
     started_at: datetime
     call_id: str
     name: str
-    arguments: dict[str, Any]
-    result: dict[str, Any]
+    arguments: JsonObject
+    result: JsonObject
     duration_ms: float
     executor: str
     error: str | None
@@ -80,17 +76,17 @@ class TurnRecord:
     dry_run: bool
     error: str | None
     duration_ms: float
-    messages: list[dict[str, Any]]
+    messages: list[JsonObject]
     timings: dict[str, float]
     llm_calls: list[LLMCallRecord] = field(default_factory=list)
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     outcome: str = "unchecked"
-    outcome_detail: dict[str, Any] = field(default_factory=dict)
+    outcome_detail: JsonObject = field(default_factory=dict)
     flagged: bool = False
     error_kind: str | None = None
-    context: dict[str, Any] | None = None
+    context: JsonObject | None = None
     """A large home's selected entities and the reasons for each (``addon.agent.context``)."""
-    states: dict[str, Any] | None = None
+    states: JsonObject | None = None
     """The acted-on entities' states before and after (``addon.agent.state_record``)."""
 
 
@@ -113,7 +109,7 @@ class OutcomeUpdate:
 
     turn_id: int
     outcome: str
-    detail: dict[str, Any]
+    detail: JsonObject
     flagged: bool
 
 
@@ -157,257 +153,6 @@ class TurnIds:
         self.llm_calls.give_back(connection)
 
 
-def write_turns(
-    connection: Connection, turns: Sequence[NumberedTurn], statements: Statements | None = None
-) -> None:
-    """Store a batch of turns (creating their conversations on first use), in order.
-
-    One statement per table whatever the batch size, each one trip to the driver's thread:
-    upsert the conversations, insert the turns, the system prompts and tool lists they
-    reference, the model calls and the tool calls. Core statements with ids given out in
-    advance: ORM objects would cost a flush per dependency level and a unit of work nobody
-    reads, and ids read back would cost a round trip per row. Everything stays in the caller's
-    transaction. Synchronous: the writer runs it in its thread, where the rows are serialised
-    too, off the event loop; an async caller passes it to ``AsyncConnection.run_sync``. The
-    writer passes its ``statements``, compiled once (:mod:`addon.store.prepared`); without, they
-    are compiled for this call.
-    """
-    if not turns:
-        return
-    if statements is None:
-        statements = Statements(connection.dialect)
-    conversations: dict[str, dict[str, Any]] = {}
-    later: list[int] = []
-    for numbered in turns:
-        record = numbered.record
-        row = conversations.get(record.conversation_id)
-        if row is None:
-            conversations[record.conversation_id] = _conversation_row(record)
-        else:
-            row["updated_at"] = record.created_at
-            row["turn_count"] += 1
-            row["error_count"] += 0 if record.error is None else 1
-            row["flagged_count"] += 1 if record.flagged else 0
-    # A turn's number is its conversation's count after the upsert, less the turns of the same
-    # conversation that come after it in this batch.
-    remaining = {cid: row["turn_count"] for cid, row in conversations.items()}
-    for numbered in turns:
-        cid = numbered.record.conversation_id
-        remaining[cid] -= 1
-        later.append(remaining[cid])
-    statements.execute(connection, UPSERT_CONVERSATION, list(conversations.values()))
-    statements.execute(
-        connection,
-        INSERT_TURN,
-        [_turn_row(numbered, after) for numbered, after in zip(turns, later, strict=True)],
-    )
-    _insert_llm_calls(connection, turns, statements)
-    tool_rows = [
-        {
-            "turn_id": numbered.turn_id,
-            "llm_call_id": (
-                numbered.llm_call_ids[tool.llm_call] if tool.llm_call is not None else None
-            ),
-            "seq": seq_no,
-            "call_id": tool.call_id,
-            "started_at": tool.started_at,
-            "name": tool.name,
-            "arguments": tool.arguments,
-            "result": tool.result,
-            "duration_ms": tool.duration_ms,
-            "executor": tool.executor,
-            "error": tool.error,
-        }
-        for numbered in turns
-        for seq_no, tool in enumerate(numbered.record.tool_calls, start=1)
-    ]
-    statements.execute(connection, INSERT_TOOL_CALL, tool_rows)
-
-
-# A conversation's first turn creates it; every later batch adds its turns to the counters.
-_upsert = sqlite_insert(Conversation)
-UPSERT_CONVERSATION: Final = _upsert.on_conflict_do_update(
-    index_elements=[Conversation.id],
-    set_={
-        Conversation.turn_count: Conversation.turn_count + _upsert.excluded.turn_count,
-        Conversation.updated_at: _upsert.excluded.updated_at,
-        Conversation.error_count: Conversation.error_count + _upsert.excluded.error_count,
-        Conversation.flagged_count: Conversation.flagged_count + _upsert.excluded.flagged_count,
-    },
-)
-INSERT_LLM_CALL: Final = insert(LLMCall)
-INSERT_TOOL_CALL: Final = insert(ToolCall)
-INSERT_TURN: Final = insert(Turn).values(
-    seq=select(Conversation.turn_count)
-    .where(Conversation.id == bindparam("numbered_in"))
-    .scalar_subquery()
-    - bindparam("later")
-)
-# A payload that is already stored is left as it is: inserting it again costs one look-up in
-# the primary key, and it cannot go missing between this and the calls that reference it
-# (retention's pruning is another write transaction, and SQLite runs one at a time).
-INSERT_PAYLOADS: Final = sqlite_insert(LLMPayload).on_conflict_do_nothing(
-    index_elements=[LLMPayload.hash]
-)
-# Flagging a turn counts once on its conversation, however often the turn is judged.
-COUNT_FLAG: Final = (
-    update(Conversation)
-    .where(
-        Conversation.id
-        == select(Turn.conversation_id)
-        .where(Turn.id == bindparam("turn"), Turn.flagged.is_(False))
-        .scalar_subquery()
-    )
-    .values(flagged_count=Conversation.flagged_count + 1)
-)
-SET_OUTCOME: Final = (
-    update(Turn)
-    .where(Turn.id == bindparam("turn"))
-    .values(
-        outcome=bindparam("outcome"),
-        outcome_detail=bindparam("detail", type_=Turn.outcome_detail.type),
-        flagged=bindparam("flag", type_=Turn.flagged.type),
-    )
-)
-
-
-def _conversation_row(record: TurnRecord) -> dict[str, Any]:
-    """The conversation as its first turn creates it (later turns take only the counters)."""
-    return {
-        "id": record.conversation_id,
-        "started_at": record.created_at,
-        "updated_at": record.created_at,
-        "source": record.source,
-        "device_id": record.device_id,
-        "satellite_id": record.satellite_id,
-        "language": record.language,
-        "title": record.user_text[:TITLE_LENGTH],
-        "turn_count": 1,
-        "error_count": 0 if record.error is None else 1,
-        "flagged_count": 1 if record.flagged else 0,
-    }
-
-
-def _turn_row(numbered: NumberedTurn, later: int) -> dict[str, Any]:
-    record = numbered.record
-    return {
-        "id": numbered.turn_id,
-        "conversation_id": record.conversation_id,
-        "numbered_in": record.conversation_id,
-        "later": later,
-        "created_at": record.created_at,
-        "user_text": record.user_text,
-        "reply_text": record.reply_text,
-        "handled_by": record.handled_by,
-        "language": record.language,
-        "dry_run": record.dry_run,
-        "error": record.error,
-        "error_kind": record.error_kind,
-        "duration_ms": record.duration_ms,
-        "prompt_tokens": sum(call.prompt_tokens for call in record.llm_calls),
-        "completion_tokens": sum(call.completion_tokens for call in record.llm_calls),
-        "messages": record.messages,
-        "timings": record.timings,
-        "outcome": record.outcome,
-        "outcome_detail": record.outcome_detail,
-        "flagged": record.flagged,
-        "context": record.context,
-        "states": record.states,
-    }
-
-
-def _insert_llm_calls(
-    connection: Connection, turns: Sequence[NumberedTurn], statements: Statements
-) -> None:
-    """Store the batch's model calls, and the system prompts and tool lists they reference."""
-    detacher = Detacher()
-    rows = []
-    for numbered in turns:
-        calls = numbered.record.llm_calls
-        for seq_no, (call, call_id) in enumerate(
-            zip(calls, numbered.llm_call_ids, strict=True), start=1
-        ):
-            request = detacher.detach(call.request_messages, call.request_tools)
-            rows.append(_llm_call_row(call, request, call_id, numbered.turn_id, seq_no))
-    if not rows:
-        return
-    _insert_payloads(connection, detacher, statements)
-    statements.execute(connection, INSERT_LLM_CALL, rows)
-
-
-def _llm_call_row(
-    call: LLMCallRecord,
-    request: Detached,
-    call_id: int,
-    turn_id: int,
-    seq: int,
-    purpose: str | None = None,
-) -> dict[str, Any]:
-    """The ``llm_calls`` row of ``call``, sent as ``request`` (its shared parts detached)."""
-    return {
-        "id": call_id,
-        "turn_id": turn_id,
-        "seq": seq,
-        "started_at": call.started_at,
-        "model": call.model,
-        "streamed": call.streamed,
-        "request_messages": request.messages,
-        "request_tools": request.tools,
-        "system_prompt_hash": request.system_prompt_hash,
-        "tools_hash": request.tools_hash,
-        "response": call.response,
-        "prompt_tokens": call.prompt_tokens,
-        "completion_tokens": call.completion_tokens,
-        "ttft_ms": call.ttft_ms,
-        "duration_ms": call.duration_ms,
-        "finish_reason": call.finish_reason,
-        "error": call.error,
-        "endpoint": call.endpoint,
-        "tool_call_id": call.tool_call_id,
-        "note": call.note,
-        "purpose": purpose,
-    }
-
-
-def _insert_payloads(
-    connection: Connection, detacher: Detacher, statements: Statements | None = None
-) -> None:
-    """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
-    if detacher.payloads:
-        created_at = utcnow()
-        (statements or Statements(connection.dialect)).execute(
-            connection,
-            INSERT_PAYLOADS,
-            [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
-        )
-
-
-def write_outcomes(connection: Connection, updates: Sequence[OutcomeUpdate]) -> None:
-    """Record outcome checks; a turn newly flagged also counts on its conversation.
-
-    The last verdict on a turn wins; a turn flagged by any of them counts once, and only if it
-    was not flagged before. A turn that is gone (pruned meanwhile) is skipped without complaint.
-    """
-    if not updates:
-        return
-    latest = {update.turn_id: update for update in updates}
-    flagged = dict.fromkeys(update.turn_id for update in updates if update.flagged)
-    if flagged:
-        connection.execute(COUNT_FLAG, [{"turn": turn_id} for turn_id in flagged])
-    connection.execute(
-        SET_OUTCOME,
-        [
-            {
-                "turn": update.turn_id,
-                "outcome": update.outcome,
-                "detail": update.detail,
-                "flag": update.flagged,
-            }
-            for update in latest.values()
-        ],
-    )
-
-
 async def recent_conversation(
     session: AsyncSession, *, device_id: str | None, satellite_id: str | None, since: datetime
 ) -> str | None:
@@ -425,7 +170,7 @@ async def recent_conversation(
 
 async def history_messages(
     session: AsyncSession, conversation_id: str, *, max_turns: int
-) -> list[list[dict[str, Any]]]:
+) -> list[list[JsonObject]]:
     """The messages of the last ``max_turns`` turns, oldest turn first."""
     if max_turns <= 0:
         return []
@@ -437,30 +182,6 @@ async def history_messages(
     )
     rows = (await session.execute(query)).scalars().all()
     return [list(messages) for messages in reversed(rows)]
-
-
-async def add_model_call(
-    session: AsyncSession, turn_id: int, call: LLMCallRecord, *, purpose: str
-) -> int:
-    """Store a model call made for a stored turn after it ended (``purpose`` says what for).
-
-    The memory extraction after a turn is traced like any model call of the turn and linked
-    from it. Its id is reserved like the writer's (:mod:`addon.store.ids`), so it can never be
-    one the writer has given out and not written yet; its system prompt is stored once, as a
-    payload. Returns the call's id.
-    """
-    connection = await session.connection()
-    [call_id] = await connection.run_sync(reserve, "llm_calls", 1)
-    seq = await session.scalar(
-        select(func.coalesce(func.max(LLMCall.seq), 0) + 1).where(LLMCall.turn_id == turn_id)
-    )
-    detacher = Detacher()
-    request = detacher.detach(call.request_messages, call.request_tools)
-    await connection.run_sync(_insert_payloads, detacher)
-    await connection.execute(
-        INSERT_LLM_CALL, _llm_call_row(call, request, call_id, turn_id, int(seq or 1), purpose)
-    )
-    return call_id
 
 
 def now() -> datetime:

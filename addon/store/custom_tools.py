@@ -33,7 +33,7 @@ from addon.store.models import (
     ToolCall,
     utcnow,
 )
-from addon.text import dump_yaml
+from addon.text import JsonObject, dump_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 DiffFormat = Literal["yaml", "json"]
@@ -71,7 +71,7 @@ class ToolVersion:
     created_at: datetime
     author: str | None
     note: str
-    definition: dict[str, Any]
+    definition: JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class StoredTool:
     current: ToolVersion
 
     @property
-    def definition(self) -> dict[str, Any]:
+    def definition(self) -> JsonObject:
         """The current definition, as the runner and the editor see it."""
         return {**self.current.definition, "enabled": self.enabled}
 
@@ -344,7 +344,7 @@ def _dump(definition: Mapping[str, Any]) -> str:
         raise CustomToolInvalid([("", f"the definition is not plain JSON data: {err}")]) from err
 
 
-def load_definition(text: str) -> dict[str, Any]:
+def load_definition(text: str) -> JsonObject:
     """A stored definition read back (its JSON text; anything but an object reads as empty)."""
     value = json.loads(text)
     return value if isinstance(value, dict) else {}

@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncAttrs
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from addon.store.column_types import NAMING_CONVENTION, UTCDateTime
+from addon.text import JsonObject
 
 
 def utcnow() -> datetime:
@@ -42,7 +43,7 @@ class Base(AsyncAttrs, DeclarativeBase):
     """Declarative base with the constraint naming convention Alembic batch mode needs."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime, dict[str, Any]: JSON}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime, JsonObject: JSON}
 
 
 class Conversation(Base):
@@ -97,20 +98,20 @@ class Turn(Base):
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
     # The OpenAI-format messages this turn added to the conversation (user, assistant with tool
     # calls, tool results, final reply): replaying them in order rebuilds history after a restart.
-    messages: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    messages: Mapped[list[JsonObject]] = mapped_column(JSON, default=list)
     # Named timings in ms (local_match, prompt_build, llm_total, tools_total, ...).
-    timings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    timings: Mapped[JsonObject] = mapped_column(JSON, default=dict)
     # Outcome check: unchecked, confirmed, mismatch, not_applicable; flagged when the reply
     # claims an action that Home Assistant did not report.
     outcome: Mapped[str] = mapped_column(String(16), default="unchecked")
-    outcome_detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    outcome_detail: Mapped[JsonObject] = mapped_column(JSON, default=dict)
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
     # In a large home, the entities selected for the turn and why (name, area, history, memory,
     # search, ...); NULL when the whole overview was in the prompt.
-    context: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    context: Mapped[JsonObject | None] = mapped_column(JSON)
     # The acted-on entities' states before and after the turn ("Save as test"); NULL when
     # nothing acted, and for turns stored before.
-    states: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    states: Mapped[JsonObject | None] = mapped_column(JSON)
 
     conversation: Mapped[Conversation] = relationship(back_populates="turns")
     llm_calls: Mapped[list[LLMCall]] = relationship(
@@ -150,13 +151,13 @@ class LLMCall(Base):
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     model: Mapped[str] = mapped_column(String(200))
     streamed: Mapped[bool] = mapped_column(Boolean, default=False)
-    request_messages: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    request_tools: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    request_messages: Mapped[list[JsonObject]] = mapped_column(JSON, default=list)
+    request_tools: Mapped[list[JsonObject]] = mapped_column(JSON, default=list)
     # Plain columns rather than foreign keys: retention deletes payloads nobody references
     # (indexed for that look-up), and a restricting key would only get in its way.
     system_prompt_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     tools_hash: Mapped[str | None] = mapped_column(String(64), index=True)
-    response: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    response: Mapped[JsonObject] = mapped_column(JSON, default=dict)
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
     ttft_ms: Mapped[float | None] = mapped_column(Float)
@@ -200,8 +201,8 @@ class ToolCall(Base):
     call_id: Mapped[str] = mapped_column(String(128), default="")
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     name: Mapped[str] = mapped_column(String(128), index=True)
-    arguments: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    result: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    arguments: Mapped[JsonObject] = mapped_column(JSON, default=dict)
+    result: Mapped[JsonObject] = mapped_column(JSON, default=dict)
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     executor: Mapped[str] = mapped_column(String(16))  # live, virtual, builtin, custom
     error: Mapped[str | None] = mapped_column(Text)
@@ -363,13 +364,13 @@ class EvalRun(Base):
     status: Mapped[str] = mapped_column(String(16), default="running")
     name: Mapped[str] = mapped_column(String(200))
     # The run's settings: model, local_first, instructions.
-    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    settings: Mapped[JsonObject] = mapped_column(JSON, default=dict)
     # The task file as it was given, so what was run can be read again.
     tasks_text: Mapped[str] = mapped_column(Text, default="")
     total: Mapped[int] = mapped_column(Integer, default=0)
     passed: Mapped[int] = mapped_column(Integer, default=0)
     # One entry per task done, in order (addon.eval.runner.TaskResult.as_dict).
-    results: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    results: Mapped[list[JsonObject]] = mapped_column(JSON, default=list)
     error: Mapped[str | None] = mapped_column(Text)
 
 
@@ -386,7 +387,7 @@ class EvalTask(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     turn_id: Mapped[int | None] = mapped_column(Integer)
     # sentence, setup, expect, answer, tags: as in a task file (addon.eval.tasks.TaskSpec).
-    task: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    task: Mapped[JsonObject] = mapped_column(JSON, default=dict)
 
 
 class McpServer(Base):
@@ -408,7 +409,7 @@ class McpServer(Base):
     enabled_tools: Mapped[list[str]] = mapped_column(JSON, default=list)
     read_only_tools: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
     """Tools the user marked read-only: the only ones a dry run lets run."""
-    approved_tools: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    approved_tools: Mapped[JsonObject] = mapped_column(JSON, default=dict, server_default="{}")
     """Per switched-on tool, the ``description`` and ``parameters`` the user approved."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)

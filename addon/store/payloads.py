@@ -14,7 +14,7 @@ reading a trace. Rows from before this scheme have no hashes and their content i
 read as they are.
 
 Each batch of turns the store writes inserts the payloads its calls reference, leaving any that
-is stored already as it is (:func:`addon.store.conversations.write_turns`).
+is stored already as it is (:func:`addon.store.turn_writes.write_turns`).
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ import hashlib
 import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.encoding import storable
 from addon.store.models import LLMCall, LLMPayload
+from addon.text import JsonObject
 
 PayloadKind = Literal["system_prompt", "tools"]
 CONTENT_REF: Final = "content_ref"
@@ -55,7 +56,7 @@ class Payload:
         encoded = content.encode()
         return cls(hashlib.sha256(encoded).hexdigest(), kind, content, len(encoded))
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> dict[str, object]:
         """The ``llm_payloads`` row, but for its creation time."""
         return {"hash": self.hash, "kind": self.kind, "content": self.content, "size": self.size}
 
@@ -64,8 +65,8 @@ class Payload:
 class Detached:
     """A model call's request as its row stores it: the shared parts replaced by hashes."""
 
-    messages: list[dict[str, Any]]
-    tools: list[dict[str, Any]]
+    messages: list[JsonObject]
+    tools: list[JsonObject]
     system_prompt_hash: str | None
     tools_hash: str | None
 
@@ -83,7 +84,7 @@ class Detacher:
     payloads: dict[str, Payload] = field(default_factory=dict)
     _by_identity: dict[int, Payload] = field(default_factory=dict)
 
-    def detach(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Detached:
+    def detach(self, messages: list[JsonObject], tools: list[JsonObject]) -> Detached:
         """The stored form of one request; ``messages`` and ``tools`` are not modified."""
         system_hash = tools_hash = None
         first = messages[0] if messages else None
@@ -112,8 +113,8 @@ class Detacher:
 class SentRequest:
     """What one model call was sent: the messages and the tool list, exactly."""
 
-    messages: list[dict[str, Any]]
-    tools: list[dict[str, Any]]
+    messages: list[JsonObject]
+    tools: list[JsonObject]
 
 
 async def payload_contents(session: AsyncSession, hashes: Collection[str]) -> dict[str, str]:
@@ -146,7 +147,7 @@ def rebuild(calls: Iterable[LLMCall], contents: Mapping[str, str]) -> dict[int, 
     A payload that is missing (it never should be) leaves the reference in the message, and an
     empty tool list, rather than failing the whole trace.
     """
-    parsed_tools: dict[str, list[dict[str, Any]]] = {}
+    parsed_tools: dict[str, list[JsonObject]] = {}
     requests: dict[int, SentRequest] = {}
     for call in calls:
         messages = call.request_messages
@@ -166,7 +167,7 @@ def rebuild(calls: Iterable[LLMCall], contents: Mapping[str, str]) -> dict[int, 
     return requests
 
 
-def _rekey(message: dict[str, Any], old: str, new: str, value: object) -> dict[str, Any]:
+def _rekey(message: JsonObject, old: str, new: str, value: object) -> JsonObject:
     """``message`` with key ``old`` replaced by ``new`` holding ``value``, in the same place.
 
     Keeping the place means a rebuilt message lists its keys in the order they were sent.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
 
 from addon.store.conversations import (
     OutcomeUpdate,
@@ -21,6 +20,7 @@ from addon.store.conversations import (
 )
 from addon.store.database import Store
 from addon.store.writer import AddedTurn
+from addon.text import JsonObject
 
 
 class ConversationRecords:
@@ -51,7 +51,7 @@ class ConversationRecords:
         await self._store.writer.room()
         self._store.writer.submit_outcome(update)
 
-    async def history(self, conversation_id: str, *, max_turns: int) -> list[list[dict[str, Any]]]:
+    async def history(self, conversation_id: str, *, max_turns: int) -> list[list[JsonObject]]:
         """The messages of the conversation's last ``max_turns`` turns, oldest turn first.
 
         Turns still waiting to be written are written first, so none is missing.

@@ -74,7 +74,7 @@ async def prune_payloads(store: Store, *, batch_size: int = PAYLOAD_BATCH_SIZE) 
 
     Each batch is its own transaction and selects inside its delete statement, so a payload a
     turn has just started to reference again is not deleted; a batch of turns written after
-    this inserts the payloads it references again (:func:`addon.store.conversations.write_turns`).
+    this inserts the payloads it references again (:func:`addon.store.turn_writes.write_turns`).
     """
     unreferenced = (
         select(LLMPayload.hash)

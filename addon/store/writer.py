@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -50,6 +49,7 @@ from addon.store.batches import BatchConnections
 from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
 from addon.store.ids import BLOCK
 from addon.store.models import Conversation
+from addon.store.write_queue import Item, WriteQueue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -61,8 +61,6 @@ MAX_PENDING = 1_000
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
-
-Item = NumberedTurn | OutcomeUpdate
 
 # The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
 DATABASE_FAILURES = (OperationalError, OSError)
@@ -83,16 +81,8 @@ class AddedTurn:
     committed: asyncio.Future[bool]
 
 
-@dataclass(slots=True)
-class _Waiter:
-    """A :meth:`TurnWriter.flush` waiting until ``target`` items are written."""
-
-    target: int
-    future: asyncio.Future[bool]
-
-
 class TurnWriter:
-    """Queues the agent's writes and writes them in order, in batches, from one task."""
+    """Writes the agent's turns and verdicts in order, in batches, from one supervised task."""
 
     def __init__(
         self,
@@ -106,25 +96,12 @@ class TurnWriter:
         self._engine = engine
         self._max_delay_s = max_delay_s
         self._max_batch = max_batch
-        self._max_pending = max_pending
         self._ids = TurnIds(block=id_block)
         self._known: set[str] = set()
-        self._queue: list[Item] = []
-        # The commits someone waits for, by the record (a renumbered turn keeps its record).
-        self._commits: dict[int, asyncio.Future[bool]] = {}
-        self._room = asyncio.Event()
-        self._room.set()
-        self._waiting_for_room = 0
-        self._pending_turns: Counter[str] = Counter()
-        self._submitted = 0
-        self._written = 0
-        self._oldest_at: float | None = None
-        self._waiters: list[_Waiter] = []
+        self._queue = WriteQueue(max_pending=max_pending)
         self._active = 0
-        self._closing = False
         self._retry_s = 0.0
         self._last_error: str | None = None
-        self._in_flight: list[Item] = []
         self._restart_s = 0.0
         self._stopped: str | None = None
         self._restarts = 0
@@ -164,17 +141,17 @@ class TurnWriter:
         self._known.difference_update(
             conversation_id
             for conversation_id in conversation_ids
-            if not self._pending_turns[conversation_id]
+            if not self._queue.waiting_for(conversation_id)
         )
 
     def waiting_for(self, conversation_id: str) -> bool:
         """Whether turns of ``conversation_id`` wait to be written."""
-        return self._pending_turns[conversation_id] > 0
+        return self._queue.waiting_for(conversation_id)
 
     @property
     def pending(self) -> int:
         """How many items are not written yet (waiting, or in the batch being written)."""
-        return self._submitted - self._written
+        return self._queue.pending
 
     @property
     def holding(self) -> bool:
@@ -190,7 +167,7 @@ class TurnWriter:
         """Why writing fails, while items wait to be retried or the task to restart; else None."""
         if self._stopped is not None:
             return f"the writer stopped unexpectedly ({self._stopped}) and is being restarted"
-        return self._last_error if self._queue else None
+        return self._last_error if self._queue.items else None
 
     @property
     def restarts(self) -> int:
@@ -205,11 +182,11 @@ class TurnWriter:
         """
         await self.room()
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        if self._closing and self._task is None:
+        if self._queue.closing and self._task is None:
             # Stopped: nothing will write it; the turn is answered, and the log says so.
             future.set_result(False)
         else:
-            self._commits[id(record)] = future
+            self._queue.expect_commit(record, future)
         return AddedTurn(self.submit(record), future)
 
     async def room(self) -> None:
@@ -218,20 +195,12 @@ class TurnWriter:
         A stop lets everyone through: what is handed over then is written by the stop, or
         reported unwritten (:attr:`AddedTurn.committed` False).
         """
-        if self.pending < self._max_pending or self._closing:
-            return
-        self._waiting_for_room += 1
-        try:
-            while self.pending >= self._max_pending and not self._closing:
-                self._room.clear()
-                await self._room.wait()
-        finally:
-            self._waiting_for_room -= 1
+        await self._queue.room()
 
     @property
     def waiting_for_room(self) -> int:
         """How many callers wait for room in a full queue (the store is slower than the agent)."""
-        return self._waiting_for_room
+        return self._queue.waiting_for_room
 
     def submit(self, record: TurnRecord) -> int:
         """Queue a finished turn without waiting for room; returns the id it is stored under.
@@ -241,7 +210,6 @@ class TurnWriter:
         """
         numbered = self._ids.number(record)
         self._known.add(record.conversation_id)
-        self._pending_turns[record.conversation_id] += 1
         self._enqueue(numbered)
         return numbered.turn_id
 
@@ -257,7 +225,7 @@ class TurnWriter:
             yield
         finally:
             self._active -= 1
-            if self._active == 0 and self._queue:
+            if self._active == 0 and self._queue.items:
                 self._wake.set()
 
     async def flush(self) -> bool:
@@ -265,38 +233,34 @@ class TurnWriter:
 
         Whatever failed stays queued and is retried; the caller reads what is stored.
         """
-        if self._written >= self._submitted:
+        if self._queue.all_written:
             return True
         if self._task is None or self._task.done():
             return False
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._waiters.append(_Waiter(self._submitted, future))
+        future = self._queue.flushed()
         self._wake.set()
         self._urgent.set()
         return await future
 
     async def close(self) -> None:
         """Write everything still waiting (a few tries), then stop."""
-        self._closing = True
+        self._queue.closing = True
         for _ in range(CLOSE_ATTEMPTS):
             if await self.flush():
                 break
-        if self._queue:
+        if self._queue.items:
             _LOGGER.error(
                 "Stopping with %d turns and outcome checks that could not be written",
-                len(self._queue),
+                len(self._queue.items),
             )
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        for future in self._commits.values():
-            if not future.done():
-                future.set_result(False)
-        self._commits.clear()
-        self._room.set()
-        if not self._queue:
+        self._queue.abandon_commits()
+        self._queue.open_room()
+        if not self._queue.items:
             await self._give_back_ids()
         if self._batches is not None:
             await self._batches.close()
@@ -311,24 +275,26 @@ class TurnWriter:
             _LOGGER.warning("Unused turn ids stay reserved (a gap in the numbering): %s", err)
 
     def _enqueue(self, item: Item) -> None:
-        first = not self._queue
-        if first:
-            self._oldest_at = asyncio.get_running_loop().time()
-        self._queue.append(item)
-        self._submitted += 1
+        first = self._queue.append(item)
         # The first item starts the writer's clock; later ones matter once it may write.
-        if first or self._active == 0 or self._commits or len(self._queue) >= self._max_batch:
+        if (
+            first
+            or self._active == 0
+            or self._queue.commits_awaited
+            or len(self._queue.items) >= self._max_batch
+        ):
             self._wake.set()
 
     def _hold_for(self) -> float:
         """How much longer to let items gather before writing; 0 to write now."""
-        if self._closing or self._waiters or self._commits or self._active == 0:
+        queue = self._queue
+        if queue.closing or queue.awaited or self._active == 0:
             return 0.0
-        if self._oldest_at is None:
+        if queue.oldest_at is None:
             return 0.0
-        if len(self._queue) >= self._max_batch:
+        if len(queue.items) >= self._max_batch:
             return 0.0
-        waited = asyncio.get_running_loop().time() - self._oldest_at
+        waited = asyncio.get_running_loop().time() - queue.oldest_at
         return max(0.0, self._max_delay_s - waited)
 
     async def _supervise(self) -> None:
@@ -345,18 +311,15 @@ class TurnWriter:
                 self._restart_s = min(RETRY_MAX_S, max(RETRY_FIRST_S, self._restart_s * 2))
                 self._stopped = f"{type(err).__name__}: {err}"
                 self._restarts += 1
-                if self._in_flight:
-                    self._queue = self._in_flight + self._queue
-                    self._in_flight = []
-                    if self._oldest_at is None:
-                        self._oldest_at = asyncio.get_running_loop().time()
+                if self._queue.in_flight:
+                    self._queue.put_back(self._queue.in_flight)
                 _LOGGER.exception(
                     "The store's writer stopped unexpectedly with %d turns and outcome checks "
                     "waiting; restarting it in %.1f s",
-                    len(self._queue),
+                    len(self._queue.items),
                     self._restart_s,
                 )
-                self._answer_waiters(ok=False)
+                self._queue.answer_waiters(ok=False)
                 self._urgent.clear()
                 await _pause(self._restart_s, self._urgent)
                 self._wake.set()
@@ -365,8 +328,8 @@ class TurnWriter:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            if not self._queue:
-                self._answer_waiters(ok=True)
+            if not self._queue.items:
+                self._queue.answer_waiters(ok=True)
                 continue
             hold = self._hold_for()
             if hold > 0:
@@ -385,10 +348,7 @@ class TurnWriter:
                 self._wake.set()
 
     async def _write(self) -> None:
-        batch = self._queue
-        self._queue = []
-        self._oldest_at = None
-        self._in_flight = batch
+        batch = self._queue.take()
         try:
             if self._ids.wants_reservation():
                 await self._reserve_ids(batch)
@@ -405,13 +365,13 @@ class TurnWriter:
             if not await self._write_one_by_one(batch):
                 return  # the database failed meanwhile; the rest waits
         else:
-            self._in_flight = []
-            self._count_written(batch)
+            self._queue.in_flight = []
+            self._queue.count_written(batch)
         self._retry_s = 0.0
         self._last_error = None
         self._restart_s = 0.0
         self._stopped = None
-        if self._queue:
+        if self._queue.items:
             self._wake.set()
 
     async def _write_one_by_one(self, batch: list[Item]) -> bool:
@@ -420,22 +380,22 @@ class TurnWriter:
         A failure of the database itself (locked, full) puts the rest back to be retried.
         """
         for position, item in enumerate(batch):
-            self._in_flight = batch[position:]
+            self._queue.in_flight = batch[position:]
             try:
                 await self._write_batch([item])
             except DATABASE_FAILURES as err:
                 self._failed(batch[position:], err)
                 return False
             except ITEM_FAILURES:
-                self._settle_commit(item, ok=False)
+                self._queue.settle_commit(item, ok=False)
                 described = (
                     f"turn {item.turn_id} of conversation {item.record.conversation_id}"
                     if isinstance(item, NumberedTurn)
                     else f"the outcome check of turn {item.turn_id}"
                 )
                 _LOGGER.exception("Dropped %s: it cannot be stored", described)
-            self._count_written([item])
-        self._in_flight = []
+            self._queue.count_written([item])
+        self._queue.in_flight = []
         return True
 
     def _failed(self, batch: list[Item], err: BaseException) -> None:
@@ -449,29 +409,8 @@ class TurnWriter:
             self._retry_s,
             reason,
         )
-        self._queue = batch + self._queue
-        self._in_flight = []
-        if self._oldest_at is None:
-            self._oldest_at = asyncio.get_running_loop().time()
-        self._answer_waiters(ok=False)
-
-    def _count_written(self, done: list[Item]) -> None:
-        self._written += len(done)
-        for item in done:
-            if isinstance(item, NumberedTurn):
-                self._pending_turns[item.record.conversation_id] -= 1
-                self._settle_commit(item, ok=True)
-        self._pending_turns = +self._pending_turns
-        if self.pending < self._max_pending:
-            self._room.set()
-        self._answer_waiters(ok=True)
-
-    def _settle_commit(self, item: Item, *, ok: bool) -> None:
-        """Tell whoever waits for ``item``'s commit how it went (once: the first word counts)."""
-        if isinstance(item, NumberedTurn):
-            future = self._commits.pop(id(item.record), None)
-            if future is not None and not future.done():
-                future.set_result(ok)
+        self._queue.put_back(batch)
+        self._queue.answer_waiters(ok=False)
 
     async def _write_batch(self, batch: list[Item]) -> None:
         """One transaction for the batch's turns and outcome checks, in order."""
@@ -494,48 +433,13 @@ class TurnWriter:
         claims = await self._started().reserve(self._ids)
         lost_turns, lost_calls = self._ids.settle(claims)
         if lost_turns or lost_calls:
-            renumbered = self._renumber(batch, lost_turns, lost_calls)
+            renumbered = self._queue.renumber(batch, self._ids, lost_turns, lost_calls)
             _LOGGER.error(
                 "Turn ids given out beyond the reservation were taken by another writer before "
                 "they could be claimed; %d turns are stored under new ids (%s)",
                 len(renumbered),
                 ", ".join(f"{old}→{new}" for old, new in renumbered.items()),
             )
-
-    def _renumber(self, batch: list[Item], lost_turns: range, lost_calls: range) -> dict[int, int]:
-        """Give new ids to the waiting turns holding lost ones; outcome checks follow them."""
-        renumbered: dict[int, int] = {}
-        for items in (batch, self._queue):
-            for index, item in enumerate(items):
-                if not isinstance(item, NumberedTurn):
-                    continue
-                turn_id, call_ids = item.turn_id, item.llm_call_ids
-                if turn_id in lost_turns:
-                    [turn_id] = self._ids.turns.take(1)
-                    renumbered[item.turn_id] = turn_id
-                if any(call_id in lost_calls for call_id in call_ids):
-                    call_ids = self._ids.llm_calls.take(len(call_ids))
-                items[index] = NumberedTurn(item.record, turn_id, call_ids)
-        for items in (batch, self._queue):
-            for index, item in enumerate(items):
-                if isinstance(item, OutcomeUpdate) and item.turn_id in renumbered:
-                    items[index] = OutcomeUpdate(
-                        renumbered[item.turn_id], item.outcome, item.detail, item.flagged
-                    )
-        return renumbered
-
-    def _answer_waiters(self, *, ok: bool) -> None:
-        still: list[_Waiter] = []
-        for waiter in self._waiters:
-            if waiter.future.done():
-                continue
-            if self._written >= waiter.target:
-                waiter.future.set_result(True)
-            elif not ok:
-                waiter.future.set_result(False)
-            else:
-                still.append(waiter)
-        self._waiters = still
 
 
 async def _pause(seconds: float, event: asyncio.Event) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from addon.custom_tools.definition import ToolDefinition, parse_definition
 from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import CustomToolSource
-from addon.custom_tools.trial import Trial
+from addon.custom_tools.trial import Trial, TrialRun
 from addon.errors import CustomToolInvalid
 from addon.text import JsonObject
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply
@@ -146,7 +146,7 @@ class CustomToolProvider:
             error=mask.text(outcome.error) if outcome.error is not None else None,
             duration_ms=outcome.duration_ms,
             dry_run=dry_run,
-            run=mask.value(outcome.detail) if outcome.detail is not None else None,
+            run=TrialRun.of(mask.value(outcome.detail)) if outcome.detail is not None else None,
         )
 
     def _parse(self, mapping: Mapping[str, Any]) -> tuple[ToolDefinition, JsonObject] | None:

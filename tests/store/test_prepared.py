@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import Engine, create_engine, insert
 
 from addon.store import encoding
-from addon.store.conversations import UPSERT_CONVERSATION
 from addon.store.models import Base, Conversation
 from addon.store.prepared import Statements
+from addon.store.turn_writes import UPSERT_CONVERSATION
 
 COLUMNS = "id, started_at, updated_at, source, language, title, turn_count, error_count"
 

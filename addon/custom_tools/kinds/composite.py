@@ -18,6 +18,7 @@ from addon.custom_tools.context import ActedOn, RenderedRequest, StepContext, St
 from addon.custom_tools.definition import CompositeSettings, RestSettings
 from addon.custom_tools.kinds.shaping import resolve_pointer
 from addon.errors import CustomToolCallError, HomeAgentError
+from addon.text import JsonObject
 
 StepRunner = Callable[[str, BaseModel, StepContext], Awaitable[StepResult]]
 
@@ -49,7 +50,7 @@ async def run(
     to act). Each step is judged on its own by the gate: ``acts: false`` cannot make an action,
     a script or a request other than GET run for real in a dry run.
     """
-    results: dict[str, Any] = {}
+    results: JsonObject = {}
     last: StepResult | None = None
     acted: list[ActedOn] = []
     for index, step in enumerate(settings.steps):

@@ -18,6 +18,7 @@ from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepCo
 from addon.custom_tools.definition import MAX_PERIOD_S, HistorySettings
 from addon.custom_tools.kinds.service import entity_list
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
+from addon.text import JsonObject
 
 MAX_CHANGES = 20
 """State changes listed per non-numeric entity (the latest ones)."""
@@ -99,13 +100,13 @@ def _parse_time(text: str, field: str) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> JsonObject:
     """Numbers: first, last, min, max, mean; other states: the count and the latest changes.
 
     Rows are Home Assistant's compressed states (``s`` state, ``lu`` last updated, seconds).
     """
     states = [(str(row.get("s", row.get("state", ""))), _seconds(row)) for row in rows]
-    summary: dict[str, Any] = {"entity_id": entity_id, "samples": len(states)}
+    summary: JsonObject = {"entity_id": entity_id, "samples": len(states)}
     if not states:
         return {**summary, "note": "no recorded states in this period"}
     numbers = [value for value in (_number(state) for state, _at in states) if value is not None]
@@ -129,9 +130,9 @@ def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> dict[
     }
 
 
-def summarise_statistics(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summarise_statistics(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> JsonObject:
     """Hourly statistics as one summary: the overall min, max and mean, and the last hour's mean."""
-    summary: dict[str, Any] = {"entity_id": entity_id, "hours": len(rows)}
+    summary: JsonObject = {"entity_id": entity_id, "hours": len(rows)}
     means = [v for v in (_number(row.get("mean")) for row in rows) if v is not None]
     lows = [v for v in (_number(row.get("min")) for row in rows) if v is not None]
     highs = [v for v in (_number(row.get("max")) for row in rows) if v is not None]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -38,16 +40,24 @@ _LITERAL_SAFE = ":/?#[]@!$&'()*+,;=%~"
 NOT_SENT = "dry run: the request was recorded, not sent"
 
 
+@dataclass(frozen=True, slots=True)
+class SentBody:
+    """The body as aiohttp sends it: a JSON value, or form fields or bytes (never both)."""
+
+    json: object = None
+    data: Mapping[str, str] | bytes | None = None
+
+
 async def run(settings: RestSettings, context: StepContext) -> StepResult:
     """Render, check the origin, send (unless a dry run holds it back) and shape the answer."""
-    request, body_kwargs = render_request(settings, context)
+    request, body = render_request(settings, context)
     if not context.send:
         return StepResult(NOT_SENT, request=request, sent=False)
     if context.session is None:
         raise ToolError("no HTTP session to send the request with")
     try:
         async with asyncio.timeout(context.timeout):
-            response = await _exchange(context.session, request, body_kwargs, settings)
+            response = await _exchange(context.session, request, body, settings)
     except TimeoutError:
         raise CustomToolCallError(
             f"{request.method} {request.url} gave no answer within {context.timeout:g} s",
@@ -84,8 +94,8 @@ async def run(settings: RestSettings, context: StepContext) -> StepResult:
 
 def render_request(
     settings: RestSettings, context: StepContext
-) -> tuple[RenderedRequest, dict[str, Any]]:
-    """The rendered request, and the body as aiohttp's keyword argument."""
+) -> tuple[RenderedRequest, SentBody]:
+    """The rendered request, and the body as aiohttp sends it."""
     renderer, field = context.renderer, context.field
     # Only the request sees the tool's secrets; results and other kinds never do.
     variables = {**context.variables, "secrets": dict(context.secrets)}
@@ -115,30 +125,30 @@ def render_request(
         if "\r" in value or "\n" in value or "\x00" in value:
             raise ToolError(f"{field}.headers.{key}: a header value cannot hold a line break")
     body: Any = None
-    body_kwargs: dict[str, Any] = {}
+    sent = SentBody()
     if settings.body is not None:
         content = settings.body.content
         if settings.body.type == "json":
             body = renderer.render_tree(content, variables, f"{field}.body.content")
-            body_kwargs["json"] = body
+            sent = SentBody(json=body)
         elif settings.body.type == "form":
             assert isinstance(content, dict)
             body = {
                 key: renderer.render(str(value), variables, f"{field}.body.content.{key}")
                 for key, value in content.items()
             }
-            body_kwargs["data"] = body
+            sent = SentBody(data=body)
         else:
             assert isinstance(content, str)
             body = renderer.render(content, variables, f"{field}.body.content")
-            body_kwargs["data"] = body.encode()
+            sent = SentBody(data=body.encode())
             if not any(key.lower() == "content-type" for key in headers):
                 headers["Content-Type"] = "text/plain; charset=utf-8"
-    return RenderedRequest(settings.method, str(url), headers, body), body_kwargs
+    return RenderedRequest(settings.method, str(url), headers, body), sent
 
 
 def _render_url(
-    settings: RestSettings, variables: dict[str, Any], context: StepContext
+    settings: RestSettings, variables: Mapping[str, Any], context: StepContext
 ) -> yarl.URL:
     """The URL template rendered, each output encoded as one path segment or one query value."""
     field = f"{context.field}.url"
@@ -192,13 +202,18 @@ def _masked(mask: SecretMask, response: RecordedResponse) -> RecordedResponse:
 async def _exchange(
     session: aiohttp.ClientSession,
     request: RenderedRequest,
-    body_kwargs: dict[str, Any],
+    body: SentBody,
     settings: RestSettings,
 ) -> RecordedResponse:
     method, url = request.method, yarl.URL(request.url, encoded=True)
     for _ in range(MAX_REDIRECTS + 1):
         async with session.request(
-            method, url, headers=dict(request.headers), allow_redirects=False, **body_kwargs
+            method,
+            url,
+            headers=dict(request.headers),
+            allow_redirects=False,
+            json=body.json,
+            data=body.data,
         ) as response:
             location = response.headers.get("Location")
             if response.status not in _REDIRECTS or location is None:
@@ -227,7 +242,7 @@ async def _exchange(
             )
         url = target
         if response.status == 303 or (response.status in (301, 302) and method != "GET"):
-            method, body_kwargs = "GET", {}
+            method, body = "GET", SentBody()
     raise CustomToolCallError(
         f"{request.url} redirected more than {MAX_REDIRECTS} times", request=request
     )

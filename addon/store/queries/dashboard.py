@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import Conversation, ToolCall, Turn
 from addon.store.queries.conversations import EVALUATION_SOURCE
+from addon.text import JsonObject
 
 Resolution = Literal["hour", "day"]
 _BUCKET_FORMAT: dict[Resolution, str] = {"hour": "%Y-%m-%d %H:00:00", "day": "%Y-%m-%d 00:00:00"}
@@ -74,7 +75,7 @@ class TurnSummary:
     handled_by: str
     error: str | None
     outcome: str
-    outcome_detail: dict[str, Any]
+    outcome_detail: JsonObject
 
 
 def _not_evaluation(since: datetime) -> Any:
@@ -231,4 +232,18 @@ async def _recent(
         .order_by(Turn.created_at.desc(), Turn.id.desc())
         .limit(limit)
     )
-    return [TurnSummary(*row) for row in (await session.execute(query)).all()]
+    return [
+        TurnSummary(id_, conversation_id, seq, created_at, user, reply, by, error, outcome, detail)
+        for (
+            id_,
+            conversation_id,
+            seq,
+            created_at,
+            user,
+            reply,
+            by,
+            error,
+            outcome,
+            detail,
+        ) in (await session.execute(query)).all()
+    ]

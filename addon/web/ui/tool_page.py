@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dc_fields
 
-from addon.custom_tools.trial import Trial
+from addon.custom_tools.trial import NOTHING_RAN, Trial
 from addon.store import custom_tools as stored
 from addon.text import JsonObject
 from addon.web.ui import tool_editor as editor
@@ -34,16 +34,16 @@ class TryShown:
     @classmethod
     def of(cls, trial: Trial) -> TryShown:
         """The try's trial, read for the page."""
-        record = trial.run or {}
+        run = trial.run or NOTHING_RAN
         return cls(
             for_model=trial.result,
             error=trial.error,
             duration_ms=trial.duration_ms,
             dry_run=trial.dry_run,
-            sent=bool(record.get("sent", False)),
-            request=record.get("request"),
-            response=record.get("response"),
-            steps=list(record.get("steps") or []),
+            sent=run.sent,
+            request=run.request,
+            response=run.response,
+            steps=list(run.steps),
         )
 
 

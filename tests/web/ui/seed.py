@@ -12,9 +12,9 @@ from addon.store.conversations import (
     OutcomeUpdate,
     ToolCallRecord,
     TurnRecord,
-    write_outcomes,
 )
 from addon.store.database import Store
+from addon.store.turn_writes import write_outcomes
 from devtools.recording import record_turn
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
