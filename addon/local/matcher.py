@@ -41,6 +41,7 @@ from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
+from addon.local.forms import TextMemo
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
@@ -263,9 +264,10 @@ class LocalMatcher:
             return
         text = without_answer_format(text, language or self._language)
         seen: set[str] = set()
+        memo = TextMemo()
         for sentences in loaded.sets:
             match = self._recognize(
-                text, text, model, sentences, preferred_area_id, start, ambiguous
+                text, text, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
@@ -279,7 +281,7 @@ class LocalMatcher:
         start = time.perf_counter()
         for sentences in loaded.sets:
             match = self._recognize(
-                text, corrected, model, sentences, preferred_area_id, start, ambiguous
+                text, corrected, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
@@ -295,20 +297,27 @@ class LocalMatcher:
         start: float,
         ambiguous: bool = False,
         lists: HomeSlotLists | None = None,
+        memo: TextMemo | None = None,
     ) -> LocalMatch | None:
         """``text`` matched against one set of sentences (``said``: what was said).
 
-        ``lists`` replaces the home's slot lists (the unexposed names, :meth:`unexposed`).
+        ``lists`` replaces the home's slot lists (the unexposed names, :meth:`unexposed`);
+        ``memo`` keeps what the text needs for the other sets.
         """
         intents = sentences.intents
         home_lists, values = self._slot_lists_for(model)
         if lists is not None:
             home_lists, values = lists, ValueCache()
-        slot_lists = home_lists.for_text(text)
+        key = (id(home_lists), text)
+        slot_lists = memo.slot_lists.get(key) if memo is not None else None
+        if slot_lists is None:
+            slot_lists = home_lists.for_text(text)
+            if memo is not None:
+                memo.slot_lists[key] = slot_lists
         candidates = (
             intents.intents
             if sentences.filter is None
-            else sentences.filter.reduce(text, slot_lists, values)
+            else sentences.filter.reduce(text, slot_lists, values, memo)
         )
         if candidates is None:
             _LOGGER.debug("No %s match for %r (no template can match)", sentences.stage, text)

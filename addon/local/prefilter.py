@@ -27,7 +27,7 @@ from hassil.expression import Sentence
 from hassil.intents import Intent, IntentData, SlotList, TextSlotValue, WildcardSlotList
 from hassil.util import check_excluded_context, check_required_context
 
-from addon.local.forms import TextForms
+from addon.local.forms import TextForms, TextMemo
 from addon.local.templates import Analysis, Atom, Slot, Where, atom_order, fold
 from addon.local.values import ValueCache, analyse
 
@@ -82,6 +82,7 @@ class TemplateFilter:
         self.enabled = not intents.settings.ignore_whitespace
         """False for languages written without spaces, which hassil matches differently."""
         self._skip_words = [fold(word.strip()) for word in intents.skip_words if word.strip()]
+        self._skip_key = tuple(intents.skip_words)
         wildcards = {
             name
             for name, slot_list in intents.slot_lists.items()
@@ -199,12 +200,17 @@ class TemplateFilter:
         return self.template(index).text or ""
 
     def survivors(
-        self, text: str, slot_lists: Mapping[str, SlotList], cache: ValueCache | None = None
+        self,
+        text: str,
+        slot_lists: Mapping[str, SlotList],
+        cache: ValueCache | None = None,
+        memo: TextMemo | None = None,
     ) -> tuple[int, ...]:
         """The templates ``text`` might match with ``slot_lists``, in hassil's order.
 
         ``cache`` keeps the analysed values of the lists (one per home model); without it the
-        filter's own is used.
+        filter's own is used. ``memo`` shares the text's forms with the other sets of
+        sentences matched against the same text (:class:`~addon.local.forms.TextMemo`).
         """
         if not self.enabled or any(
             isinstance(slot_list, WildcardSlotList) for slot_list in slot_lists.values()
@@ -212,7 +218,11 @@ class TemplateFilter:
             # A wildcard given per call could make hassil read a template's text differently
             # (see templates.needs); we never pass one.
             return tuple(range(len(self._templates)))
-        forms = TextForms.of(text, self._intents.skip_words, self._skip_words)
+        forms = memo.forms.get((text, self._skip_key)) if memo is not None else None
+        if forms is None:
+            forms = TextForms.of(text, self._intents.skip_words, self._skip_words)
+            if memo is not None:
+                memo.forms[text, self._skip_key] = forms
         present = 0
         haystack = forms.haystack
         for word, bit in self._inside:
@@ -241,10 +251,14 @@ class TemplateFilter:
         return tuple(kept)
 
     def reduce(
-        self, text: str, slot_lists: Mapping[str, SlotList], cache: ValueCache | None = None
+        self,
+        text: str,
+        slot_lists: Mapping[str, SlotList],
+        cache: ValueCache | None = None,
+        memo: TextMemo | None = None,
     ) -> Intents | None:
         """The intents with only the templates ``text`` might match; None when there are none."""
-        kept = self.survivors(text, slot_lists, cache)
+        kept = self.survivors(text, slot_lists, cache, memo)
         if not kept:
             return None
         if len(kept) == len(self._templates):
