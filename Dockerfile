@@ -20,6 +20,13 @@ RUN pip3 install --no-cache-dir --no-deps --require-hashes \
 
 COPY addon ./addon
 COPY webui ./webui
+# Front-end packages the panel serves unchanged (CodeMirror), from the npm registry, pinned by
+# version and integrity in webui/package-lock.json; Node.js only for this step.
+COPY scripts/webui-vendor.sh ./scripts/
+RUN apk add --no-cache --virtual .webui-build bash nodejs npm \
+    && bash scripts/webui-vendor.sh \
+    && apk del .webui-build \
+    && rm -rf scripts /root/.npm
 # Compiled once here rather than at every start on a slow SD card.
 RUN python3 -m compileall -q addon
 

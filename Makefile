@@ -10,6 +10,8 @@ PYTEST_ARGS ?=
 # the figures behind it are in docs/DECISIONS.md ("The test suite on two cores").
 PYTEST_WORKERS ?= 2
 
+WEBUI_VENDOR := webui/static/vendor/codemirror/codemirror.js
+
 .PHONY: demo test test-quick lint format venv ha-venv system-deps clean
 
 $(VENV)/.installed-py313: requirements.txt requirements-dev.txt requirements-intents.txt pyproject.toml
@@ -27,7 +29,13 @@ $(VENV)/.installed-py313: requirements.txt requirements-dev.txt requirements-int
 		-r requirements-intents.txt
 	touch $@
 
-venv: $(VENV)/.installed-py313
+# Front-end packages the panel serves unchanged (CodeMirror), from the npm registry, pinned by
+# version and integrity in webui/package-lock.json, as the Dockerfile installs them.
+$(WEBUI_VENDOR): webui/package.json webui/package-lock.json scripts/webui-vendor.sh
+	bash scripts/webui-vendor.sh
+	@touch $@
+
+venv: $(VENV)/.installed-py313 $(WEBUI_VENDOR)
 
 # The real Home Assistant Core the integration tests and the demo run, cached outside the clone.
 ha-venv:
