@@ -15,6 +15,7 @@ the GIL makes its CPU the loop's anyway, and a lone turn waited 2-4 ms longer fo
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +24,7 @@ from typing import TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -32,12 +33,18 @@ from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds
 from addon.store.ids import Claim
 from addon.store.prepared import Statements
 from addon.store.turn_writes import write_outcomes, write_turns
+from addon.store.write_queue import WriteQueue, split
 
+# The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
+DATABASE_FAILURES = (OperationalError, OSError)
+# Something in an item cannot be stored (a value JSON cannot hold, a constraint): dropped alone.
+ITEM_FAILURES = (StatementError, ValueError, TypeError, LookupError, AttributeError, RecursionError)
 # A batch this small is written on the event loop when the write lock is free.
 INLINE_MAX_ITEMS = 50
 BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
 _T = TypeVar("_T")
+_LOGGER = logging.getLogger(__name__)
 
 
 class BatchConnections:
@@ -55,16 +62,44 @@ class BatchConnections:
         """The engines batches are written through: on the loop, then in the thread."""
         return self._inline, self._threaded
 
+    def write_inline(self, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> bool:
+        """One transaction on the loop, now, if the batch is small and the lock free; else False.
+
+        Never waits: a held write lock, or a larger batch, is left to :meth:`write`'s thread.
+        """
+        if len(turns) + len(updates) > INLINE_MAX_ITEMS:
+            return False
+        try:
+            _write(self._inline, self._statements[self._inline], turns, updates)
+        except OperationalError as err:
+            if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
+                raise
+            return False
+        return True
+
+    def write_waiting(self, queue: WriteQueue) -> None:
+        """Write all ``queue`` holds in the caller's task, now, or put it back for the writer.
+
+        For a turn handed over while the writer's task is idle: the reply need not wait for that
+        task to be scheduled. Anything in the way (a held lock, a value that cannot be stored,
+        any failure) puts the batch back, and the task meets it as it meets any batch.
+        """
+        batch = queue.take()
+        try:
+            written = self.write_inline(*split(batch))
+        except Exception:  # a boundary: the writer's task writes it again and handles what fails
+            _LOGGER.debug("Writing at once failed; the writer's task takes it", exc_info=True)
+            written = False
+        if written:
+            queue.in_flight = []
+            queue.count_written(batch)
+        else:
+            queue.put_back(batch)
+
     async def write(self, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> None:
         """One transaction for ``turns`` then ``updates``: on the loop if it can, else threaded."""
-        if len(turns) + len(updates) <= INLINE_MAX_ITEMS:
-            try:
-                _write(self._inline, self._statements[self._inline], turns, updates)
-            except OperationalError as err:
-                if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
-                    raise
-            else:
-                return
+        if self.write_inline(turns, updates):
+            return
         threaded = self._threaded
         await self._in_thread(partial(_write, threaded, self._statements[threaded], turns, updates))
 

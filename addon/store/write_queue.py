@@ -195,3 +195,9 @@ class WriteQueue:
                         renumbered[item.turn_id], item.outcome, item.detail, item.flagged
                     )
         return renumbered
+
+
+def split(batch: list[Item]) -> tuple[list[NumberedTurn], list[OutcomeUpdate]]:
+    """A batch's turns and its outcome checks, each in order."""
+    turns = [item for item in batch if isinstance(item, NumberedTurn)]
+    return turns, [item for item in batch if isinstance(item, OutcomeUpdate)]

@@ -1,12 +1,9 @@
 """The store's one writer: turns and outcome checks the agent hands over, written in batches.
 
-Writing a turn costs a few milliseconds of CPU (serialising its messages and traces, the
-statements, the commit), and turns finishing together queued for SQLite's single write lock,
-some giving up with "database is locked". So the agent hands a finished turn to
-:class:`TurnWriter` (:meth:`TurnWriter.add`): the turn gets its id now
-(:class:`~addon.store.conversations.TurnIds`) and one task writes what waits, in order, one
-transaction for everything waiting (group commit): while one batch is being written, the turns
-finishing meanwhile gather for the next.
+Turns finishing together queued for SQLite's single write lock, some giving up with "database
+is locked". So the agent hands a finished turn to :class:`TurnWriter` (:meth:`TurnWriter.add`):
+the turn gets its id now (:class:`~addon.store.conversations.TurnIds`) and one task writes what
+waits, in order, one transaction for all of it (group commit).
 
 An answered turn is a stored turn: the agent answers only once its turn's transaction has
 committed (:attr:`AddedTurn.committed`), so a crash (``kill -9``, an out-of-memory kill) loses
@@ -19,8 +16,8 @@ The queue is bounded: once ``max_pending`` items wait, :meth:`TurnWriter.add` (a
 :meth:`TurnWriter.room`) wait for room, so under overload the answers slow down and memory
 stays bounded; nothing handed over is dropped for want of room.
 
-The ids it gives out are reserved in the database beforehand (:mod:`addon.store.ids`), so the
-id the agent answers with is the id the turn is stored under, whoever else writes the file.
+Ids are reserved in the database beforehand (:mod:`addon.store.ids`): the id the agent answers
+with is the one the turn is stored under.
 
 A write the database refuses (locked, full) is logged and retried with backoff, the turns
 waiting for it keep waiting. An item that itself cannot be stored (a value JSON cannot hold) is
@@ -29,8 +26,9 @@ waits for it is told (``committed`` is False). Any other failure is a fault nobo
 task that writes stops, which :attr:`TurnWriter.failing` (and so the store's health) reports,
 and it is started again after a growing pause, with everything it held put back first.
 
-Whoever must read a turn the agent has just finished calls :meth:`TurnWriter.flush` first (the
-web UI's pages, history after a cache miss).
+A turn handed over while that task is idle is written by the caller, lock permitting
+(:meth:`BatchConnections.write_waiting`). Whoever must read a just-finished turn calls
+:meth:`TurnWriter.flush` first (the web UI's pages, history after a cache miss).
 """
 
 from __future__ import annotations
@@ -42,14 +40,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, select, text
-from sqlalchemy.exc import OperationalError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from addon.store.batches import BatchConnections
+from addon.store.batches import DATABASE_FAILURES, ITEM_FAILURES, BatchConnections
 from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
 from addon.store.ids import BLOCK
 from addon.store.models import Conversation
-from addon.store.write_queue import Item, WriteQueue
+from addon.store.write_queue import Item, WriteQueue, split
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -61,11 +58,6 @@ MAX_PENDING = 1_000
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
-
-# The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
-DATABASE_FAILURES = (OperationalError, OSError)
-# Something in an item cannot be stored (a value JSON cannot hold, a constraint): dropped alone.
-ITEM_FAILURES = (StatementError, ValueError, TypeError, LookupError, AttributeError, RecursionError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +98,7 @@ class TurnWriter:
         self._stopped: str | None = None
         self._restarts = 0
         self._holding = False
+        self._idle = False
         self._wake = asyncio.Event()
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -157,10 +150,14 @@ class TurnWriter:
     def holding(self) -> bool:
         """Whether the writer has looked at what waits and is letting it gather, writing nothing.
 
-        True only while its task is paused for a quiet moment, so a test can tell "chose not to
-        write yet" from "has not got round to it" without sleeping.
+        True only while its task pauses for a quiet moment: "chose not to write yet".
         """
         return self._holding
+
+    @property
+    def idle(self) -> bool:
+        """Whether the task waits for work: a turn handed over now is written by its caller."""
+        return self._idle
 
     @property
     def failing(self) -> str | None:
@@ -187,7 +184,11 @@ class TurnWriter:
             future.set_result(False)
         else:
             self._queue.expect_commit(record, future)
-        return AddedTurn(self.submit(record), future)
+        added = AddedTurn(self.submit(record), future)
+        idle = self._idle and not (self._stopped or self._retry_s or self._queue.closing)
+        if idle and not self._ids.wants_reservation():
+            self._started().write_waiting(self._queue)
+        return added
 
     async def room(self) -> None:
         """Wait until fewer than ``max_pending`` items wait to be written (backpressure).
@@ -326,7 +327,9 @@ class TurnWriter:
 
     async def _run(self) -> None:
         while True:
+            self._idle = True
             await self._wake.wait()
+            self._idle = False
             self._wake.clear()
             if not self._queue.items:
                 self._queue.answer_waiters(ok=True)
@@ -414,9 +417,7 @@ class TurnWriter:
 
     async def _write_batch(self, batch: list[Item]) -> None:
         """One transaction for the batch's turns and outcome checks, in order."""
-        turns = [item for item in batch if isinstance(item, NumberedTurn)]
-        updates = [item for item in batch if isinstance(item, OutcomeUpdate)]
-        await self._started().write(turns, updates)
+        await self._started().write(*split(batch))
 
     def _started(self) -> BatchConnections:
         if self._batches is None:

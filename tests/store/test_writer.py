@@ -273,3 +273,34 @@ async def test_a_stop_lets_a_turn_waiting_for_room_through_and_says_it_is_not_st
     finally:
         blocker.close()
         await store.close()
+
+
+async def test_a_turn_added_while_the_writer_is_idle_is_committed_before_add_returns(
+    store: Store,
+) -> None:
+    """With the writer's task idle and the lock free, the caller's task writes the turn."""
+    await until(lambda: store.writer.idle)
+    added = await store.writer.add(turn("c1"))
+    assert added.committed.done()
+    assert added.committed.result() is True
+    assert [t.id for t in await turns_of(store, "c1")] == [added.turn_id]
+
+
+async def test_a_turn_added_while_another_holds_the_lock_is_written_by_the_task(
+    tmp_path: Path,
+) -> None:
+    """A held write lock leaves the turn to the writer's task; it commits once the lock is free."""
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=5.0)
+    try:
+        await until(lambda: store.writer.idle)
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        added = await store.writer.add(turn("c1"))
+        assert not added.committed.done()
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        assert await added.committed is True
+        assert [t.id for t in await turns_of(store, "c1")] == [added.turn_id]
+    finally:
+        await store.close()
