@@ -17,7 +17,6 @@ import heapq
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -27,9 +26,6 @@ from addon.memory.indexes import LexicalIndex, MemoryIndex
 from addon.store import memories, memory_search
 from addon.store.memories import MemoryRecord
 from addon.store.memory_search import ScoredId
-
-if TYPE_CHECKING:
-    pass
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ rebuild, so it is immutable.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -143,15 +143,8 @@ class HomeIndex:
         if new_state or entity_id not in self.order:
             self.order[entity_id] = self._next
             self._next += 1
-        _put(self.by_domain, entity.domain, entity_id)
-        for key in entity.name_keys:
-            _put(self.by_name, key, entity_id)
-        for key in loose_keys(entity):
-            _put(self.by_loose_name, key, entity_id)
-        if entity.area_id:
-            _put(self.by_area, entity.area_id, entity_id)
-        for device_class in entity.match_device_classes:
-            _put(self.by_device_class, device_class, entity_id)
+        for table, key in self._filed(entity):
+            _put(table, key, entity_id)
         for name in entity.names:
             self.fuzzy.add(entity_id, name)
 
@@ -160,17 +153,22 @@ class HomeIndex:
         entity_id = entity.entity_id
         if state_removed:
             self.order.pop(entity_id, None)
-        _drop(self.by_domain, entity.domain, entity_id)
-        for key in entity.name_keys:
-            _drop(self.by_name, key, entity_id)
-        for key in loose_keys(entity):
-            _drop(self.by_loose_name, key, entity_id)
-        if entity.area_id:
-            _drop(self.by_area, entity.area_id, entity_id)
-        for device_class in entity.match_device_classes:
-            _drop(self.by_device_class, device_class, entity_id)
+        for table, key in self._filed(entity):
+            _drop(table, key, entity_id)
         for name in entity.names:
             self.fuzzy.remove(entity_id, name)
+
+    def _filed(self, entity: Entity) -> Iterator[tuple[dict[str, frozenset[str]], str]]:
+        """Each table ``entity`` is filed in, with its key there (added and removed alike)."""
+        yield self.by_domain, entity.domain
+        for key in entity.name_keys:
+            yield self.by_name, key
+        for key in loose_keys(entity):
+            yield self.by_loose_name, key
+        if entity.area_id:
+            yield self.by_area, entity.area_id
+        for device_class in entity.match_device_classes:
+            yield self.by_device_class, device_class
 
     def ordered(self, entity_ids: Iterable[str]) -> list[str]:
         """``entity_ids`` in state machine order."""
