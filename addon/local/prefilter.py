@@ -31,8 +31,10 @@ from addon.local.forms import TextForms, TextMemo
 from addon.local.templates import Analysis, Atom, Slot, Where, atom_order, fold
 from addon.local.values import ValueCache, analyse
 
-_FIT_MEMO_SIZE = 4096
-"""Remembered context tests (scope × distinct value context); a home has a few hundred."""
+_ACCEPT_MEMO_SIZE = 4096
+"""Remembered context tests (slot group × distinct value context); a home has a few dozen."""
+_ANYWHERE, _AT_START, _AT_END = 1, 2, 4
+"""Where the values of one context were found (bits of ``TemplateFilter._group_present``)."""
 _MANY_VALUES = 16
 """Found values past which a set of the text's beginnings and endings is quicker to ask."""
 _REDUCED_CACHE_SIZE = 256
@@ -120,7 +122,7 @@ class TemplateFilter:
         self._cache = ValueCache()
         self._lock = threading.Lock()
         self._reduced: OrderedDict[tuple[int, ...], Intents] = OrderedDict()
-        self._fit_memo: dict[tuple[int | None, str], bool] = {}
+        self._accept_memo: dict[tuple[int, str | None], tuple[int, int, int]] = {}
 
     def _index(self, template_needs: list[list[frozenset[Atom]]]) -> None:
         """Number the atoms so a text is tested with a few bit operations.
@@ -302,7 +304,14 @@ class TemplateFilter:
         forms: TextForms,
         cache: ValueCache,
     ) -> int:
-        """The bits of ``group``'s atoms that hold: a value of the list is where it must be."""
+        """The bits of ``group``'s atoms that hold: a value of the list is where it must be.
+
+        An atom holds when a value found in the text sits where the atom needs it (anywhere,
+        at the start, at the end) and its context fits the atom's block. The values are
+        summed up per context (a home's names share a few), and each context's atoms are
+        known by where they need it (:meth:`_accepting`), so the cost follows the contexts
+        found, not the hundred-odd blocks that name an area or a device.
+        """
         slot_list = group.own
         if slot_list is None:
             slot_list = slot_lists.get(group.name, self._intents.slot_lists.get(group.name))
@@ -315,61 +324,59 @@ class TemplateFilter:
         found = analysed.found(forms.haystack)
         if not found:
             return 0
-        # Each found value is a bit; a scope sees the values whose context fits it.
-        by_context: dict[str | None, tuple[int, TextSlotValue]] = {}
-        at_start = at_end = 0
+        # Where the values of each context sit: _ANYWHERE always, _AT_START, _AT_END.
+        reach: dict[str | None, tuple[int, TextSlotValue]] = {}
         many = len(found) > _MANY_VALUES
-        for position, value in enumerate(found):
-            bit = 1 << position
-            bits = by_context.get(value.context, (0, value.value))[0]
-            by_context[value.context] = (bits | bit, value.value)
+        for value in found:
+            placed = _ANYWHERE
             if value.start is None or (
                 value.start in forms.beginnings
                 if many
                 else any(text.startswith(value.start) for text in forms.starts)
             ):
-                at_start |= bit
+                placed |= _AT_START
             if value.end is None or (
                 value.end in forms.endings
                 if many
                 else any(text.endswith(value.end) for text in forms.ends)
             ):
-                at_end |= bit
-        anywhere = (1 << len(found)) - 1
-        placed = {Where.ANYWHERE: anywhere, Where.START: at_start, Where.END: at_end}
+                placed |= _AT_END
+            known = reach.get(value.context)
+            reach[value.context] = (placed | (known[0] if known else 0), value.value)
         present = 0
-        fitting: dict[int | None, int] = {None: anywhere}
-        for slot, bit in group.atoms:
-            fits = fitting.get(slot.block)
-            if fits is None:
-                fits = fitting[slot.block] = self._fitting(slot.block, by_context)
-            if fits & placed[slot.where]:
-                present |= bit
+        for context, (placed, value) in reach.items():
+            anywhere, at_start, at_end = self._accepting(group, context, value)
+            present |= anywhere
+            if placed & _AT_START:
+                present |= at_start
+            if placed & _AT_END:
+                present |= at_end
         return present
 
-    def _fitting(
-        self, scope: int | None, by_context: Mapping[str | None, tuple[int, TextSlotValue]]
-    ) -> int:
-        """The values (bits) hassil tries in ``scope``'s blocks: its context test, remembered.
+    def _accepting(
+        self, group: _SlotGroup, context: str | None, value: TextSlotValue
+    ) -> tuple[int, int, int]:
+        """The bits of ``group``'s atoms whose block tries a value with ``context``, by where.
 
-        A home's names share a few contexts ({"domain": "light"}), so the answer is kept per
-        scope and context (by ``repr``, equal for equal plain data).
+        Anywhere, at the start, at the end. A value with no context fits every block (nothing
+        to contradict a requirement or an exclusion); otherwise each block's test is hassil's
+        own (:func:`_fits`), and the answer is kept per group and context (by ``repr``, equal
+        for equal plain data): a home's names share a few contexts ({"domain": "light"}).
         """
-        data = None if scope is None else self._scopes[scope].data
-        fitting = 0
-        for context, (values, value) in by_context.items():
-            if data is None or context is None:
-                fitting |= values  # nothing to contradict a requirement or an exclusion
-                continue
-            key = (scope, context)
-            fits = self._fit_memo.get(key)
-            if fits is None:
-                if len(self._fit_memo) > _FIT_MEMO_SIZE:
-                    self._fit_memo.clear()
-                fits = self._fit_memo[key] = _fits(data, value.context)
-            if fits:
-                fitting |= values
-        return fitting
+        key = (id(group), context)
+        accepting = self._accept_memo.get(key)
+        if accepting is not None:
+            return accepting
+        bits = {Where.ANYWHERE: 0, Where.START: 0, Where.END: 0}
+        for slot, bit in group.atoms:
+            data = None if slot.block is None else self._scopes[slot.block].data
+            if context is None or data is None or _fits(data, value.context):
+                bits[slot.where] |= bit
+        accepting = (bits[Where.ANYWHERE], bits[Where.START], bits[Where.END])
+        if len(self._accept_memo) > _ACCEPT_MEMO_SIZE:
+            self._accept_memo.clear()
+        self._accept_memo[key] = accepting
+        return accepting
 
     def _build(self, kept: Sequence[int]) -> Intents:
         """An :class:`Intents` with the kept templates, blocks and intents in their order."""
