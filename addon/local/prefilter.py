@@ -344,8 +344,8 @@ class TemplateFilter:
             known = reach.get(value.context)
             reach[value.context] = (placed | (known[0] if known else 0), value.value)
         present = 0
-        for context, (placed, value) in reach.items():
-            anywhere, at_start, at_end = self._accepting(group, context, value)
+        for context, (placed, example) in reach.items():
+            anywhere, at_start, at_end = self._accepting(group, context, example)
             present |= anywhere
             if placed & _AT_START:
                 present |= at_start
