@@ -1,11 +1,13 @@
 """Text checks shared by the edges that parse JSON or YAML from clients (API, panel, Wyoming).
 
-And the name of what JSON text holds: :data:`JsonObject`.
+And the name of what JSON text holds: :data:`JsonObject`; a tool list that keeps its own JSON
+text: :class:`ToolSpecs`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import yaml
@@ -18,6 +20,35 @@ type JsonObject = dict[str, Any]
 """A JSON object whose keys are open by nature: a tool's arguments, a JSON schema, what a tool
 answers, a body or event on the wire, a payload the store keeps as JSON. Where the keys are
 known and the value crosses modules, a frozen dataclass says what each field is instead."""
+
+
+class ToolSpecs(list[JsonObject]):
+    """A turn's OpenAI ``tools`` list, which serialises itself once, however often it is sent.
+
+    The same list goes out with every model call of a turn and into the trace of each: as
+    plain dicts it was serialised once per call for the request body and once more for the
+    store, about 70 µs each at a thousand entities. :attr:`json` is that text, made on first
+    use, in the form both want (UTF-8, compact, as the openai package writes a body). The
+    list is read only once built: nothing would refresh the text after a change.
+    """
+
+    __slots__ = ("_json",)
+
+    def __init__(self, specs: Iterable[JsonObject] = ()) -> None:
+        super().__init__(specs)
+        self._json: str | None = None
+
+    @property
+    def json(self) -> str:
+        """The list as compact JSON text (``allow_nan`` off, as a request body needs)."""
+        if self._json is None:
+            self._json = compact_json(self)
+        return self._json
+
+
+def compact_json(value: object) -> str:
+    """``value`` as the openai package writes a request body: compact, UTF-8, no NaN."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 class NoAliasLoader(yaml.SafeLoader):

@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from addon.text import dump_yaml, is_unicode, load_yaml
+from addon.text import ToolSpecs, dump_yaml, is_unicode, load_yaml
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,13 @@ def test_dumped_yaml_keeps_a_long_template_on_one_line() -> None:
     text = dump_yaml(data)
     assert any(template in line for line in text.splitlines())
     assert load_yaml(text) == data
+
+
+def test_a_tool_list_keeps_its_compact_text() -> None:
+    """Made on first use, as a request body writes it: compact, UTF-8, no NaN."""
+    specs = ToolSpecs([{"name": "Küche", "n": 1.5}])
+    assert specs.json == '[{"name":"Küche","n":1.5}]'
+    assert specs.json is specs.json
+    assert specs == [{"name": "Küche", "n": 1.5}]
+    with pytest.raises(ValueError, match="JSON compliant"):
+        _ = ToolSpecs([{"n": float("nan")}]).json

@@ -28,7 +28,7 @@ from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
 from addon.logs import scrub
-from addon.text import JsonObject
+from addon.text import JsonObject, ToolSpecs, compact_json
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -153,10 +153,10 @@ class LLMClient:
             "messages": [to_wire(message) for message in messages],
             "temperature": self._temperature,
         }
-        if tools:
-            request["tools"] = tools
         if response_format is not None:
             request["response_format"] = response_format
+        if tools:
+            request["tools"] = tools if isinstance(tools, ToolSpecs) else ToolSpecs(tools)
         started = time.perf_counter()
         import httpx2  # loaded by the constructor already; see there
         import openai
@@ -164,7 +164,9 @@ class LLMClient:
         try:
             if stream:
                 return await self._stream(request, started, on_text, calls=bool(tools))
-            response = await self._client.post(CHAT_PATH, body=request, cast_to=httpx2.Response)
+            response = await self._client.post(
+                CHAT_PATH, content=request_body(request), cast_to=httpx2.Response
+            )
             body = _json_object(response.content)
         except openai.APITimeoutError as err:
             if refused(err):
@@ -263,7 +265,9 @@ class LLMClient:
 
         response = await self._client.post(
             CHAT_PATH,
-            body={**request, "stream": True, "stream_options": {"include_usage": True}},
+            content=request_body(
+                {**request, "stream": True, "stream_options": {"include_usage": True}}
+            ),
             cast_to=httpx2.Response,
             options={"headers": {RAW_STREAM_HEADER: "stream"}},
         )
@@ -430,3 +434,17 @@ def _error_text(chunk: JsonObject, api_key: str) -> str:
     error = chunk.get("error")
     message = error.get("message") if isinstance(error, dict) else error
     return scrub(str(message), [api_key])[:300] if message else "an error occurred while streaming"
+
+
+def request_body(request: JsonObject) -> bytes:
+    """``request`` as the body the openai package would send, its tool list's text reused.
+
+    The tool list is the same for every call of a turn and its text is made once
+    (:class:`~addon.text.ToolSpecs`); the rest is written as the package writes a body
+    (compact UTF-8, no NaN) and the list's text set in at the end, so the bytes are the same.
+    """
+    tools = request.get("tools")
+    if not isinstance(tools, ToolSpecs):
+        return compact_json(request).encode()
+    rest = compact_json({key: value for key, value in request.items() if key != "tools"})
+    return f'{rest[:-1]},"tools":{tools.json}}}'.encode()

@@ -42,9 +42,13 @@ def storable(text: str) -> str:
     return text
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""``json.dumps`` builds an encoder for each call with options; a turn writes a dozen columns."""
+
+
 def dumps(value: object) -> str:
     """The JSON columns' serialiser: UTF-8 text, which :func:`install`'s check then covers."""
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def install(engine: Engine) -> None:

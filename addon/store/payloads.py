@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.encoding import storable
 from addon.store.models import LLMCall, LLMPayload
-from addon.text import JsonObject
+from addon.text import JsonObject, ToolSpecs, compact_json
 
 PayloadKind = Literal["system_prompt", "tools"]
 CONTENT_REF: Final = "content_ref"
@@ -102,11 +102,23 @@ class Detacher:
         payload = self._by_identity.get(id(value))
         if payload is None:
             if text is None:
-                text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+                text = _json_text(value)
             payload = Payload.of(kind, text)
             self._by_identity[id(value)] = payload
             self.payloads.setdefault(payload.hash, payload)
         return payload
+
+
+def _json_text(value: object) -> str:
+    """``value`` as compact JSON; a turn's tool list brings its text, made for the requests.
+
+    NaN, which no request body may hold (the call failed, and is traced), is written as
+    Python's ``json`` writes it rather than lose the turn.
+    """
+    try:
+        return value.json if isinstance(value, ToolSpecs) else compact_json(value)
+    except ValueError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.actions.gate import Decision, Gate
-from addon.text import JsonObject
+from addon.text import JsonObject, ToolSpecs
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
 from addon.tools.result import HELD, ToolResult
@@ -81,9 +81,9 @@ class ToolRegistry:
         """Tool names in offering order."""
         return list(self._tools)
 
-    def specs(self) -> list[JsonObject]:
-        """The OpenAI ``tools`` list, in registration order."""
-        return [tool_spec(tool) for tool in self._tools.values()]
+    def specs(self) -> ToolSpecs:
+        """The OpenAI ``tools`` list, in registration order; its JSON text is made once."""
+        return ToolSpecs(tool_spec(tool) for tool in self._tools.values())
 
     async def execute(self, name: str, raw_arguments: str, context: ToolContext) -> ToolOutcome:
         """Parse, repair, validate and run one call; never raises."""

@@ -15,8 +15,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from addon.errors import ErrorKind, LLMError
-from addon.llm.client import LLMClient
+from addon.llm.client import LLMClient, request_body
 from addon.llm.messages import UserMessage
+from addon.text import ToolSpecs
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Serve = Callable[[Handler], Awaitable[LLMClient]]
@@ -196,3 +197,27 @@ async def test_an_error_status_is_translated_to_its_kind(
         await (await serve(answer)).complete(MESSAGES, [])
     assert raised.value.kind is kind
     assert error["message"] in str(raised.value)
+
+
+async def test_the_body_is_what_the_openai_package_would_send(serve: Serve) -> None:
+    """The tool list's own text is set into the body: same bytes, same headers, both calls."""
+    from openai._utils._json import openapi_dumps
+
+    seen: list[tuple[bytes, str]] = []
+
+    async def answer(request: web.Request) -> web.Response:
+        seen.append((await request.read(), request.headers["Content-Type"]))
+        return web.json_response({"choices": [{"message": {"content": "ok"}}]})
+
+    tools = ToolSpecs([{"type": "function", "function": {"name": "Licht", "description": "Höhe"}}])
+    client = await serve(answer)
+    for _ in range(2):
+        await client.complete(MESSAGES, tools)
+    expected = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}],
+        "temperature": 0.0,
+        "tools": list(tools),
+    }
+    assert seen == [(openapi_dumps(expected), "application/json")] * 2
+    assert request_body(expected) == openapi_dumps(expected)  # a plain list, serialised whole

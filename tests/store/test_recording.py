@@ -11,6 +11,7 @@ from sqlalchemy import delete, func, select, text
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn
 from addon.store.payloads import CONTENT_REF, Payload, sent_requests
+from addon.text import ToolSpecs
 from tests.store.data import NOW
 from tests.store.turns import PROMPT, model_call, record, tool_call, turn
 
@@ -188,3 +189,20 @@ async def test_a_missing_payload_leaves_its_reference(store: Store) -> None:
         sent = await sent_requests(session, [call])
     assert sent[call.id].messages[0] == {"role": "system", CONTENT_REF: call.system_prompt_hash}
     assert sent[call.id].tools == []
+
+
+async def test_a_tool_list_is_stored_as_the_text_the_model_was_sent(store: Store) -> None:
+    """A turn's :class:`ToolSpecs` brings the text its request bodies used; it is stored as is.
+
+    Equal lists, one plain and one with its text, hash alike: a tool list is one payload.
+    """
+    specs = ToolSpecs(turn().llm_calls[0].request_tools)
+    with_text = turn(user_text="with its text")
+    for call in with_text.llm_calls:
+        call.request_tools = specs
+    await record(store, turn(), with_text)
+    async with store.sessionmaker() as session:
+        stored = list(
+            await session.scalars(select(LLMPayload.content).where(LLMPayload.kind == "tools"))
+        )
+    assert stored == [specs.json]
