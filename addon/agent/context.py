@@ -5,7 +5,8 @@ exactly as before. Above the budget the cached prefix carries a compact summary
 (:mod:`addon.home.context.summary`) and each turn adds, after the prefix, the entities selected for
 it (:mod:`addon.home.context.selection`), and the model gets the ``SearchEntities`` tool to look
 further. Everything derived from the home is built once per home model object and revision (an
-entity added, removed or renamed in place), as the overview is.
+entity added, removed or renamed in place), as the overview is: so are the home's tools
+(:class:`~addon.tools.home_tools.HomeToolSet`), which every turn's registry starts with.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from addon.home.context.summary import compact_summary
 from addon.home.model.live import HomeModel
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolMessage
 from addon.text import JsonObject
+from addon.tools.home_tools import HomeToolSet
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -88,7 +90,7 @@ def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> JsonObjec
 
 
 class HomeContext:
-    """The prompt's home context per home model (and revision), and each turn's selection."""
+    """The prompt's home context and tools per home model (and revision); each turn's selection."""
 
     def __init__(self, budget_tokens: int, embedder: EmbeddingSource | None = None) -> None:
         self._budget = budget_tokens
@@ -100,6 +102,14 @@ class HomeContext:
         self._index: ContextIndex | None = None
         self._vectors: EntityVectors | None = None
         self._vectors_failed = False
+        self._tools: HomeToolSet | None = None
+
+    def home_tools(self, model: HomeModel) -> HomeToolSet:
+        """The home's tools and their entries for ``model``, made on first use."""
+        self._refresh(model)
+        if self._tools is None:
+            self._tools = HomeToolSet.of(model)
+        return self._tools
 
     def prefix(self, model: HomeModel) -> HomePrefix:
         """The full overview while it fits the budget, else the compact summary."""
@@ -157,6 +167,7 @@ class HomeContext:
             self._index = None
             self._vectors = None
             self._vectors_failed = False
+            self._tools = None
 
     async def _embedding_hits(self, index: ContextIndex, text: str) -> list[tuple[str, float]]:
         """Entities nearest the request by embedding; none without a source or when it fails.

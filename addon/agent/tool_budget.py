@@ -34,4 +34,4 @@ def budgeted(registry: ToolRegistry, selection: ContextSelection) -> ToolRegistr
         elif isinstance(tool, ScriptTool) and tool.entity_id not in entity_ids:
             continue
         kept.append(tool)
-    return ToolRegistry(kept)
+    return registry.keeping(kept)

@@ -56,4 +56,5 @@ class Toolbox:
                 extra = [*extra, *await provider()]
             except Exception:  # a provider that fails costs the turn its tools, not the turn
                 _LOGGER.exception("A tool provider failed; this turn goes without its tools")
-        return build_registry(model, extra)
+        home = self.home_context.home_tools(model) if model is not None else None
+        return build_registry(model, extra, home)

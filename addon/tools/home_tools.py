@@ -23,7 +23,7 @@ from addon.home.targeting.targets import (
     MatchTargetsPreferences,
 )
 from addon.text import JsonObject
-from addon.tools.base import Tool, ToolContext
+from addon.tools.base import Tool, ToolContext, tool_spec
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.memory import MEMORY_TOOL_NAMES
 from addon.tools.registry import ToolRegistry
@@ -280,13 +280,38 @@ def builtin_tool_names() -> frozenset[str]:
     )
 
 
-def build_registry(model: HomeModel | None, extra: list[Tool]) -> ToolRegistry:
+@dataclass(frozen=True, slots=True)
+class HomeToolSet:
+    """The home's tools and their ``tools`` entries, to make once per home model and revision.
+
+    A turn's registry is built afresh (custom and MCP tools change without a restart), but the
+    home's part changes only with the home: at a thousand entities making it cost about 0.1 ms
+    a turn. The entries are shared by the turns that use the set: read only.
+    """
+
+    tools: tuple[Tool, ...]
+    specs: tuple[JsonObject, ...]
+
+    @classmethod
+    def of(cls, model: HomeModel | None) -> HomeToolSet:
+        """The tools :func:`home_tools` gives for ``model``, with their entries."""
+        tools = tuple(home_tools(model))
+        return cls(tools, tuple(tool_spec(tool) for tool in tools))
+
+
+def build_registry(
+    model: HomeModel | None, extra: list[Tool], home: HomeToolSet | None = None
+) -> ToolRegistry:
     """The registry for one turn: the home's tools, GetDateTime, then ``extra`` (custom, memory).
 
-    An extra tool named like one already offered (a custom tool named like an exposed script)
-    is left out with a warning: the home's own tool wins.
+    ``home`` is ``model``'s tool set when the caller keeps one (else it is made here). An extra
+    tool named like one already offered (a custom tool named like an exposed script) is left
+    out with a warning: the home's own tool wins.
     """
-    registry = ToolRegistry(home_tools(model))
+    registry = ToolRegistry()
+    home = home if home is not None else HomeToolSet.of(model)
+    for tool, spec in zip(home.tools, home.specs, strict=True):
+        registry.add(tool, spec)
     registry.add(GetDateTimeTool())
     for tool in extra:
         if tool.name in registry:

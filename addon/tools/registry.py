@@ -54,14 +54,28 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
+        self._specs: dict[str, JsonObject] = {}
         for tool in tools:
             self.add(tool)
 
-    def add(self, tool: Tool) -> None:
-        """Register ``tool``; a second tool with the same name is a programming error."""
+    def add(self, tool: Tool, spec: JsonObject | None = None) -> None:
+        """Register ``tool``; a second tool with the same name is a programming error.
+
+        ``spec`` is the tool's entry of the ``tools`` list when it was made already (the
+        home's tools are made once per home model: :class:`~addon.tools.home_tools.HomeToolSet`).
+        """
         if tool.name in self._tools:
             raise ValueError(f"tool {tool.name!r} registered twice")
         self._tools[tool.name] = tool
+        if spec is not None:
+            self._specs[tool.name] = spec
+
+    def keeping(self, tools: Iterable[Tool]) -> ToolRegistry:
+        """A registry of ``tools`` (some of this one's), their specs kept."""
+        kept = ToolRegistry()
+        for tool in tools:
+            kept.add(tool, self._specs.get(tool.name))
+        return kept
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -83,7 +97,8 @@ class ToolRegistry:
 
     def specs(self) -> ToolSpecs:
         """The OpenAI ``tools`` list, in registration order; its JSON text is made once."""
-        return ToolSpecs(tool_spec(tool) for tool in self._tools.values())
+        specs = self._specs
+        return ToolSpecs(specs.get(name) or tool_spec(tool) for name, tool in self._tools.items())
 
     async def execute(self, name: str, raw_arguments: str, context: ToolContext) -> ToolOutcome:
         """Parse, repair, validate and run one call; never raises."""

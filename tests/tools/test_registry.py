@@ -169,3 +169,16 @@ async def test_an_in_process_tool_is_labelled_by_its_kind(
     acting = replace(context, executor=VirtualExecutor(script_home()))
     outcome = await registry.execute("GetDateTime", "", acting)
     assert outcome.executor == "builtin"
+
+
+def test_a_spec_made_before_is_offered_as_it_is() -> None:
+    """A tool added with its entry offers that very entry; a registry kept from it too."""
+    made = {"type": "function", "function": {"name": "Echo", "description": "made earlier"}}
+    registry = ToolRegistry()
+    registry.add(EchoTool(), made)
+    registry.add(GetDateTimeTool())
+    assert registry.specs()[0] is made
+    kept = registry.keeping([registry.get("Echo")])
+    assert kept.names() == ["Echo"]
+    assert kept.specs() == [made]
+    assert kept.specs()[0] is made
