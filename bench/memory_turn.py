@@ -76,7 +76,7 @@ EXTRACTION_DELAY_S = 0.05
 async def prefix_share(store: Store) -> float:
     """Mean exact token prefix shared by consecutive requests, memories recalled into each."""
     encoding = tiktoken.get_encoding(ENCODING)
-    service = MemoryService(store.sessionmaker, Retriever(store.sessionmaker))
+    service = MemoryService(store.sessionmaker, Retriever(store.sessionmaker), calls=store.writer)
     for content in MEMORIES:
         await service.remember(content)
     model = synthetic_home(1_000, seed=0).build()
@@ -121,7 +121,10 @@ async def extraction_share(store: Store, home: HomeModel) -> float:
             max_retries=0,
         )
         service = MemoryService(
-            store.sessionmaker, Retriever(store.sessionmaker), extractor=Extractor(llm)
+            store.sessionmaker,
+            Retriever(store.sessionmaker),
+            calls=store.writer,
+            extractor=Extractor(llm),
         )
         agent = Agent(
             options=Options(local_first=False),

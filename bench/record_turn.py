@@ -54,7 +54,7 @@ from addon.local.matcher import LocalMatcher
 from addon.store.conversations import LLMCallRecord, OutcomeUpdate, ToolCallRecord, TurnRecord
 from addon.store.database import Store
 from addon.store.records import ConversationRecords
-from addon.store.writer import AddedTurn
+from addon.store.write_queue import AddedTurn
 from bench.local_path import SENTENCES, StaticHome, demo_home
 from devtools.recording import record_turn
 

@@ -53,6 +53,7 @@ def build_memory(
     return MemoryService(
         store.sessionmaker,
         Retriever(store.sessionmaker, source),
+        calls=store.writer,
         extractor=extractor,
         limits=MemoryLimits(max_memories=options.max_memories),
     )

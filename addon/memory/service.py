@@ -9,7 +9,8 @@ budget; it only reads, so the reply's path pays one search. During a turn the me
 :meth:`~MemoryService.after_turn` stores what the turn did once the turn itself is stored: the
 recall links (which need the turn's row), the tools' memories credited to the turn, the
 extracted candidates merged with what is known, the extraction's model calls traced under the
-turn, and a prune to the limit per home.
+turn (handed to the store's writer, which writes them with its next batch: a turn's learning
+costs no transaction of its own unless it keeps something), and a prune to the limit per home.
 
 Every write keeps the retriever's vector index current; the panel, which writes through the
 store itself, says what it changed through :meth:`~MemoryService.changed` and
@@ -21,6 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -46,7 +48,6 @@ from addon.store import memories, memory_search, memory_upkeep
 from addon.store.conversations import LLMCallRecord
 from addon.store.memories import MemoryRecord
 from addon.store.memory_upkeep import PrunePolicy
-from addon.store.turn_writes import add_model_call
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -103,6 +104,13 @@ def _call_record(call: ExtractionCall) -> LLMCallRecord:
     )
 
 
+class LaterCalls(Protocol):
+    """Where model calls made after a turn are traced: the store's writer."""
+
+    async def add_later_call(self, turn_id: int, call: LLMCallRecord, *, purpose: str) -> int:
+        """Queue ``call`` under turn ``turn_id``; the id it is stored under."""
+
+
 class MemoryService:
     """Long-term memory for the agent, its tools and the panel; one per app."""
 
@@ -111,12 +119,14 @@ class MemoryService:
         sessionmaker: async_sessionmaker[AsyncSession],
         retriever: Retriever,
         *,
+        calls: LaterCalls,
         extractor: Extractor | None = None,
         limits: MemoryLimits | None = None,
         clock: Callable[[], datetime] = _utc_now,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._retriever = retriever
+        self._calls = calls
         self._extractor = extractor
         self._limits = limits or MemoryLimits()
         self._policy = prune_policy(self._limits.max_memories)
@@ -255,27 +265,25 @@ class MemoryService:
         rejected = list(extraction.rejected)
         kept: dict[int, MemoryRecord] = {}
         call_ids: list[int] = []
-        async with self._sessionmaker.begin() as session:
-            for found in extraction.candidates:
-                # The extractor screened these already; a secret must not slip past a change there.
-                rejection = check(found)
-                if rejection is not None:
-                    rejected.append(rejection)
-                    continue
-                record, was_merged = await self._keep(session, found, after.turn, now)
-                if record.id not in added:
-                    (merged if was_merged else added)[record.id] = None
-                kept[record.id] = record
-            if after.turn is not None:
-                for call in extraction.calls:
-                    call_ids.append(
-                        await add_model_call(
-                            session,
-                            after.turn.turn_id,
-                            _call_record(call),
-                            purpose=EXTRACTION_PURPOSE,
-                        )
+        if after.turn is not None:
+            for call in extraction.calls:
+                call_ids.append(
+                    await self._calls.add_later_call(
+                        after.turn.turn_id, _call_record(call), purpose=EXTRACTION_PURPOSE
                     )
+                )
+        if extraction.candidates:
+            async with self._sessionmaker.begin() as session:
+                for found in extraction.candidates:
+                    # Screened by the extractor already; a secret must not slip past a change there.
+                    rejection = check(found)
+                    if rejection is not None:
+                        rejected.append(rejection)
+                        continue
+                    record, was_merged = await self._keep(session, found, after.turn, now)
+                    if record.id not in added:
+                        (merged if was_merged else added)[record.id] = None
+                    kept[record.id] = record
         await self._embed(list(kept.values()))
         pruned = await self.prune() if kept else ()
         return Learned(

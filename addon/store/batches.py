@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TypeVar
@@ -29,11 +29,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.store import encoding, pragmas
-from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds
+from addon.store.conversations import TurnIds
 from addon.store.ids import Claim
 from addon.store.prepared import Statements
-from addon.store.turn_writes import write_outcomes, write_turns
-from addon.store.write_queue import WriteQueue, split
+from addon.store.turn_writes import write_later_calls, write_outcomes, write_turns
+from addon.store.write_queue import Sorted, WriteQueue, split
 
 # The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
 DATABASE_FAILURES = (OperationalError, OSError)
@@ -62,15 +62,15 @@ class BatchConnections:
         """The engines batches are written through: on the loop, then in the thread."""
         return self._inline, self._threaded
 
-    def write_inline(self, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> bool:
+    def write_inline(self, batch: Sorted) -> bool:
         """One transaction on the loop, now, if the batch is small and the lock free; else False.
 
         Never waits: a held write lock, or a larger batch, is left to :meth:`write`'s thread.
         """
-        if len(turns) + len(updates) > INLINE_MAX_ITEMS:
+        if len(batch) > INLINE_MAX_ITEMS:
             return False
         try:
-            _write(self._inline, self._statements[self._inline], turns, updates)
+            _write(self._inline, self._statements[self._inline], batch)
         except OperationalError as err:
             if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
                 raise
@@ -86,7 +86,7 @@ class BatchConnections:
         """
         batch = queue.take()
         try:
-            written = self.write_inline(*split(batch))
+            written = self.write_inline(split(batch))
         except Exception:  # a boundary: the writer's task writes it again and handles what fails
             _LOGGER.debug("Writing at once failed; the writer's task takes it", exc_info=True)
             written = False
@@ -96,12 +96,12 @@ class BatchConnections:
         else:
             queue.put_back(batch)
 
-    async def write(self, turns: Sequence[NumberedTurn], updates: Sequence[OutcomeUpdate]) -> None:
-        """One transaction for ``turns`` then ``updates``: on the loop if it can, else threaded."""
-        if self.write_inline(turns, updates):
+    async def write(self, batch: Sorted) -> None:
+        """One transaction for ``batch``: on the loop if it can, else in the thread."""
+        if self.write_inline(batch):
             return
         threaded = self._threaded
-        await self._in_thread(partial(_write, threaded, self._statements[threaded], turns, updates))
+        await self._in_thread(partial(_write, threaded, self._statements[threaded], batch))
 
     async def reserve(self, ids: TurnIds) -> tuple[Claim, Claim]:
         """Reserve more ids for ``ids``, in a transaction of its own, in the thread."""
@@ -118,15 +118,11 @@ class BatchConnections:
         return await asyncio.get_running_loop().run_in_executor(self._thread, function)
 
 
-def _write(
-    engine: Engine,
-    statements: Statements,
-    turns: Sequence[NumberedTurn],
-    updates: Sequence[OutcomeUpdate],
-) -> None:
+def _write(engine: Engine, statements: Statements, batch: Sorted) -> None:
     with engine.begin() as connection:
-        write_turns(connection, turns, statements)
-        write_outcomes(connection, updates)
+        write_turns(connection, batch.turns, statements)
+        write_later_calls(connection, batch.later, statements)
+        write_outcomes(connection, batch.updates)
 
 
 def _reserve(engine: Engine, ids: TurnIds) -> tuple[Claim, Claim]:

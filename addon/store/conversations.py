@@ -104,6 +104,21 @@ class NumberedTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class LaterCall:
+    """A model call made for a turn after it ended, with the id it will be stored under.
+
+    Memory's extraction after a turn is traced like any call of the turn and linked from it;
+    it goes through the writer like the turn, numbered after the turn's own calls when written.
+    """
+
+    turn_id: int
+    call: LLMCallRecord
+    call_id: int
+    purpose: str
+    """What the call was for (``memory``), shown in the trace."""
+
+
+@dataclass(frozen=True, slots=True)
 class OutcomeUpdate:
     """The outcome check's verdict on a stored turn."""
 
@@ -129,6 +144,11 @@ class TurnIds:
         """The next ids for ``record`` and its model calls."""
         [turn_id] = self.turns.take(1)
         return NumberedTurn(record, turn_id, self.llm_calls.take(len(record.llm_calls)))
+
+    def number_later(self, turn_id: int, call: LLMCallRecord, purpose: str) -> LaterCall:
+        """The next model-call id for ``call``, made for turn ``turn_id`` after it ended."""
+        [call_id] = self.llm_calls.take(1)
+        return LaterCall(turn_id, call, call_id, purpose)
 
     def wants_reservation(self) -> bool:
         """Whether either table's reservation runs low or ids given out on trust wait."""

@@ -19,7 +19,7 @@ from addon.store.conversations import (
     recent_conversation,
 )
 from addon.store.database import Store
-from addon.store.writer import AddedTurn
+from addon.store.write_queue import AddedTurn
 from addon.text import JsonObject
 
 

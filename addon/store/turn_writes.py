@@ -13,10 +13,14 @@ from typing import Final
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.conversations import LLMCallRecord, NumberedTurn, OutcomeUpdate, TurnRecord
-from addon.store.ids import reserve
+from addon.store.conversations import (
+    LaterCall,
+    LLMCallRecord,
+    NumberedTurn,
+    OutcomeUpdate,
+    TurnRecord,
+)
 from addon.store.models import Conversation, LLMCall, LLMPayload, ToolCall, Turn, utcnow
 from addon.store.payloads import Detached, Detacher
 from addon.store.prepared import Statements
@@ -105,6 +109,12 @@ UPSERT_CONVERSATION: Final = _upsert.on_conflict_do_update(
     },
 )
 INSERT_LLM_CALL: Final = insert(LLMCall)
+# A call made after its turn ended comes after the calls the turn has.
+INSERT_LATER_CALL: Final = insert(LLMCall).values(
+    seq=select(func.coalesce(func.max(LLMCall.seq), 0) + 1)
+    .where(LLMCall.turn_id == bindparam("for_turn"))
+    .scalar_subquery()
+)
 INSERT_TOOL_CALL: Final = insert(ToolCall)
 INSERT_TURN: Final = insert(Turn).values(
     seq=select(Conversation.turn_count)
@@ -271,6 +281,29 @@ def _insert_payloads(
         )
 
 
+def write_later_calls(
+    connection: Connection, calls: Sequence[LaterCall], statements: Statements | None = None
+) -> None:
+    """Store model calls made for stored turns after they ended, each after its turn's calls.
+
+    Memory's extraction is traced under the turn it read and linked from it; its system prompt
+    is stored once, as a payload. Each call is numbered after the calls its turn already has
+    (in the statement, so calls of one turn in one batch follow each other).
+    """
+    if not calls:
+        return
+    statements = statements or Statements(connection.dialect)
+    detacher = Detacher()
+    rows = []
+    for later in calls:
+        request = detacher.detach(later.call.request_messages, later.call.request_tools)
+        row = _llm_call_row(later.call, request, later.call_id, later.turn_id, 0, later.purpose)
+        del row["seq"]
+        rows.append(row | {"for_turn": later.turn_id})
+    _insert_payloads(connection, detacher, statements)
+    statements.execute(connection, INSERT_LATER_CALL, rows)
+
+
 def write_outcomes(connection: Connection, updates: Sequence[OutcomeUpdate]) -> None:
     """Record outcome checks; a turn newly flagged also counts on its conversation.
 
@@ -295,27 +328,3 @@ def write_outcomes(connection: Connection, updates: Sequence[OutcomeUpdate]) -> 
             for update in latest.values()
         ],
     )
-
-
-async def add_model_call(
-    session: AsyncSession, turn_id: int, call: LLMCallRecord, *, purpose: str
-) -> int:
-    """Store a model call made for a stored turn after it ended (``purpose`` says what for).
-
-    The memory extraction after a turn is traced like any model call of the turn and linked
-    from it. Its id is reserved like the writer's (:mod:`addon.store.ids`), so it can never be
-    one the writer has given out and not written yet; its system prompt is stored once, as a
-    payload. Returns the call's id.
-    """
-    connection = await session.connection()
-    [call_id] = await connection.run_sync(reserve, "llm_calls", 1)
-    seq = await session.scalar(
-        select(func.coalesce(func.max(LLMCall.seq), 0) + 1).where(LLMCall.turn_id == turn_id)
-    )
-    detacher = Detacher()
-    request = detacher.detach(call.request_messages, call.request_tools)
-    await connection.run_sync(_insert_payloads, detacher)
-    await connection.execute(
-        INSERT_LLM_CALL, _llm_call_row(call, request, call_id, turn_id, int(seq or 1), purpose)
-    )
-    return call_id

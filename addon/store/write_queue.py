@@ -9,12 +9,42 @@ It decides nothing about when to write, and never writes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 
-from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
+from addon.store.conversations import LaterCall, NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
 
-Item = NumberedTurn | OutcomeUpdate
+Item = NumberedTurn | LaterCall | OutcomeUpdate
+
+
+@dataclass(frozen=True, slots=True)
+class Sorted:
+    """A batch's items by kind, each in order: written in this order, in one transaction.
+
+    A later call and an outcome check name a turn handed over before them, so the turns go
+    first.
+    """
+
+    turns: list[NumberedTurn]
+    later: list[LaterCall]
+    updates: list[OutcomeUpdate]
+
+    def __len__(self) -> int:
+        return len(self.turns) + len(self.later) + len(self.updates)
+
+
+@dataclass(frozen=True, slots=True)
+class AddedTurn:
+    """A turn handed to the writer: the id it is stored under, and its commit to wait for.
+
+    ``committed`` becomes True once the transaction holding the turn (with its model and tool
+    calls) has committed, False if the turn itself can never be stored (a value the database
+    refuses) or the writer stopped with it unwritten.
+    """
+
+    turn_id: int
+    committed: asyncio.Future[bool]
 
 
 @dataclass(slots=True)
@@ -172,32 +202,46 @@ class WriteQueue:
     def renumber(
         self, batch: list[Item], ids: TurnIds, lost_turns: range, lost_calls: range
     ) -> dict[int, int]:
-        """New ids from ``ids`` for the turns of ``batch`` and the queue holding lost ones.
+        """New ids from ``ids`` for the turns and calls, in ``batch`` and the queue, that were lost.
 
-        Their outcome checks follow them. Returns the turns' old ids with their new ones.
+        The later calls and outcome checks of a renumbered turn follow it. Returns the turns'
+        old ids with their new ones.
         """
         renumbered: dict[int, int] = {}
         for items in (batch, self.items):
             for index, item in enumerate(items):
-                if not isinstance(item, NumberedTurn):
-                    continue
-                turn_id, call_ids = item.turn_id, item.llm_call_ids
-                if turn_id in lost_turns:
-                    [turn_id] = ids.turns.take(1)
-                    renumbered[item.turn_id] = turn_id
-                if any(call_id in lost_calls for call_id in call_ids):
-                    call_ids = ids.llm_calls.take(len(call_ids))
-                items[index] = NumberedTurn(item.record, turn_id, call_ids)
+                if isinstance(item, NumberedTurn):
+                    turn_id, call_ids = item.turn_id, item.llm_call_ids
+                    if turn_id in lost_turns:
+                        [turn_id] = ids.turns.take(1)
+                        renumbered[item.turn_id] = turn_id
+                    if any(call_id in lost_calls for call_id in call_ids):
+                        call_ids = ids.llm_calls.take(len(call_ids))
+                    items[index] = NumberedTurn(item.record, turn_id, call_ids)
+                elif isinstance(item, LaterCall) and item.call_id in lost_calls:
+                    [call_id] = ids.llm_calls.take(1)
+                    items[index] = dataclasses.replace(item, call_id=call_id)
         for items in (batch, self.items):
             for index, item in enumerate(items):
-                if isinstance(item, OutcomeUpdate) and item.turn_id in renumbered:
-                    items[index] = OutcomeUpdate(
-                        renumbered[item.turn_id], item.outcome, item.detail, item.flagged
-                    )
+                if isinstance(item, NumberedTurn) or item.turn_id not in renumbered:
+                    continue
+                items[index] = dataclasses.replace(item, turn_id=renumbered[item.turn_id])
         return renumbered
 
 
-def split(batch: list[Item]) -> tuple[list[NumberedTurn], list[OutcomeUpdate]]:
-    """A batch's turns and its outcome checks, each in order."""
-    turns = [item for item in batch if isinstance(item, NumberedTurn)]
-    return turns, [item for item in batch if isinstance(item, OutcomeUpdate)]
+def split(batch: list[Item]) -> Sorted:
+    """A batch's turns, later calls and outcome checks, each in order."""
+    return Sorted(
+        [item for item in batch if isinstance(item, NumberedTurn)],
+        [item for item in batch if isinstance(item, LaterCall)],
+        [item for item in batch if isinstance(item, OutcomeUpdate)],
+    )
+
+
+def described(item: Item) -> str:
+    """What ``item`` is, for a log line."""
+    if isinstance(item, NumberedTurn):
+        return f"turn {item.turn_id} of conversation {item.record.conversation_id}"
+    if isinstance(item, LaterCall):
+        return f"the {item.purpose} model call of turn {item.turn_id}"
+    return f"the outcome check of turn {item.turn_id}"

@@ -1,4 +1,4 @@
-"""The store's one writer: turns and outcome checks the agent hands over, written in batches.
+"""The store's one writer: turns, later model calls and outcome checks, written in batches.
 
 Turns finishing together queued for SQLite's single write lock, some giving up with "database
 is locked". So the agent hands a finished turn to :class:`TurnWriter` (:meth:`TurnWriter.add`):
@@ -6,11 +6,11 @@ the turn gets its id now (:class:`~addon.store.conversations.TurnIds`) and one t
 waits, in order, one transaction for all of it (group commit).
 
 An answered turn is a stored turn: the agent answers only once its turn's transaction has
-committed (:attr:`AddedTurn.committed`), so a crash (``kill -9``, an out-of-memory kill) loses
-no turn whose answer went out. Whatever nobody waits for (the outcome checks' verdicts, handed
-over after the reply) is written at a quiet moment: when no turn is in progress, or
-``max_delay_s`` after the oldest waiting item, or once ``max_batch`` items wait, and a crash
-loses what was still waiting of it.
+committed (``AddedTurn.committed``), so a crash (``kill -9``, an out-of-memory kill) loses no
+turn whose answer went out. Whatever nobody waits for (the outcome checks' verdicts and the
+model calls memory makes after a turn, handed over after the reply) is written at a quiet
+moment: when no turn is in progress, or ``max_delay_s`` after the oldest waiting item, or once
+``max_batch`` items wait, and a crash loses what was still waiting of it.
 
 The queue is bounded: once ``max_pending`` items wait, :meth:`TurnWriter.add` (and
 :meth:`TurnWriter.room`) wait for room, so under overload the answers slow down and memory
@@ -37,16 +37,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from sqlalchemy import Engine, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from addon.store.batches import DATABASE_FAILURES, ITEM_FAILURES, BatchConnections
-from addon.store.conversations import NumberedTurn, OutcomeUpdate, TurnIds, TurnRecord
+from addon.store.conversations import LLMCallRecord, OutcomeUpdate, TurnIds, TurnRecord
 from addon.store.ids import BLOCK
 from addon.store.models import Conversation
-from addon.store.write_queue import Item, WriteQueue, split
+from addon.store.write_queue import AddedTurn, Item, WriteQueue, described, split
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -58,19 +57,6 @@ MAX_PENDING = 1_000
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 CLOSE_ATTEMPTS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class AddedTurn:
-    """A turn handed to the writer: the id it is stored under, and its commit to wait for.
-
-    ``committed`` becomes True once the transaction holding the turn (with its model and tool
-    calls) has committed, False if the turn itself can never be stored (a value the database
-    refuses) or the writer stopped with it unwritten.
-    """
-
-    turn_id: int
-    committed: asyncio.Future[bool]
 
 
 class TurnWriter:
@@ -194,7 +180,7 @@ class TurnWriter:
         """Wait until fewer than ``max_pending`` items wait to be written (backpressure).
 
         A stop lets everyone through: what is handed over then is written by the stop, or
-        reported unwritten (:attr:`AddedTurn.committed` False).
+        reported unwritten (``AddedTurn.committed`` False).
         """
         await self._queue.room()
 
@@ -217,6 +203,16 @@ class TurnWriter:
     def submit_outcome(self, update: OutcomeUpdate) -> None:
         """Queue an outcome check's verdict on a turn submitted before (after :meth:`room`)."""
         self._enqueue(update)
+
+    async def add_later_call(self, turn_id: int, call: LLMCallRecord, *, purpose: str) -> int:
+        """Queue a model call made for a turn after it ended, once there is room; its id now.
+
+        Written like an outcome check: with the next batch, nobody waiting for its commit.
+        """
+        await self.room()
+        later = self._ids.number_later(turn_id, call, purpose)
+        self._enqueue(later)
+        return later.call_id
 
     @contextlib.contextmanager
     def turn_in_progress(self) -> Iterator[None]:
@@ -391,12 +387,7 @@ class TurnWriter:
                 return False
             except ITEM_FAILURES:
                 self._queue.settle_commit(item, ok=False)
-                described = (
-                    f"turn {item.turn_id} of conversation {item.record.conversation_id}"
-                    if isinstance(item, NumberedTurn)
-                    else f"the outcome check of turn {item.turn_id}"
-                )
-                _LOGGER.exception("Dropped %s: it cannot be stored", described)
+                _LOGGER.exception("Dropped %s: it cannot be stored", described(item))
             self._queue.count_written([item])
         self._queue.in_flight = []
         return True
@@ -417,7 +408,7 @@ class TurnWriter:
 
     async def _write_batch(self, batch: list[Item]) -> None:
         """One transaction for the batch's turns and outcome checks, in order."""
-        await self._started().write(*split(batch))
+        await self._started().write(split(batch))
 
     def _started(self) -> BatchConnections:
         if self._batches is None:

@@ -36,6 +36,7 @@ def make_memory(store: Store, scripted_client: LLMClient) -> MakeMemory:
         return MemoryService(
             store.sessionmaker,
             Retriever(store.sessionmaker),
+            calls=store.writer,
             extractor=Extractor(scripted_client) if learns else None,
         )
 

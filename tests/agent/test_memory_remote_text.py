@@ -119,7 +119,10 @@ async def test_a_home_actions_result_still_reaches_extraction(
 ) -> None:
     """What the home's own tools did stays in the exchange: the call, its arguments, its result."""
     memory = MemoryService(
-        store.sessionmaker, Retriever(store.sessionmaker), extractor=Extractor(scripted_client)
+        store.sessionmaker,
+        Retriever(store.sessionmaker),
+        calls=store.writer,
+        extractor=Extractor(scripted_client),
     )
     scripted_llm.tool_calls(("HassTurnOn", {"name": "Kitchen Lights"})).reply("Done.")
     scripted_llm.reply(facts())

@@ -46,6 +46,7 @@ def make_service(store: Store, scripted_client: LLMClient, clock: ManualClock) -
         return MemoryService(
             store.sessionmaker,
             retriever or Retriever(store.sessionmaker),
+            calls=store.writer,
             extractor=Extractor(scripted_client, clock=clock),
             limits=MemoryLimits(max_memories=max_memories),
             clock=clock,
@@ -68,10 +69,15 @@ async def live(store: Store) -> list[MemoryRecord]:
         return await memories.list_memories(session)
 
 
-async def learn(service: MemoryService, turn: TurnSource | None) -> Any:
-    """Extract from EXCHANGE and keep what was found, as the agent does after a turn."""
+async def learn(service: MemoryService, turn: TurnSource | None, store: Store) -> Any:
+    """Extract from EXCHANGE and keep what was found, as the agent does after a turn.
+
+    The extraction's trace goes through the store's writer; flushed, so tests read it.
+    """
     extraction = await service.extract(EXCHANGE)
-    return await service.after_turn(AfterTurn(turn, extraction=extraction))
+    learned = await service.after_turn(AfterTurn(turn, extraction=extraction))
+    assert await store.writer.flush()
+    return learned
 
 
 async def test_extracted_memory_is_kept_with_its_turn_as_source(
@@ -80,7 +86,7 @@ async def test_extracted_memory_is_kept_with_its_turn_as_source(
     """A well-formed answer becomes a memory naming the turn and conversation it came from."""
     scripted_llm.reply(answer(memory("The cat is called Miso.", importance=0.7)))
     turn = await stored_turn(store)
-    learned = await learn(make_service(), turn)
+    learned = await learn(make_service(), turn, store)
     [record] = await live(store)
     assert learned.added == (record.id,)
     assert (record.content, record.kind, record.importance) == (
@@ -101,7 +107,7 @@ async def test_extraction_is_traced_under_its_turn(
     """The extraction's model call is stored under the turn, marked as memory's."""
     scripted_llm.reply(answer(memory("The cat is called Miso.")))
     turn = await stored_turn(store)
-    learned = await learn(make_service(), turn)
+    learned = await learn(make_service(), turn, store)
     async with store.sessionmaker() as session:
         [call] = (
             await session.scalars(select(LLMCall).where(LLMCall.turn_id == turn.turn_id))
@@ -118,7 +124,7 @@ async def test_broken_json_still_becomes_a_memory(
     scripted_llm.reply(
         '{"memories": [{"content": "Anna works from home on Fridays", "kind": "fact",'
     )
-    learned = await learn(make_service(), await stored_turn(store))
+    learned = await learn(make_service(), await stored_turn(store), store)
     assert [record.content for record in await live(store)] == ["Anna works from home on Fridays"]
     assert learned.error is None
 
@@ -128,7 +134,7 @@ async def test_an_unusable_answer_keeps_nothing_and_says_why(
 ) -> None:
     """Prose instead of JSON adds nothing; the error is reported and the call still traced."""
     scripted_llm.reply("I'm sorry, I can't help with that.")
-    learned = await learn(make_service(), await stored_turn(store))
+    learned = await learn(make_service(), await stored_turn(store), store)
     assert await live(store) == []
     assert learned.error is not None
     assert len(learned.call_ids) == 1
@@ -140,7 +146,7 @@ async def test_a_failed_model_call_keeps_nothing_and_raises_nothing(
     """A 500 from the endpoint ends in an error on the result, the call traced with it."""
     scripted_llm.error(500)
     turn = await stored_turn(store)
-    learned = await learn(make_service(), turn)
+    learned = await learn(make_service(), turn, store)
     assert learned.added == ()
     assert learned.error is not None
     async with store.sessionmaker() as session:
@@ -156,8 +162,8 @@ async def test_a_repeated_memory_merges_and_gains_importance(
     scripted_llm.reply(answer(memory("The cat is called Miso.", importance=0.5)))
     scripted_llm.reply(answer(memory("The family cat is called Miso.", importance=0.5)))
     service = make_service()
-    first = await learn(service, await stored_turn(store))
-    second = await learn(service, await stored_turn(store, "c2"))
+    first = await learn(service, await stored_turn(store), store)
+    second = await learn(service, await stored_turn(store, "c2"), store)
     [record] = await live(store)
     assert second.merged == first.added == (record.id,)
     assert second.added == ()
@@ -172,7 +178,7 @@ async def test_duplicates_within_one_extraction_merge(
     scripted_llm.reply(
         answer(memory("The cat is called Miso."), memory("The cat is called Miso, a tabby."))
     )
-    learned = await learn(make_service(), await stored_turn(store))
+    learned = await learn(make_service(), await stored_turn(store), store)
     assert len(await live(store)) == 1
     assert len(learned.added) == 1
     assert learned.merged == ()
@@ -191,7 +197,7 @@ async def test_rules_reject_passing_states_time_weather_and_trivia(
             memory("Anna likes the bedroom at 19 degrees at night.", "preference"),
         )
     )
-    learned = await learn(make_service(), await stored_turn(store))
+    learned = await learn(make_service(), await stored_turn(store), store)
     assert [record.content for record in await live(store)] == [
         "Anna likes the bedroom at 19 degrees at night."
     ]
@@ -205,7 +211,7 @@ async def test_extraction_without_a_stored_turn_keeps_memories_without_source(
 ) -> None:
     """When the turn could not be stored, what was learned is kept, naming no turn."""
     scripted_llm.reply(answer(memory("The cat is called Miso.")))
-    learned = await learn(make_service(), None)
+    learned = await learn(make_service(), None, store)
     [record] = await live(store)
     assert (record.turn_id, record.conversation_id, learned.call_ids) == (None, None, ())
 

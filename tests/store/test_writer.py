@@ -13,9 +13,10 @@ from sqlalchemy import select
 from addon.store.conversations import OutcomeUpdate
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn
+from addon.store.payloads import sent_requests
 from addon.store.writer import TurnWriter
 from tests.ha.waiting import until
-from tests.store.turns import record, tool_call, turn
+from tests.store.turns import model_call, record, tool_call, turn
 
 
 async def all_written(writer: TurnWriter, within_s: float = 5.0) -> bool:
@@ -304,3 +305,45 @@ async def test_a_turn_added_while_another_holds_the_lock_is_written_by_the_task(
         assert [t.id for t in await turns_of(store, "c1")] == [added.turn_id]
     finally:
         await store.close()
+
+
+async def test_a_later_call_is_written_after_its_turns_calls(store: Store) -> None:
+    """Memory's call after a turn gets its id at once and is numbered after the turn's calls.
+
+    Two for one turn in one batch follow each other; each stores its purpose and its system
+    prompt as a payload, as the turn's own calls do.
+    """
+    with store.writer.turn_in_progress():
+        turn_id = store.writer.submit(turn())
+        extra = model_call([{"role": "system", "content": "Find memories."}], [])
+        first = await store.writer.add_later_call(turn_id, extra, purpose="memory")
+        second = await store.writer.add_later_call(turn_id, extra, purpose="memory")
+    assert await store.writer.flush()
+    async with store.sessionmaker() as session:
+        calls = list(
+            await session.scalars(
+                select(LLMCall).where(LLMCall.turn_id == turn_id).order_by(LLMCall.seq)
+            )
+        )
+        sent = await sent_requests(session, calls)
+    assert [(call.seq, call.purpose) for call in calls] == [
+        (1, None),
+        (2, None),
+        (3, "memory"),
+        (4, "memory"),
+    ]
+    assert [call.id for call in calls[2:]] == [first, second]
+    assert sent[first].messages == [{"role": "system", "content": "Find memories."}]
+
+
+async def test_a_later_call_that_cannot_be_stored_is_dropped_alone(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A call naming a turn that is not there (pruned meanwhile) is dropped; the rest is stored."""
+    with store.writer.turn_in_progress():
+        await store.writer.add_later_call(10_000, model_call([], []), purpose="memory")
+        kept = store.writer.submit(turn())
+    with caplog.at_level(logging.ERROR, logger="addon.store.writer"):
+        assert await store.writer.flush()
+    assert [t.id for t in await turns_of(store, "c1")] == [kept]
+    assert "the memory model call of turn 10000" in caplog.text

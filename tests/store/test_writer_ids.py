@@ -14,7 +14,7 @@ from addon.store.conversations import OutcomeUpdate
 from addon.store.database import Store
 from addon.store.models import LLMCall, Turn
 from addon.store.writer import TurnWriter
-from tests.store.turns import record, turn
+from tests.store.turns import model_call, record, turn
 
 # Long enough that nothing is written before the test flushes while a turn is in progress.
 HOLD_S = 3600.0
@@ -165,3 +165,26 @@ async def test_each_table_reserves_only_as_it_runs_low(
     async with store.engine.connect() as connection:
         counters = dict((await connection.execute(text("SELECT * FROM id_counters"))).all())
     assert counters["turns"] - given[-1] <= 4 + 1  # a block, after at most one left
+
+
+async def test_a_later_call_follows_its_renumbered_turn(
+    store: Store, small_blocks: TurnWriter, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A turn given a new id takes memory's call after it along.
+
+    The call gets a new id too if its own was taken meanwhile, as the turn's calls do.
+    """
+    with small_blocks.turn_in_progress():
+        given = [small_blocks.submit(turn("burst")) for _ in range(5)]
+        await small_blocks.add_later_call(given[-1], model_call([], []), purpose="memory")
+        await record(store, turn("theirs"))
+    with caplog.at_level(logging.ERROR, logger="addon.store.writer"):
+        assert await small_blocks.flush()
+    [moved] = (await stored_ids(store))["burst"][4:]
+    async with store.sessionmaker() as session:
+        calls = list(
+            await session.scalars(
+                select(LLMCall).where(LLMCall.turn_id == moved).order_by(LLMCall.seq)
+            )
+        )
+    assert [(call.seq, call.purpose) for call in calls] == [(1, None), (2, None), (3, "memory")]
