@@ -190,7 +190,8 @@ class AfterTurnWork:
         if extraction is None:
             return
         if learned.error is not None:
-            _LOGGER.warning(
+            # The extractor logged the failure as a warning already; this names the turn.
+            _LOGGER.debug(
                 "Memory extraction after turn %s failed: %s", result.turn_id, learned.error
             )
         self._events.emit(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -209,6 +210,24 @@ async def test_a_failed_extraction_loses_nothing_of_the_turn(
     [data] = [d for k, d in events.fired if k == "home_agent_memory_extracted"]
     assert data["added"] == 0
     assert "500" in data["error"]
+
+
+async def test_an_unusable_extraction_is_logged_once(
+    make_agent: MakeAgent,
+    make_memory: MakeMemory,
+    scripted_llm: ScriptedLLM,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A small model answering prose warns once per turn, not once per layer that sees it."""
+    scripted_llm.reply("What a lovely name!").reply("ok")
+    agent = make_agent(llm=scripted_llm, memory=make_memory(learns=True))
+    with caplog.at_level(logging.WARNING, logger="addon"):
+        await agent.process(ask("our cat is called Miso"))
+        await agent.drain()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [
+        "Memory extraction answer unusable: the answer is not a list of memories: 'ok'"
+    ]
 
 
 async def test_a_secret_said_in_conversation_never_becomes_a_memory(
