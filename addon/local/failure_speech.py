@@ -155,12 +155,7 @@ def failure_key(failure: MatchFailure) -> tuple[str, dict[str, str]]:
         if constraints.features:
             return "feature_not_supported", {}
     if reason in (MatchFailedReason.NAME, MatchFailedReason.AREA, MatchFailedReason.FLOOR):
-        if name:
-            return _placed("no_entity", {"entity": name}, area, floor)
-        if device_class:
-            return _placed("no_device_class", {"device_class": device_class}, area, floor)
-        if domain:
-            return _placed("no_domain", {"domain": domain}, area, floor)
+        return _named(name, device_class, domain, area, floor) or (NO_INTENT, {})
     if reason is MatchFailedReason.MULTIPLE_TARGETS:
         return "duplicate_targets", {}
     return NO_INTENT, {}
@@ -190,15 +185,28 @@ def _unexposed(
     floor: str | None,
 ) -> tuple[str, dict[str, str]]:
     """Home Assistant's keys for a target that exists but is not exposed to Assist."""
-    if name:
-        key, arguments = _placed("no_entity", {"entity": name}, area, floor)
-    elif device_class:
-        key, arguments = _placed("no_device_class", {"device_class": device_class}, area, floor)
-    elif domain:
-        key, arguments = _placed("no_domain", {"domain": domain}, area, floor)
-    else:
+    found = _named(name, device_class, domain, area, floor)
+    if found is None:
         return NO_INTENT, {}
+    key, arguments = found
     return f"{key}_exposed", arguments
+
+
+def _named(
+    name: str | None,
+    device_class: str | None,
+    domain: str | None,
+    area: str | None,
+    floor: str | None,
+) -> tuple[str, dict[str, str]] | None:
+    """``no_entity``, else ``no_device_class``, else ``no_domain``, placed; None: none was asked."""
+    if name:
+        return _placed("no_entity", {"entity": name}, area, floor)
+    if device_class:
+        return _placed("no_device_class", {"device_class": device_class}, area, floor)
+    if domain:
+        return _placed("no_domain", {"domain": domain}, area, floor)
+    return None
 
 
 def _placed(

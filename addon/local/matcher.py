@@ -199,8 +199,8 @@ class LocalMatcher:
         self._slot_lists: HomeSlotLists | None = None
         self._values = ValueCache()
         self._vocabulary: Vocabulary | None = None
-        self._unexposed: HomeSlotLists | None = None
-        """The names of the entities not exposed, for :meth:`unexposed`."""
+        self._unexposed: tuple[HomeSlotLists, ValueCache] | None = None
+        """The names of the entities not exposed, for :meth:`unexposed`, with their analysis."""
 
     @property
     def language(self) -> str:
@@ -296,7 +296,7 @@ class LocalMatcher:
         preferred_area_id: str | None,
         start: float,
         ambiguous: bool = False,
-        lists: HomeSlotLists | None = None,
+        lists: tuple[HomeSlotLists, ValueCache] | None = None,
         memo: TextMemo | None = None,
     ) -> LocalMatch | None:
         """``text`` matched against one set of sentences (``said``: what was said).
@@ -305,9 +305,7 @@ class LocalMatcher:
         ``memo`` keeps what the text needs for the other sets.
         """
         intents = sentences.intents
-        home_lists, values = self._slot_lists_for(model)
-        if lists is not None:
-            home_lists, values = lists, ValueCache()
+        home_lists, values = self._slot_lists_for(model) if lists is None else lists
         key = (id(home_lists), text)
         slot_lists = memo.slot_lists.get(key) if memo is not None else None
         if slot_lists is None:
@@ -388,14 +386,15 @@ class LocalMatcher:
         loaded = self._load(language or self._language)
         if loaded is None or not text.strip():
             return None
-        self._slot_lists_for(model)
+        self._slot_lists_for(model)  # forgets an earlier model's unexposed names
         with self._lock:
             if self._unexposed is None:
-                self._unexposed = HomeSlotLists.build(model, exposed=False)
+                self._unexposed = (HomeSlotLists.build(model, exposed=False), ValueCache())
             lists = self._unexposed
+        memo = TextMemo()
         for sentences in loaded.sets:
             match = self._recognize(
-                text, text, model, sentences, preferred_area_id, start, True, lists
+                text, text, model, sentences, preferred_area_id, start, True, lists, memo
             )
             if match is not None and "name" in match.slots:
                 return match

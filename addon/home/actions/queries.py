@@ -69,7 +69,7 @@ def get_state(
     sensors = _opening_sensors(model, slots, constraints, preferences)
     for state in (*result.states, *sensors):
         success.append(IntentTarget(state.name, TargetType.ENTITY, state.entity_id))
-        said = _OPENING_STATES.get(state.state, state.state) if state in sensors else state.state
+        said = OPENING_STATES.get(state.state, state.state) if state in sensors else state.state
         (matched if not wanted or said in wanted else unmatched).append(report(state))
     if sensors and not result.is_match:
         result = replace(result, is_match=True)
@@ -91,7 +91,7 @@ _OPENING_CLASSES = {
     "gate": ("door", "opening"),
 }
 """A cover's device class → the binary sensor classes that report the same kind of opening."""
-_OPENING_STATES = {"on": "open", "off": "closed"}
+OPENING_STATES = {"on": "open", "off": "closed"}
 """An opening sensor's state as a cover's: what "how many windows are open" asks."""
 
 

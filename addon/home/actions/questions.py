@@ -24,7 +24,7 @@ from typing import Any
 from addon.home.actions.executor import Executor
 from addon.home.actions.gate import Gate
 from addon.home.actions.intents import ASSISTANT
-from addon.home.actions.queries import report
+from addon.home.actions.queries import OPENING_STATES, report
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
@@ -168,8 +168,7 @@ _CLASS_WORDS = {
 }
 """Words a device class adds to what may name an entity ("the garage door" is a garage cover)."""
 _OPENING = frozenset({"door", "window", "garage_door", "opening"})
-_OPENING_STATES = {"on": "open", "off": "closed"}
-"""A door or window sensor's state as the question asks it."""
+"""Binary sensor classes whose on and off a question reads as open and closed."""
 
 
 def state_check(
@@ -212,7 +211,7 @@ def state_check(
     found = report(fitting[0])
     entity = model.entity(found.entity_id)
     if found.entity_id.startswith("binary_sensor.") and entity and entity.device_class in _OPENING:
-        spoken = _OPENING_STATES.get(found.state, found.state)
+        spoken = OPENING_STATES.get(found.state, found.state)
         found = StateReport(found.entity_id, found.name, spoken, found.attributes)
     if found.state in wanted:
         return _answer(intent, language, [found])
@@ -345,7 +344,8 @@ async def calendar_events(
     calendars = [s for s in result.states if gate.entity(s.entity_id).allowed]
     if not result.is_match or not calendars:
         return _no_answer(intent, "no exposed calendar fits", language)
-    day = now.date() + timedelta(days=int(slots.get("day") or 0))
+    offset = int(slots.get("day") or 0)
+    day = now.date() + timedelta(days=offset)
     start = datetime.combine(day, time(), now.tzinfo)
     end = start + timedelta(days=1)
     answer = await executor.read(
@@ -371,7 +371,7 @@ async def calendar_events(
                 :MAX_ITEMS
             ],
             "count": len(events),
-            "day": int(slots.get("day") or 0),
+            "day": offset,
         },
     )
 
