@@ -155,7 +155,7 @@ def failure_key(failure: MatchFailure) -> tuple[str, dict[str, str]]:
         if constraints.features:
             return "feature_not_supported", {}
     if reason in (MatchFailedReason.NAME, MatchFailedReason.AREA, MatchFailedReason.FLOOR):
-        return _named(name, device_class, domain, area, floor) or (NO_INTENT, {})
+        return _target_key(name, device_class, domain, area, floor) or (NO_INTENT, {})
     if reason is MatchFailedReason.MULTIPLE_TARGETS:
         return "duplicate_targets", {}
     return NO_INTENT, {}
@@ -185,14 +185,14 @@ def _unexposed(
     floor: str | None,
 ) -> tuple[str, dict[str, str]]:
     """Home Assistant's keys for a target that exists but is not exposed to Assist."""
-    found = _named(name, device_class, domain, area, floor)
+    found = _target_key(name, device_class, domain, area, floor)
     if found is None:
         return NO_INTENT, {}
     key, arguments = found
     return f"{key}_exposed", arguments
 
 
-def _named(
+def _target_key(
     name: str | None,
     device_class: str | None,
     domain: str | None,
