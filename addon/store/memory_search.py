@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.memories import (
-    RAW_COLUMNS,
-    MemoryRecord,
-    fetch_rows,
-    raw_record,
-    unpack_vector,
-)
+from addon.store.memories import RAW_COLUMNS, MemoryRecord, fetch_rows, raw_record, unpack_vector
 from addon.store.models import Memory
 from addon.store.search import fts_query
 
