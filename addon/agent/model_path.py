@@ -69,13 +69,10 @@ class ModelPath:
         registry = await self.toolbox.registry(
             model, trace, search=prefix is not None and prefix.large
         )
-        system = self.prompt_for(
-            self.options,
-            prefix,
-            model.areas[context.area_id].name if model and context.area_id else None,
-        )
+        area_name = model.areas[context.area_id].name if model and context.area_id else None
+        system = self.prompt_for(self.options, prefix, area_name)
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
-        recalled = await self._recall(request.text, context, history, trace)
+        recalled = await self._recall(request.text, area_name, history, trace)
         # The time, the memories and a large home's devices change every turn, so they ride on
         # the user's message, after the system prompt and the tools: both stay byte-identical and
         # a prefix cache holds. History keeps the message with its time and memories (the next
@@ -145,15 +142,17 @@ class ModelPath:
     async def _recall(
         self,
         text: str,
-        context: ToolContext,
+        area_name: str | None,
         history: list[ChatMessage],
         trace: TurnTrace,
     ) -> tuple[RecalledMemory, ...]:
-        """The memories for this turn's request; a failing store costs the turn its memories."""
+        """The memories for this turn's request; a failing store costs the turn its memories.
+
+        ``area_name`` is the speaker's area, whose memories count for more.
+        """
         if self.memory is None:
             return ()
         started = time.perf_counter()
-        model = context.home
         earlier = next(
             (
                 user_words(message.content)
@@ -164,11 +163,7 @@ class ModelPath:
         )
         try:
             recalled = await self.memory.recall(
-                RecallRequest(
-                    utterance=text,
-                    area=model.areas[context.area_id].name if model and context.area_id else None,
-                    history=earlier,
-                )
+                RecallRequest(utterance=text, area=area_name, history=earlier)
             )
         except Exception:  # the turn goes on without memories
             _LOGGER.exception("Could not recall memories; this turn goes without them")

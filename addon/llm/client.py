@@ -23,7 +23,13 @@ from addon.errors import (
 )
 from addon.health import ComponentHealth
 from addon.llm.failures import refused, root_cause, status_error
-from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, to_wire
+from addon.llm.messages import (
+    AssistantMessage,
+    ChatMessage,
+    ToolCallRequest,
+    to_wire,
+    wire_messages,
+)
 from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
@@ -150,7 +156,7 @@ class LLMClient:
         """
         request: JsonObject = {
             "model": self.model,
-            "messages": [to_wire(message) for message in messages],
+            "messages": wire_messages(messages),
             "temperature": self._temperature,
         }
         if response_format is not None:

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import (
-    DateTime,
-    TypeDecorator,
-)
+from sqlalchemy import DateTime, TypeDecorator
 from sqlalchemy.engine import Dialect
 
 NAMING_CONVENTION = {

@@ -27,12 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
-from addon.store.models import (
-    CustomTool,
-    CustomToolVersion,
-    ToolCall,
-    utcnow,
-)
+from addon.store.models import CustomTool, CustomToolVersion, ToolCall, utcnow
 from addon.text import JsonObject, dump_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]

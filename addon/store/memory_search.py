@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.memories import (
-    RAW_COLUMNS,
-    MemoryRecord,
-    fetch_rows,
-    raw_record,
-    unpack_vector,
-)
+from addon.store.memories import RAW_COLUMNS, MemoryRecord, fetch_rows, raw_record, unpack_vector
 from addon.store.models import Memory
 from addon.store.search import fts_query
 
@@ -61,19 +55,13 @@ class StoredEmbedding:
     vector: bytes
 
 
-def _terms(query: str) -> list[str]:
-    """The query's words as the index's tokenizer (unicode61, diacritics removed) sees them."""
-    folded = unicodedata.normalize("NFKD", query.casefold())
-    plain = "".join(char for char in folded if not unicodedata.combining(char))
-    return list(dict.fromkeys(_WORD.findall(plain)))
-
-
 def word_stems(text: str) -> list[str]:
     """Every word of ``text`` as recall matches it: folded like the index, cut by :func:`_stem`.
 
-    Repeats stay (a word's count is its term frequency). A stem of ``STEM_CHARS`` characters
-    matches every word it begins, so indexing words by stem and matching stems exactly finds
-    what the FTS5 query of :func:`_telling_terms` finds.
+    Folded as the index's tokenizer folds it (unicode61, diacritics removed). Repeats stay (a
+    word's count is its term frequency). A stem of ``STEM_CHARS`` characters matches every word
+    it begins, so indexing words by stem and matching stems exactly finds what the FTS5 query
+    of :func:`_telling_terms` finds (the same stems, each once).
     """
     folded = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(char for char in folded if not unicodedata.combining(char))
@@ -98,7 +86,7 @@ async def _telling_terms(session: AsyncSession, query: str) -> str:
     ``COMMON_SHARE`` of the memories ("the", "is") ranks nothing but costs BM25 a score for each
     of those rows, so it is left out; if every stem is that common, the rarest one stays.
     """
-    stems = list(dict.fromkeys(_stem(term) for term in _terms(query)))[:MAX_QUERY_TERMS]
+    stems = list(dict.fromkeys(word_stems(query)))[:MAX_QUERY_TERMS]
     if not stems:
         return ""
     # One round trip: each stem's count (summed over the words it begins) and the total.

@@ -19,15 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.logs import remember_secrets
-from addon.store.models import (
-    McpServer,
-    Secret,
-    utcnow,
-)
+from addon.store.models import McpServer, Secret, utcnow
 
 _SECRETS_STATEMENT = re.compile(r"\b(?:INTO|UPDATE|FROM)\s+secrets\b", re.IGNORECASE)
-
-
 DRIVER_LOGGER = "aiosqlite"
 
 

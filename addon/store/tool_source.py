@@ -10,18 +10,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.store.changes import TableChanges
-from addon.store.custom_tools import (
-    load_definition,
-)
-from addon.store.models import (
-    CustomTool,
-    CustomToolVersion,
-)
+from addon.store.custom_tools import load_definition
+from addon.store.models import CustomTool, CustomToolVersion
 from addon.store.stored_secrets import secret_values
 
 _TOOL_TABLES = ("custom_tools", "custom_tool_versions")
-
-
 _SECRET_TABLES = ("secrets", "mcp_servers")
 
 

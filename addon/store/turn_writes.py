@@ -268,13 +268,11 @@ def _llm_call_row(
     }
 
 
-def _insert_payloads(
-    connection: Connection, detacher: Detacher, statements: Statements | None = None
-) -> None:
+def _insert_payloads(connection: Connection, detacher: Detacher, statements: Statements) -> None:
     """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
     if detacher.payloads:
         created_at = utcnow()
-        (statements or Statements(connection.dialect)).execute(
+        statements.execute(
             connection,
             INSERT_PAYLOADS,
             [payload.row() | {"created_at": created_at} for payload in detacher.payloads.values()],
@@ -292,7 +290,8 @@ def write_later_calls(
     """
     if not calls:
         return
-    statements = statements or Statements(connection.dialect)
+    if statements is None:
+        statements = Statements(connection.dialect)
     detacher = Detacher()
     rows = []
     for later in calls:
