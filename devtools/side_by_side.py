@@ -160,13 +160,14 @@ class HomeRun:
         task_file: TaskFile,
         app: web.Application,
         *,
-        whole_words: bool = False,
+        section: str = COMMANDS,
     ):
         self.home = home
         self.task_file = task_file
         self.app = app
-        self.whole_words = whole_words
-        """Answers count only as whole words of the reply (the questions section)."""
+        self.section = section
+        """``commands`` or ``questions``: in the questions section answers count only as whole
+        words of the reply."""
         self.ours_agent_id = ""
         self._compared = compared_attributes(task_file.home, task_file.tasks)
 
@@ -229,11 +230,11 @@ class HomeRun:
             compared=self._compared,
             reply=reply.text,
             failed=reply.failed,
-            whole_words=self.whole_words,
+            whole_words=self.section == SECTION,
         )
         return TaskOutcome(task=task, agent=agent, reply=reply, score=verdict, seconds=seconds)
 
-    async def run(self, section: str = COMMANDS) -> HomeResult:
+    async def run(self) -> HomeResult:
         """Every task through both agents."""
         outcomes = [
             await self.run_task(task, agent) for task in self.task_file.tasks for agent in AGENTS
@@ -243,7 +244,7 @@ class HomeRun:
             file=self.task_file.name,
             language=self.task_file.home.language,
             outcomes=tuple(outcomes),
-            section=section,
+            section=self.section,
         )
 
 
@@ -298,20 +299,32 @@ async def add_wyoming_agent(home: HomeAssistantProcess, port: int) -> str:
             await asyncio.sleep(0.1)
 
 
+def synthetic_home_process(
+    template: Path, config_dir: Path, home_file: Path
+) -> HomeAssistantProcess:
+    """Home Assistant from ``template``, without the demo, building the home in ``home_file``.
+
+    Not started: the synthetic_home integration is linked into ``config_dir`` and set up from
+    ``home_file`` when Home Assistant boots.
+    """
+    home = HomeAssistantProcess.from_template(
+        template, config_dir, demo=False, extra_config={"synthetic_home": {"home": str(home_file)}}
+    )
+    (config_dir / "custom_components").mkdir(exist_ok=True)
+    (config_dir / "custom_components" / "synthetic_home").symlink_to(INTEGRATION)
+    return home
+
+
 @asynccontextmanager
 async def booted(
-    task_file: TaskFile, template: Path, work_dir: Path, *, whole_words: bool = False
+    task_file: TaskFile, template: Path, work_dir: Path, *, section: str = COMMANDS
 ) -> AsyncIterator[HomeRun]:
     """Home Assistant with the task file's home, and Home Agent linked to it, for one ``with``."""
     config_dir = work_dir / _slug(task_file.name)
     home_file = work_dir / f"{config_dir.name}.home.yaml"
     fixture = task_file.home.model_dump(mode="json", exclude_none=True)
     home_file.write_text(yaml.safe_dump(fixture, allow_unicode=True), "utf-8")
-    home = HomeAssistantProcess.from_template(
-        template, config_dir, demo=False, extra_config={"synthetic_home": {"home": str(home_file)}}
-    )
-    (config_dir / "custom_components").mkdir(exist_ok=True)
-    (config_dir / "custom_components" / "synthetic_home").symlink_to(INTEGRATION)
+    home = synthetic_home_process(template, config_dir, home_file)
     async with home:
         await _until_entities(home, fixture_ids(task_file))
         app = create_app(_addon_settings(home, config_dir / "addon-data", task_file.home.language))
@@ -319,7 +332,7 @@ async def booted(
         await runner.setup()
         try:
             await app[keys.HOME_SYNC].wait_ready(SETUP_TIMEOUT_S)
-            run = HomeRun(home, task_file, app, whole_words=whole_words)
+            run = HomeRun(home, task_file, app, section=section)
             run.ours_agent_id = await add_wyoming_agent(home, app[keys.WYOMING].bound_port)
             yield run
         finally:
@@ -344,9 +357,8 @@ async def run_files(
         template = await asyncio.to_thread(build_template, root / "template", demo=False)
         results: list[HomeResult] = []
         for task_file, section in task_files:
-            whole_words = section == SECTION
-            async with booted(task_file, template, root, whole_words=whole_words) as run:
-                result = await run.run(section)
+            async with booted(task_file, template, root, section=section) as run:
+                result = await run.run()
             results.append(result)
             if report:
                 _print(format_home(result))

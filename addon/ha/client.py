@@ -150,7 +150,7 @@ class HomeAssistantClient:
             sub.active = False
         self._persistent.clear()
 
-    async def _prepare(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+    async def _prepare(self) -> None:
         """Turn on coalescing, restore subscriptions, then run connect listeners."""
         await self._link.request(SUPPORTED_FEATURES_MESSAGE, limit=None)
         for sub in list(self._persistent):

@@ -59,7 +59,7 @@ class Link:
         websocket_url: str,
         token: str,
         *,
-        prepare: Callable[[aiohttp.ClientWebSocketResponse], Awaitable[None]],
+        prepare: Callable[[], Awaitable[None]],
         timing: LinkTiming,
         sleep: Callable[[float], Awaitable[None]],
     ) -> None:
@@ -198,7 +198,7 @@ class Link:
             self._rejected.clear()
             self._ws, self._dispatcher = ws, Dispatcher()
             reader = asyncio.create_task(self._read(ws), name="home-assistant-reader")
-            await self._prepare(ws)
+            await self._prepare()
             if self._ws is not ws:
                 raise HomeAssistantUnavailableError("connection lost while reconnecting")
             self._reached_ready = True

@@ -20,12 +20,12 @@ from aiohttp import web
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
-from devtools.home_assistant import REPO_ROOT, HomeAssistantProcess, build_template
+from devtools.home_assistant import HomeAssistantProcess, build_template
+from devtools.side_by_side import synthetic_home_process
 from tests.fixtures.app import MakeApp, MakeSettings
 
 pytestmark = pytest.mark.homeassistant
 
-INTEGRATION = REPO_ROOT / "devtools" / "ha_synthetic_home" / "custom_components" / "synthetic_home"
 PATIENCE_S = 30.0
 HOME: dict[str, Any] = {
     "name": "Fresh flat",
@@ -88,14 +88,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyntheticHom
     template = build_template(root / "template", demo=False)
     home_file = root / "home.yaml"
     home_file.write_text(yaml.safe_dump({"home": HOME}), "utf-8")
-    process = HomeAssistantProcess.from_template(
-        template,
-        root / "home",
-        demo=False,
-        extra_config={"synthetic_home": {"home": str(home_file)}},
-    )
-    (process.config_dir / "custom_components").mkdir(exist_ok=True)
-    (process.config_dir / "custom_components" / "synthetic_home").symlink_to(INTEGRATION)
+    process = synthetic_home_process(template, root / "home", home_file)
     process.start()
     home = SyntheticHome(process, home_file)
     asyncio.run(home.until_entities(*(entity["entity_id"] for entity in HOME["entities"])))

@@ -6,7 +6,13 @@ next transcript answers; a newer client naming its satellite is answered from th
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
 import pytest
+from aiohttp.test_utils import TestClient
+from wyoming.event import Event
 
 from addon import keys
 from addon.home.actions.live import LiveExecutor
@@ -24,6 +30,8 @@ pytestmark = pytest.mark.homeassistant
 LOCK = "lock.front_door"
 HALL = {"device_id": "satellite-hall"}
 QUESTION = "Unlock Front Door? Say yes to confirm."
+Say = Callable[[int, str], Awaitable[list[Event]]]
+"""Sends a transcript's text to the Wyoming port, as one kind of client does; the events back."""
 
 
 async def locked_and_exposed(home: HomeAssistantProcess) -> None:
@@ -33,42 +41,45 @@ async def locked_and_exposed(home: HomeAssistantProcess) -> None:
     await until_state(home, LOCK, "locked")
 
 
-async def test_the_satellites_next_transcript_confirms_the_unlock(
-    start_app: StartApp, module_home_assistant: HomeAssistantProcess
+async def held_until_the_next_transcript(
+    start_app: StartApp, home: HomeAssistantProcess, say: Say
 ) -> None:
-    """The satellite hears the question; its next transcript, "yes", unlocks the front door."""
-    home = module_home_assistant
+    """Saying "unlock the front door" with ``say`` asks and holds; "yes" the same way unlocks."""
     await locked_and_exposed(home)
     client = await start_for(start_app, home)
     port = wyoming_port(client)
-    asked = final(await converse(port, "unlock the front door", context=HALL))
+    asked = final(await say(port, "unlock the front door"))
     assert asked.data["text"] == QUESTION
+    await still_locked(client, home)
+    done = final(await say(port, "yes"))
+    assert done.data["text"] == "Done."
+    await until_state(home, LOCK, "unlocked")
+
+
+async def still_locked(client: TestClient[Any, Any], home: HomeAssistantProcess) -> None:
+    """Once every held action had its chance to run, the front door is still locked."""
     live = client.server.app[keys.AGENT].live_executor
     assert isinstance(live, LiveExecutor)
     await live.drain()
     assert (await home.state(LOCK))["state"] == "locked"
-    done = final(await converse(port, "yes", context=HALL))
-    assert done.data["text"] == "Done."
-    await until_state(home, LOCK, "unlocked")
+
+
+async def test_the_satellites_next_transcript_confirms_the_unlock(
+    start_app: StartApp, module_home_assistant: HomeAssistantProcess
+) -> None:
+    """The satellite hears the question; its next transcript, "yes", unlocks the front door."""
+    await held_until_the_next_transcript(
+        start_app, module_home_assistant, partial(converse, context=HALL)
+    )
 
 
 async def test_home_assistant_2025_4s_next_bare_transcript_confirms_the_unlock(
     start_app: StartApp, module_home_assistant: HomeAssistantProcess
 ) -> None:
     """Transcripts as Home Assistant 2025.4 sends them (text alone): "yes" unlocks the door."""
-    home = module_home_assistant
-    await locked_and_exposed(home)
-    client = await start_for(start_app, home)
-    port = wyoming_port(client)
-    asked = final(await say_as_home_assistant_2025_4(port, "unlock the front door"))
-    assert asked.data["text"] == QUESTION
-    live = client.server.app[keys.AGENT].live_executor
-    assert isinstance(live, LiveExecutor)
-    await live.drain()
-    assert (await home.state(LOCK))["state"] == "locked"
-    done = final(await say_as_home_assistant_2025_4(port, "yes"))
-    assert done.data["text"] == "Done."
-    await until_state(home, LOCK, "unlocked")
+    await held_until_the_next_transcript(
+        start_app, module_home_assistant, say_as_home_assistant_2025_4
+    )
 
 
 async def test_home_assistants_own_wyoming_agent_confirms_the_unlock(
@@ -85,10 +96,7 @@ async def test_home_assistants_own_wyoming_agent_confirms_the_unlock(
     assert asked["response"]["speech"]["plain"]["speech"] == QUESTION
     # What the satellite would do next: Home Assistant 2025.4 does not keep it listening.
     assert asked["continue_conversation"] is False
-    live = client.server.app[keys.AGENT].live_executor
-    assert isinstance(live, LiveExecutor)
-    await live.drain()
-    assert (await home.state(LOCK))["state"] == "locked"
+    await still_locked(client, home)
     done = await home.request(
         "POST", "/api/conversation/process", {"text": "yes", "agent_id": agent_id}
     )

@@ -155,7 +155,8 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
                 SUITE_NAME,
             )
     elif source == "saved":
-        found = await saved_tests_file(request)
+        home = await live_home(request)
+        found = None if home is None else await saved_tests_file(request, home)
         if found is None:
             problems.append(("", NOT_CONNECTED))
         elif not found[2]:

@@ -58,11 +58,11 @@ async def check_view(request: web.Request) -> web.Response:
         raise web.HTTPUnprocessableEntity(text="The endpoint is an http:// or https:// URL.")
     if not base_url and not options.llm_base_url:
         raise web.HTTPUnprocessableEntity(text="Give the endpoint to check (its base URL).")
-    found = await saved_tests_file(request)
     home = await live_home(request)
-    if found is None or home is None:
+    if home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
-    text, name = (found[0], CHECK_NAMES[0]) if found[2] else (suite_yaml(home), CHECK_NAMES[1])
+    saved, _left_out, count = await saved_tests_file(request, home)
+    text, name = (saved, CHECK_NAMES[0]) if count else (suite_yaml(home), CHECK_NAMES[1])
     try:
         task_file = parse_task_file(text, name=name)
     except TaskFileInvalid as err:

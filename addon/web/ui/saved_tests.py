@@ -48,11 +48,8 @@ async def live_home(request: web.Request) -> HomeModel | None:
     return await request.app[keys.HOME_SYNC].fresh() if keys.HOME_SYNC in request.app else None
 
 
-async def saved_tests_file(request: web.Request) -> tuple[str, list[int], int] | None:
-    """The saved tests as a task file, the ids left out, and how many there are; None: no home."""
-    home = await live_home(request)
-    if home is None:
-        return None
+async def saved_tests_file(request: web.Request, home: HomeModel) -> tuple[str, list[int], int]:
+    """The saved tests as a task file on ``home``, the ids left out, and how many there are."""
     async with request.app[keys.STORE].sessionmaker() as session:
         saved = await eval_tasks.list_tasks(session)
     text, left_out = saved_suite(home, ((task.id, task.task) for task in saved))
@@ -122,11 +119,12 @@ async def delete_test_view(request: web.Request) -> web.Response:
 
 async def tests_file_view(request: web.Request) -> web.Response:
     """The saved tests as one task file, downloaded (it runs with ``python -m addon.eval``)."""
-    found = await saved_tests_file(request)
-    if found is None:
+    home = await live_home(request)
+    if home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
+    text, _left_out, _count = await saved_tests_file(request, home)
     return web.Response(
-        text=found[0],
+        text=text,
         content_type="application/yaml",
         headers={"Content-Disposition": 'attachment; filename="home_agent_tests.yaml"'},
     )

@@ -51,15 +51,16 @@ class TryShown:
 class EditorPage:
     """What the editor page shows: a new tool's editor, or a saved tool's with try it and versions.
 
-    The defaults are a new tool's: no versions, no arguments, no try.
+    The defaults are a new tool's: no problems, no versions, no arguments, no try.
     """
 
     tool: stored.StoredTool | None
     source: str
     fields: Mapping[str, str]
-    originals: Mapping[str, str]
-    """The fields as the text had them, so a field the user changed wins over the text."""
-    problems: Sequence[editor.Problem]
+    originals: Mapping[str, str] | None = None
+    """The fields as the text had them, so a field the user changed wins over the text; None
+    when they are the fields shown."""
+    problems: Sequence[editor.Problem] = ()
     notice: str = ""
     template_warnings: Sequence[str] = ()
     versions: Sequence[stored.ToolVersion] = ()
@@ -72,6 +73,7 @@ class EditorPage:
     def context(self) -> dict[str, object]:
         """The page's names as ``tool.html`` reads them."""
         names: dict[str, object] = {f.name: getattr(self, f.name) for f in dc_fields(self)}
+        names["originals"] = self.fields if self.originals is None else self.originals
         names["kinds"] = editor.KINDS
         names["field_problems"] = {
             p.common_field: p.message for p in self.problems if p.common_field

@@ -316,8 +316,8 @@ async def _tool_page(
         tool=tool,
         source=source,
         fields=fields,
-        originals=originals if originals is not None else fields,
-        problems=problems or [],
+        originals=originals,
+        problems=problems or (),
         notice=NOTICES.get(request.query.get("done", ""), ""),
         template_warnings=template_warnings(tool.definition),
         versions=versions,
@@ -341,11 +341,7 @@ def _editor_page(
     originals: Mapping[str, str] | None = None,
 ) -> web.Response:
     page = EditorPage(
-        tool=tool,
-        source=source,
-        fields=fields,
-        originals=originals if originals is not None else fields,
-        problems=problems or [],
+        tool=tool, source=source, fields=fields, originals=originals, problems=problems or ()
     )
     return render(request, "tool.html", page.context(), status=status)
 
