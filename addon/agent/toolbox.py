@@ -1,7 +1,8 @@
 """The tools a turn offers: the home's, GetDateTime, memory, the expert, custom, the providers'.
 
 Built afresh for every turn (and for every tool an endpoint asks for or calls directly), since
-the user's custom tools and the MCP servers' tools change without a restart. The memory tools
+the user's custom tools and the MCP servers' tools change without a restart; the home's own
+tools come made, once per home model and revision (``HomeContext.home_tools``). The memory tools
 never change, so they go before the custom tools, which do: the list stays a cacheable prefix.
 """
 

@@ -235,7 +235,8 @@ class ScriptTool:
 def home_tools(model: HomeModel | None) -> list[Tool]:
     """The home's tools for one turn, in a stable order (intents, live context, scripts).
 
-    Reads the model's domain index rather than every entity: this runs on every turn.
+    Reads the model's domain index rather than every entity: this runs whenever the home
+    changes (:class:`HomeToolSet`), and on every turn a caller keeps no set.
     """
     if model is None:
         return []
