@@ -27,6 +27,7 @@ from addon.llm.messages import (
     AssistantMessage,
     ChatMessage,
     ToolCallRequest,
+    request_body,
     to_wire,
     wire_messages,
 )
@@ -34,7 +35,7 @@ from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
 from addon.logs import scrub
-from addon.text import JsonObject, ToolSpecs, compact_json
+from addon.text import JsonObject, ToolSpecs
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -440,17 +441,3 @@ def _error_text(chunk: JsonObject, api_key: str) -> str:
     error = chunk.get("error")
     message = error.get("message") if isinstance(error, dict) else error
     return scrub(str(message), [api_key])[:300] if message else "an error occurred while streaming"
-
-
-def request_body(request: JsonObject) -> bytes:
-    """``request`` as the body the openai package would send, its tool list's text reused.
-
-    The tool list is the same for every call of a turn and its text is made once
-    (:class:`~addon.text.ToolSpecs`); the rest is written as the package writes a body
-    (compact UTF-8, no NaN) and the list's text set in at the end, so the bytes are the same.
-    """
-    tools = request.get("tools")
-    if not isinstance(tools, ToolSpecs):
-        return compact_json(request).encode()
-    rest = compact_json({key: value for key, value in request.items() if key != "tools"})
-    return f'{rest[:-1]},"tools":{tools.json}}}'.encode()

@@ -2,8 +2,9 @@
 
 A conversation is held as :data:`ChatMessage` values, as Home Assistant's ``chat_log`` holds
 typed content; the OpenAI dicts are made only at the edges: by the model client for a request
-(:func:`to_wire`), and where the store keeps or gives back a turn's messages (the agent's
-recording and history call :func:`wire_messages` and :func:`from_wire`).
+(:func:`to_wire`, and :func:`request_body` for the bytes sent), and where the store keeps or
+gives back a turn's messages (the agent's recording and history call :func:`wire_messages` and
+:func:`from_wire`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from addon.text import JsonObject
+from addon.text import JsonObject, ToolSpecs, compact_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +120,17 @@ def _call(call: Mapping[str, Any]) -> ToolCallRequest:
         str(function.get("name") or ""),
         str(function.get("arguments") or ""),
     )
+
+
+def request_body(request: JsonObject) -> bytes:
+    """``request`` as the body the openai package would send, its tool list's text reused.
+
+    The tool list is the same for every call of a turn and its text is made once
+    (:class:`~addon.text.ToolSpecs`); the rest is written as the package writes a body
+    (compact UTF-8, no NaN) and the list's text set in at the end, so the bytes are the same.
+    """
+    tools = request.get("tools")
+    if not isinstance(tools, ToolSpecs):
+        return compact_json(request).encode()
+    rest = compact_json({key: value for key, value in request.items() if key != "tools"})
+    return f'{rest[:-1]},"tools":{tools.json}}}'.encode()

@@ -15,8 +15,8 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from addon.errors import ErrorKind, LLMError
-from addon.llm.client import LLMClient, request_body
-from addon.llm.messages import UserMessage
+from addon.llm.client import LLMClient
+from addon.llm.messages import UserMessage, request_body
 from addon.text import ToolSpecs
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
