@@ -33,6 +33,13 @@ import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 VENV_SCRIPT = REPO_ROOT / "scripts" / "ha-venv.sh"
+ROOT_SCRIPT = REPO_ROOT / "scripts" / "ha-root.sh"
+RUN_IN_ROOT = REPO_ROOT / "scripts" / "run-in-root.sh"
+# The Home Assistant releases the suite runs (docs/DECISIONS.md, "Two Home Assistant versions"):
+# the oldest we support, and what people run today. The first is the default everywhere.
+OLDEST_VERSION = "2025.4.4"
+NEWEST_VERSION = "2026.11.0"
+SUPPORTED_VERSIONS = (OLDEST_VERSION, NEWEST_VERSION)
 CREDENTIALS_FILE = "home-agent-credentials.json"
 LOG_FILE = "hass.log"
 LOG_TAIL_LINES = 40
@@ -65,16 +72,50 @@ class Credentials:
     token: str
 
 
-def ensure_venv() -> Path:
-    """Home Assistant's venv, built by ``scripts/ha-venv.sh`` on first use (about 2.5 minutes)."""
+def _built_by(script: Path, version: str) -> Path:
+    """Run a build script for ``version`` (it does nothing once built); the path it prints."""
+    environment = {**os.environ, "HA_VERSION": version}
     result = subprocess.run(
-        [str(VENV_SCRIPT)], stdout=subprocess.PIPE, text=True, check=False
+        [str(script)], stdout=subprocess.PIPE, text=True, check=False, env=environment
     )  # stderr is inherited so a first build shows its progress
     if result.returncode != 0 or not result.stdout.strip():
-        raise HomeAssistantError(
-            f"{VENV_SCRIPT} failed (exit {result.returncode}); see its message"
-        )
+        raise HomeAssistantError(f"{script} failed (exit {result.returncode}); see its message")
     return Path(result.stdout.strip().splitlines()[-1])
+
+
+def ensure_venv() -> Path:
+    """Home Assistant 2025.4.4's venv, built by ``scripts/ha-venv.sh`` on first use (2.5 min)."""
+    return _built_by(VENV_SCRIPT, OLDEST_VERSION)
+
+
+def python_command(version: str) -> list[str]:
+    """The Python of Home Assistant ``version``'s venv, for scripts that import Home Assistant.
+
+    Inside the root for the newer releases: a script must read its input from stdin or ``-c``
+    (files under /tmp are visible there too).
+    """
+    if version == OLDEST_VERSION:
+        return [str(ensure_venv() / "bin" / "python")]
+    if version not in SUPPORTED_VERSIONS:
+        raise HomeAssistantError(f"Home Assistant {version} is not one the suite knows how to run")
+    root = _built_by(ROOT_SCRIPT, version)
+    return [str(RUN_IN_ROOT), str(root), "/tmp", "/ha/bin/python"]
+
+
+def hass_command(version: str, config_dir: Path) -> list[str]:
+    """The command that runs Home Assistant ``version`` on ``config_dir``, built on first use.
+
+    2025.4.4 runs from a venv of pyenv's Python 3.13. Newer releases need Python 3.14, which this
+    machine does not have: they run in a Debian sid root (``scripts/ha-root.sh``) through
+    ``scripts/run-in-root.sh``, which needs root.
+    """
+    arguments = ["-c", str(config_dir), "--skip-pip", "--log-no-color"]
+    if version == OLDEST_VERSION:
+        return [str(ensure_venv() / "bin" / "hass"), *arguments]
+    if version not in SUPPORTED_VERSIONS:
+        raise HomeAssistantError(f"Home Assistant {version} is not one the suite knows how to run")
+    root = _built_by(ROOT_SCRIPT, version)
+    return [str(RUN_IN_ROOT), str(root), str(config_dir), "/ha/bin/hass", *arguments]
 
 
 def free_port() -> int:
@@ -218,8 +259,10 @@ class HomeAssistantProcess:
         boot_timeout: float = BOOT_TIMEOUT_S,
         demo: bool = True,
         extra_config: Mapping[str, Any] | None = None,
+        version: str = OLDEST_VERSION,
     ) -> None:
         self.config_dir = config_dir.resolve()
+        self.version = version
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.websocket_url = f"ws://127.0.0.1:{self.port}/api/websocket"
@@ -247,8 +290,12 @@ class HomeAssistantProcess:
         recorder: bool = False,
         demo: bool = True,
         extra_config: Mapping[str, Any] | None = None,
+        version: str = OLDEST_VERSION,
     ) -> Self:
-        """A fresh home copied from an onboarded template; the template's token works for it too."""
+        """A fresh home copied from an onboarded template; the template's token works for it too.
+
+        ``version`` must be the one the template was onboarded with.
+        """
         shutil.copytree(template, config_dir, ignore=shutil.ignore_patterns("*.log", "*.log.*"))
         return cls(
             config_dir,
@@ -258,6 +305,7 @@ class HomeAssistantProcess:
             recorder=recorder,
             demo=demo,
             extra_config=extra_config,
+            version=version,
         )
 
     @property
@@ -362,7 +410,7 @@ class HomeAssistantProcess:
     def _spawn(self) -> None:
         if self.is_running:
             raise HomeAssistantError(f"Home Assistant already runs on {self.url}")
-        hass = ensure_venv() / "bin" / "hass"
+        command = hass_command(self.version, self.config_dir)
         if not port_is_free(self.port):
             raise HomeAssistantError(f"port {self.port} is in use; stop what listens there first")
         if self._credentials is None and (self.config_dir / ".storage" / "onboarding").exists():
@@ -375,10 +423,12 @@ class HomeAssistantProcess:
         self.write_configuration()
         environment = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENVIRONMENT}
         with self.log_path.open("ab") as log:
-            log.write(f"--- home-agent: starting Home Assistant on {self.url}\n".encode())
+            log.write(
+                f"--- home-agent: starting Home Assistant {self.version} on {self.url}\n".encode()
+            )
             log.flush()
             self._process = subprocess.Popen(
-                [str(hass), "-c", str(self.config_dir), "--skip-pip", "--log-no-color"],
+                command,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -573,13 +623,13 @@ def _refresh_token_id(token: str) -> str:
     return str(claims["iss"])
 
 
-def build_template(config_dir: Path, *, demo: bool = True) -> Path:
+def build_template(config_dir: Path, *, demo: bool = True, version: str = OLDEST_VERSION) -> Path:
     """Boot once, onboard, stop cleanly: a config dir whose copies boot already onboarded.
 
     ``demo=False`` onboards without the demo integration, whose config entry would otherwise come
-    back in every copy.
+    back in every copy. Copies must run the same ``version``.
     """
-    process = HomeAssistantProcess(config_dir, demo=demo)
+    process = HomeAssistantProcess(config_dir, demo=demo, version=version)
     process.start()
     process.stop()
     return process.config_dir

@@ -31,11 +31,11 @@ from addon.home.targeting.targets import (
     MatchTargetsPreferences,
     MatchTargetsResult,
 )
-from devtools.home_assistant import ensure_venv
+from devtools.home_assistant import python_command
 from devtools.synthetic import synthetic_home
 from tests.home.homes import HomeData, demo_home
 
-pytestmark = pytest.mark.homeassistant
+pytestmark = [pytest.mark.homeassistant, pytest.mark.every_ha_version]
 
 ORACLE = Path(__file__).with_name("ha_oracle.py")
 DOMAINS = ["light", "switch", "cover", "sensor", "binary_sensor", "lock", "script", "fan", "todo"]
@@ -149,10 +149,11 @@ def answer(result: MatchTargetsResult) -> dict[str, Any]:
     }
 
 
-def home_assistants(home: dict[str, Any], requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    python = ensure_venv() / "bin" / "python"
+def home_assistants(
+    home: dict[str, Any], requests: list[dict[str, Any]], version: str
+) -> list[dict[str, Any]]:
     completed = subprocess.run(
-        [str(python), str(ORACLE)],
+        [*python_command(version), "-c", ORACLE.read_text("utf-8")],
         input=json.dumps({"home": home, "queries": requests}),
         capture_output=True,
         text=True,
@@ -223,7 +224,9 @@ def assert_loose_names(
         assert wanted in loose_keys(entity), (request, entity_id)
 
 
-def assert_same(model: HomeModel, home: dict[str, Any], requests: list[dict[str, Any]]) -> None:
+def assert_same(
+    model: HomeModel, home: dict[str, Any], requests: list[dict[str, Any]], version: str
+) -> None:
     """Home Assistant's answers, except where our loose fallback may answer its misses.
 
     Every NAME, INVALID_AREA and INVALID_FLOOR is asked again: with a loosely found place given
@@ -232,7 +235,7 @@ def assert_same(model: HomeModel, home: dict[str, Any], requests: list[dict[str,
     ours must be that answer, matching only entities with the request's loose name; otherwise
     ours must still be Home Assistant's NAME failure.
     """
-    expected = home_assistants(home, requests)
+    expected = home_assistants(home, requests, version)
     results = [resolve(model, request) for request in requests]
     mismatches = []
     by_name: list[int] = []
@@ -247,7 +250,7 @@ def assert_same(model: HomeModel, home: dict[str, Any], requests: list[dict[str,
     assert not mismatches, json.dumps(mismatches[:5], indent=1)
 
     requests_by_id = [place_by_id(model, requests[i]) for i in by_place]
-    for i, theirs in zip(by_place, home_assistants(home, requests_by_id), strict=True):
+    for i, theirs in zip(by_place, home_assistants(home, requests_by_id, version), strict=True):
         if comparable(theirs, requests[i]) != comparable(answer(results[i]), requests[i]):
             mismatches.append((requests[i], theirs, answer(results[i])))
     assert not mismatches, json.dumps(mismatches[:5], indent=1)
@@ -255,7 +258,7 @@ def assert_same(model: HomeModel, home: dict[str, Any], requests: list[dict[str,
     loose_outcomes = 0
     loose_requests = [loosened_request(model, requests[i]) for i in by_name]
     for i, theirs in zip(
-        by_name, home_assistants(loosened_home(home), loose_requests), strict=True
+        by_name, home_assistants(loosened_home(home), loose_requests, version), strict=True
     ):
         mine = answer(results[i])
         if theirs["reason"] in LOOSE_OUTCOMES:
@@ -289,19 +292,19 @@ def with_loose_twins(data: HomeData) -> HomeData:
     return data
 
 
-def test_demo_home_matches_home_assistant() -> None:
+def test_demo_home_matches_home_assistant(ha_version: str) -> None:
     """Every request on the hand-made home gets Home Assistant's answer, or a checked loose one."""
     data = with_loose_twins(demo_home())
     model = data.build()
     assert_no_loose_place_twins(model)
-    assert_same(model, raw_home(data), random_requests(model, 1500, seed=11))
+    assert_same(model, raw_home(data), random_requests(model, 1500, seed=11), ha_version)
 
 
-def test_synthetic_home_matches_home_assistant() -> None:
+def test_synthetic_home_matches_home_assistant(ha_version: str) -> None:
     """Every request on a 400-entity synthetic home gets Home Assistant's answer, or a loose one."""
     home = synthetic_home(400, seed=5)
     model = home.build()
     assert_no_loose_place_twins(model)
     raw = {**home.build_kwargs(), "entity_details": home.entity_details}
     raw.pop("config")
-    assert_same(model, raw, random_requests(model, 1500, seed=12))
+    assert_same(model, raw, random_requests(model, 1500, seed=12), ha_version)

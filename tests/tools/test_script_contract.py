@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from addon.tools.home_tools import build_registry
-from devtools.home_assistant import ensure_venv
+from devtools.home_assistant import python_command
 from tests.home.homes import HomeData
 
-pytestmark = pytest.mark.homeassistant
+pytestmark = [pytest.mark.homeassistant, pytest.mark.every_ha_version]
 
 ORACLE = """
 import asyncio, json, sys, tempfile
@@ -142,11 +142,10 @@ CASES: dict[str, dict[str, Any]] = {
 
 
 @pytest.fixture(scope="module")
-def home_assistant_tools() -> dict[str, Any]:
-    """What Home Assistant 2025.4.4 answers and offers for each case, by script key."""
-    python = ensure_venv() / "bin" / "python"
+def home_assistant_tools(ha_version: str) -> dict[str, Any]:
+    """What each Home Assistant version answers and offers for each case, by script key."""
     done = subprocess.run(
-        [str(python), "-c", ORACLE],
+        [*python_command(ha_version), "-c", ORACLE],
         input=json.dumps(CASES),
         capture_output=True,
         text=True,

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from addon.home.actions.intents import INTENTS, OWN_PREFIX, parameters_schema
-from devtools.home_assistant import ensure_venv
+from devtools.home_assistant import python_command
 
-pytestmark = pytest.mark.homeassistant
+pytestmark = [pytest.mark.homeassistant, pytest.mark.every_ha_version]
 
 DUMP_TOOLS = """
 import asyncio, json
@@ -62,11 +62,14 @@ print(json.dumps(tools))
 
 
 @pytest.fixture(scope="module")
-def home_assistant_tools() -> dict[str, Any]:
-    """The tools Home Assistant 2025.4.4 describes, by intent name."""
-    python = ensure_venv() / "bin" / "python"
+def home_assistant_tools(ha_version: str) -> dict[str, Any]:
+    """The tools each Home Assistant version describes, by intent name."""
     done = subprocess.run(
-        [str(python), "-c", DUMP_TOOLS], capture_output=True, text=True, check=True, timeout=120
+        [*python_command(ha_version), "-c", DUMP_TOOLS],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     tools: dict[str, Any] = json.loads(done.stdout)
     return tools
