@@ -41,6 +41,9 @@ OLDEST_VERSION = "2025.4.4"
 NEWEST_VERSION = "2026.11.0"
 SUPPORTED_VERSIONS = (OLDEST_VERSION, NEWEST_VERSION)
 CREDENTIALS_FILE = "home-agent-credentials.json"
+# The release a config dir was onboarded with: its copies run the same one (.storage is not
+# downgraded, and one onboarded by a newer release does not boot on an older one).
+VERSION_FILE = "home-agent-ha-version"
 LOG_FILE = "hass.log"
 LOG_TAIL_LINES = 40
 BOOT_TIMEOUT_S = 90.0
@@ -183,6 +186,14 @@ def configuration(
     return config
 
 
+def recorded_version(config_dir: Path) -> str | None:
+    """The Home Assistant release ``config_dir`` was last started with, if any."""
+    try:
+        return (config_dir / VERSION_FILE).read_text("utf-8").strip() or None
+    except FileNotFoundError:
+        return None
+
+
 def load_credentials(config_dir: Path) -> Credentials | None:
     """The credentials saved when ``config_dir`` was onboarded, or None before that."""
     try:
@@ -259,10 +270,10 @@ class HomeAssistantProcess:
         boot_timeout: float = BOOT_TIMEOUT_S,
         demo: bool = True,
         extra_config: Mapping[str, Any] | None = None,
-        version: str = OLDEST_VERSION,
+        version: str | None = None,
     ) -> None:
         self.config_dir = config_dir.resolve()
-        self.version = version
+        self.version = version or recorded_version(self.config_dir) or OLDEST_VERSION
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.websocket_url = f"ws://127.0.0.1:{self.port}/api/websocket"
@@ -290,11 +301,11 @@ class HomeAssistantProcess:
         recorder: bool = False,
         demo: bool = True,
         extra_config: Mapping[str, Any] | None = None,
-        version: str = OLDEST_VERSION,
+        version: str | None = None,
     ) -> Self:
         """A fresh home copied from an onboarded template; the template's token works for it too.
 
-        ``version`` must be the one the template was onboarded with.
+        It runs the release the template was onboarded with unless ``version`` says otherwise.
         """
         shutil.copytree(template, config_dir, ignore=shutil.ignore_patterns("*.log", "*.log.*"))
         return cls(
@@ -421,6 +432,10 @@ class HomeAssistantProcess:
         self.config_dir.mkdir(parents=True, exist_ok=True)
         # Rewritten on every start: a template copy gets its own port this way.
         self.write_configuration()
+        (self.config_dir / VERSION_FILE).write_text(self.version, "utf-8")
+        # Newer releases move `http:` from configuration.yaml into .storage/http on first boot and
+        # then ignore the YAML: without this a copy would listen on its template's port.
+        (self.config_dir / ".storage" / "http").unlink(missing_ok=True)
         environment = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENVIRONMENT}
         with self.log_path.open("ab") as log:
             log.write(
@@ -623,11 +638,11 @@ def _refresh_token_id(token: str) -> str:
     return str(claims["iss"])
 
 
-def build_template(config_dir: Path, *, demo: bool = True, version: str = OLDEST_VERSION) -> Path:
+def build_template(config_dir: Path, *, demo: bool = True, version: str | None = None) -> Path:
     """Boot once, onboard, stop cleanly: a config dir whose copies boot already onboarded.
 
     ``demo=False`` onboards without the demo integration, whose config entry would otherwise come
-    back in every copy. Copies must run the same ``version``.
+    back in every copy. Copies run the same ``version`` (default: the oldest supported).
     """
     process = HomeAssistantProcess(config_dir, demo=demo, version=version)
     process.start()

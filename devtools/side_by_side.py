@@ -1,8 +1,8 @@
 """Side by side: the same sentences through Home Assistant's own agent and through Home Agent.
 
-``python -m devtools.side_by_side devtools/homes/*.yaml`` boots a real Home Assistant 2025.4.4 per
-task file, builds the file's home in it with the ``synthetic_home`` integration (devtools/
-ha_synthetic_home), and starts Home Agent in this process with no model (local path only), reached
+``python -m devtools.side_by_side devtools/homes/*.yaml`` boots a real Home Assistant (2025.4.4, or
+the release ``--ha-version`` names) per task file, builds the file's home in it with the
+``synthetic_home`` integration (devtools/ha_synthetic_home), and starts Home Agent in this process with no model (local path only), reached
 the way a user reaches it: Home Assistant's ``wyoming`` integration pointed at our Wyoming server.
 Each task then runs twice, once per agent, through ``POST /api/conversation/process``: reset the
 home and apply the task's setup, send the sentence, read every entity, score. Task files are read
@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import logging
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -35,7 +36,13 @@ from addon.config.settings import Options, Settings
 from addon.errors import TaskFileInvalid
 from addon.eval.scoring import EntityView, Score, Snapshot, compared_attributes, same, score
 from addon.eval.tasks import Task, TaskFile, load_task_file
-from devtools.home_assistant import REPO_ROOT, HomeAssistantProcess, build_template
+from devtools.home_assistant import (
+    OLDEST_VERSION,
+    REPO_ROOT,
+    SUPPORTED_VERSIONS,
+    HomeAssistantProcess,
+    build_template,
+)
 from devtools.questions import SECTION, is_question_file, load_questions, question_files
 from devtools.standalone import standalone_settings
 
@@ -310,8 +317,8 @@ def synthetic_home_process(
     home = HomeAssistantProcess.from_template(
         template, config_dir, demo=False, extra_config={"synthetic_home": {"home": str(home_file)}}
     )
-    (config_dir / "custom_components").mkdir(exist_ok=True)
-    (config_dir / "custom_components" / "synthetic_home").symlink_to(INTEGRATION)
+    # A copy, not a link: a Home Assistant run in its own root sees only the config dir.
+    shutil.copytree(INTEGRATION, config_dir / "custom_components" / "synthetic_home")
     return home
 
 
@@ -321,10 +328,11 @@ async def booted(
 ) -> AsyncIterator[HomeRun]:
     """Home Assistant with the task file's home, and Home Agent linked to it, for one ``with``."""
     config_dir = work_dir / _slug(task_file.name)
-    home_file = work_dir / f"{config_dir.name}.home.yaml"
+    # In the config dir, which a Home Assistant run in its own root sees at the same path.
+    home_file = config_dir / "synthetic-home.yaml"
+    home = synthetic_home_process(template, config_dir, home_file)
     fixture = task_file.home.model_dump(mode="json", exclude_none=True)
     home_file.write_text(yaml.safe_dump(fixture, allow_unicode=True), "utf-8")
-    home = synthetic_home_process(template, config_dir, home_file)
     async with home:
         await _until_entities(home, fixture_ids(task_file))
         app = create_app(_addon_settings(home, config_dir / "addon-data", task_file.home.language))
@@ -340,11 +348,17 @@ async def booted(
 
 
 async def run_files(
-    paths: Sequence[Path], work_dir: Path | None = None, *, report: bool = False
+    paths: Sequence[Path],
+    work_dir: Path | None = None,
+    *,
+    report: bool = False,
+    version: str = OLDEST_VERSION,
 ) -> RunResult:
     """Run every task file side by side; with ``report``, print each home's table as it ends.
 
     A question file (:mod:`devtools.questions`) runs as its own home in the questions section.
+    ``version`` is the Home Assistant release both agents run in (its built-in agent is the one
+    compared).
     """
     task_files = [
         (load_questions(path), SECTION)
@@ -353,8 +367,10 @@ async def run_files(
         for path in paths
     ]
     with tempfile.TemporaryDirectory(prefix="side-by-side-") as scratch:
-        root = work_dir or Path(scratch)
-        template = await asyncio.to_thread(build_template, root / "template", demo=False)
+        root = (work_dir or Path(scratch)) / version
+        template = await asyncio.to_thread(
+            build_template, root / "template", demo=False, version=version
+        )
         results: list[HomeResult] = []
         for task_file, section in task_files:
             async with booted(task_file, template, root, section=section) as run:
@@ -410,6 +426,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", type=Path, help="task files (default: devtools/homes)")
     parser.add_argument("--failures", choices=[*AGENTS, "both"], help="list failed sentences")
     parser.add_argument("--work-dir", type=Path, help="keep config dirs and logs here")
+    parser.add_argument(
+        "--ha-version",
+        choices=SUPPORTED_VERSIONS,
+        default=OLDEST_VERSION,
+        help="the Home Assistant release both agents run in",
+    )
     return parser
 
 
@@ -426,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         args.work_dir.mkdir(parents=True, exist_ok=True)
     try:
         files = args.files or [*default_files(), *question_files()]
-        result = asyncio.run(run_files(files, args.work_dir, report=True))
+        result = asyncio.run(run_files(files, args.work_dir, report=True, version=args.ha_version))
     except TaskFileInvalid as err:
         sys.stderr.write(f"{err}\n")
         return 2

@@ -1,7 +1,7 @@
 """Read your writes, in the real Home Assistant: a command right after a registry change acts.
 
-A synthetic home (devtools/ha_synthetic_home) in Home Assistant 2025.4.4, and Home Agent with no
-model (the local path). Each test changes the home as the UI does (a rename, an area move,
+A synthetic home (devtools/ha_synthetic_home) in each supported Home Assistant, and Home Agent with
+no model (the local path). Each test changes the home as the UI does (a rename, an area move,
 exposing an entity, an entity added by reloading the home), and at once, with no pause, sends
 the command that names the changed thing through the agent; Home Assistant's state shows that
 it acted.
@@ -24,7 +24,7 @@ from devtools.home_assistant import HomeAssistantProcess, build_template
 from devtools.side_by_side import synthetic_home_process
 from tests.fixtures.app import MakeApp, MakeSettings
 
-pytestmark = pytest.mark.homeassistant
+pytestmark = [pytest.mark.homeassistant, pytest.mark.every_ha_version]
 
 PATIENCE_S = 30.0
 HOME: dict[str, Any] = {
@@ -82,10 +82,10 @@ class SyntheticHome:
 
 
 @pytest.fixture(scope="module")
-def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyntheticHome]:
+def synthetic(ha_version: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyntheticHome]:
     """Home Assistant without the demo, with the synthetic home, for this module's tests."""
     root = tmp_path_factory.mktemp("fresh-home")
-    template = build_template(root / "template", demo=False)
+    template = build_template(root / "template", demo=False, version=ha_version)
     home_file = root / "home.yaml"
     home_file.write_text(yaml.safe_dump({"home": HOME}), "utf-8")
     process = synthetic_home_process(template, root / "home", home_file)
