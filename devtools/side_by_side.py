@@ -2,13 +2,13 @@
 
 ``python -m devtools.side_by_side devtools/homes/*.yaml`` boots a real Home Assistant (2025.4.4, or
 the release ``--ha-version`` names) per task file, builds the file's home in it with the
-``synthetic_home`` integration (devtools/ha_synthetic_home), and starts Home Agent in this
-process with no model (local path only), reached the way a user reaches it: Home Assistant's ``wyoming`` integration pointed at our Wyoming server.
-Each task then runs twice, once per agent, through ``POST /api/conversation/process``: reset the
-home and apply the task's setup, send the sentence, read every entity, score. Task files are read
-and scored by the product's own evaluation code (addon/eval/tasks.py, addon/eval/scoring.py), so
-the harness and the Evaluate page judge alike. A table per home follows; ``run_files`` returns the
-typed results for the benchmark and the test.
+``synthetic_home`` integration (devtools/ha_synthetic_home), and starts Home Agent in this process
+with no model (local path only), reached the way a user reaches it: Home Assistant's ``wyoming``
+integration pointed at our Wyoming server. Each task then runs twice, once per agent, through
+``POST /api/conversation/process``: reset the home and apply the task's setup, send the sentence,
+read every entity, score. Task files are read and scored by the product's own evaluation code
+(addon/eval/tasks.py, addon/eval/scoring.py), so the harness and the Evaluate page judge alike. A
+table per home follows; ``run_files`` returns the typed results for the benchmark and the test.
 """
 
 from __future__ import annotations
