@@ -613,6 +613,35 @@ class HomeAssistantProcess:
         """``POST /api/intent/handle``: run an Assist intent as a voice command would."""
         return await self.request("POST", "/api/intent/handle", {"name": name, "data": data or {}})
 
+    async def put_in_area(self, entity_id: str, area_id: str | None) -> None:
+        """Put an entity in an area as the UI does: its own area, or its device's.
+
+        Since 2026.x an entity without a name of its own (it shows its device's name) cannot have
+        an area of its own; Home Assistant asks for the device's area to be set instead.
+        """
+        try:
+            await self.websocket_command(
+                {
+                    "type": "config/entity_registry/update",
+                    "entity_id": entity_id,
+                    "area_id": area_id,
+                }
+            )
+            return
+        except HomeAssistantError as err:
+            if "invalid_info" not in str(err):
+                raise
+        entry = await self.websocket_command(
+            {"type": "config/entity_registry/get", "entity_id": entity_id}
+        )
+        await self.websocket_command(
+            {
+                "type": "config/device_registry/update",
+                "device_id": entry["device_id"],
+                "area_id": area_id,
+            }
+        )
+
     async def expose_entities(
         self,
         entity_ids: Iterable[str],

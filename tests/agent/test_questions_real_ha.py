@@ -53,13 +53,7 @@ async def _bathroom(home: HomeAssistantProcess) -> None:
         area = await home.websocket_command(
             {"type": "config/area_registry/create", "name": "Bathroom"}
         )
-    await home.websocket_command(
-        {
-            "type": "config/entity_registry/update",
-            "entity_id": "sensor.outside_humidity",
-            "area_id": area["area_id"],
-        }
-    )
+    await home.put_in_area("sensor.outside_humidity", area["area_id"])
 
 
 async def _todo_items(home: HomeAssistantProcess) -> list[str]:

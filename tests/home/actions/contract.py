@@ -93,13 +93,7 @@ async def arrange_home(process: HomeAssistantProcess) -> None:
         await process.websocket_command({"type": "config/area_registry/update", **update})
     for area_id, entity_ids in ENTITY_AREAS.items():
         for entity_id in entity_ids:
-            await process.websocket_command(
-                {
-                    "type": "config/entity_registry/update",
-                    "entity_id": entity_id,
-                    "area_id": area_id,
-                }
-            )
+            await process.put_in_area(entity_id, area_id)
     await process.expose_entities(EXPOSED)
 
 
