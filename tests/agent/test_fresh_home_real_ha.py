@@ -24,7 +24,7 @@ from devtools.home_assistant import HomeAssistantProcess, build_template
 from devtools.side_by_side import synthetic_home_process
 from tests.fixtures.app import MakeApp, MakeSettings
 
-pytestmark = [pytest.mark.homeassistant, pytest.mark.every_ha_version]
+pytestmark = pytest.mark.homeassistant
 
 PATIENCE_S = 30.0
 HOME: dict[str, Any] = {

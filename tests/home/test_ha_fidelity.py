@@ -35,7 +35,7 @@ from devtools.home_assistant import python_command
 from devtools.synthetic import synthetic_home
 from tests.home.homes import HomeData, demo_home
 
-pytestmark = [pytest.mark.homeassistant, pytest.mark.every_ha_version]
+pytestmark = pytest.mark.homeassistant
 
 ORACLE = Path(__file__).with_name("ha_oracle.py")
 DOMAINS = ["light", "switch", "cover", "sensor", "binary_sensor", "lock", "script", "fan", "todo"]
