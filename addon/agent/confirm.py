@@ -2,8 +2,12 @@
 
 A turn whose call the policy held (:mod:`addon.home.actions.confirmation`) ends with a question; the
 held actions wait here, by conversation, with the device that asked. Only the next utterance
-of the same conversation (or from the same satellite) within ``confirmation_timeout`` seconds
+of the same conversation, or from the same satellite, within ``confirmation_timeout`` seconds
 can perform them: a yes (or the PIN) performs exactly what was held, anything else cancels.
+Newer Home Assistant releases (2026.x) name both in a Wyoming transcript: a typed "yes" in the
+same Assist dialog keeps the conversation id; a satellite woken again for its "yes" starts a new
+conversation but names the same device, which is why the satellite answers too. A "yes" from
+another conversation and another device answers nothing.
 A tool call never reaches here, so a model cannot confirm for the user. Kept in memory, on the
 agent: a restart forgets what was held, which cancels it.
 
@@ -44,6 +48,14 @@ class Pending:
     asked_at: datetime
     anonymous: bool = False
     """Held by a request from the voice pipeline that said nothing of where it came from."""
+    satellite_id: str | None = None
+    """The satellite that heard the question, when the request named one."""
+
+    def heard_by(self, device_id: str | None, satellite_id: str | None) -> bool:
+        """Whether a request from this device or satellite comes from where the question was."""
+        return (device_id is not None and device_id == self.device_id) or (
+            satellite_id is not None and satellite_id == self.satellite_id
+        )
 
     @property
     def pin(self) -> bool:
@@ -96,19 +108,32 @@ class PendingConfirmations:
             self._by_conversation[pending.conversation_id] = pending
 
     def waiting(
-        self, conversation_id: str, device_id: str | None, *, anonymous: bool = False
+        self,
+        conversation_id: str,
+        device_id: str | None,
+        *,
+        satellite_id: str | None = None,
+        anonymous: bool = False,
     ) -> Pending | None:
-        """What the next utterance of this conversation and device answers, if anything.
+        """What the next utterance of this conversation or satellite answers, if anything.
 
         A question asked at one satellite is answered only there: the same conversation from
-        another device does not see it. An anonymous request (``anonymous``) sees only the
+        another device does not see it, while the same satellite in a new conversation does
+        (the latest question it heard). An anonymous request (``anonymous``) sees only the
         voice pipeline's question, and only it does.
         """
         if anonymous:
             return self._anonymous
         pending = self._by_conversation.get(conversation_id)
         if pending is None:
-            return None
+            if device_id is None and satellite_id is None:
+                return None
+            heard = [
+                kept
+                for kept in self._by_conversation.values()
+                if kept.heard_by(device_id, satellite_id)
+            ]
+            return max(heard, key=lambda kept: kept.asked_at, default=None)
         if pending.device_id is not None and device_id != pending.device_id:
             return None
         return pending

@@ -54,7 +54,10 @@ class Confirmations:
         No await between looking and taking: of two requests at once, one answers.
         """
         pending = self._pending.waiting(
-            conversation_id, request.device_id, anonymous=from_voice_pipeline(request)
+            conversation_id,
+            request.device_id,
+            satellite_id=request.satellite_id,
+            anonymous=from_voice_pipeline(request),
         )
         if pending is not None:
             self._pending.take(pending)
@@ -92,6 +95,7 @@ class Confirmations:
             tuple(holds.held),
             created_at,
             anonymous=from_voice_pipeline(request),
+            satellite_id=request.satellite_id,
         )
         self._pending.hold(pending, self._timeout)
         detail = pending.as_dict()

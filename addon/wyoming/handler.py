@@ -171,6 +171,10 @@ class AgentEventHandler(AsyncEventHandler):
             await super().run()
         except asyncio.IncompleteReadError:
             _LOGGER.debug("Wyoming client %s hung up in the middle of an event", self._peer)
+        except ConnectionError as err:
+            # Home Assistant 2026.x closes as soon as it has read ``handled``; a streamed
+            # answer's last event then meets a closed socket and the next read a reset.
+            _LOGGER.debug("Wyoming client %s hung up: %s", self._peer, err)
         except HomeAgentError as err:
             _LOGGER.warning("Closing Wyoming connection from %s: %s", self._peer, err)
         except Exception as err:  # a header the library cannot read; only this client

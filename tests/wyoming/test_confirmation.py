@@ -1,7 +1,8 @@
-"""Over Wyoming against the real Home Assistant 2025.4.4: the question is the spoken reply.
+"""Over Wyoming against the real Home Assistant: the question is the spoken reply.
 
 Home Assistant 2025.4 sends the transcript's text alone (no conversation, no satellite), so its
-next transcript answers; a newer client naming its satellite is answered from that satellite.
+next transcript answers; 2026.11 names the conversation (and the satellite), so only the same
+conversation or satellite answers; a client naming its satellite is answered from that satellite.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from wyoming.event import Event
 
 from addon import keys
 from addon.home.actions.live import LiveExecutor
-from devtools.home_assistant import HomeAssistantProcess
+from devtools.home_assistant import OLDEST_VERSION, HomeAssistantProcess
+from devtools.scripted_llm import ScriptedLLM
 from tests.wyoming.conftest import (
     StartApp,
     converse,
@@ -82,23 +84,50 @@ async def test_home_assistant_2025_4s_next_bare_transcript_confirms_the_unlock(
     )
 
 
+async def ask_home_assistant(
+    home: HomeAssistantProcess, agent_id: str, text: str, conversation_id: str | None = None
+) -> dict[str, Any]:
+    """One sentence through Home Assistant's conversation API to its Wyoming agent (ours)."""
+    body = {"text": text, "agent_id": agent_id}
+    if conversation_id is not None:
+        body["conversation_id"] = conversation_id
+    answer: dict[str, Any] = await home.request("POST", "/api/conversation/process", body)
+    return answer
+
+
+def speech(answer: dict[str, Any]) -> str:
+    """What Home Assistant would say for ``answer``."""
+    return str(answer["response"]["speech"]["plain"]["speech"])
+
+
 async def test_home_assistants_own_wyoming_agent_confirms_the_unlock(
-    start_app: StartApp, module_home_assistant: HomeAssistantProcess
+    start_app: StartApp,
+    module_home_assistant: HomeAssistantProcess,
+    ha_version: str,
+    scripted_llm: ScriptedLLM,
 ) -> None:
-    """Through HA's conversation API and its Wyoming agent, the question, then "yes", unlocks."""
+    """Through HA's conversation API and its Wyoming agent: the question, then "yes", unlocks.
+
+    2025.4 names no conversation, so its next sentence answers. 2026.11 names one: a "yes" in
+    another conversation leaves the door locked, the same conversation's "yes" unlocks it.
+    """
     home = module_home_assistant
     await locked_and_exposed(home)
     client = await start_for(start_app, home)
     agent_id = await add_wyoming_integration(home, wyoming_port(client))
-    asked = await home.request(
-        "POST", "/api/conversation/process", {"text": "unlock the front door", "agent_id": agent_id}
-    )
-    assert asked["response"]["speech"]["plain"]["speech"] == QUESTION
-    # What the satellite would do next: Home Assistant 2025.4 does not keep it listening.
+    asked = await ask_home_assistant(home, agent_id, "unlock the front door")
+    assert speech(asked) == QUESTION
+    # What the satellite would do next: Home Assistant does not keep it listening (2026.11's
+    # Wyoming agent reads only the reply's text, not the context asking to continue).
     assert asked["continue_conversation"] is False
     await still_locked(client, home)
-    done = await home.request(
-        "POST", "/api/conversation/process", {"text": "yes", "agent_id": agent_id}
-    )
-    assert done["response"]["speech"]["plain"]["speech"] == "Done."
+    if ha_version != OLDEST_VERSION:
+        # Not an answer to anything there: a new request, which goes to the model.
+        scripted_llm.reply("Yes to what?")
+        elsewhere = await ask_home_assistant(home, agent_id, "yes")
+        assert elsewhere["conversation_id"] != asked["conversation_id"]
+        assert speech(elsewhere) == "Yes to what?"
+        await still_locked(client, home)
+    done = await ask_home_assistant(home, agent_id, "yes", asked["conversation_id"])
+    assert speech(done) == "Done."
     await until_state(home, LOCK, "unlocked")

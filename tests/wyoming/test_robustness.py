@@ -6,12 +6,18 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
+import struct
 from typing import Any
 
 import pytest
+from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
+from wyoming.event import async_read_event, async_write_event
+from wyoming.handle import Handled
 from wyoming.info import Describe
 
+from addon import keys
 from addon.wyoming.server import HEADER_LIMIT, MAX_EVENT_BYTES
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.fixtures.llm import spoken
@@ -174,3 +180,32 @@ async def test_turn_in_progress_at_shutdown_is_still_answered(
     release.set()  # only now that the server is shutting down does the model answer
     assert final(await turn).data["text"] == "Made it."
     await shutdown
+
+
+async def test_a_client_that_resets_after_its_answer_is_not_called_malformed(
+    start_app: StartApp, scripted_llm: ScriptedLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Home Assistant 2026.11 reads up to ``handled`` and closes at once; a reset is a hang-up.
+
+    The streamed answer's ``handled-stop`` may then meet a closed socket, and the next read a
+    reset: the connection ends quietly, with no warning of a malformed event.
+    """
+    scripted_llm.reply("The lights are on.")
+    client = await start_app()
+    server = client.server.app[keys.WYOMING]
+    with caplog.at_level(logging.DEBUG, logger="addon.wyoming"):
+        async with asyncio.timeout(TIMEOUT_S):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.bound_port)
+            await async_write_event(Transcript(text="are the lights on").event(), writer)
+            while (event := await async_read_event(reader)) is not None:
+                if Handled.is_type(event.type):
+                    break
+            sock = writer.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            writer.close()
+            while server.connections:  # noqa: ASYNC110 - the server's count, polled
+                await asyncio.sleep(0.01)
+    assert event is not None
+    assert event.data["text"] == "The lights are on."
+    warnings = [r for r in caplog.records if r.name.startswith("addon.wyoming")]
+    assert [r.getMessage() for r in warnings if r.levelno >= logging.WARNING] == []
