@@ -37,9 +37,14 @@ $(WEBUI_VENDOR): webui/package.json webui/package-lock.json scripts/webui-vendor
 
 venv: $(VENV)/.installed-py313 $(WEBUI_VENDOR)
 
-# The real Home Assistant Core the integration tests and the demo run, cached outside the clone.
+# The real Home Assistant Cores the integration tests and the demo run, cached outside the clone:
+# 2025.4.4 in a venv of pyenv's Python 3.13, 2026.11.0 in a Debian sid root with Python 3.14
+# (needs root). Built side by side: the first build takes about 3 minutes.
 ha-venv:
-	bash scripts/ha-venv.sh >/dev/null
+	@bash scripts/ha-venv.sh >/dev/null & venv=$$!; \
+	bash scripts/ha-root.sh >/dev/null; root=$$?; \
+	wait $$venv; venv=$$?; \
+	[ $$venv -eq 0 ] && [ $$root -eq 0 ]
 
 # Debian packages the tests drive (Chromium for the UI, shellcheck for the s6 scripts).
 system-deps:

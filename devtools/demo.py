@@ -27,7 +27,15 @@ import urllib.request
 from pathlib import Path
 from types import FrameType
 
-from devtools.home_assistant import REPO_ROOT, HomeAssistantError, HomeAssistantProcess
+from devtools.home_assistant import (
+    NEWEST_VERSION,
+    OLDEST_VERSION,
+    REPO_ROOT,
+    SUPPORTED_VERSIONS,
+    HomeAssistantError,
+    HomeAssistantProcess,
+    recorded_version,
+)
 from devtools.ingress_proxy import PREFIX
 
 HEALTH_TIMEOUT_S = 60.0
@@ -46,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check", action="store_true", help="start, print /health, stop, exit")
     parser.add_argument("--ha-dir", type=Path, default=REPO_ROOT / ".demo" / "homeassistant")
     parser.add_argument("--ha-port", type=int, default=8123)
+    parser.add_argument(
+        "--ha-version",
+        choices=SUPPORTED_VERSIONS,
+        default=os.environ.get("HOME_AGENT_HA_VERSION") or None,
+        help="the Home Assistant release to run (default: the one --ha-dir was made with, else"
+        f" {OLDEST_VERSION}; {NEWEST_VERSION} runs in a Debian root and needs root)",
+    )
     parser.add_argument("--data-dir", type=Path, default=REPO_ROOT / "data")
     parser.add_argument("--http-port", type=int, default=8099)
     parser.add_argument("--wyoming-port", type=int, default=10800)
@@ -60,9 +75,17 @@ def main(argv: list[str] | None = None) -> int:
     # because a shell that starts us in the background hands it down ignored.
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
-    home = HomeAssistantProcess(args.ha_dir, port=args.ha_port)
+    made_with = recorded_version(args.ha_dir)
+    if args.ha_version and made_with and args.ha_version != made_with:
+        sys.stderr.write(
+            f"demo: {args.ha_dir} was made with Home Assistant {made_with}; delete it to run"
+            f" {args.ha_version}\n"
+        )
+        return 1
+    home = HomeAssistantProcess(args.ha_dir, port=args.ha_port, version=args.ha_version)
     try:
-        _say(f"Starting Home Assistant in {home.config_dir} (log: {home.log_path}) ...")
+        _say(f"Starting Home Assistant {home.version} in {home.config_dir} ...")
+        _say(f"(its log: {home.log_path})")
         home.start()
         login = home.credentials
         _say(f"Home Assistant: {home.url}  (log in as {login.username} / {login.password})")
