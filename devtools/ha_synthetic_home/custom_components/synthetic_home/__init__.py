@@ -153,9 +153,22 @@ def _place_entities(hass: HomeAssistant, home: dict[str, Any], areas: dict[str, 
         registry.async_update_entity(
             entity_id,
             area_id=areas.get(spec["area"]) if spec.get("area") else None,
-            aliases=set(spec.get("aliases") or []),
+            aliases=_aliases(spec.get("aliases") or []),
         )
         async_expose_entity(hass, ASSISTANT, entity_id, bool(spec.get("exposed", True)))
+
+
+def _aliases(extra: list[str]) -> Any:
+    """The registry's aliases for an entity called by its name and ``extra``.
+
+    Home Assistant 2026.x keeps aliases as an ordered list in which ``COMPUTED_NAME`` stands for
+    the entity's own name, and Assist matches only what the list holds: a list without it would
+    hide the name from Home Assistant's own agent. Older releases keep a set of extra names.
+    """
+    computed = getattr(er, "COMPUTED_NAME", None)
+    if computed is None:
+        return set(extra)
+    return [computed, *extra]
 
 
 def _register_services(hass: HomeAssistant) -> None:
