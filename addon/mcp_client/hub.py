@@ -6,8 +6,14 @@ providers: at every turn it reads the servers and their switches from the source
 switched-on tools of the servers that answered last time, named ``<server>__<tool>``. A server that
 did not answer is shown as down and its tools are withheld until it answers again; a call that
 cannot reach its server marks it down at once. A switched-on tool whose description or schema
-differs from what the user approved is withheld until the user approves the change; in a dry run the
-gate (:mod:`addon.home.actions.gate`) holds every call but those of tools the user marked read-only.
+differs from what the user approved is withheld until the user approves the change.
+
+The gate (:mod:`addon.home.actions.gate`) judges each call by what the user said of the tool and
+what the server's labels (its ``ToolAnnotations``, the specification's defaults where it gives none)
+say: in a dry run it holds every call but those of tools marked read-only by the user or labelled
+read-only by the server; a tool labelled destructive (not read-only) is held for the user's "yes"
+as a lock is, unless the user marked it read-only or switched off a Safety entry naming it. A label
+never passes over an entry of the Safety policy: only the user's read-only mark does.
 """
 
 from __future__ import annotations
@@ -77,7 +83,7 @@ class McpTool:
     name: str
     parameters: JsonObject
     read_only: bool = False
-    """Marked read-only by the user: the only MCP tools a dry run lets run."""
+    """Marked read-only by the user: runs in a dry run and is never asked about."""
 
     @property
     def description(self) -> str:
@@ -90,19 +96,28 @@ class McpTool:
         return "mcp"
 
     async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
-        """Call the tool on its server, unless the gate holds it (a dry run, not read-only)."""
+        """Call the tool on its server, unless the gate holds it (for confirmation, or a dry run).
+
+        The server's labels count only where they are stricter than the user's word, or let a
+        tool it labels read-only run in a dry run; an entry of the policy holds such a tool all
+        the same.
+        """
         gate = context.gate if context.gate is not None else Gate(context.dry_run)
+        labels = self.remote.labels
         if not self.read_only:
-            # An acting tool the Safety policy names (domain ``mcp``, action the tool's name).
+            # An acting tool the Safety policy names (domain ``mcp``, action the tool's name),
+            # or one its server labels destructive.
             confirm = gate.confirm(
                 f"mcp.{self.name}",
                 [],
                 arguments,
                 replay=lambda: self.hub.call(self.server, self.remote.name, arguments),
+                labels=labels,
             )
             if not confirm.allowed:
                 return ToolReply(result={"held_for_confirmation": True})
-        if not gate.send(self.name, kind="mcp", declared=not self.read_only):
+        acting = not (self.read_only or labels.read_only)
+        if not gate.send(self.name, kind="mcp", declared=acting):
             return ToolReply(
                 result={"success": True, "result": NOT_SENT, "dry_run": True},
                 detail={

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from addon.errors import McpError
+from addon.home.actions.gate import UNLABELLED, ToolLabels
 from addon.mcp_client.source import ServerSettings
 from addon.text import JsonObject
 
@@ -36,6 +37,24 @@ class RemoteTool:
     name: str
     description: str
     parameters: JsonObject
+    labels: ToolLabels = UNLABELLED
+    """Its safety hints (``annotations``), a hint left out taking the specification's default."""
+
+
+def labels_of(annotations: types.ToolAnnotations | None) -> ToolLabels:
+    """A tool's ``ToolAnnotations`` hints as labels; each hint it leaves out, the spec's default."""
+    if annotations is None:
+        return UNLABELLED
+
+    def hint(value: bool | None, default: bool) -> bool:
+        return default if value is None else value
+
+    return ToolLabels(
+        read_only=hint(annotations.read_only_hint, UNLABELLED.read_only),
+        destructive=hint(annotations.destructive_hint, UNLABELLED.destructive),
+        idempotent=hint(annotations.idempotent_hint, UNLABELLED.idempotent),
+        open_world=hint(annotations.open_world_hint, UNLABELLED.open_world),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +80,12 @@ class Connector:
             for _ in range(MAX_PAGES):
                 page = await client.list_tools(cursor=cursor)
                 tools.extend(
-                    RemoteTool(tool.name, tool.description or "", dict(tool.input_schema))
+                    RemoteTool(
+                        tool.name,
+                        tool.description or "",
+                        dict(tool.input_schema),
+                        labels_of(tool.annotations),
+                    )
                     for tool in page.tools
                 )
                 cursor = page.next_cursor

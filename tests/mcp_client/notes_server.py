@@ -1,7 +1,9 @@
 """A small MCP server built with the official package (``MCPServer``), served by uvicorn.
 
 It keeps notes in memory and wants a bearer token, so a test sees headers, structured results,
-tool errors and, once stopped, a server that has gone away.
+tool errors and, once stopped, a server that has gone away. Its tools carry safety labels as
+Home Assistant's do: ``add_note`` only adds, ``list_notes`` only reads, ``clear_notes`` is
+destructive; ``broken`` gives none, so the specification's defaults apply.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
 
 TOKEN = "notes-secret-token-42"
 
@@ -39,19 +42,32 @@ ADD_NOTE = "Add a note to the user's notes."
 
 
 def build(notes: list[str], add_note_description: str = ADD_NOTE) -> MCPServer:
-    """The MCP server: add a note, list the notes, and a tool that always fails."""
+    """The MCP server: add, list and clear notes, and a tool that always fails."""
     server = MCPServer("notes")
 
-    @server.tool(description=add_note_description)
+    @server.tool(
+        description=add_note_description,
+        annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False),
+    )
     def add_note(text: str) -> dict[str, Any]:
         """Add a note (the description is given above, so a test can change it)."""
         notes.append(text)
         return {"saved": text, "count": len(notes)}
 
-    @server.tool()
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     def list_notes() -> str:
         """List the user's notes, one a line."""
         return "\n".join(notes)
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True
+        )
+    )
+    def clear_notes() -> str:
+        """Delete every note."""
+        notes.clear()
+        return "cleared"
 
     @server.tool()
     def broken() -> str:

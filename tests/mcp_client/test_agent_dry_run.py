@@ -47,3 +47,33 @@ async def test_a_dry_run_turn_holds_the_mcp_call_and_traces_the_gate(
             "reason": "a dry run records it without sending it",
         }
     ]
+
+
+async def test_a_dry_run_turn_runs_a_tool_its_server_labels_read_only(
+    api: AppClient, scripted_llm: ScriptedLLM
+) -> None:
+    """list_notes is labelled read-only by its server: a dry-run turn reads the real notes."""
+    async with notes_server() as notes:
+        notes.notes.append("milk")
+        async with api.app[keys.STORE].sessionmaker.begin() as session:
+            server = await stored.add_server(
+                session,
+                name="notes",
+                url=notes.url,
+                header_name="Authorization",
+                header_value=f"Bearer {TOKEN}",
+            )
+            await stored.set_tool_enabled(session, server.id, "list_notes", True)
+        await api.app[keys.MCP_HUB].refresh(server.id)
+        scripted_llm.tool_calls(("notes__list_notes", {})).reply("You have milk.")
+        response = await api.post(
+            "/api/conversation", json={"text": "What are my notes?", "dry_run": True}
+        )
+        body = await response.json()
+    await api.app[keys.STORE].writer.flush()
+    async with api.app[keys.STORE].sessionmaker() as session:
+        call = (
+            await session.execute(select(ToolCall).where(ToolCall.turn_id == body["turn_id"]))
+        ).scalar_one()
+    assert call.result["result"] == {"result": "milk"}
+    assert "gate" not in call.result

@@ -34,7 +34,7 @@ async def test_listing_finds_the_tools_with_their_schemas(notes: NotesServer) ->
     status = hub.status(1)
     assert status.state == "up"
     tools = {tool.name: tool for tool in status.tools}
-    assert set(tools) == {"add_note", "list_notes", "broken"}
+    assert set(tools) == {"add_note", "list_notes", "clear_notes", "broken"}
     assert tools["add_note"].parameters["required"] == ["text"]
 
 

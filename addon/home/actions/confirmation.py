@@ -77,6 +77,7 @@ class ConfirmationPolicy:
 
     entries: tuple[PolicyEntry, ...] = ()
     _index: Mapping[tuple[str, str], PolicyEntry] = field(default_factory=dict, repr=False)
+    _waived: frozenset[tuple[str, str]] = field(default=frozenset(), repr=False)
 
     @classmethod
     def of(cls, entries: Iterable[PolicyEntry]) -> ConfirmationPolicy:
@@ -88,7 +89,20 @@ class ConfirmationPolicy:
                 if entry.enabled and entry.scope == scope:
                     for action in entry.actions:
                         index[(entry.target, action)] = entry
-        return cls(kept, index)
+        waived = frozenset(
+            (entry.target, action)
+            for entry in kept
+            if not entry.enabled and entry.scope == "domain"
+            for action in entry.actions
+        )
+        return cls(kept, index, waived - index.keys())
+
+    def waives(self, domain: str, service: str) -> bool:
+        """Whether the user switched off a domain entry naming ``domain.service`` (none on does).
+
+        What a call that asks for confirmation itself (a tool labelled destructive) defers to.
+        """
+        return (domain, service) in self._waived
 
     @property
     def empty(self) -> bool:
@@ -175,15 +189,18 @@ class Holds:
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
         groups: Sequence[str] = (),
+        asks: bool = False,
     ) -> HeldAction | None:
         """Hold the call if the policy covers any of its entities (kept in :attr:`held`).
 
         A call on no entity (an MCP server's tool, ``mcp.<tool>``) is held by a domain entry.
         ``groups`` are the areas, devices, floors or labels the call also names: the entities
         behind them are not known here, so any entry covering the action in the domain holds it
-        (confirmed, it is made again by ``replay``).
+        (confirmed, it is made again by ``replay``). ``asks``: the call asks for confirmation
+        itself (an MCP tool labelled destructive): held, by "yes", where no entry covers it,
+        unless the user switched off a domain entry naming it (:meth:`ConfirmationPolicy.waives`).
         """
-        if self.policy.empty:
+        if self.policy.empty and not asks:
             return None
         covering: PolicyEntry | None = None
         names: list[str] = list(groups)
@@ -198,6 +215,8 @@ class Holds:
             entry = self.policy.covering(domain, service, entity_id, device_class)
             if entry is not None and (covering is None or entry.method == "pin"):
                 covering = entry
+        if covering is None and asks and not self.policy.waives(domain, service):
+            covering = PolicyEntry(0, "domain", domain, (service,))
         if covering is None:
             return None
         held = HeldAction(

@@ -20,7 +20,11 @@ The gate decides four things:
   ``shell_command.*``, stopping Home Assistant...) no tool may call, from this one list;
 * **confirmation**: an action the user's policy covers (unlocking a lock...) is held with the
   verdict ``confirm`` until the user says yes (:mod:`addon.home.actions.confirmation`; the turn's
-  :class:`~addon.home.actions.confirmation.Holds` keeps what was held).
+  :class:`~addon.home.actions.confirmation.Holds` keeps what was held), and so is a tool that
+  labels itself destructive (:class:`ToolLabels`) unless an entry the user switched off waives it.
+
+A tool's own labels (an MCP server's safety hints) can only make the gate stricter, or let a
+read-only tool run in a dry run: they never pass over exposure or an entry of the policy.
 
 Every decision is kept on the gate and recorded in the turn's trace.
 Deciding costs a few microseconds: no I/O, nothing but set lookups.
@@ -112,6 +116,33 @@ def acts(kind: str, declared: bool, method: str | None = None) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolLabels:
+    """What a tool says of its own effects: MCP's ``ToolAnnotations`` hints, read as a record.
+
+    The defaults are the MCP specification's (and Home Assistant's ``llm.ToolAnnotations``'s) for a
+    tool that says nothing: it writes, destructively, not idempotently, reaching outside.
+    """
+
+    read_only: bool = False
+    """It changes nothing (``readOnlyHint``)."""
+    destructive: bool = True
+    """It may change or delete what exists, not only add (``destructiveHint``)."""
+    idempotent: bool = False
+    """Calling it again with the same arguments changes nothing more (``idempotentHint``)."""
+    open_world: bool = True
+    """It reaches beyond the home (``openWorldHint``)."""
+
+    @property
+    def destroys(self) -> bool:
+        """Whether the label asks for confirmation: destructive, and not read-only."""
+        return self.destructive and not self.read_only
+
+
+UNLABELLED = ToolLabels()
+"""The labels of a tool that gives none (the MCP specification's defaults)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """What the gate decided about one call, as the trace records it."""
 
@@ -199,24 +230,36 @@ class Gate:
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
         groups: Sequence[str] = (),
+        labels: ToolLabels | None = None,
     ) -> Decision:
         """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held).
 
         ``groups`` are the areas, devices, floors or labels the call names besides: held when
-        the policy covers the action on any entity of the domain.
+        the policy covers the action on any entity of the domain. ``labels`` are what the tool
+        says of itself: one that :attr:`~ToolLabels.destroys` is held even where no entry covers
+        it (an entry covering it still decides how it is confirmed).
         """
         if self.holds is None or "." not in action:
             return Decision("allow", action)
         domain, service = action.split(".", 1)
+        asks = labels is not None and labels.destroys
         held = self.holds.check(
-            domain, service, entity_ids, data, script=script, replay=replay, groups=groups
+            domain,
+            service,
+            entity_ids,
+            data,
+            script=script,
+            replay=replay,
+            groups=groups,
+            asks=asks,
         )
         if held is None:
             return Decision("allow", action)
         names = ", ".join(held.names)
-        return self._decide(
-            Decision("confirm", action, "confirmation", f"held until the user confirms ({names})")
-        )
+        reason = f"held until the user confirms ({names})"
+        if asks:
+            reason += "; the tool is labelled destructive"
+        return self._decide(Decision("confirm", action, "confirmation", reason))
 
     def _decide(self, decision: Decision) -> Decision:
         self.decisions.append(decision)

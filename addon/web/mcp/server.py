@@ -13,6 +13,7 @@ agent itself borrowed from other MCP servers (kind ``mcp``) are not passed on: a
 those servers itself, and an add-on listed as its own MCP server would call itself in a loop.
 Each ``tools/call`` runs through :meth:`Agent.call_tool` (or :meth:`Agent.process` for
 ``converse``) and is stored as a turn with source ``mcp``, exposure rules and dry run included.
+Each tool carries its safety labels (:mod:`addon.web.mcp.labels`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from addon.agent.conversation import ConversationRequest, ToolCall
 from addon.text import JsonObject
 from addon.web.api.schemas import ConversationIn, ConversationOut
 from addon.web.mcp.asgi import ASGIApp
+from addon.web.mcp.labels import tool_annotations
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -59,7 +61,12 @@ def build_server(app: web.Application) -> Server[Any]:
     ) -> types.ListToolsResult:
         offered = await app[keys.AGENT].offered_tools(exclude_kinds=BORROWED_KINDS)
         tools = [
-            types.Tool(name=tool.name, description=tool.description, input_schema=tool.parameters)
+            types.Tool(
+                name=tool.name,
+                description=tool.description,
+                input_schema=tool.parameters,
+                annotations=tool_annotations(tool.name, tool.kind),
+            )
             for tool in offered
             if tool.name != CONVERSE
         ]
@@ -68,6 +75,7 @@ def build_server(app: web.Application) -> Server[Any]:
                 name=CONVERSE,
                 description=_CONVERSE_DESCRIPTION,
                 input_schema=_converse_schema(),
+                annotations=tool_annotations(CONVERSE, "converse"),
             )
         )
         return types.ListToolsResult(tools=tools)

@@ -98,3 +98,24 @@ def test_every_language_asks_and_hears_its_own_yes(language: str) -> None:
     assert "Front Door" in asked
     assert says_yes(TABLE[language].yes[0].capitalize() + ".", language)
     assert not says_yes("yes, but first the lights", language)
+
+
+def test_a_call_that_asks_is_held_by_yes_with_no_entry() -> None:
+    """A tool labelled destructive is held even by an empty policy, confirmed by yes."""
+    held = Holds(ConfirmationPolicy.of([])).check("mcp", "notes__clear", [], {}, asks=True)
+    assert held is not None
+    assert (held.action, held.method) == ("mcp.notes__clear", "yes")
+
+
+def test_an_entry_on_decides_how_a_call_that_asks_is_confirmed() -> None:
+    """An entry naming the tool wins over the label's yes (a PIN stays a PIN)."""
+    entry = PolicyEntry(9, "domain", "mcp", ("notes__clear",), "pin", pin_hash="x")
+    held = Holds(defaults(entry)).check("mcp", "notes__clear", [], {}, asks=True)
+    assert held is not None
+    assert held.method == "pin"
+
+
+def test_an_entry_switched_off_waives_a_call_that_asks() -> None:
+    """The user switched off an entry naming the tool: the label asks no more."""
+    entry = PolicyEntry(9, "domain", "mcp", ("notes__clear",), enabled=False)
+    assert Holds(defaults(entry)).check("mcp", "notes__clear", [], {}, asks=True) is None

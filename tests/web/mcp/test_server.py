@@ -36,6 +36,27 @@ async def test_tools_are_listed_with_converse(direct: AppClient, mode: str) -> N
     assert tools["GetDateTime"].input_schema == {"type": "object", "properties": {}}
 
 
+async def test_tools_are_listed_with_their_safety_labels(direct: AppClient) -> None:
+    """GetDateTime is labelled read-only; converse, which may do anything, has the defaults."""
+    async with official_client(direct) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    clock = tools["GetDateTime"].annotations
+    assert clock is not None
+    assert (clock.read_only_hint, clock.destructive_hint, clock.open_world_hint) == (
+        True,
+        False,
+        False,
+    )
+    converse = tools["converse"].annotations
+    assert converse is not None
+    assert converse.model_dump(by_alias=True, exclude_none=True) == {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+
+
 async def test_a_tool_call_is_answered_and_recorded(direct: AppClient) -> None:
     """GetDateTime answers in structured content; the call is a stored turn from ``mcp``."""
     async with official_client(direct) as client:
