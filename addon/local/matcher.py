@@ -11,8 +11,9 @@ entities only, ``recognize_best`` preferring a match with an entity name (``best
 over one with only an area, and the satellite's area as ``intent_context`` so "turn on the
 lights" means the lights where it was said. Home Assistant's later stages only produce error
 messages, which a model gives better: the second (unexposed names) is here for a home without
-one (:meth:`LocalMatcher.unexposed`, "Sorry, Front Door is not exposed"); the third (fuzzy
-matching with unmatched entities) is left out.
+one (:meth:`LocalMatcher.unexposed`, "Sorry, Front Door is not exposed"); the third (names the
+home lacks, :meth:`LocalMatcher.unknown_names`) only says what the connected release's agent
+says when a failure came from sentences that release does not have.
 
 A sentence is tried in stages (:class:`Stage`), each only when the ones before found nothing
 the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
