@@ -26,7 +26,8 @@ from addon.home.actions.response import IntentResult
 from addon.home.targeting.targets import MatchTargetsPreferences
 from addon.i18n.questions import dont_know
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
-from addon.local.failure_speech import unexposed_failure
+from addon.local.failure_speech import spoken_unknown, unexposed_failure
+from addon.local.library import Stage, release_stage
 from addon.local.matcher import (
     QUESTIONS,
     LocalMatch,
@@ -97,6 +98,9 @@ async def run_local_turn(
     holds = context.holds
     held_before = len(holds.held) if holds is not None else 0
     empty: tuple[LocalMatch, IntentResult] | None = None
+    # The sentences the connected Home Assistant's own agent matches with: its failure is
+    # the one to say, as its agent would (None: no release known, the first failure is said).
+    own = release_stage(model.ha_version)
     while match is not None:
         if fall_through and not questions and match.intent in QUESTIONS:
             return None
@@ -113,8 +117,8 @@ async def run_local_turn(
             break
         if answered_locally(result):
             empty = empty or (match, result)
-        else:
-            failed = failed or (match, result)
+        elif failed is None or (match.stage is own and failed[0].stage is not own):
+            failed = (match, result)
         match = next(candidates, None)
     if match is None and empty is not None:
         match, result = empty
@@ -132,6 +136,9 @@ async def run_local_turn(
         )
         if hidden is not None and said is not None:
             failed = (hidden, said)
+    said_instead: str | None = None
+    if match is None and not fall_through and failed is not None and not _uncertain(*failed):
+        said_instead, failed = _as_release_says(matcher, text, context, own, failed)
     if match is None:
         if failed is None:
             return None
@@ -142,7 +149,9 @@ async def run_local_turn(
     # A question we could not answer is "I don't know that", unless the home says why for
     # certain (no device of that name, several of it): then Home Assistant's sentence for it.
     reply = (
-        dont_know(context.language) if _uncertain(match, result) else render_speech(match, result)
+        dont_know(context.language)
+        if _uncertain(match, result)
+        else said_instead or render_speech(match, result)
     )
     call_id = "local_" + uuid.uuid4().hex[:12]
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
@@ -177,6 +186,47 @@ async def run_local_turn(
         AssistantMessage(reply),
     ]
     return LocalTurn(reply, messages, outcome, outcome.error)
+
+
+def _as_release_says(
+    matcher: LocalMatcher,
+    text: str,
+    context: ToolContext,
+    own: Stage | None,
+    failed: tuple[LocalMatch, IntentResult],
+) -> tuple[str | None, tuple[LocalMatch, IntentResult]]:
+    """What to say for a failure of sentences the connected Home Assistant does not have.
+
+    Its agent never matched them (2026.11 dropped 2025.4's "lock all the doors"): it tries its
+    own with the names not exposed, then with names the home lacks, and says what those find
+    ("Sorry, I am not aware of any device called all the doors"). The first is a failure to
+    record instead; the second only a sentence to say, and the failure that was found stays
+    for the tool result, which explains more to a model. With nothing found there, or no
+    release known, or the failure its own, the failure is said as it is: we say more than its
+    catch-all "Sorry, I couldn't understand that".
+    """
+    model = context.home
+    if own is None or failed[0].stage is own or model is None:
+        return None, failed
+    hidden = matcher.unexposed(
+        text, model, preferred_area_id=context.area_id, language=context.language, stage=own
+    )
+    said = (
+        unexposed_failure(hidden.intent, hidden.slots, model, hidden.language)
+        if hidden is not None
+        else None
+    )
+    if hidden is not None and said is not None:
+        return None, (hidden, said)
+    unknown = matcher.unknown_names(
+        text, model, own, preferred_area_id=context.area_id, language=context.language
+    )
+    if unknown is None or not unknown.unmatched.keys() & {"name", "area", "floor"}:
+        return None, failed  # its catch-all: ours says more
+    speech = spoken_unknown(
+        unknown.unmatched, unknown.matched, unknown.templates, unknown.intent, unknown.language
+    )
+    return speech, failed
 
 
 def _uncertain(match: LocalMatch, result: IntentResult) -> bool:

@@ -89,12 +89,46 @@ def spoken_failure(result: IntentResult, templates: ResponseTemplates | None) ->
         key, arguments = HANDLE_ERROR, {}
     else:
         key, arguments = NO_INTENT, {}
+    return _say(key, arguments, templates, result.intent, result.language)
+
+
+def spoken_unknown(
+    unmatched: Mapping[str, str],
+    matched: Mapping[str, str],
+    templates: ResponseTemplates | None,
+    intent: str,
+    language: str,
+) -> str:
+    """What Home Assistant says when its sentences match only with names the home lacks.
+
+    Its ``_get_unmatched_response``: an unknown area is ``no_area``, else an unknown floor
+    ``no_floor``, else an unknown name ``no_entity`` in the area or on the floor that did
+    match, else ``no_intent``. ``unmatched`` and ``matched`` map slots to the words said.
+    """
+    key, arguments = NO_INTENT, {}
+    if area := unmatched.get("area"):
+        key, arguments = "no_area", {"area": area}
+    elif floor := unmatched.get("floor"):
+        key, arguments = "no_floor", {"floor": floor}
+    elif name := unmatched.get("name"):
+        key, arguments = _placed(
+            "no_entity", {"entity": name}, matched.get("area"), matched.get("floor")
+        )
+    return _say(key, arguments, templates, intent, language)
+
+
+def _say(
+    key: str,
+    arguments: Mapping[str, str],
+    templates: ResponseTemplates | None,
+    intent: str,
+    language: str,
+) -> str:
+    """Error template ``key`` rendered, or our own sentence where it is missing or fails."""
     text = templates.render_error(key, arguments) if templates is not None else None
     if text is None:
-        _LOGGER.warning(
-            "No %r error sentence for %s in %r; saying our own", key, result.intent, result.language
-        )
-        return messages_for(result.language).could_not_do
+        _LOGGER.warning("No %r error sentence for %s in %r; saying our own", key, intent, language)
+        return messages_for(language).could_not_do
     return text
 
 

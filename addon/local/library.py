@@ -49,6 +49,29 @@ class Stage(StrEnum):
     """Either of those after correcting a typo: not an exact match."""
 
 
+NEWER_RELEASE = (2026, 11)
+"""The first Home Assistant release known to match with the pinned ``home-assistant-intents``
+(2026.11.0: hassil 3.12.1, intents 2026.10.27). The suite runs that release and 2025.4.4."""
+
+
+def release_stage(version: str | None) -> Stage | None:
+    """The stage holding the sentences Home Assistant ``version``'s own agent matches with.
+
+    :data:`Stage.NEWER` from :data:`NEWER_RELEASE` on, else :data:`Stage.HOME_ASSISTANT`
+    (releases between the two, whose sentences we do not ship, are read as the older, which
+    is what the local path did before it knew the release). None when no release is known
+    (an evaluation suite's home, a test's) or its version does not read as one.
+    """
+    if version is None:
+        return None
+    parts = version.split(".")
+    try:
+        release = (int(parts[0]), int(parts[1]))
+    except (IndexError, ValueError):
+        return None
+    return Stage.NEWER if release >= NEWER_RELEASE else Stage.HOME_ASSISTANT
+
+
 @dataclass(frozen=True, slots=True)
 class Sentences:
     """One set of sentences: its templates, their filter, its responses."""

@@ -11,8 +11,9 @@ entities only, ``recognize_best`` preferring a match with an entity name (``best
 over one with only an area, and the satellite's area as ``intent_context`` so "turn on the
 lights" means the lights where it was said. Home Assistant's later stages only produce error
 messages, which a model gives better: the second (unexposed names) is here for a home without
-one (:meth:`LocalMatcher.unexposed`, "Sorry, Front Door is not exposed"); the third (fuzzy
-matching with unmatched entities) is left out.
+one (:meth:`LocalMatcher.unexposed`, "Sorry, Front Door is not exposed"); the third (names the
+home lacks, :meth:`LocalMatcher.unknown_names`) only says what the connected release's agent
+says when a failure came from sentences that release does not have.
 
 A sentence is tried in stages (:class:`Stage`), each only when the ones before found nothing
 the home could act on (:meth:`LocalMatcher.candidates`): Home Assistant 2025.4.4's own
@@ -35,7 +36,8 @@ import time
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 
-from hassil.recognize import recognize_best
+from hassil.models import UnmatchedRangeEntity, UnmatchedTextEntity
+from hassil.recognize import MISSING_ENTITY, RecognizeResult, recognize_all, recognize_best
 
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
@@ -129,6 +131,24 @@ class LocalMatch:
     def exact(self) -> bool:
         """Whether the sentence matched as it was said (no typo corrected)."""
         return self.stage is not Stage.TOLERANT
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownNames:
+    """A sentence that one set's templates match only with words the home has no name for.
+
+    Home Assistant's third stage (``_recognize_unknown_names``): not something to act on, only
+    what its agent says when its own sentences match nothing else ("Sorry, I am not aware of
+    any device called all the doors").
+    """
+
+    intent: str
+    unmatched: dict[str, str]
+    """Slot → the words said where a name, area or floor was expected and none fits."""
+    matched: dict[str, str]
+    """Slot → the spoken text of each slot that did match (an area, a floor)."""
+    language: str
+    templates: ResponseTemplates = field(repr=False, compare=False)
 
 
 def answered_locally(result: IntentResult) -> bool:
@@ -374,8 +394,11 @@ class LocalMatcher:
         *,
         preferred_area_id: str | None = None,
         language: str | None = None,
+        stage: Stage | None = None,
     ) -> LocalMatch | None:
         """``text`` matched with the names of entities *not* exposed to Assist, or None.
+
+        ``stage`` limits it to that set of sentences (a release's own, as its agent tries).
 
         Home Assistant's second stage, asked only when nothing matched with the exposed names
         and no model will answer: the handler, which only acts on exposed entities, then
@@ -392,13 +415,70 @@ class LocalMatcher:
                 self._unexposed = (HomeSlotLists.build(model, exposed=False), ValueCache())
             lists = self._unexposed
         memo = TextMemo()
-        for sentences in loaded.sets:
+        for sentences in _only(loaded.sets, stage):
             match = self._recognize(
                 text, text, model, sentences, preferred_area_id, start, True, lists, memo
             )
             if match is not None and "name" in match.slots:
                 return match
         return None
+
+    def unknown_names(
+        self,
+        text: str,
+        model: HomeModel,
+        stage: Stage,
+        *,
+        preferred_area_id: str | None = None,
+        language: str | None = None,
+    ) -> UnknownNames | None:
+        """``text`` matched by ``stage``'s sentences with names the home lacks, or None.
+
+        Home Assistant 2026.11's ``_recognize_unknown_names``: of hassil's matches that leave
+        slots unmatched, the one with the most literal text, then the most matched slots, the
+        fewest unmatched, unmatched numbers before names, and one with a name. Its templates
+        are only ours of Home Assistant's intents, so a sentence of another intent is not
+        found here.
+        """
+        loaded = self._load(language or self._language)
+        sentences = next((s for s in loaded.sets if s.stage is stage), None) if loaded else None
+        if sentences is None or not text.strip():
+            return None
+        text = without_answer_format(text, language or self._language)
+        home_lists, _values = self._slot_lists_for(model)
+        area = model.areas.get(preferred_area_id) if preferred_area_id is not None else None
+        best: tuple[tuple[int, int, int, int, bool], RecognizeResult] | None = None
+        for result in recognize_all(
+            text,
+            sentences.intents.intents,
+            slot_lists=home_lists.for_text(text),
+            intent_context=None
+            if area is None
+            else {"area": {"value": area.name, "text": area.name}},
+            language=sentences.intents.language,
+            allow_unmatched_entities=True,
+        ):
+            if result.text_chunks_matched < 1:
+                continue  # nothing of the sentence's own words matched
+            rank = _unknown_rank(result)
+            if best is None or _better(rank, best[0]):
+                best = (rank, result)
+        if best is None:
+            return None
+        result = best[1]
+        unmatched = {
+            slot: entity.text.strip()
+            for slot, entity in result.unmatched_entities.items()
+            if isinstance(entity, UnmatchedTextEntity) and entity.text != MISSING_ENTITY
+        }
+        matched = {
+            slot: str(entity.text or entity.value).strip()
+            for slot, entity in result.entities.items()
+            if slot not in result.unmatched_entities
+        }
+        return UnknownNames(
+            result.intent.name, unmatched, matched, sentences.intents.language, sentences.templates
+        )
 
     def _load(self, language: str) -> Language | None:
         """``language``'s sentences from the library; None if none ship."""
@@ -439,6 +519,39 @@ class LocalMatcher:
                 self._model, self._revision = model, model.revision
                 _LOGGER.debug("Built slot lists: %d names", self._slot_lists.name_count)
             return self._slot_lists, self._values
+
+
+def _only(sets: tuple[Sentences, ...], stage: Stage | None) -> tuple[Sentences, ...]:
+    """``sets``, or only the one of ``stage`` when one is given."""
+    return sets if stage is None else tuple(s for s in sets if s.stage is stage)
+
+
+def _unknown_rank(result: RecognizeResult) -> tuple[int, int, int, int, bool]:
+    """Literal text matched, slots matched, slots unmatched, numbers unmatched, a name in it."""
+    matched = sum(1 for e in result.entities_list if e.name not in result.unmatched_entities)
+    unmatched = ranges = 0
+    for entity in result.unmatched_entities_list:
+        if isinstance(entity, UnmatchedRangeEntity):
+            ranges += 1
+            unmatched += 1
+        elif not isinstance(entity, UnmatchedTextEntity) or entity.text != MISSING_ENTITY:
+            unmatched += 1
+    named = "name" in result.entities or "name" in result.unmatched_entities
+    return result.text_chunks_matched, matched, unmatched, ranges, named
+
+
+def _better(rank: tuple[int, int, int, int, bool], best: tuple[int, int, int, int, bool]) -> bool:
+    """Whether a match ranked ``rank`` replaces the ``best`` so far, as Home Assistant decides."""
+    text, matched, unmatched, ranges, named = rank
+    best_text, best_matched, best_unmatched, best_ranges, _named = best
+    if text != best_text:
+        return text > best_text
+    return (
+        matched > best_matched
+        or (matched == best_matched and unmatched < best_unmatched)
+        or (matched == best_matched and unmatched == best_unmatched and ranges > best_ranges)
+        or (unmatched == best_unmatched and ranges == best_ranges and named)
+    )
 
 
 def _key(match: LocalMatch) -> str:

@@ -18,8 +18,8 @@ from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
 from addon.i18n.translations import TABLE
-from addon.local.failure_speech import SPOKEN_KEYS, failure_key, spoken_failure
-from addon.local.library import SentenceLibrary
+from addon.local.failure_speech import SPOKEN_KEYS, failure_key, spoken_failure, spoken_unknown
+from addon.local.library import SentenceLibrary, Stage, release_stage
 from addon.local.matcher import LocalMatcher
 from addon.local.response_templates import ResponseTemplates
 from addon.local.responses import render_speech
@@ -382,3 +382,44 @@ def test_a_missing_sentence_is_said_in_our_own_words() -> None:
     )
 
     assert spoken_failure(result, ResponseTemplates({})) == TABLE["de"].could_not_do
+
+
+@pytest.mark.parametrize(
+    ("version", "stage"),
+    [
+        ("2025.4.4", Stage.HOME_ASSISTANT),
+        ("2025.12.1", Stage.HOME_ASSISTANT),
+        ("2026.11.0", Stage.NEWER),
+        ("2027.1.0.dev0", Stage.NEWER),
+        (None, None),
+        ("unknown", None),
+    ],
+)
+def test_a_release_matches_with_the_sentences_it_ships(version: str | None, stage: Stage) -> None:
+    """2026.11 on matches with the pinned sentences, earlier releases with 2025.4's."""
+    assert release_stage(version) is stage
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("lock all the doors", "Sorry, I am not aware of any device called all the doors"),
+        ("turn on the lights in the attic", "Sorry, I am not aware of any area called attic"),
+        (
+            "turn on the fridge in the kitchen",
+            "Sorry, I am not aware of any device called fridge in the kitchen area",
+        ),
+    ],
+)
+def test_a_sentence_with_names_the_home_lacks_is_said_as_home_assistant_says_it(
+    sentence_library: SentenceLibrary, text: str, expected: str
+) -> None:
+    """Home Assistant's unknown-names stage, on its 2026.11 sentences: the words it says."""
+    matcher = LocalMatcher("en", library=sentence_library)
+    found = matcher.unknown_names(text, build(ENGLISH, ENGLISH_AREAS), Stage.NEWER)
+
+    assert found is not None
+    said = spoken_unknown(
+        found.unmatched, found.matched, found.templates, found.intent, found.language
+    )
+    assert said == expected

@@ -220,6 +220,15 @@ class HomeModel:
         return self._config
 
     @property
+    def ha_version(self) -> str | None:
+        """The Home Assistant release this home was read from (``get_config``'s ``version``).
+
+        None for a home no Home Assistant sent (an evaluation suite's, a test's).
+        """
+        version = self._config.get("version")
+        return str(version) if version else None
+
+    @property
     def areas(self) -> Mapping[str, Area]:
         """Areas by id, in registry order."""
         return self.places.areas

@@ -23,10 +23,16 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def _aliases(raw: Any) -> tuple[str, ...]:
-    """Aliases as a tuple of strings; Home Assistant sends a list (a set in its store)."""
+    """Aliases as a tuple of strings, in Home Assistant's order, without its name placeholder.
+
+    Home Assistant sends a list. From 2026.x an entity's list holds a null where the entity's
+    own computed name goes (``COMPUTED_NAME`` in ``helpers/entity_registry.py``; a new entry's
+    list is ``[null]``): that is the name we already have, not an alias, and must never become
+    the text "None". Blank aliases are dropped as Home Assistant drops them when they are set.
+    """
     if not raw:
         return ()
-    return tuple(str(alias) for alias in raw)
+    return tuple(text for alias in raw if alias is not None and (text := str(alias).strip()))
 
 
 def _text_or_none(raw: Any) -> str | None:
