@@ -306,6 +306,7 @@ class HomeModel:
             state=self._states.get(entity.entity_id),
             listed=self._exposure.get(entity.entity_id),
             expose_new=self._expose_new,
+            release=self.release,
         )
 
     def find_areas(self, name: str, *, loose: bool = False) -> list[Area]:
@@ -397,6 +398,7 @@ class HomeModel:
             areas=self.places.areas,
             listed=self._exposure.get(entity_id),
             expose_new=self._expose_new,
+            release=self.release,
         )
 
     def _put_state(self, new: EntityState, *, rederive: bool) -> None:

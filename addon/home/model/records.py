@@ -23,10 +23,14 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def _aliases(raw: Any) -> tuple[str, ...]:
-    """Aliases as a tuple of strings; Home Assistant sends a list (a set in its store)."""
+    """Aliases as a tuple of strings; Home Assistant sends a list (a set in its store).
+
+    A null, which 2026.11's entity registry sends for the computed name, is not a text alias:
+    :meth:`RegistryEntry.from_ha` records it separately.
+    """
     if not raw:
         return ()
-    return tuple(str(alias) for alias in raw)
+    return tuple(str(alias) for alias in raw if alias is not None)
 
 
 def _text_or_none(raw: Any) -> str | None:
@@ -143,6 +147,9 @@ class RegistryEntry:
     original_device_class: str | None = None
     options: Mapping[str, Mapping[str, Any]] | None = None
     unique_id: str | None = None
+    computed_name_alias: bool = False
+    """The aliases include the computed name: a null in 2026.11's list (``COMPUTED_NAME``),
+    which the registry puts first for every entity; the user can remove it. 2025.4 has none."""
 
     @classmethod
     def from_ha(
@@ -173,6 +180,7 @@ class RegistryEntry:
                 )
             ),
             unique_id=_text_or_none(raw.get("unique_id")),
+            computed_name_alias=None in (raw.get("aliases") or ()),
         )
 
 

@@ -67,6 +67,14 @@ class Release:
         """
         return self >= RELEASE_2026_11
 
+    @property
+    def never_exposes_all_locks(self) -> bool:
+        """``group.all_locks`` is never exposed to an assistant (``CLOUD_NEVER_EXPOSED_ENTITIES``).
+
+        2025.4 has the rule; 2026.11 dropped it, and the group follows the usual exposure rules.
+        """
+        return self < RELEASE_2026_11
+
 
 BASELINE = Release(2025, 4, 4)
 """The release everything was first ported from."""
