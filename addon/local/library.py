@@ -10,6 +10,7 @@ what depends on a home (slot lists, typo vocabulary) stays with each matcher.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from hassil.intents import SlotList, TextSlotList
 from hassil.recognize import recognize_best
 
 from addon.home.actions.intents import INTENTS
+from addon.home.model.release import RELEASE_2026_11, Release
 from addon.local.language import (
     LanguageIntents,
     load_custom,
@@ -49,9 +51,10 @@ class Stage(StrEnum):
     """Either of those after correcting a typo: not an exact match."""
 
 
-NEWER_RELEASE = (2026, 11)
+NEWER_RELEASE = RELEASE_2026_11
 """The first Home Assistant release known to match with the pinned ``home-assistant-intents``
 (2026.11.0: hassil 3.12.1, intents 2026.10.27). The suite runs that release and 2025.4.4."""
+_RELEASE = re.compile(r"\d+\.\d+")
 
 
 def release_stage(version: str | None) -> Stage | None:
@@ -62,14 +65,9 @@ def release_stage(version: str | None) -> Stage | None:
     is what the local path did before it knew the release). None when no release is known
     (an evaluation suite's home, a test's) or its version does not read as one.
     """
-    if version is None:
+    if version is None or not _RELEASE.match(version):
         return None
-    parts = version.split(".")
-    try:
-        release = (int(parts[0]), int(parts[1]))
-    except (IndexError, ValueError):
-        return None
-    return Stage.NEWER if release >= NEWER_RELEASE else Stage.HOME_ASSISTANT
+    return Stage.NEWER if Release.parse(version) >= NEWER_RELEASE else Stage.HOME_ASSISTANT
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from hassil.recognize import RecognizeResult
 from hassil.trie import Trie
 
 from addon.home.actions.intents import ASSISTANT, IntentSpec, SlotKind
-from addon.home.actions.service_intents import SERVICE_RULES
+from addon.home.actions.service_intents import service_rule
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
 from addon.home.targeting.matching import match_targets
@@ -189,7 +189,7 @@ def single_target(model: HomeModel, intent: str, slots: Mapping[str, Any]) -> bo
     are the handler's own (a service intent's required domains, features and states), so the
     entity counted here is the one the call moves.
     """
-    rule = SERVICE_RULES.get(intent)
+    rule = service_rule(intent, model.release)
     constraints = MatchTargetsConstraints(
         name=slots.get("name"),
         area_name=slots.get("area"),

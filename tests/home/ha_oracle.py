@@ -1,22 +1,31 @@
 """Home Assistant's own target matching, run on a home given as WebSocket-shaped JSON.
 
-Run with the Python of Home Assistant's venv (``scripts/ha-venv.sh``), not ours: it imports
-``homeassistant`` 2025.4 and calls the real ``helpers.intent.async_match_targets`` and the real
+Run with the Python of the Home Assistant release under test
+(``devtools.home_assistant.python_command``), not ours: it imports that release's
+``homeassistant`` and calls the real ``helpers.intent.async_match_targets`` and the real
 ``ExposedEntities.async_should_expose``, with the real ``StateMachine``. Only the four registries
 are stand-ins, holding real ``RegistryEntry``/``DeviceEntry``/``AreaEntry``/``FloorEntry``
 objects built from the same dicts our model reads. Reads ``{"home": …, "queries": […]}`` on
 stdin, writes one result per query as JSON on stdout.
+
+The home is given as the release's own WebSocket API reports it. The one shape that differs
+between the releases run (2025.4.4, 2026.11.0) is an entity's ``aliases``: a set of strings in
+2025.4; in 2026.11 an ordered list in which ``None`` stands for the computed name
+(``entity_registry.COMPUTED_NAME``). The entry classes also gained required fields matching
+never reads (config entries, timestamps): :func:`_make` gives them None.
 """
 # ruff: noqa: T201
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sys
 import tempfile
 from typing import Any
 
+import attr
 from homeassistant.components.homeassistant import exposed_entities as ee
 from homeassistant.components.homeassistant.const import DATA_EXPOSED_ENTITIES
 from homeassistant.const import EntityCategory
@@ -27,11 +36,45 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers import intent
 
+COMPUTED_NAME = getattr(er, "COMPUTED_NAME", None)
+"""2026.11's stand-in for the computed name in an entity's aliases; None where there is none."""
+
+
+def _make(cls: Any, **given: Any) -> Any:
+    """``cls(**given)``, as far as this release's ``cls`` has those fields.
+
+    Every other field it requires gets None: those are what matching never reads (a config
+    entry, timestamps).
+    """
+    if attr.has(cls):
+        fields = {
+            f.alias or f.name.lstrip("_"): f.default is attr.NOTHING
+            for f in attr.fields(cls)
+            if f.init
+        }
+    else:
+        fields = {
+            f.name: f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            for f in dataclasses.fields(cls)
+            if f.init
+        }
+    kwargs = {name: None for name, required in fields.items() if required}
+    kwargs.update((name, value) for name, value in given.items() if name in fields)
+    return cls(**kwargs)
+
+
+def _aliases(raw: Any) -> Any:
+    """An entity's aliases in this release's shape (see the module docstring)."""
+    if COMPUTED_NAME is None:
+        return {alias for alias in raw or () if alias is not None}
+    return [COMPUTED_NAME if alias is None else alias for alias in raw or ()]
+
 
 class Registries:
     """Just the lookups ``async_match_targets`` and ``async_should_expose`` make."""
 
-    def __init__(self, home: dict[str, Any]) -> None:
+    def __init__(self, hass: HomeAssistant, home: dict[str, Any]) -> None:
+        self.hass = hass
         self.floors = [
             fr.FloorEntry(
                 floor_id=f["floor_id"], name=f["name"], aliases=set(f["aliases"]), level=f["level"]
@@ -39,7 +82,8 @@ class Registries:
             for f in home["floors"]
         ]
         self.areas = {
-            a["area_id"]: ar.AreaEntry(
+            a["area_id"]: _make(
+                ar.AreaEntry,
                 id=a["area_id"],
                 name=a["name"],
                 aliases=set(a["aliases"]),
@@ -52,8 +96,12 @@ class Registries:
             for a in home["areas"]
         }
         self.devices = {
-            d["id"]: dr.DeviceEntry(
-                id=d["id"], area_id=d["area_id"], name=d["name"], name_by_user=d["name_by_user"]
+            d["id"]: _make(
+                dr.DeviceEntry,
+                id=d["id"],
+                area_id=d["area_id"],
+                name=d["name"],
+                name_by_user=d["name_by_user"],
             )
             for d in home["devices"]
         }
@@ -61,11 +109,12 @@ class Registries:
         for listed in home["entities"]:
             raw = {**listed, **(home["entity_details"].get(listed["entity_id"]) or {})}
             state = home["states"].get(raw["entity_id"])
-            self.entities[raw["entity_id"]] = er.RegistryEntry(
+            self.entities[raw["entity_id"]] = _make(
+                er.RegistryEntry,
                 entity_id=raw["entity_id"],
                 unique_id=raw["unique_id"],
                 platform=raw["platform"],
-                aliases=set(raw.get("aliases") or ()),
+                aliases=_aliases(raw.get("aliases")),
                 area_id=raw["area_id"],
                 device_id=raw["device_id"],
                 device_class=raw.get("device_class"),
@@ -84,8 +133,8 @@ class Registries:
                 supported_features=(state or {}).get("a", {}).get("supported_features") or 0,
             )
 
-    # entity registry
-    def async_get(self, key: str) -> Any:
+    # entity and device registries (2026.11's device lookup takes keyword options)
+    def async_get(self, key: str, **_options: Any) -> Any:
         return self.entities.get(key) or self.devices.get(key)
 
     def async_update_entity_options(self, *_args: Any) -> None:
@@ -103,7 +152,7 @@ class Registries:
 
 
 def _install(hass: HomeAssistant, home: dict[str, Any]) -> None:
-    registries = Registries(home)
+    registries = Registries(hass, home)
     for module in (ar, dr, er, fr):
         module.async_get = lambda _hass: registries  # type: ignore[assignment]
     exposed = ee.ExposedEntities(hass)

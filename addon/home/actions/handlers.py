@@ -21,7 +21,7 @@ from addon.home.actions import direct_intents, queries, questions
 from addon.home.actions.executor import Executor
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
-from addon.home.actions.service_intents import SERVICE_RULES, handle_service_intent
+from addon.home.actions.service_intents import handle_service_intent, service_rule
 from addon.home.actions.slots import SlotValue, validate_slots
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import MatchTargetsPreferences
@@ -92,7 +92,7 @@ async def _dispatch(
     now: datetime | None,
 ) -> IntentResult:
     """Route a validated intent call to its handler."""
-    rule = SERVICE_RULES.get(name)
+    rule = service_rule(name, model.release)
     if rule is not None:
         return await handle_service_intent(
             name,

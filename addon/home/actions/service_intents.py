@@ -2,7 +2,8 @@
 
 A port of ``DynamicServiceIntentHandler`` (``helpers/intent.py``), its ``OnOffIntentHandler``
 (``components/intent``) and the handlers built on it in the light, cover/valve, media player,
-fan and vacuum integrations, Home Assistant 2025.4:
+fan and vacuum integrations, Home Assistant 2025.4, with the later release's handler
+constraints where the connected home runs it (:func:`service_rule`):
 
 * targets come from ``match_targets`` with the handler's own required domains, features and
   states (HassMediaNext only sees playing players that can skip) and the caller's name, area,
@@ -20,9 +21,10 @@ Where we differ on purpose (the contract tests pin each difference down):
 * a call Home Assistant refuses within the 0.2 s (an entity lacking the feature, a value out of
   range) is reported under ``failed``. Home Assistant 2025.4 lists it under ``success``: its
   ``_run_then_background`` waits with ``asyncio.wait``, which never re-raises, so a model would
-  be told "done" for a valve that never moved;
-* failures are attributed to the entity that failed. Home Assistant pairs the states with
-  ``asyncio.as_completed`` results, so it names whichever entities finished first;
+  be told "done" for a valve that never moved (2026.11 re-raises it and agrees with us);
+* failures are attributed to the entity that failed. Home Assistant 2025.4 pairs the states
+  with ``asyncio.as_completed`` results, so it names whichever entities finished first
+  (2026.11 pairs them with ``asyncio.gather`` and agrees with us);
 * HassMediaUnpause does not remember which players were paused by voice (it resumes every
   matched paused player), and the default agent's speech templates are not ported.
 """
@@ -32,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from addon.errors import ToolError
@@ -49,6 +51,7 @@ from addon.home.actions.response import (
 )
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
+from addon.home.model.release import Release
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
 from addon.text import JsonObject
@@ -163,6 +166,40 @@ SERVICE_RULES: dict[str, ServiceRule] = {
         "vacuum", "return_to_base", required_domains=frozenset({"vacuum"})
     ),
 }
+"""The rules as Home Assistant 2025.4 has them; :func:`service_rule` gives a release's."""
+
+_VACUUM_START = 8192
+_VACUUM_RETURN_HOME = 16
+"""``VacuumEntityFeature.START`` and ``RETURN_HOME``."""
+
+_REQUIRING_RULES: dict[str, ServiceRule] = {
+    "HassLightSet": replace(SERVICE_RULES["HassLightSet"], required_domains=frozenset({"light"})),
+    "HassVacuumStart": replace(
+        SERVICE_RULES["HassVacuumStart"],
+        required_features=_VACUUM_START,
+        requirement="able to start",
+    ),
+    "HassVacuumReturnToBase": replace(
+        SERVICE_RULES["HassVacuumReturnToBase"],
+        required_features=_VACUUM_RETURN_HOME,
+        requirement="able to return to base",
+    ),
+}
+"""The rules that changed when handlers began to require what they call (2026.11): see
+:attr:`Release.handlers_require_what_they_call`."""
+
+
+def service_rule(intent: str, release: Release) -> ServiceRule | None:
+    """The rule for ``intent`` as Home Assistant ``release`` has it; None for another intent.
+
+    Releases differ in which entities a handler matches, and so in what a request does: in
+    2025.4 "set the living room to red" calls ``light.turn_on`` on the room's switch, fan and
+    cover too and lists them as done; in 2026.11 only its lights are targeted. We follow the
+    connected release, so what we report is what that Home Assistant would report.
+    """
+    if release.handlers_require_what_they_call and intent in _REQUIRING_RULES:
+        return _REQUIRING_RULES[intent]
+    return SERVICE_RULES.get(intent)
 
 
 async def handle_service_intent(
@@ -179,6 +216,15 @@ async def handle_service_intent(
     name = slots.get("name")
     if name == "all":
         name = None
+    required = rule.required_domains
+    if required is not None and "domain" in slots and not set(slots["domain"]) <= required:
+        # The handler's slot schema only accepts its own domains (``In(required_domains)``).
+        return error_result(
+            intent,
+            ErrorCode.INVALID_SLOTS,
+            f"domain must be one of {sorted(required)} for {intent}",
+            language=language,
+        )
     constraints = MatchTargetsConstraints(
         name=name,
         area_name=slots.get("area"),

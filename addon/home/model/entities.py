@@ -19,6 +19,7 @@ from addon.home.model.exposure import (
 )
 from addon.home.model.names import normalize_name
 from addon.home.model.records import Area, Device, EntityState, RegistryEntry
+from addon.home.model.release import BASELINE, Release
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,12 @@ class Entity:
     has_state: bool
     exposed_to: frozenset[str]
     name_keys: frozenset[str]
-    """Normalized names Home Assistant matches: ``State.name``, registry name, aliases."""
+    """Normalized :attr:`match_names`."""
+    match_names: tuple[str, ...]
+    """The names Home Assistant's ``_filter_by_name`` matches (besides the entity id), as the
+    home's release has them: in 2025.4 ``State.name``, the registry name and every alias; in
+    2026.11 the registry's aliases with the computed name resolved (``async_get_entity_aliases``),
+    or ``State.name`` for an entity without a registry entry."""
     match_device_classes: frozenset[str]
     """The registry's device class and the state's, either of which Home Assistant accepts."""
 
@@ -54,7 +60,11 @@ class Entity:
 
     @property
     def names(self) -> tuple[str, ...]:
-        """The name and every alias, in the order Home Assistant's prompt lists them."""
+        """The name and every alias, in the order Home Assistant's prompt lists them.
+
+        From 2026.11 the name (what Home Assistant shows) is not always one it matches:
+        :attr:`match_names` says which are.
+        """
         return (self.name, *self.aliases)
 
     def is_exposed(self, assistant: str = CONVERSATION) -> bool:
@@ -71,8 +81,9 @@ def make_entity(
     areas: Mapping[str, Area],
     listed: Mapping[str, Any] | None,
     expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW,
+    release: Release = BASELINE,
 ) -> Entity:
-    """Fold the registries and the state into one :class:`Entity`."""
+    """Fold the registries and the state into one :class:`Entity`, as ``release`` sees it."""
     device = devices.get(entry.device_id) if entry and entry.device_id else None
     # helpers/intent.py _add_areas: the entity's area first, else its device's.
     area_id: str | None = None
@@ -82,13 +93,12 @@ def make_entity(
         area_id = device.area_id
     area = areas.get(area_id) if area_id else None
 
-    keys: set[str] = set()
-    if state is not None:
-        keys.add(normalize_name(state.name))
-    if entry is not None:
-        if entry.name:
-            keys.add(normalize_name(entry.name))
-        keys.update(normalize_name(alias) for alias in entry.aliases)
+    match_names = _match_names(entry, state, device, release)
+    name = _display_name(entity_id, entry, state, device)
+    if release.names_are_registry_aliases:
+        aliases = tuple(dict.fromkeys(text for text in match_names if text != name))
+    else:
+        aliases = entry.aliases if entry is not None else ()
 
     state_class = state.attributes.get("device_class") if state is not None else None
     registry_class = entry.device_class if entry is not None else None
@@ -101,8 +111,8 @@ def make_entity(
 
     return Entity(
         entity_id=entity_id,
-        name=_display_name(entity_id, entry, state, device),
-        aliases=entry.aliases if entry is not None else (),
+        name=name,
+        aliases=aliases,
         area_id=area.area_id if area is not None else None,
         floor_id=area.floor_id if area is not None else None,
         device_id=device.device_id if device is not None else None,
@@ -119,13 +129,48 @@ def make_entity(
                 state=state,
                 listed=listed,
                 expose_new=expose_new,
+                release=release,
             )
         ),
-        name_keys=frozenset(keys),
+        name_keys=frozenset(normalize_name(text) for text in match_names),
+        match_names=match_names,
         match_device_classes=frozenset(
             str(value) for value in (registry_class, state_class) if value
         ),
     )
+
+
+def _match_names(
+    entry: RegistryEntry | None,
+    state: EntityState | None,
+    device: Device | None,
+    release: Release,
+) -> tuple[str, ...]:
+    """:attr:`Entity.match_names` for ``release`` (``helpers/intent.py`` ``_filter_by_name``)."""
+    if not release.names_are_registry_aliases:
+        texts = [state.name] if state is not None else []
+        if entry is not None:
+            if entry.name:
+                texts.append(entry.name)
+            texts.extend(entry.aliases)
+        return tuple(texts)
+    if entry is None:
+        return (state.name.strip(),) if state is not None else ()
+    computed = (computed_name(entry, device),) if entry.computed_name_alias else ()
+    return tuple(text.strip() for text in (*computed, *entry.aliases))
+
+
+def computed_name(entry: RegistryEntry, device: Device | None) -> str:
+    """2026.11's computed entity name (``entity_registry.async_get_full_entity_name``).
+
+    The entity's own name (the registry name, else the integration's, which the WebSocket API
+    already sends without a device prefix), after its device's name when the device is the next
+    name part: the entity has a device and no area of its own (``next_name_part``). Child
+    devices' parent names are not modelled: the device list we read has no parents.
+    """
+    own = entry.name if entry.name is not None else entry.original_name
+    device_name = device.name if device is not None and entry.area_id is None else None
+    return " ".join(part for part in (device_name, own) if part)
 
 
 def _display_name(

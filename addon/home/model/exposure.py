@@ -5,7 +5,8 @@ Source: ``homeassistant/components/homeassistant/exposed_entities.py`` at 2025.4
 
 Home Assistant decides, for an entity with a registry entry:
 
-1. ``group.all_locks`` is never exposed (``CLOUD_NEVER_EXPOSED_ENTITIES``);
+1. ``group.all_locks`` is never exposed (``CLOUD_NEVER_EXPOSED_ENTITIES``; 2025.4 only: see
+   :attr:`Release.never_exposes_all_locks`);
 2. an explicit ``options[assistant]["should_expose"]`` wins;
 3. otherwise, if the assistant exposes new entities (``conversation`` does unless the user turned
    it off), the default rule: not when the entry has an ``entity_category`` or ``hidden_by``;
@@ -31,6 +32,7 @@ from types import MappingProxyType
 from typing import Any
 
 from addon.home.model.records import EntityState, RegistryEntry
+from addon.home.model.release import BASELINE, Release
 
 KNOWN_ASSISTANTS = ("cloud.alexa", "cloud.google_assistant", "conversation")
 """The assistants Home Assistant keeps exposure settings for."""
@@ -106,12 +108,14 @@ def should_expose(
     state: EntityState | None,
     listed: Mapping[str, Any] | None,
     expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW,
+    release: Release = BASELINE,
 ) -> bool:
     """Whether ``assistant`` may see ``entity_id`` (see the module docstring for the rules).
 
-    ``listed`` is this entity's value in ``expose_entity/list``'s ``exposed_entities``.
+    ``listed`` is this entity's value in ``expose_entity/list``'s ``exposed_entities``;
+    ``release`` is the home's Home Assistant release.
     """
-    if entity_id in CLOUD_NEVER_EXPOSED_ENTITIES:
+    if release.never_exposes_all_locks and entity_id in CLOUD_NEVER_EXPOSED_ENTITIES:
         return False
     listed_true = bool(listed and listed.get(assistant) is True)
     if entry is None:

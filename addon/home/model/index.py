@@ -47,10 +47,7 @@ def loose_keys(entity: Entity) -> frozenset[str]:
     Taken from the original texts, not from ``name_keys``: loosening an already case-folded
     name can differ from loosening the name itself for a few Greek letters.
     """
-    texts = list(entity.names)
-    if entity.entry is not None and entity.entry.name:
-        texts.append(entity.entry.name)
-    return frozenset(key for text in texts if (key := loose_name(text)))
+    return frozenset(key for text in entity.match_names if (key := loose_name(text)))
 
 
 class HomeIndex:

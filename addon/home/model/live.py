@@ -41,6 +41,7 @@ from addon.home.model.records import (
     frozen_mapping,
     merge_context,
 )
+from addon.home.model.release import BASELINE, Release
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class HomeModel:
         "index",
         "loose_places",
         "places",
+        "release",
         "revision",
     )
 
@@ -87,6 +89,9 @@ class HomeModel:
         self.index: HomeIndex = HomeIndex.build(())
         self.places: Places = Places.build((), ())
         self.loose_places: LoosePlaces = LoosePlaces.build((), ())
+        self.release: Release = BASELINE
+        """The Home Assistant release the home runs (``get_config``'s ``version``): where
+        releases differ, matching and the intent handlers behave as this one does."""
         self.revision = 0
         """Counts in-place changes to what is derived from names (an entity added, removed or
         renamed by a state change); caches kept per model object compare it too."""
@@ -116,6 +121,7 @@ class HomeModel:
         """
         model = cls()
         model._config = frozen_mapping(config)
+        model.release = Release.parse(config.get("version"))
         area_list = [Area.from_ha(raw) for raw in areas]
         floor_list = [Floor.from_ha(raw) for raw in floors]
         model.places = Places.build(area_list, floor_list)
@@ -173,6 +179,7 @@ class HomeModel:
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
+        clone.release = self.release
         clone.revision = self.revision
         return clone
 
@@ -308,6 +315,7 @@ class HomeModel:
             state=self._states.get(entity.entity_id),
             listed=self._exposure.get(entity.entity_id),
             expose_new=self._expose_new,
+            release=self.release,
         )
 
     def find_areas(self, name: str, *, loose: bool = False) -> list[Area]:
@@ -399,6 +407,7 @@ class HomeModel:
             areas=self.places.areas,
             listed=self._exposure.get(entity_id),
             expose_new=self._expose_new,
+            release=self.release,
         )
 
     def _put_state(self, new: EntityState, *, rederive: bool) -> None:

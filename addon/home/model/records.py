@@ -27,8 +27,9 @@ def _aliases(raw: Any) -> tuple[str, ...]:
 
     Home Assistant sends a list. From 2026.x an entity's list holds a null where the entity's
     own computed name goes (``COMPUTED_NAME`` in ``helpers/entity_registry.py``; a new entry's
-    list is ``[null]``): that is the name we already have, not an alias, and must never become
-    the text "None". Blank aliases are dropped as Home Assistant drops them when they are set.
+    list is ``[null]``): not a text alias, and never the text "None";
+    :meth:`RegistryEntry.from_ha` records it separately. Blank aliases are dropped as Home
+    Assistant drops them when they are set.
     """
     if not raw:
         return ()
@@ -149,6 +150,9 @@ class RegistryEntry:
     original_device_class: str | None = None
     options: Mapping[str, Mapping[str, Any]] | None = None
     unique_id: str | None = None
+    computed_name_alias: bool = False
+    """The aliases include the computed name: a null in 2026.11's list (``COMPUTED_NAME``),
+    which the registry puts first for every entity; the user can remove it. 2025.4 has none."""
 
     @classmethod
     def from_ha(
@@ -179,6 +183,7 @@ class RegistryEntry:
                 )
             ),
             unique_id=_text_or_none(raw.get("unique_id")),
+            computed_name_alias=None in (raw.get("aliases") or ()),
         )
 
 

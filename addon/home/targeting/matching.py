@@ -16,6 +16,12 @@ candidates and every step is checked per candidate, so a 1,000-entity home resol
 microseconds. When that leaves nothing, the steps are replayed in Home Assistant's order to name
 the same failing step it would. Results keep Home Assistant's order (state machine order).
 
+Where Home Assistant 2026.11 matches differently, the home's release decides
+(:mod:`addon.home.model.release`): which names an entity answers to (its ``name_keys``, from
+2026.11's registry aliases) and which entities are exposed (2026.11 no longer hides
+``group.all_locks``) are settled when the model derives each entity, so the steps here are the
+same for every release.
+
 Our one addition, for models that write "kitchen-ceiling" for "Kitchen Ceiling": if the name
 step fails, it is retried with loose names (:func:`loose_name`) and every other step unchanged
 (exposure, areas, duplicates, single target); if that leaves nothing, Home Assistant's NAME
