@@ -22,8 +22,10 @@ Read your writes: a turn takes its model from :meth:`HomeSync.fresh`, which wait
 most) until every change Home Assistant reported is in it. State changes never wait.
 
 The snapshot is :func:`addon.ha.snapshot.build_model`; scripts' fields come from
-``get_services``. Editing a script reloads it (``service_removed``, ``service_registered``)
-without touching the entity registry, so those events, for scripts only, refresh too.
+``get_services``, or from each script's config when one broken integration makes Home Assistant
+refuse that (:mod:`addon.ha.script_fields`). Editing a script reloads it (``service_removed``,
+``service_registered``) without touching the entity registry, so those events, for scripts only,
+refresh too.
 
 The model never goes stale silently. A snapshot that fails, whether Home Assistant refused a
 command (still starting) or answered something the build could not take in, is tried again
@@ -46,7 +48,8 @@ from addon.errors import (
 from addon.ha.client import HomeAssistantClient, Subscription
 from addon.ha.entity_feed import ChangeListener, EntityFeed
 from addon.ha.entity_patches import EntityPatches, Entries, patched_ids
-from addon.ha.snapshot import SCRIPT_DOMAIN, build_model, changed_states
+from addon.ha.script_fields import SCRIPT_DOMAIN, ScriptFieldsReader
+from addon.ha.snapshot import build_model, changed_states
 from addon.home.model.live import HomeModel
 from addon.home.model.records import RegistryEntry
 
@@ -88,6 +91,8 @@ class HomeSync:
         self._debounce_max = debounce_max
         self._first_request = 0.0
         self._snapshot_timeout = snapshot_timeout
+        # One for the life of the link, so a lasting get_services failure is logged once.
+        self._script_fields = ScriptFieldsReader()
         # Right after Home Assistant starts some commands are not registered yet; try again.
         self._retry_interval = retry_interval
         self._retry_max = retry_max
@@ -406,7 +411,9 @@ class HomeSync:
             on_error=self._on_feed_error,
         )
         try:
-            model = await build_model(self._client, feed, self._snapshot_timeout)
+            model = await build_model(
+                self._client, feed, self._snapshot_timeout, self._script_fields
+            )
         except BaseException:
             feed.retire()
             await self._end(sub)

@@ -7,24 +7,27 @@ after registry changes it cannot patch in.
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
+from addon.ha.script_fields import ScriptFieldsReader, read_services
 from addon.home.model.exposure import KNOWN_ASSISTANTS
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
-
-_LOGGER = logging.getLogger(__name__)
-
-SCRIPT_DOMAIN = "script"
 
 
 async def build_model(
-    client: HomeAssistantClient, feed: EntityFeed, snapshot_timeout: float
+    client: HomeAssistantClient,
+    feed: EntityFeed,
+    snapshot_timeout: float,
+    script_fields: ScriptFieldsReader,
 ) -> HomeModel:
-    """Fetch everything concurrently with the snapshot and build a model."""
+    """Fetch everything concurrently with the snapshot and build a model.
+
+    The scripts' fields only refine the script tools, so Home Assistant refusing them
+    (``get_services``) must not keep the home from loading the way a missing registry does:
+    ``script_fields`` reads them another way and says what it could not read.
+    """
     command = client.command
     (
         config,
@@ -33,7 +36,7 @@ async def build_model(
         devices,
         entities,
         exposure,
-        scripts,
+        services,
         *expose_new,
     ) = await asyncio.gather(
         command({"type": "get_config"}),
@@ -42,7 +45,7 @@ async def build_model(
         command({"type": "config/device_registry/list"}),
         command({"type": "config/entity_registry/list"}),
         command({"type": "homeassistant/expose_entity/list"}),
-        _script_services(client),
+        read_services(client),
         *(
             command({"type": "homeassistant/expose_new_entities/get", "assistant": name})
             for name in KNOWN_ASSISTANTS
@@ -64,6 +67,8 @@ async def build_model(
             "snapshot_timeout",
             f"no subscribe_entities snapshot within {snapshot_timeout:g} s",
         ) from None
+    states = snapshot.get("a", {})
+    scripts = await script_fields.scripts(client, services, entities, states)
     return HomeModel.build(
         config=config,
         areas=areas,
@@ -72,28 +77,13 @@ async def build_model(
         entities=entities,
         entity_details=details,
         exposure=exposure.get("exposed_entities", {}),
-        states=snapshot.get("a", {}),
+        states=states,
         expose_new={
             name: bool(answer.get("expose_new"))
             for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
         },
         scripts=scripts,
     )
-
-
-async def _script_services(client: HomeAssistantClient) -> JsonObject:
-    """``get_services``' scripts; if Home Assistant refuses, scripts are offered without fields.
-
-    Fields only refine the script tools, so a refusal here must not keep the whole home
-    from loading the way a missing registry does.
-    """
-    try:
-        services = await client.command({"type": "get_services"})
-    except HomeAssistantCommandError as err:
-        _LOGGER.warning("Could not read the scripts' fields from Home Assistant: %s", err)
-        return {}
-    scripts = services.get(SCRIPT_DOMAIN) if isinstance(services, dict) else None
-    return scripts if isinstance(scripts, dict) else {}
 
 
 def changed_states(old: HomeModel | None, new: HomeModel) -> list[str]:
