@@ -22,6 +22,7 @@ import pytest
 
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
+from addon.home.actions.live import LiveExecutor
 from addon.home.model.live import HomeModel
 from addon.tools.home_tools import build_registry
 from devtools.home_assistant import HomeAssistantError, HomeAssistantProcess
@@ -196,3 +197,20 @@ async def test_an_edited_script_brings_its_new_field_and_no_second_warning(
     assert len(warnings) == 1, warnings
     assert warnings[0].startswith("Home Assistant refused get_services (unknown_error: ")
     assert "1 script(s) took their fields from their own config instead" in warnings[0]
+
+
+async def test_an_action_still_checks_its_service_when_the_list_is_refused(
+    client: HomeAssistantClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With get_services refused, a turn-on is still known (Home Assistant's own), an odd one not.
+
+    The live executor asks whether a domain offers ``turn_on`` before a generic on/off call; a
+    refused list falls back to the actions Home Assistant's own integrations define, with one
+    warning, instead of failing every such command.
+    """
+    live = LiveExecutor(client)
+    with caplog.at_level(logging.WARNING, logger="addon.home"):
+        assert await live.has_service("fan", "turn_on")
+        assert not await live.has_service("fan", "unlock")
+    refused = [r for r in caplog.records if "get_services" in r.getMessage()]
+    assert len(refused) == 1

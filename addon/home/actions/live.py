@@ -25,6 +25,7 @@ from addon.errors import (
     HomeAssistantUnavailableError,
     ToolError,
 )
+from addon.home.actions import effects
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
 from addon.text import JsonObject
 
@@ -68,13 +69,15 @@ class ServiceClient(Protocol):
 class LiveExecutor:
     """Carries out service calls on the real Home Assistant."""
 
-    __slots__ = ("_background", "_client", "_services", "_services_at")
+    __slots__ = ("_background", "_client", "_refused", "_services", "_services_at")
 
     def __init__(self, client: ServiceClient) -> None:
         self._client = client
         self._background: set[asyncio.Task[Any]] = set()
         self._services: dict[str, frozenset[str]] = {}
         self._services_at = float("-inf")
+        self._refused = False
+        """Whether the last ``get_services`` was refused (warned once until it answers)."""
 
     @property
     def name(self) -> ExecutorName:
@@ -179,17 +182,35 @@ class LiveExecutor:
             await asyncio.wait(set(self._background))
 
     async def has_service(self, domain: str, service: str) -> bool:
-        """True when Home Assistant offers ``domain.service`` (list cached briefly)."""
+        """True when Home Assistant offers ``domain.service`` (list cached briefly).
+
+        One integration's broken ``services.yaml`` can make Home Assistant refuse
+        ``get_services`` to everyone (``unknown_error``); then the actions Home Assistant's
+        own integrations define (the virtual executor's table) answer, with one warning, until
+        the list can be read again, rather than every generic on/off command failing.
+        """
         if time.monotonic() - self._services_at > SERVICES_TTL:
             try:
                 listed = await self._client.command({"type": "get_services"})
             except HomeAssistantError as err:
-                raise ToolError(f"could not list Home Assistant's actions: {err}") from err
+                if not self._refused:
+                    _LOGGER.warning(
+                        "Home Assistant refused its list of actions (get_services: %s); "
+                        "checking actions against its own integrations' until it answers",
+                        err,
+                    )
+                self._refused = True
+                self._services_at = time.monotonic()
+                self._services = {}
+                return effects.has_service(domain, service)
+            self._refused = False
             self._services = {
                 str(name): frozenset(str(key) for key in actions)
                 for name, actions in (listed or {}).items()
             }
             self._services_at = time.monotonic()
+        if self._refused:
+            return effects.has_service(domain, service)
         return service in self._services.get(domain, frozenset())
 
     async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
