@@ -45,10 +45,11 @@ LOCKED_OUT = "Too many wrong PINs. PIN confirmation is locked for 5 minutes."
 WRONG = "That PIN is not right. Say it again to confirm, or no to cancel."
 
 
-def pin_policy(*, enabled: bool = True) -> ConfirmationPolicy:
+def pin_policy() -> ConfirmationPolicy:
     """The front door's unlock, confirmed by the PIN 4711."""
-    entry = PolicyEntry(1, "entity", LOCK, ("unlock",), "pin", enabled, PIN_HASH)
-    return ConfirmationPolicy.of([entry])
+    return ConfirmationPolicy.of(
+        [PolicyEntry(1, "entity", LOCK, ("unlock",), "pin", True, PIN_HASH)]
+    )
 
 
 def yes_policy() -> ConfirmationPolicy:
@@ -171,13 +172,20 @@ async def test_a_pin_said_with_nothing_pending_never_reaches_the_model(
     assert PIN_MASK in sent
 
 
-async def test_a_disabled_entrys_pin_is_not_masked(
+async def test_only_switched_on_entries_pins_are_masked(
     make_agent: MakeAgent, demo_home_data: dict[str, Any], store: Store
 ) -> None:
-    """Only switched-on entries' PINs mask an utterance."""
-    door = door_with(make_agent, demo_home_data, confirmation=lambda: pin_policy(enabled=False))
-    said = await door.say(PIN)
-    assert (await stored_turn(store, said.turn_id)).user_text == PIN
+    """The PIN of a switched-on entry is masked; that of a switched-off one is kept as said."""
+    entries = [
+        PolicyEntry(1, "entity", LOCK, ("unlock",), "pin", True, PIN_HASH),
+        PolicyEntry(2, "domain", "lock", ("open",), "pin", False, hash_pin("0815")),
+    ]
+    door = door_with(
+        make_agent, demo_home_data, confirmation=lambda: ConfirmationPolicy.of(entries)
+    )
+    said = [await door.say(text) for text in (PIN, "0815")]
+    stored = [(await stored_turn(store, each.turn_id)).user_text for each in said]
+    assert stored == [PIN_MASK, "0815"]
 
 
 async def test_the_third_wrong_pin_locks_pin_confirmation(door: Door) -> None:
@@ -200,8 +208,8 @@ async def test_while_locked_out_the_right_pin_does_not_unlock(door: Door) -> Non
 async def test_the_lockout_ends_after_five_minutes(door: Door) -> None:
     """Five minutes after the third wrong PIN, the right PIN unlocks again."""
     await door.say("unlock the front door")
-    for wrong in ("1111", "2222", "3333"):
-        await door.say(wrong)
+    replies = [(await door.say(wrong)).reply for wrong in ("1111", "2222", "3333")]
+    assert replies[-1] == LOCKED_OUT
     door.clock.advance(5 * 60 + 1)
     await door.say("unlock the front door")
     assert (await door.say(PIN)).reply == "Done."
@@ -222,8 +230,8 @@ async def test_the_lockout_follows_the_satellite_into_new_conversations(door: Do
 async def test_another_satellite_is_not_locked_out(door: Door) -> None:
     """The hall satellite's lockout does not stop the garden satellite's right PIN."""
     await door.say("unlock the front door")
-    for wrong in ("1111", "2222", "3333"):
-        await door.say(wrong)
+    replies = [(await door.say(wrong)).reply for wrong in ("1111", "2222", "3333")]
+    assert replies[-1] == LOCKED_OUT
     await door.say("unlock the front door", device_id="satellite-garden")
     assert (await door.say(PIN, device_id="satellite-garden")).reply == "Done."
 
