@@ -27,15 +27,23 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from addon.agent.conversation import ConversationRequest
-from addon.home.actions.confirmation import HeldAction, pin_matches
+from addon.home.actions.confirmation import ConfirmationPolicy, HeldAction, pin_checks
 from addon.i18n.confirmation import left_as_it_was, question, says_yes, words_for
 from addon.text import JsonObject
 
-Answer = Literal["confirmed", "cancelled", "wrong_pin"]
+Answer = Literal["confirmed", "cancelled", "wrong_pin", "locked"]
 PIN_MASK = "••••"
 """What is stored, traced and logged in place of an utterance answering a PIN question."""
 
+MAX_WRONG_PINS = 3
+"""Wrong PINs from one conversation or satellite, within :data:`PIN_LOCKOUT`, that lock it out."""
+PIN_LOCKOUT = timedelta(minutes=5)
+"""How long PIN confirmation stays locked, and how long a wrong PIN is counted."""
+PIN_DIGITS = range(3, 13)
+"""How many digits an utterance that may be a PIN has: only those are hashed and compared."""
+
 _DIGITS = re.compile(r"\d")
+_LETTERS = re.compile(r"[^\W\d_]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,8 @@ class Pending:
     """Held by a request from the voice pipeline that said nothing of where it came from."""
     satellite_id: str | None = None
     """The satellite that heard the question, when the request named one."""
+    dry_run: bool = False
+    """Asked in a dry run: the answer performs it virtually, whatever the answering turn is."""
 
     def heard_by(self, device_id: str | None, satellite_id: str | None) -> bool:
         """Whether a request from this device or satellite comes from where the question was."""
@@ -138,6 +148,14 @@ class PendingConfirmations:
             return None
         return pending
 
+    def restore(self, pending: Pending) -> None:
+        """Keep ``pending`` waiting again (a wrong PIN), unless a newer question took its place."""
+        if pending.anonymous:
+            if self._anonymous is None:
+                self._anonymous = pending
+        else:
+            self._by_conversation.setdefault(pending.conversation_id, pending)
+
     def take(self, pending: Pending) -> None:
         """Forget ``pending`` (answered, cancelled or expired), if it is still what waits."""
         if pending.anonymous:
@@ -152,15 +170,108 @@ def expired(pending: Pending, now: datetime, timeout: float) -> bool:
     return now - pending.asked_at > timedelta(seconds=timeout)
 
 
-def answer_of(pending: Pending, text: str, language: str | None) -> Answer:
-    """What the user's words do to the held actions: a PIN is checked against every hash."""
+async def answer_of(pending: Pending, text: str, language: str | None) -> Answer:
+    """What the user's words do to the held actions: a PIN is checked against every hash.
+
+    Words without a digit cancel a PIN question; digits that are not the PIN are a wrong PIN.
+    """
     if pending.pin:
         digits = "".join(_DIGITS.findall(text))
+        if not digits:
+            return "cancelled"
         hashes = [held.pin_hash for held in pending.held if held.method == "pin"]
-        if digits and all(pin_matches(digits, stored) for stored in hashes):
-            return "confirmed"
-        return "wrong_pin" if digits else "cancelled"
+        return "confirmed" if all(await pin_checks(digits, hashes)) else "wrong_pin"
     return "confirmed" if says_yes(text, language) else "cancelled"
+
+
+def pin_like(text: str) -> str | None:
+    """The digits of an utterance that may be a PIN ("4711", "4 7 1 1.", "PIN 4711"), else None.
+
+    Only such utterances are hashed against the policy's PINs (:func:`says_a_pin`): a scrypt
+    hash per PIN entry is too dear for every sentence, and a sentence with more letters than
+    digits is a request, not a PIN.
+    """
+    digits = "".join(_DIGITS.findall(text))
+    if len(digits) not in PIN_DIGITS or len(_LETTERS.findall(text)) >= len(digits):
+        return None
+    return digits
+
+
+async def says_a_pin(text: str, policy: ConfirmationPolicy) -> bool:
+    """Whether ``text`` is (or its digits are) the PIN of a switched-on policy entry.
+
+    Such an utterance is masked whether or not a PIN question waits: said too late, to the
+    wrong satellite, or by habit, a PIN is still a PIN.
+    """
+    digits = pin_like(text)
+    hashes = policy.pin_hashes
+    if digits is None or not hashes:
+        return False
+    return any(await pin_checks(digits, hashes))
+
+
+@dataclass(slots=True)
+class PinAttempts:
+    """Wrong PINs by where they came from, and the sources locked out of PIN confirmation.
+
+    A source is a conversation, a device, a satellite, or the voice pipeline
+    (:func:`sources_of`): a satellite woken again starts a new conversation, so counting by
+    conversation alone would let it guess on. Three wrong PINs within :data:`PIN_LOCKOUT`
+    lock every source of the request for :data:`PIN_LOCKOUT`; a right PIN clears the count.
+    """
+
+    _wrong: dict[str, list[datetime]] = field(default_factory=dict)
+    _locked: dict[str, datetime] = field(default_factory=dict)
+
+    def locked_until(self, sources: tuple[str, ...], now: datetime) -> datetime | None:
+        """When the lockout of any of ``sources`` ends, or None when none is locked out."""
+        ends = [self._locked[source] for source in sources if source in self._locked]
+        return max((end for end in ends if end > now), default=None)
+
+    def wrong(self, sources: tuple[str, ...], now: datetime) -> datetime | None:
+        """Count a wrong PIN; the end of the lockout it starts, or None below the limit."""
+        self._forget(now)
+        counts = []
+        for source in sources:
+            recent = [*self._wrong.get(source, ()), now]
+            self._wrong[source] = recent
+            counts.append(len(recent))
+        if max(counts, default=0) < MAX_WRONG_PINS:
+            return None
+        until = now + PIN_LOCKOUT
+        for source in sources:
+            self._locked[source] = until
+            self._wrong.pop(source, None)
+        return until
+
+    def right(self, sources: tuple[str, ...]) -> None:
+        """A right PIN: the wrong ones before it no longer count."""
+        for source in sources:
+            self._wrong.pop(source, None)
+
+    def _forget(self, now: datetime) -> None:
+        """Drop wrong PINs and lockouts older than :data:`PIN_LOCKOUT`, so memory stays small."""
+        for source, times in list(self._wrong.items()):
+            recent = [at for at in times if now - at < PIN_LOCKOUT]
+            if recent:
+                self._wrong[source] = recent
+            else:
+                del self._wrong[source]
+        for source, until in list(self._locked.items()):
+            if until <= now:
+                del self._locked[source]
+
+
+def sources_of(pending: Pending, request: ConversationRequest) -> tuple[str, ...]:
+    """Where a PIN answer comes from: its conversation, device, satellite, or the voice pipeline."""
+    sources = [f"conversation:{pending.conversation_id}"]
+    if request.device_id:
+        sources.append(f"device:{request.device_id}")
+    if request.satellite_id:
+        sources.append(f"satellite:{request.satellite_id}")
+    if pending.anonymous:
+        sources.append("voice pipeline")
+    return tuple(sources)
 
 
 def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
@@ -171,11 +282,13 @@ def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
     return question(first.service, first.domain, names, pin, language)
 
 
-def reply_for(answer: Answer, pending: Pending, language: str | None) -> str:
-    """What the agent says to the answer."""
+def reply_for(answer: Answer, pending: Pending, language: str | None, *, dry_run: bool) -> str:
+    """What the agent says to the answer (a dry run's confirmation says nothing changed)."""
     words = words_for(language)
     if answer == "confirmed":
-        return words.confirmed
+        return words.confirmed_dry_run if dry_run else words.confirmed
     if answer == "wrong_pin":
         return words.wrong_pin
+    if answer == "locked":
+        return words.locked_out.format(minutes=int(PIN_LOCKOUT.total_seconds() // 60))
     return left_as_it_was(pending.held[0].domain, language)

@@ -2,27 +2,37 @@
 
 :mod:`addon.agent.confirm` says what a held action is and what the user's words do to it;
 here the held actions are kept per conversation, performed or cancelled on the answer, traced
-and announced (``home_agent_confirmation_*``).
+and announced (``home_agent_confirmation_*``); wrong PINs are counted, and too many lock the
+source out of PIN confirmation for a while.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from addon.agent.answer import Answer
 from addon.agent.confirm import (
+    MAX_WRONG_PINS,
+    PIN_MASK,
     Pending,
     PendingConfirmations,
+    PinAttempts,
     answer_of,
     expired,
     from_voice_pipeline,
     reply_for,
+    says_a_pin,
+    sources_of,
 )
+from addon.agent.confirm import Answer as Said
 from addon.agent.conversation import ConversationRequest
 from addon.agent.events import (
     CONFIRMATION_CANCELLED,
     CONFIRMATION_CONFIRMED,
+    CONFIRMATION_LOCKED,
     CONFIRMATION_REQUESTED,
     EventOutbox,
     confirmation_event,
@@ -31,13 +41,15 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.agent.turn_setup import TurnSetup
 from addon.errors import ErrorKind, HomeAgentError
-from addon.home.actions.confirmation import perform
+from addon.home.actions.confirmation import ConfirmationPolicy, perform
 from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.text import JsonObject
 from addon.tools.base import ActedTarget, ToolContext
 from addon.tools.registry import ToolOutcome
 from addon.tools.result import ToolResult
+
+_LOGGER = logging.getLogger(__name__)
 
 
 class Confirmations:
@@ -47,6 +59,7 @@ class Confirmations:
         self._events = events
         self._timeout = timeout
         self._pending = PendingConfirmations()
+        self._attempts = PinAttempts()
 
     def claim(self, conversation_id: str, request: ConversationRequest) -> Pending | None:
         """What this utterance answers, if anything; taken, so it is answered only once.
@@ -62,6 +75,40 @@ class Confirmations:
         if pending is not None:
             self._pending.take(pending)
         return pending
+
+    async def masked(
+        self,
+        request: ConversationRequest,
+        pending: Pending | None,
+        policy: Callable[[], ConfirmationPolicy] | None,
+    ) -> ConversationRequest:
+        """``request`` with its words masked if they answer a PIN question or are a PIN.
+
+        Before anything is stored, traced, fired, logged or sent to a model. A PIN said when no
+        PIN question waits (late, at another satellite) is found by hashing it against the
+        policy's PINs, which only utterances that look like a PIN pay for.
+        """
+        if pending is not None and pending.pin:
+            return dataclasses.replace(request, text=PIN_MASK)
+        if policy is not None and await says_a_pin(request.text, policy()):
+            return dataclasses.replace(request, text=PIN_MASK)
+        return request
+
+    def dry_run_of(self, pending: Pending | None, at: datetime) -> bool:
+        """Whether the turn answering ``pending`` at ``at`` is a dry run as its question was."""
+        return pending is not None and pending.dry_run and not expired(pending, at, self._timeout)
+
+    def waits(self, pending: Pending) -> bool:
+        """Whether ``pending`` waits again after its answer (a wrong PIN, still in time)."""
+        return (
+            self._pending.waiting(
+                pending.conversation_id,
+                pending.device_id,
+                satellite_id=pending.satellite_id,
+                anonymous=pending.anonymous,
+            )
+            is pending
+        )
 
     def answering_conversation(self, request: ConversationRequest, now: datetime) -> str | None:
         """The conversation an anonymous voice request continues: the question it answers.
@@ -96,6 +143,7 @@ class Confirmations:
             created_at,
             anonymous=from_voice_pipeline(request),
             satellite_id=request.satellite_id,
+            dry_run=context.dry_run,
         )
         self._pending.hold(pending, self._timeout)
         detail = pending.as_dict()
@@ -124,7 +172,10 @@ class Confirmations:
         """The user's answer to a held action: perform it, cancel it, or None when it expired.
 
         Only here is a held action performed, and only from the user's own words: a tool call
-        never reaches this. It runs through the turn's plain executor (virtual in a dry run).
+        never reaches this. It runs through the turn's plain executor, virtual when the question
+        or the answer was asked in a dry run. A wrong PIN keeps the question waiting; the third
+        within :data:`~addon.agent.confirm.PIN_LOCKOUT` locks the source out, and while it is
+        locked out no PIN it says is checked.
         """
         detail = pending.as_dict()
         conversation_id = pending.conversation_id
@@ -137,16 +188,17 @@ class Confirmations:
                 confirmation_event(conversation_id, request.device_id, detail, "expired"),
             )
             return None
-        answer = answer_of(pending, said, context.language)
-        reply = reply_for(answer, pending, context.language)
-        executor = setup.executor(context.home, context.dry_run)
+        dry_run = pending.dry_run or context.dry_run
+        answer = await self._answer_of(pending, said, request, context.language, at)
+        reply = reply_for(answer, pending, context.language, dry_run=dry_run)
+        executor = setup.executor(context.home, dry_run)
         acted: tuple[ActedTarget, ...] = ()
         error: str | None = None
         unreachable = executor is None and any(held.replay is None for held in pending.held)
         if answer == "confirmed" and not unreachable:
             try:
                 for held in pending.held:
-                    await perform(executor, held, dry_run=context.dry_run)
+                    await perform(executor, held, dry_run=dry_run)
                     acted += tuple(ActedTarget(held.action, e) for e in held.entity_ids)
             except HomeAgentError as err:
                 error = str(err)
@@ -154,22 +206,83 @@ class Confirmations:
         elif answer == "confirmed":
             error = "not connected"
             reply = messages_for(context.language).for_error(ErrorKind.NOT_CONNECTED)
-        done = "Confirmed" if answer == "confirmed" and error is None else "Cancelled"
+        done = _STATUS[answer] if error is None else "Cancelled"
+        shown = {**detail, "dry_run": True} if dry_run else detail
         outcome = dataclasses.replace(
-            _status(done, detail, executor.name if executor else "none"), acted=acted, error=error
+            _status(done, shown, executor.name if executor else "none"), acted=acted, error=error
         )
         trace.tool_calls.append(ToolCallTrace(at, "confirmation", outcome, None))
-        event = CONFIRMATION_CONFIRMED if done == "Confirmed" else CONFIRMATION_CANCELLED
-        self._events.emit(
-            event,
-            confirmation_event(
-                conversation_id, request.device_id, detail, answer if error is None else "failed"
-            ),
-        )
+        if answer != "wrong_pin":
+            self._events.emit(
+                _EVENTS[done],
+                confirmation_event(
+                    conversation_id,
+                    request.device_id,
+                    detail,
+                    answer if error is None else "failed",
+                ),
+            )
         if spoken is not None:
             await spoken.send(reply)
         messages: list[ChatMessage] = [UserMessage(request.text), AssistantMessage(reply)]
         return Answer(reply, messages, "local", error, (outcome,))
+
+    async def _answer_of(
+        self,
+        pending: Pending,
+        said: str,
+        request: ConversationRequest,
+        language: str | None,
+        at: datetime,
+    ) -> Said:
+        """What ``said`` does to ``pending``, with wrong PINs counted and lockouts kept.
+
+        A wrong PIN puts the question back, so the person's natural retry (the PIN again) is
+        answered, and masked, until the timeout. The lockout's warning and event name the
+        conversation and device, never what was said.
+        """
+        if not pending.pin:
+            return await answer_of(pending, said, language)
+        sources = sources_of(pending, request)
+        if self._attempts.locked_until(sources, at) is not None:
+            return "locked"
+        answer = await answer_of(pending, said, language)
+        if answer == "confirmed":
+            self._attempts.right(sources)
+        elif answer == "wrong_pin":
+            until = self._attempts.wrong(sources, at)
+            if until is None:
+                self._pending.restore(pending)
+                return answer
+            _LOGGER.warning(
+                "PIN confirmation locked until %s after %d wrong PINs "
+                "(conversation %s, device %s, satellite %s)",
+                until.isoformat(timespec="seconds"),
+                MAX_WRONG_PINS,
+                pending.conversation_id,
+                request.device_id,
+                request.satellite_id,
+            )
+            event = confirmation_event(
+                pending.conversation_id, request.device_id, pending.as_dict(), "locked"
+            )
+            self._events.emit(CONFIRMATION_LOCKED, {**event, "locked_until": until.isoformat()})
+            return "locked"
+        return answer
+
+
+_STATUS: dict[Said, str] = {
+    "confirmed": "Confirmed",
+    "cancelled": "Cancelled",
+    "wrong_pin": "Wrong PIN",
+    "locked": "Locked out",
+}
+"""The trace's line for each answer (a failed confirmed action is "Cancelled")."""
+_EVENTS = {
+    "Confirmed": CONFIRMATION_CONFIRMED,
+    "Cancelled": CONFIRMATION_CANCELLED,
+    "Locked out": CONFIRMATION_CANCELLED,
+}
 
 
 def _status(status: str, detail: JsonObject, executor: str = "gate") -> ToolOutcome:

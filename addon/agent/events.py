@@ -36,6 +36,7 @@ MEMORY_EXTRACTED = "home_agent_memory_extracted"
 CONFIRMATION_REQUESTED = "home_agent_confirmation_requested"
 CONFIRMATION_CONFIRMED = "home_agent_confirmation_confirmed"
 CONFIRMATION_CANCELLED = "home_agent_confirmation_cancelled"
+CONFIRMATION_LOCKED = "home_agent_confirmation_locked"
 # Events waiting for Home Assistant; beyond this (it answers far slower than turns come) new ones
 # are dropped with a warning rather than held in memory without bound.
 MAX_PENDING = 1000
@@ -186,8 +187,8 @@ def confirmation_event(
 ) -> JsonObject:
     """``home_agent_confirmation_*``: an action held, confirmed, or cancelled (and why).
 
-    ``reason`` is ``requested``, ``confirmed``, ``cancelled``, ``wrong_pin``, ``expired`` or
-    ``failed``. Never the user's words: a PIN is not in any event.
+    ``reason`` is ``requested``, ``confirmed``, ``cancelled``, ``expired``, ``failed`` or
+    ``locked`` (too many wrong PINs). Never the user's words: a PIN is not in any event.
     """
     return {
         "conversation_id": conversation_id,

@@ -19,7 +19,6 @@ task. A tool an endpoint calls directly is :mod:`addon.agent.direct_call`.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,7 +27,6 @@ from typing import Protocol
 
 from addon.agent.after_turn import AfterTurnWork, FinishedTurn, verdict_without_acting
 from addon.agent.answer import Answer, action_summary
-from addon.agent.confirm import PIN_MASK
 from addon.agent.confirming import Confirmations
 from addon.agent.context import HomeContext
 from addon.agent.continuation import ConversationFinder, FoundConversation
@@ -176,9 +174,10 @@ class Agent:
         async with self.history.lock(conversation_id):
             said = request.text
             pending = self._confirmations.claim(conversation_id, request)
-            if pending is not None and pending.pin:
-                # A PIN is never stored, traced, fired or logged: masked before anything.
-                request = dataclasses.replace(request, text=PIN_MASK)
+            # A question asked in a dry run is answered in one, whatever this request says.
+            dry_run = dry_run or self._confirmations.dry_run_of(pending, created_at)
+            # A PIN is never stored, traced, fired, logged or sent: masked before anything.
+            request = await self._confirmations.masked(request, pending, self.confirmation)
             # Inside the lock, and the end's events are queued before the next holder runs (no
             # await after the lock): events of one conversation's turns never interleave.
             self._events.emit(
@@ -202,6 +201,8 @@ class Agent:
             needs_confirmation = self._confirmations.hold(
                 conversation_id, request, context, trace, created_at
             )
+            if needs_confirmation is None and pending and self._confirmations.waits(pending):
+                needs_confirmation = pending.as_dict()  # a wrong PIN: the question still waits
             if spoken is not None:
                 # What was streamed is what was answered (an apology after streamed text, too).
                 await spoken.complete(answer.reply)

@@ -2,7 +2,8 @@
 
 Its own table beside :mod:`addon.i18n.translations` (the same eight languages; a missing one
 speaks English): the question ("Unlock the front door? Say yes to confirm."), the answers to
-a yes, to anything else and to a wrong PIN, and the words that count as a yes.
+a yes (in a dry run too), to anything else, to a wrong PIN and to too many, and the words that
+count as a yes.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ class ConfirmWords:
     left_armed: str
     left_alone: str
     wrong_pin: str
+    """A wrong PIN: the question still waits for the right one."""
+    confirmed_dry_run: str
+    """A confirmation performed in a dry run: nothing changed."""
+    locked_out: str
+    """Too many wrong PINs: ``{minutes}`` of no PIN confirmation."""
     yes: tuple[str, ...]
 
 
@@ -47,7 +53,9 @@ EN = ConfirmWords(
     left_closed="OK, I left it closed.",
     left_armed="OK, I left it armed.",
     left_alone="OK, I left it as it is.",
-    wrong_pin="That PIN is not right, so I left it as it is.",
+    wrong_pin="That PIN is not right. Say it again to confirm, or no to cancel.",
+    confirmed_dry_run="Done, as a dry run: nothing was changed.",
+    locked_out="Too many wrong PINs. PIN confirmation is locked for {minutes} minutes.",
     yes=("yes", "yeah", "yep", "confirm", "do it", "go ahead", "ok", "okay", "sure"),
 )
 DE = ConfirmWords(
@@ -62,7 +70,11 @@ DE = ConfirmWords(
     left_closed="OK, es bleibt geschlossen.",
     left_armed="OK, es bleibt scharf geschaltet.",
     left_alone="OK, ich habe nichts verändert.",
-    wrong_pin="Die PIN stimmt nicht, ich habe nichts verändert.",
+    wrong_pin=(
+        "Die PIN stimmt nicht. Sag sie noch einmal, um zu bestätigen, oder nein, um abzubrechen."
+    ),
+    confirmed_dry_run="Erledigt, als Probelauf: Es wurde nichts verändert.",
+    locked_out="Zu viele falsche PINs. Die Bestätigung per PIN ist für {minutes} Minuten gesperrt.",
     yes=("ja", "jawohl", "bestätigen", "bestätige", "mach es", "mach das", "ok", "okay", "klar"),
 )
 FR = ConfirmWords(
@@ -77,7 +89,12 @@ FR = ConfirmWords(
     left_closed="D'accord, je laisse fermé.",
     left_armed="D'accord, je laisse armé.",
     left_alone="D'accord, je ne change rien.",
-    wrong_pin="Ce code PIN n'est pas le bon, je ne change rien.",
+    wrong_pin="Ce code PIN n'est pas le bon. Redites-le pour confirmer, ou dites non pour annuler.",
+    confirmed_dry_run="C'est fait, en simulation : rien n'a été modifié.",
+    locked_out=(
+        "Trop de codes PIN erronés."
+        " La confirmation par code PIN est bloquée pendant {minutes} minutes."
+    ),
     yes=("oui", "ouais", "confirmer", "je confirme", "vas-y", "d'accord", "ok"),
 )
 ES = ConfirmWords(
@@ -92,7 +109,12 @@ ES = ConfirmWords(
     left_closed="De acuerdo, lo dejo cerrado.",
     left_armed="De acuerdo, la dejo armada.",
     left_alone="De acuerdo, no cambio nada.",
-    wrong_pin="Ese PIN no es correcto, no cambio nada.",
+    wrong_pin="Ese PIN no es correcto. Dilo otra vez para confirmar, o di no para cancelar.",
+    confirmed_dry_run="Hecho, como simulación: no se ha cambiado nada.",
+    locked_out=(
+        "Demasiados PIN incorrectos."
+        " La confirmación por PIN queda bloqueada durante {minutes} minutos."
+    ),
     yes=("sí", "si", "confirmo", "confirmar", "hazlo", "adelante", "vale", "ok"),
 )
 NL = ConfirmWords(
@@ -107,7 +129,13 @@ NL = ConfirmWords(
     left_closed="Oké, het blijft dicht.",
     left_armed="Oké, het blijft ingeschakeld.",
     left_alone="Oké, ik heb niets veranderd.",
-    wrong_pin="Die pincode klopt niet, ik heb niets veranderd.",
+    wrong_pin=(
+        "Die pincode klopt niet. Zeg hem nog eens om te bevestigen, of zeg nee om te annuleren."
+    ),
+    confirmed_dry_run="Klaar, als proefrun: er is niets veranderd.",
+    locked_out=(
+        "Te veel verkeerde pincodes. Bevestigen met een pincode is {minutes} minuten geblokkeerd."
+    ),
     yes=("ja", "jazeker", "bevestig", "bevestigen", "doe maar", "oké", "ok"),
 )
 IT = ConfirmWords(
@@ -122,7 +150,9 @@ IT = ConfirmWords(
     left_closed="Va bene, lo lascio chiuso.",
     left_armed="Va bene, lo lascio inserito.",
     left_alone="Va bene, non cambio nulla.",
-    wrong_pin="Il PIN non è corretto, non cambio nulla.",
+    wrong_pin="Il PIN non è corretto. Ripetilo per confermare, o di' no per annullare.",
+    confirmed_dry_run="Fatto, come prova: non è stato cambiato nulla.",
+    locked_out="Troppi PIN errati. La conferma con PIN è bloccata per {minutes} minuti.",
     yes=("sì", "si", "confermo", "conferma", "fallo", "vai", "va bene", "ok"),
 )
 PL = ConfirmWords(
@@ -137,7 +167,14 @@ PL = ConfirmWords(
     left_closed="Dobrze, pozostaje zamknięte.",
     left_armed="Dobrze, pozostaje uzbrojone.",
     left_alone="Dobrze, niczego nie zmieniono.",
-    wrong_pin="Ten PIN jest nieprawidłowy, niczego nie zmieniono.",
+    wrong_pin=(
+        "Ten PIN jest nieprawidłowy."
+        " Powiedz go jeszcze raz, aby potwierdzić, albo nie, aby anulować."
+    ),
+    confirmed_dry_run="Zrobione, jako próba: niczego nie zmieniono.",
+    locked_out=(
+        "Zbyt wiele błędnych PIN-ów. Potwierdzanie PIN-em jest zablokowane na {minutes} minut."
+    ),
     yes=("tak", "potwierdzam", "potwierdź", "zrób to", "dobrze", "ok"),
 )
 PT = ConfirmWords(
@@ -152,7 +189,13 @@ PT = ConfirmWords(
     left_closed="Está bem, fica fechado.",
     left_armed="Está bem, fica armado.",
     left_alone="Está bem, não mudei nada.",
-    wrong_pin="Esse PIN não está certo, não mudei nada.",
+    wrong_pin=(
+        "Esse PIN não está certo. Diga-o outra vez para confirmar, ou diga não para cancelar."
+    ),
+    confirmed_dry_run="Feito, como teste: não mudei nada.",
+    locked_out=(
+        "Demasiados PIN errados. A confirmação por PIN está bloqueada durante {minutes} minutos."
+    ),
     yes=("sim", "confirmo", "confirmar", "pode", "faz isso", "ok", "está bem"),
 )
 

@@ -179,14 +179,14 @@ async def test_german_unlock_asks_in_german_and_ja_unlocks(
     await wait_for_state(home, LOCK, "unlocked")
 
 
-async def test_a_wrong_pin_leaves_it_locked_and_no_pin_is_kept(
+async def test_a_wrong_pin_waits_for_the_retry_and_no_pin_is_kept(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
     fresh_home_assistant: FreshHomeAssistant,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """A PIN entry: a wrong PIN leaves it locked; neither PIN is in the database file or log."""
+    """A wrong PIN leaves it locked and waiting; the retried PIN unlocks; no PIN is kept."""
     caplog.set_level("DEBUG")
     home = fresh_home_assistant()
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
@@ -196,10 +196,10 @@ async def test_a_wrong_pin_leaves_it_locked_and_no_pin_is_kept(
     held = await agent.process(ask("unlock the front door"))
     assert held.reply == "Unlock Front Door? Say the PIN to confirm."
     wrong = await agent.process(ask("8 2 6 9 0 5 7 3"))
-    assert wrong.reply == "That PIN is not right, so I left it as it is."
+    assert wrong.reply == "That PIN is not right. Say it again to confirm, or no to cancel."
     assert await settled_state(agent, home) == "locked"
-    await agent.process(ask("unlock the front door"))
-    await agent.process(ask("47113952"))
+    retried = await agent.process(ask("47113952"))
+    assert retried.reply == "Done."
     await wait_for_state(home, LOCK, "unlocked")
     await agent.drain()
     await app[keys.STORE].writer.flush()
@@ -208,6 +208,32 @@ async def test_a_wrong_pin_leaves_it_locked_and_no_pin_is_kept(
     for pin in ("47113952", "8 2 6 9 0 5 7 3", "82690573"):
         assert pin.encode() not in stored
         assert pin not in caplog.text
+
+
+async def test_three_wrong_pins_lock_out_the_satellite(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """The third wrong PIN fires the lockout event; the right PIN then leaves it locked."""
+    home = fresh_home_assistant()
+    client = await lock_app(aiohttp_client, make_app, make_settings, home)
+    app = client.server.app
+    agent = app[keys.AGENT]
+    await app[keys.CONFIRMATION_POLICY].add("entity", LOCK, ["unlock"], "pin", hash_pin("4711"))
+    async with home_events(home, "home_agent_confirmation_locked") as seen:
+        await agent.process(ask("unlock the front door"))
+        for wrong in ("1111", "2222", "3333"):
+            last = await agent.process(ask(wrong))
+        await agent.drain()
+        await until(lambda: len(seen) == 1)
+    assert last.reply == "Too many wrong PINs. PIN confirmation is locked for 5 minutes."
+    assert seen[0]["data"]["device_id"] == "satellite-hall"
+    await agent.process(ask("unlock the front door"))
+    refused = await agent.process(ask("4711"))
+    assert refused.reply == last.reply
+    assert await settled_state(agent, home) == "locked"
 
 
 async def test_a_custom_service_tool_unlocking_is_held(
@@ -306,5 +332,31 @@ async def test_in_a_dry_run_the_confirmed_unlock_is_virtual(
     held = await agent.process(ask("unlock the front door", dry_run=True))
     assert held.reply == "Unlock Front Door? Say yes to confirm."
     done = await agent.process(ask("yes", dry_run=True))
-    assert done.reply == "Done."
+    assert done.reply == "Done, as a dry run: nothing was changed."
+    assert await settled_state(agent, home) == "locked"
+
+
+async def test_a_dry_run_question_answered_in_a_normal_turn_stays_virtual(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """Held in a dry run, a "yes" in a normal turn unlocks nothing and says it was a dry run."""
+    home = fresh_home_assistant()
+    client = await lock_app(aiohttp_client, make_app, make_settings, home)
+    app = client.server.app
+    agent = app[keys.AGENT]
+    await agent.process(ask("unlock the front door", dry_run=True))
+    done = await agent.process(ask("yes"))
+    assert done.reply == "Done, as a dry run: nothing was changed."
+    await app[keys.STORE].writer.flush()
+    async with app[keys.STORE].sessionmaker() as session:
+        step = await session.scalar(
+            select(ToolCall).where(
+                ToolCall.turn_id == done.turn_id, ToolCall.name == "confirmation"
+            )
+        )
+    assert step is not None
+    assert (step.result["confirmation"], step.executor) == ("Confirmed", "virtual")
     assert await settled_state(agent, home) == "locked"

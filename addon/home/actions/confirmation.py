@@ -15,6 +15,7 @@ one dictionary lookup per entity: a turn that is not held pays almost nothing.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -108,6 +109,12 @@ class ConfirmationPolicy:
     def empty(self) -> bool:
         """Whether nothing is covered (every entry off, or none)."""
         return not self._index
+
+    @property
+    def pin_hashes(self) -> tuple[str, ...]:
+        """The switched-on entries' PIN hashes, each once: what a PIN-like utterance meets."""
+        pins = (entry for entry in self.entries if entry.enabled and entry.method == "pin")
+        return tuple(dict.fromkeys(entry.pin_hash for entry in pins if entry.pin_hash))
 
     def covering(
         self, domain: str, service: str, entity_id: str, device_class: str | None
@@ -328,3 +335,12 @@ def pin_matches(pin: str, stored: str | None) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(found.hex(), digest)
+
+
+async def pin_checks(pin: str, stored: Sequence[str | None]) -> tuple[bool, ...]:
+    """Whether ``pin`` matches each of ``stored``, hashed in a worker thread.
+
+    One scrypt hash is tens of milliseconds of CPU and 16 MiB: on the event loop, a few PIN
+    guesses would stall every other turn, the Wyoming server and the web UI meanwhile.
+    """
+    return await asyncio.to_thread(lambda: tuple(pin_matches(pin, each) for each in stored))

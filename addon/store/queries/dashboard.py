@@ -120,12 +120,13 @@ async def confirmations_since(session: AsyncSession, since: datetime) -> dict[st
         "Held for confirmation": "held",
         "Confirmed": "confirmed",
         "Cancelled": "cancelled",
+        "Locked out": "cancelled",
         "Expired": "expired",
     }
     counts = dict.fromkeys(names.values(), 0)
     for found, count in (await session.execute(query)).all():
         if found in names:
-            counts[names[found]] = int(count)
+            counts[names[found]] += int(count)
     return counts
 
 
