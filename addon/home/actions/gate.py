@@ -198,12 +198,13 @@ class Gate:
         *,
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
-        groups: Sequence[str] = (),
+        groups: Mapping[str, Sequence[str]] | None = None,
     ) -> Decision:
         """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held).
 
-        ``groups`` are the areas, devices, floors or labels the call names besides: held when
-        the policy covers the action on any entity of the domain.
+        Judged by what the action does to each entity (:mod:`addon.home.actions.impact`):
+        ``groups`` are the areas, devices, floors or labels the call names besides
+        (``area_id`` → ids), held when the policy covers what it does to any entity in them.
         """
         if self.holds is None or "." not in action:
             return Decision("allow", action)
@@ -214,8 +215,11 @@ class Gate:
         if held is None:
             return Decision("allow", action)
         names = ", ".join(held.names)
+        why = f"; {held.why}" if held.why else ""
         return self._decide(
-            Decision("confirm", action, "confirmation", f"held until the user confirms ({names})")
+            Decision(
+                "confirm", action, "confirmation", f"held until the user confirms ({names}{why})"
+            )
         )
 
     def _decide(self, decision: Decision) -> Decision:

@@ -41,6 +41,7 @@ from addon.home.model.records import (
     frozen_mapping,
     merge_context,
 )
+from addon.home.model.routines import Routines
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class HomeModel:
         "loose_places",
         "places",
         "revision",
+        "routines",
     )
 
     def __init__(self) -> None:
@@ -87,6 +89,9 @@ class HomeModel:
         self.index: HomeIndex = HomeIndex.build(())
         self.places: Places = Places.build((), ())
         self.loose_places: LoosePlaces = LoosePlaces.build((), ())
+        self.routines: Routines | None = None
+        """Scenes', scripts' and automations' configurations as read at the snapshot; None when
+        nothing was read (a home built from a fixture), so actions are judged by name alone."""
         self.revision = 0
         """Counts in-place changes to what is derived from names (an entity added, removed or
         renamed by a state change); caches kept per model object compare it too."""
@@ -105,6 +110,7 @@ class HomeModel:
         states: Mapping[str, Mapping[str, Any]],
         expose_new: Mapping[str, bool] | None = None,
         scripts: Mapping[str, Mapping[str, Any]] | None = None,
+        routines: Routines | None = None,
     ) -> HomeModel:
         """Build from Home Assistant's WebSocket results (see the module docstring).
 
@@ -113,8 +119,10 @@ class HomeModel:
         ``expose_new_entities/get`` says per assistant (by default only Assist exposes new
         entities, as in a fresh Home Assistant). ``scripts`` is ``get_services``' ``script``
         domain; without it scripts are still known, only their fields and descriptions are not.
+        ``routines`` is what the scenes, scripts and automations are made of (None: not read).
         """
         model = cls()
+        model.routines = routines
         model._config = frozen_mapping(config)
         area_list = [Area.from_ha(raw) for raw in areas]
         floor_list = [Floor.from_ha(raw) for raw in floors]
@@ -173,6 +181,7 @@ class HomeModel:
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
+        clone.routines = self.routines
         clone.revision = self.revision
         return clone
 

@@ -104,6 +104,7 @@ class Device:
     manufacturer: str | None = None
     model: str | None = None
     disabled_by: str | None = None
+    labels: tuple[str, ...] = ()
 
     @classmethod
     def from_ha(cls, raw: Mapping[str, Any]) -> Device:
@@ -115,6 +116,7 @@ class Device:
             manufacturer=_text_or_none(raw.get("manufacturer")),
             model=_text_or_none(raw.get("model")),
             disabled_by=_text_or_none(raw.get("disabled_by")),
+            labels=_aliases(raw.get("labels")),
         )
 
 
@@ -143,6 +145,8 @@ class RegistryEntry:
     original_device_class: str | None = None
     options: Mapping[str, Mapping[str, Any]] | None = None
     unique_id: str | None = None
+    labels: tuple[str, ...] = ()
+    """Label ids, for a call that targets a label (the confirmation policy resolves them)."""
 
     @classmethod
     def from_ha(
@@ -173,6 +177,7 @@ class RegistryEntry:
                 )
             ),
             unique_id=_text_or_none(raw.get("unique_id")),
+            labels=_aliases(raw.get("labels")),
         )
 
 
