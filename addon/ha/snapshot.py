@@ -1,4 +1,4 @@
-"""One snapshot of the home: every registry, exposure, scripts and states, fetched at once.
+"""One snapshot of the home: registries, exposure, scripts, states and routines, fetched at once.
 
 What :class:`~addon.ha.home_sync.HomeSync` builds a new model from, on every (re)connect and
 after registry changes it cannot patch in.
@@ -12,6 +12,7 @@ import logging
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
+from addon.ha.routines import read_routines
 from addon.home.model.exposure import KNOWN_ASSISTANTS
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
@@ -64,6 +65,8 @@ async def build_model(
             "snapshot_timeout",
             f"no subscribe_entities snapshot within {snapshot_timeout:g} s",
         ) from None
+    states = snapshot.get("a", {})
+    routines = await read_routines(client, states)
     return HomeModel.build(
         config=config,
         areas=areas,
@@ -72,12 +75,13 @@ async def build_model(
         entities=entities,
         entity_details=details,
         exposure=exposure.get("exposed_entities", {}),
-        states=snapshot.get("a", {}),
+        states=states,
         expose_new={
             name: bool(answer.get("expose_new"))
             for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
         },
         scripts=scripts,
+        routines=routines,
     )
 
 
