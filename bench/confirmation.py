@@ -33,6 +33,7 @@ from addon.home.actions.confirmation import (
     PolicyEntry,
 )
 from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
+from addon.home.actions.impact import ImpactCache
 from addon.home.model.live import HomeModel
 from devtools.synthetic import synthetic_home
 
@@ -92,10 +93,12 @@ def describer(model: HomeModel) -> Any:
     return describe
 
 
-async def one_turn(policy: ConfirmationPolicy, model: HomeModel, lights: list[str]) -> float:
+async def one_turn(
+    policy: ConfirmationPolicy, model: HomeModel, lights: list[str], impacts: ImpactCache
+) -> float:
     """Milliseconds to build the turn's check and pass the call through it."""
     started = time.perf_counter()
-    holds = Holds(policy, describer(model))
+    holds = Holds(policy, describer(model), impacts=impacts.of(model))
     executor = ConfirmingExecutor(NoExecutor(), holds)
     await executor.call_service("light", "turn_off", lights, {})
     elapsed = (time.perf_counter() - started) * 1000
@@ -111,11 +114,12 @@ async def main() -> None:
         for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
     )
     empty = ConfirmationPolicy()
+    impacts = ImpactCache()  # the agent's: what calls do, kept per home model and revision
     timed: dict[str, list[float]] = {"defaults": [], "empty": []}
     gc.disable()
     for round_no in range(WARMUP + ROUNDS):
         for name, policy in (("defaults", defaults), ("empty", empty)):
-            elapsed = await one_turn(policy, model, lights)
+            elapsed = await one_turn(policy, model, lights, impacts)
             if round_no >= WARMUP:
                 timed[name].append(elapsed)
     gc.enable()

@@ -62,6 +62,7 @@ from addon.embeddings.source import EmbeddingSource
 from addon.errors import ErrorKind
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.executor import Executor
+from addon.home.actions.impact import ImpactCache
 from addon.home.model.live import HomeModel
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
@@ -131,6 +132,8 @@ class Agent:
     _memory_tools: list[Tool] = field(init=False, default_factory=list)
     _confirmations: Confirmations = field(init=False)
     _after: AfterTurnWork = field(init=False)
+    _impacts: ImpactCache = field(init=False, default_factory=ImpactCache)
+    """What calls do in the current home (scenes, scripts, groups expanded once per revision)."""
 
     def __post_init__(self) -> None:
         self.history = ConversationHistory(self.records, max_turns=self.options.history_turns)
@@ -348,7 +351,7 @@ class Agent:
     # agent was made (as tests do) counts from the next turn on.
 
     def _setup(self) -> TurnSetup:
-        return TurnSetup(self.live_executor, self.confirmation)
+        return TurnSetup(self.live_executor, self.confirmation, self._impacts)
 
     def _toolbox(self) -> Toolbox:
         return Toolbox(

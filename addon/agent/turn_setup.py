@@ -9,7 +9,7 @@ states a turn touches are noted whoever holds the call.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,6 +17,7 @@ from addon.agent.state_record import RecordingExecutor
 from addon.home.actions.confirmation import ConfirmationPolicy, ConfirmingExecutor, Holds
 from addon.home.actions.executor import Executor
 from addon.home.actions.gate import executor_for
+from addon.home.actions.impact import ImpactCache
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.tools.base import ToolContext
@@ -28,6 +29,8 @@ class TurnSetup:
 
     live_executor: Executor | None
     confirmation: Callable[[], ConfirmationPolicy] | None
+    impacts: ImpactCache = field(default_factory=ImpactCache)
+    """What calls do in the current home, kept while the home model and its revision last."""
 
     def context(
         self,
@@ -73,7 +76,7 @@ class TurnSetup:
             entity = model.entity(entity_id) if model is not None else None
             return (entity.device_class, entity.name) if entity is not None else (None, entity_id)
 
-        return Holds(self.confirmation(), describe)
+        return Holds(self.confirmation(), describe, impacts=self.impacts.of(model))
 
 
 def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:

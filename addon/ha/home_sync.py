@@ -48,6 +48,7 @@ from addon.errors import (
 from addon.ha.client import HomeAssistantClient, Subscription
 from addon.ha.entity_feed import ChangeListener, EntityFeed
 from addon.ha.entity_patches import EntityPatches, Entries, patched_ids
+from addon.ha.routines import RELOAD_EVENTS
 from addon.ha.script_fields import SCRIPT_DOMAIN, ScriptFieldsReader
 from addon.ha.snapshot import build_model, changed_states
 from addon.home.model.live import HomeModel
@@ -272,6 +273,8 @@ class HomeSync:
         """Watch the registries, then take a snapshot; both die with this connection."""
         handlers = [(name, self._on_registry_event) for name in REGISTRY_EVENTS]
         handlers += [(name, self._on_service_event) for name in SERVICE_EVENTS]
+        # What automations and scenes do is read with the snapshot (addon.ha.routines).
+        handlers += [(name, self._on_registry_event) for name in RELOAD_EVENTS]
         self._registry_subs = [
             await self._client.subscribe(
                 {"type": "subscribe_events", "event_type": event_type}, handler, resubscribe=False

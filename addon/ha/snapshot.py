@@ -1,4 +1,4 @@
-"""One snapshot of the home: every registry, exposure, scripts and states, fetched at once.
+"""One snapshot of the home: registries, exposure, scripts, states and routines, fetched at once.
 
 What :class:`~addon.ha.home_sync.HomeSync` builds a new model from, on every (re)connect and
 after registry changes it cannot patch in.
@@ -11,6 +11,7 @@ import asyncio
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
+from addon.ha.routines import read_routines
 from addon.ha.script_fields import ScriptFieldsReader, read_services
 from addon.home.model.exposure import KNOWN_ASSISTANTS
 from addon.home.model.live import HomeModel
@@ -68,7 +69,9 @@ async def build_model(
             f"no subscribe_entities snapshot within {snapshot_timeout:g} s",
         ) from None
     states = snapshot.get("a", {})
-    scripts = await script_fields.scripts(client, services, entities, states)
+    scripts, routines = await asyncio.gather(
+        script_fields.scripts(client, services, entities, states), read_routines(client, states)
+    )
     return HomeModel.build(
         config=config,
         areas=areas,
@@ -83,6 +86,7 @@ async def build_model(
             for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
         },
         scripts=scripts,
+        routines=routines,
     )
 
 

@@ -62,8 +62,10 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
         await port.call_service(domain, service, data, target or None, settings.return_response)
 
     groups = group_targets(target, data)
+    # A group, or an action that acts through other entities, is made again exactly as called.
+    again = bool(groups) or domain in REPLAYED_DOMAINS
     held = context.gate.confirm(
-        settings.action, entity_ids, plain, groups=groups, replay=replay if groups else None
+        settings.action, entity_ids, plain, groups=groups, replay=replay if again else None
     )
     if not held.allowed:
         return StepResult(HELD, request=request, sent=False)
@@ -99,17 +101,21 @@ def entity_list(value: Any) -> list[str]:
     return ids
 
 
+REPLAYED_DOMAINS = frozenset({"homeassistant", "scene", "script", "automation"})
+"""Domains whose actions act through other entities: a confirmed call is sent again as it was."""
+
 GROUP_KEYS = ("area_id", "device_id", "floor_id", "label_id")
 """Target keys that name a group of entities Home Assistant resolves, not the entities."""
 
 
-def group_targets(*sources: Mapping[str, Any]) -> list[str]:
-    """Each area, device, floor or label the call names, as ``garage (area)``, for the question."""
-    found = []
+def group_targets(*sources: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each area, device, floor or label the call names, by key (``area_id`` → ids)."""
+    found: dict[str, list[str]] = {}
     for source in sources:
         for key in GROUP_KEYS:
-            for value in entity_list(source.get(key)):
-                found.append(f"{value} ({key.removesuffix('_id')})")
+            values = entity_list(source.get(key))
+            if values:
+                found.setdefault(key, []).extend(values)
     return found
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from addon.errors import HomeAssistantUnavailableError
 from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
+from addon.home.actions.impact import Effect, Impacts
 from addon.text import JsonObject
 
 Scope = Literal["domain", "device_class", "entity"]
@@ -78,25 +79,32 @@ class ConfirmationPolicy:
 
     entries: tuple[PolicyEntry, ...] = ()
     _index: Mapping[tuple[str, str], PolicyEntry] = field(default_factory=dict, repr=False)
+    _targets: Mapping[str, PolicyEntry] = field(default_factory=dict, repr=False)
+    """Each target with an entry on any action (a PIN entry wins)."""
     _waived: frozenset[tuple[str, str]] = field(default=frozenset(), repr=False)
+    """Switched-off domain entries' (domain, action): what a self-labelled destructive call
+    defers to (:meth:`waives`)."""
 
     @classmethod
     def of(cls, entries: Iterable[PolicyEntry]) -> ConfirmationPolicy:
         """The policy of ``entries``: an entity's entry wins over a class's, over a domain's."""
         kept = tuple(entries)
         index: dict[tuple[str, str], PolicyEntry] = {}
+        targets: dict[str, PolicyEntry] = {}
         for scope in ("domain", "device_class", "entity"):
             for entry in kept:
                 if entry.enabled and entry.scope == scope:
                     for action in entry.actions:
                         index[(entry.target, action)] = entry
+                    if entry.actions:
+                        targets[entry.target] = _stronger(targets.get(entry.target), entry) or entry
         waived = frozenset(
             (entry.target, action)
             for entry in kept
             if not entry.enabled and entry.scope == "domain"
             for action in entry.actions
         )
-        return cls(kept, index, waived - index.keys())
+        return cls(kept, index, targets, waived - index.keys())
 
     def waives(self, domain: str, service: str) -> bool:
         """Whether the user switched off a domain entry naming ``domain.service`` (none on does).
@@ -130,6 +138,34 @@ class ConfirmationPolicy:
             found = index.get((domain, service))
         return found
 
+    def covering_entity(
+        self, domain: str, entity_id: str, device_class: str | None
+    ) -> PolicyEntry | None:
+        """An entry on ``entity_id`` (itself, its class or its domain) for any action, or None.
+
+        For an effect on the entity that cannot be told (a scene's state we cannot read).
+        """
+        targets = self._targets
+        found = targets.get(entity_id)
+        if found is None and device_class:
+            found = targets.get(f"{domain}.{device_class}")
+        return found if found is not None else targets.get(domain)
+
+    def covering_domain(self, domain: str) -> PolicyEntry | None:
+        """An entry on the domain or anything in it, for any action (a PIN entry wins)."""
+        found: PolicyEntry | None = None
+        for target, entry in self._targets.items():
+            if target == domain or target.startswith(f"{domain}."):
+                found = _stronger(found, entry)
+        return found
+
+    def strongest(self) -> PolicyEntry | None:
+        """Any switched-on entry (a PIN entry wins): for a call whose effect cannot be known."""
+        found: PolicyEntry | None = None
+        for entry in self._targets.values():
+            found = _stronger(found, entry)
+        return found
+
     def covering_any(self, domain: str, service: str) -> PolicyEntry | None:
         """An entry that holds ``domain.service`` on some entity of the domain, or None.
 
@@ -142,6 +178,13 @@ class ConfirmationPolicy:
             if action == service and in_domain and (found is None or entry.method == "pin"):
                 found = entry
         return found
+
+
+def _stronger(found: PolicyEntry | None, entry: PolicyEntry | None) -> PolicyEntry | None:
+    """The entry that asks more: a PIN over a "yes", else the first found."""
+    if found is None or (entry is not None and entry.method == "pin" and found.method != "pin"):
+        return entry
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +203,8 @@ class HeldAction:
     """A script run with ``data`` as its variables (``script.turn_on`` on its one entity)."""
     replay: Callable[[], Awaitable[Any]] | None = field(default=None, compare=False, repr=False)
     """For a call that is not Home Assistant's (an MCP server's tool): makes it again."""
+    why: str = ""
+    """What about the call the policy covers (``lock.unlock on lock.front_door``), for the trace."""
 
     @property
     def action(self) -> str:
@@ -179,12 +224,19 @@ class HeldAction:
 
 @dataclass(slots=True)
 class Holds:
-    """One turn's policy and the actions it held (shared by the turn's every call)."""
+    """One turn's policy and the actions it held (shared by the turn's every call).
+
+    A call is judged by its name (an entry on ``script.turn_on`` for one script, on an MCP
+    tool) and by its effects (:mod:`addon.home.actions.impact`): what it does to each entity,
+    whatever the service is called, through which area, scene, script or automation.
+    """
 
     policy: ConfirmationPolicy
     describe: Callable[[str], tuple[str | None, str]] = lambda entity_id: (None, entity_id)
     """An entity's device class and friendly name (from the home model)."""
     held: list[HeldAction] = field(default_factory=list)
+    impacts: Impacts = field(default_factory=lambda: Impacts(None))
+    """What calls do in the turn's home (kept per home model and revision by the agent)."""
 
     def check(
         self,
@@ -195,35 +247,52 @@ class Holds:
         *,
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
-        groups: Sequence[str] = (),
+        groups: Mapping[str, Sequence[str]] | None = None,
         asks: bool = False,
     ) -> HeldAction | None:
-        """Hold the call if the policy covers any of its entities (kept in :attr:`held`).
+        """Hold the call if the policy covers its name or any of its effects (kept in :attr:`held`).
 
         A call on no entity (an MCP server's tool, ``mcp.<tool>``) is held by a domain entry.
-        ``groups`` are the areas, devices, floors or labels the call also names: the entities
-        behind them are not known here, so any entry covering the action in the domain holds it
-        (confirmed, it is made again by ``replay``). ``asks``: the call asks for confirmation
-        itself (an MCP tool labelled destructive): held, by "yes", where no entry covers it,
-        unless the user switched off a domain entry naming it (:meth:`ConfirmationPolicy.waives`).
+        ``groups`` are the areas, devices, floors or labels the call also names (``area_id`` →
+        ids), resolved to their entities; confirmed, such a call is made again by ``replay``.
+        A call whose effects cannot be known is held when the policy covers anything.
+        ``asks``: the call asks for confirmation itself (an MCP tool labelled destructive):
+        held, by "yes", where no entry covers it, unless the user switched off a domain entry
+        naming it (:meth:`ConfirmationPolicy.waives`).
         """
         if self.policy.empty and not asks:
             return None
+        policy = self.policy
         covering: PolicyEntry | None = None
-        names: list[str] = list(groups)
-        if groups:
-            covering = self.policy.covering_any(domain, service)
-        elif not entity_ids:
-            covering = self.policy.covering(domain, service, "", None)
+        why = ""
+        names: list[str] = [
+            f"{value} ({key.removesuffix('_id')})"
+            for key, values in (groups or {}).items()
+            for value in values
+        ]
+        if not entity_ids and not groups:
+            covering = policy.covering(domain, service, "", None)
             names.append(service)
         for entity_id in entity_ids:
             device_class, name = self.describe(entity_id)
             names.append(name)
-            entry = self.policy.covering(domain, service, entity_id, device_class)
+            entry = policy.covering(domain, service, entity_id, device_class)
             if entry is not None and (covering is None or entry.method == "pin"):
                 covering = entry
-        if covering is None and asks and not self.policy.waives(domain, service):
+                why = f"{domain}.{service} on {entity_id}"
+        impact = self.impacts.of(domain, service, entity_ids, data, groups)
+        if impact is not None:
+            for effect in impact.effects:
+                entry, what = self._effect(effect)
+                if entry is not None and (covering is None or entry.method == "pin"):
+                    covering, why = entry, what
+            if impact.unknown:
+                entry = policy.strongest()
+                if entry is not None and (covering is None or entry.method == "pin"):
+                    covering, why = entry, f"cannot be known: {impact.unknown}"
+        if covering is None and asks and not policy.waives(domain, service):
             covering = PolicyEntry(0, "domain", domain, (service,))
+            why = "the tool is labelled destructive"
         if covering is None:
             return None
         held = HeldAction(
@@ -236,9 +305,29 @@ class Holds:
             covering.pin_hash,
             script,
             replay,
+            why,
         )
         self.held.append(held)
         return held
+
+    def _effect(self, effect: Effect) -> tuple[PolicyEntry | None, str]:
+        """The entry covering one effect, and the effect in words."""
+        policy = self.policy
+        domain, entity_id, services = effect.domain, effect.entity_id, effect.services
+        if entity_id is None:
+            if services is None:
+                return policy.covering_domain(domain), f"{domain}.* on some {domain}"
+            found: PolicyEntry | None = None
+            for service in services:
+                found = _stronger(found, policy.covering_any(domain, service))
+            return found, f"{domain}.{services[0]} on some {domain}"
+        device_class = self.describe(entity_id)[0]
+        if services is None:
+            return policy.covering_entity(domain, entity_id, device_class), f"sets {entity_id}"
+        found = None
+        for service in services:
+            found = _stronger(found, policy.covering(domain, service, entity_id, device_class))
+        return found, f"{domain}.{services[0]} on {entity_id}"
 
 
 class ConfirmingExecutor:

@@ -229,15 +229,17 @@ class Gate:
         *,
         script: bool = False,
         replay: Callable[[], Awaitable[Any]] | None = None,
-        groups: Sequence[str] = (),
+        groups: Mapping[str, Sequence[str]] | None = None,
         labels: ToolLabels | None = None,
     ) -> Decision:
         """Whether the user must confirm ``action`` on ``entity_ids`` first (then it is held).
 
-        ``groups`` are the areas, devices, floors or labels the call names besides: held when
-        the policy covers the action on any entity of the domain. ``labels`` are what the tool
-        says of itself: one that :attr:`~ToolLabels.destroys` is held even where no entry covers
-        it (an entry covering it still decides how it is confirmed).
+        Judged by what the action does to each entity (:mod:`addon.home.actions.impact`):
+        ``groups`` are the areas, devices, floors or labels the call names besides
+        (``area_id`` → ids), held when the policy covers what it does to any entity in them.
+        ``labels`` are what the tool says of itself: one that :attr:`~ToolLabels.destroys` is
+        held even where no entry covers it (an entry covering it still decides how it is
+        confirmed).
         """
         if self.holds is None or "." not in action:
             return Decision("allow", action)
@@ -257,7 +259,9 @@ class Gate:
             return Decision("allow", action)
         names = ", ".join(held.names)
         reason = f"held until the user confirms ({names})"
-        if asks:
+        if held.why:
+            reason += f"; {held.why}"
+        if asks and "labelled destructive" not in held.why:
             reason += "; the tool is labelled destructive"
         return self._decide(Decision("confirm", action, "confirmation", reason))
 

@@ -42,6 +42,7 @@ from addon.home.model.records import (
     merge_context,
 )
 from addon.home.model.release import BASELINE, Release
+from addon.home.model.routines import Routines
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class HomeModel:
         "places",
         "release",
         "revision",
+        "routines",
     )
 
     def __init__(self) -> None:
@@ -92,6 +94,9 @@ class HomeModel:
         self.release: Release = BASELINE
         """The Home Assistant release the home runs (``get_config``'s ``version``): where
         releases differ, matching and the intent handlers behave as this one does."""
+        self.routines: Routines | None = None
+        """Scenes', scripts' and automations' configurations as read at the snapshot; None when
+        nothing was read (a home built from a fixture), so actions are judged by name alone."""
         self.revision = 0
         """Counts in-place changes to what is derived from names (an entity added, removed or
         renamed by a state change); caches kept per model object compare it too."""
@@ -110,6 +115,7 @@ class HomeModel:
         states: Mapping[str, Mapping[str, Any]],
         expose_new: Mapping[str, bool] | None = None,
         scripts: Mapping[str, Mapping[str, Any]] | None = None,
+        routines: Routines | None = None,
     ) -> HomeModel:
         """Build from Home Assistant's WebSocket results (see the module docstring).
 
@@ -118,8 +124,10 @@ class HomeModel:
         ``expose_new_entities/get`` says per assistant (by default only Assist exposes new
         entities, as in a fresh Home Assistant). ``scripts`` is ``get_services``' ``script``
         domain; without it scripts are still known, only their fields and descriptions are not.
+        ``routines`` is what the scenes, scripts and automations are made of (None: not read).
         """
         model = cls()
+        model.routines = routines
         model._config = frozen_mapping(config)
         model.release = Release.parse(config.get("version"))
         area_list = [Area.from_ha(raw) for raw in areas]
@@ -180,6 +188,7 @@ class HomeModel:
         clone._entities = dict(self._entities)
         clone.index = self.index.copy()
         clone.release = self.release
+        clone.routines = self.routines
         clone.revision = self.revision
         return clone
 

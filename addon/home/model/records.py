@@ -111,6 +111,7 @@ class Device:
     manufacturer: str | None = None
     model: str | None = None
     disabled_by: str | None = None
+    labels: tuple[str, ...] = ()
 
     @classmethod
     def from_ha(cls, raw: Mapping[str, Any]) -> Device:
@@ -122,6 +123,7 @@ class Device:
             manufacturer=_text_or_none(raw.get("manufacturer")),
             model=_text_or_none(raw.get("model")),
             disabled_by=_text_or_none(raw.get("disabled_by")),
+            labels=_aliases(raw.get("labels")),
         )
 
 
@@ -153,6 +155,8 @@ class RegistryEntry:
     computed_name_alias: bool = False
     """The aliases include the computed name: a null in 2026.11's list (``COMPUTED_NAME``),
     which the registry puts first for every entity; the user can remove it. 2025.4 has none."""
+    labels: tuple[str, ...] = ()
+    """Label ids, for a call that targets a label (the confirmation policy resolves them)."""
 
     @classmethod
     def from_ha(
@@ -184,6 +188,7 @@ class RegistryEntry:
             ),
             unique_id=_text_or_none(raw.get("unique_id")),
             computed_name_alias=None in (raw.get("aliases") or ()),
+            labels=_aliases(raw.get("labels")),
         )
 
 

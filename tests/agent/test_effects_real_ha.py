@@ -1,0 +1,177 @@
+"""Consent by effect: every way of unlocking the lock or opening the garage asks first.
+
+Against a real Home Assistant with a YAML scene that unlocks the front door and a script that
+does, each path that reaches the lock or the garage door under another name (a generic service,
+an area, a scene, ``scene.apply``, a script called as a service) is held for confirmation, and
+the lock and the door are unchanged in Home Assistant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from addon import keys
+from addon.agent.conversation import ConversationRequest
+from addon.agent.service import Agent
+from addon.home.actions.live import LiveExecutor
+from addon.store import custom_tools
+from devtools.home_assistant import HomeAssistantError, HomeAssistantProcess
+from devtools.scripted_llm import ScriptedLLM
+from tests.agent.test_agent_real_ha import started_app, wait_for_state
+from tests.fixtures.app import MakeApp, MakeSettings
+
+pytestmark = pytest.mark.homeassistant
+
+LOCK = "lock.front_door"
+GARAGE = "cover.garage_door"
+SCENE = "scene.leave_home_open"
+SCRIPTS = {
+    "let_them_in": {
+        "alias": "Let Them In",
+        "sequence": [{"action": "lock.unlock", "target": {"entity_id": LOCK}}],
+    }
+}
+SCENES = [{"name": "Leave Home Open", "entities": {LOCK: "unlocked"}}]
+
+
+@pytest.fixture(scope="module")
+def effects_home(
+    home_assistant_template: Path, ha_version: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[HomeAssistantProcess]:
+    """The demo home with the scene and the script that unlock the front door."""
+    config_dir = tmp_path_factory.mktemp("home-assistant") / "effects"
+    process = HomeAssistantProcess.from_template(
+        home_assistant_template,
+        config_dir,
+        version=ha_version,
+        scripts=SCRIPTS,
+        extra_config={"scene": SCENES},
+    )
+    process.start()
+    yield process
+    process.kill()
+
+
+async def effects_app(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+    *,
+    local_first: bool = False,
+) -> TestClient[Any, Any]:
+    """The add-on against ``home``: lock, garage (in its area), scene and script exposed."""
+    await home.request("POST", "/api/services/lock/lock", {"entity_id": LOCK})
+    await home.request("POST", "/api/services/cover/close_cover", {"entity_id": GARAGE})
+    await wait_for_state(home, LOCK, "locked")
+    await wait_for_state(home, GARAGE, "closed")
+    with contextlib.suppress(HomeAssistantError):  # made by the module's first test
+        await home.websocket_command({"type": "config/area_registry/create", "name": "Garage"})
+    await home.put_in_area(GARAGE, "garage")
+    await home.expose_entities([LOCK, GARAGE, SCENE, "script.let_them_in"])
+    settings = make_settings(
+        ha_url=home.url,
+        ha_token=home.token,
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        local_first=local_first,
+    )
+    return await started_app(aiohttp_client, make_app(settings))
+
+
+async def with_tool(client: TestClient[Any, Any], service: dict[str, Any]) -> Agent:
+    """Save a custom ``service`` tool named ``do_it`` and give the agent."""
+    app = client.server.app
+    definition = {
+        "name": "do_it",
+        "description": "Does it.",
+        "parameters": {"type": "object", "properties": {}},
+        "kind": "service",
+        "service": service,
+    }
+    async with app[keys.STORE].sessionmaker.begin() as session:
+        await custom_tools.save_tool(session, definition)
+    return app[keys.AGENT]
+
+
+async def unchanged(agent: Agent, home: HomeAssistantProcess) -> tuple[str, str]:
+    """The lock's and the garage door's states once every call that went out was answered."""
+    assert isinstance(agent.live_executor, LiveExecutor)
+    await agent.live_executor.drain()
+    return str((await home.state(LOCK))["state"]), str((await home.state(GARAGE))["state"])
+
+
+def ask(text: str) -> ConversationRequest:
+    return ConversationRequest(text, source="wyoming", device_id="satellite-hall")
+
+
+@pytest.mark.parametrize(
+    "service",
+    [
+        {"action": "homeassistant.toggle", "target": {"entity_id": GARAGE}},
+        {"action": "homeassistant.toggle", "target": {"area_id": "garage"}},
+        {"action": "script.let_them_in"},
+        {"action": "scene.apply", "data": {"entities": {LOCK: "unlocked"}}},
+        {"action": "scene.turn_on", "target": {"entity_id": SCENE}},
+    ],
+    ids=["toggle-garage", "toggle-garage-area", "script-by-name", "scene-apply", "scene"],
+)
+async def test_a_custom_tool_reaching_the_lock_or_garage_under_another_name_is_held(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+    service: dict[str, Any],
+) -> None:
+    """A generic toggle, an area, a script by name, ``scene.apply``, a scene: each asks first."""
+    client = await effects_app(aiohttp_client, make_app, make_settings, effects_home, scripted_llm)
+    agent = await with_tool(client, service)
+    scripted_llm.tool_calls(("do_it", {}))
+    held = await agent.process(ask("do it"))
+    assert held.needs_confirmation is not None
+    assert await unchanged(agent, effects_home) == ("locked", "closed")
+
+
+async def test_a_scene_that_unlocks_activated_by_a_local_sentence_is_held(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """A local "activate Leave Home Open" asks before the scene unlocks the door."""
+    client = await effects_app(
+        aiohttp_client, make_app, make_settings, effects_home, scripted_llm, local_first=True
+    )
+    agent = client.server.app[keys.AGENT]
+    held = await agent.process(ask("activate Leave Home Open"))
+    assert held.handled_by == "local"
+    assert held.needs_confirmation is not None
+    assert held.needs_confirmation["actions"][0]["entity_ids"] == [SCENE]
+    assert await unchanged(agent, effects_home) == ("locked", "closed")
+
+
+async def test_a_scene_that_unlocks_turned_on_by_the_model_is_held_and_a_yes_runs_it(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """HassTurnOn on the scene from the model asks first; the user's yes unlocks the door."""
+    client = await effects_app(aiohttp_client, make_app, make_settings, effects_home, scripted_llm)
+    agent = client.server.app[keys.AGENT]
+    scripted_llm.tool_calls(("HassTurnOn", {"name": "Leave Home Open"}))
+    held = await agent.process(ask("we are leaving"))
+    assert held.needs_confirmation is not None
+    assert await unchanged(agent, effects_home) == ("locked", "closed")
+    await agent.process(ask("yes"))
+    await wait_for_state(effects_home, LOCK, "unlocked")
