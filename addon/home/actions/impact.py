@@ -27,7 +27,7 @@ revision (:class:`ImpactCache`), so a call costs dictionary lookups, not a walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -520,10 +520,3 @@ class ImpactCache:
             current = Impacts(model)
             self._current, self._revision = current, revision
         return current
-
-
-def entities_of(effects: Iterable[Effect]) -> Iterator[str]:
-    """The entity ids the effects name (for the question)."""
-    for effect in effects:
-        if effect.entity_id is not None:
-            yield effect.entity_id
