@@ -92,9 +92,6 @@ async def run_tool_loop(
     tools = registry.specs()
     added: list[ChatMessage] = []
     outcomes: list[ToolOutcome] = []
-    # Calls written in this turn's tool results: text from outside is data, so a call the model
-    # wrote as text that is one of them was echoed, not asked for, and is not run.
-    written: set[CallKey] = set()
     for _ in range(max_iterations):
         request_messages = [*messages, *added]
         attempts = await complete(
@@ -118,6 +115,13 @@ async def run_tool_loop(
         # Taken before the tools run: a tool may add model calls of its own (the expert's).
         asked_by = len(trace.llm_calls) - 1
         calls = completion.tool_calls
+        # Text from outside is data: a call the model wrote as text that one of this turn's tool
+        # results holds was echoed, not asked for, and is not run. Read only when needed.
+        written: set[CallKey] = set()
+        if any(call.recovered for call in calls):
+            written = {
+                key for outcome in outcomes for key in calls_written_in(outcome.result.content)
+            }
         if len(calls) > MAX_TOOL_CALLS:
             _LOGGER.warning(
                 "The model asked for %d tool calls at once; running %d", len(calls), MAX_TOOL_CALLS
@@ -137,7 +141,6 @@ async def run_tool_loop(
                 ToolCallTrace(started_at, call.id, _for_trace(outcome, text), asked_by)
             )
             outcomes.append(outcome)
-            written |= calls_written_in(outcome.result.content)
             added.append(ToolMessage(call.id, as_data(cut(text, MAX_RESULT_CHARS))))
         if context.holds is not None and context.holds.held:
             # A held action ends the turn: the agent asks the user, not the model.
