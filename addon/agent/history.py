@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from addon.llm.messages import ChatMessage, ToolMessage, from_wire, wire_messages
+from addon.llm.outside_text import as_data
 from addon.store.records import ConversationRecords
 
 # About a third of an 8k-context local model, leaving room for the prompt and tools. A constant,
@@ -76,6 +77,16 @@ def shorten_tool_results(turn: Turn, limit: int) -> Turn:
     """``turn`` with each tool result longer than ``limit`` characters cut to ``limit``."""
     return [
         ToolMessage(message.tool_call_id, _shorten(message.content, limit))
+        if isinstance(message, ToolMessage)
+        else message
+        for message in turn
+    ]
+
+
+def _results_as_data(turn: Turn) -> Turn:
+    """A stored turn with its tool results' markup broken: turns kept before it was, are not."""
+    return [
+        ToolMessage(message.tool_call_id, as_data(message.content))
         if isinstance(message, ToolMessage)
         else message
         for message in turn
@@ -140,7 +151,7 @@ class ConversationHistory:
         if turns is None:
             # The store keeps a turn's messages as they are sent (its payload column).
             stored = await self._records.history(conversation_id, max_turns=self._max_turns)
-            turns = [from_wire(turn) for turn in stored]
+            turns = [_results_as_data(from_wire(turn)) for turn in stored]
             self._remember(conversation_id, turns)
         else:
             self._turns.move_to_end(conversation_id)

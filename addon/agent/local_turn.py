@@ -26,6 +26,7 @@ from addon.home.actions.response import IntentResult
 from addon.home.targeting.targets import MatchTargetsPreferences
 from addon.i18n.questions import dont_know
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
+from addon.llm.outside_text import as_data
 from addon.local.failure_speech import spoken_unknown, unexposed_failure
 from addon.local.library import Stage, release_stage
 from addon.local.matcher import (
@@ -182,7 +183,7 @@ async def run_local_turn(
         trace.error_kind = ErrorKind.INTENT_FAILED
     messages: list[ChatMessage] = [
         AssistantMessage(None, (ToolCallRequest(call_id, match.intent, raw_arguments),)),
-        ToolMessage(call_id, tool_result.text()),
+        ToolMessage(call_id, as_data(tool_result.text())),
         AssistantMessage(reply),
     ]
     return LocalTurn(reply, messages, outcome, outcome.error)

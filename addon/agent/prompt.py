@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from addon.llm.outside_text import as_data
 from addon.memory.records import RecalledMemory
 
 DEFAULT_INSTRUCTIONS_PROMPT = (
@@ -114,7 +115,7 @@ def build_system_prompt(inputs: PromptInputs) -> str:
     if inputs.extra_instructions.strip():
         parts.append(inputs.extra_instructions.strip())
     if inputs.area_name:
-        parts.append(AREA_PROMPT.format(area=inputs.area_name))
+        parts.append(AREA_PROMPT.format(area=as_data(inputs.area_name)))
     elif inputs.static_overview is not None:
         parts.append(UNKNOWN_AREA_PROMPT)
     return "\n".join(parts) + "\n"
@@ -138,7 +139,7 @@ def timed_user_content(text: str, now: datetime, memories: Sequence[RecalledMemo
     timed = f"Current time is {now:%H:%M:%S}. Today's date is {now:%Y-%m-%d}.\n"
     if memories:
         lines = "".join(
-            f"- [{memory.id}] {' '.join(memory.content.split())}\n" for memory in memories
+            f"- [{memory.id}] {as_data(' '.join(memory.content.split()))}\n" for memory in memories
         )
         timed += f"{MEMORY_HEADER}\n{lines}"
     return timed + text

@@ -28,6 +28,7 @@ import json_repair
 from addon.errors import LLMError
 from addon.llm.client import Completion, LLMClient
 from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, UserMessage
+from addon.llm.outside_text import as_data
 from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.rules import Rejection, screen
 from addon.text import JsonObject
@@ -225,7 +226,7 @@ def messages_for(exchange: Exchange, *, structured: bool) -> list[ChatMessage]:
         parts.append(f"Earlier in the conversation:\n{_cut(exchange.history)}")
     parts.append(f"The user said:\n{_cut(exchange.user_text)}")
     if exchange.tool_calls.strip():
-        parts.append(f"Actions taken:\n{_cut(exchange.tool_calls)}")
+        parts.append(f"Actions taken:\n{as_data(_cut(exchange.tool_calls))}")
     parts.append(f"The assistant replied:\n{_cut(exchange.reply)}")
     system = SYSTEM_PROMPT if structured else SYSTEM_PROMPT + PLAIN_JSON_INSTRUCTIONS
     return [SystemMessage(system), UserMessage("\n\n".join(parts))]

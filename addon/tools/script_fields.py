@@ -18,6 +18,7 @@ from addon.errors import ToolError
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
 from addon.home.model.records import ScriptField, ScriptService
+from addon.llm.outside_text import as_data
 from addon.text import JsonObject
 
 # voluptuous_openapi's conversion of the fixed schemas some selectors validate with
@@ -184,15 +185,16 @@ def script_description(service: ScriptService | None, entity: Entity) -> str:
 
     Home Assistant sends no description at all for a script with neither a description nor
     aliases; we send its name then, because a small model picks a tool by what it reads here.
+    Names and descriptions come from the home's setup, so tool-call markup in them is broken.
     """
     entry = entity.entry
     aliases = [name for name in (entry.name if entry else None, *entity.aliases) if name]
     if service is not None and service.description:
         if aliases:
-            return service.description + ". Aliases: " + str(aliases)
-        return service.description
+            return as_data(service.description + ". Aliases: " + str(aliases))
+        return as_data(service.description)
     others = [alias for alias in aliases if alias != entity.name]
-    return entity.name + ". Aliases: " + str(others) if others else entity.name
+    return as_data(entity.name + ". Aliases: " + str(others) if others else entity.name)
 
 
 def resolve_places(

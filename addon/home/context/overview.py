@@ -31,6 +31,7 @@ from addon.home.context.plain_yaml import dump_plain
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
 from addon.home.model.records import MODEL_ATTRIBUTES
+from addon.llm.outside_text import as_data
 from addon.text import JsonObject
 
 # Home Assistant's list for its live context (``helpers/llm.py``), shared with intent results.
@@ -42,16 +43,18 @@ def dump_yaml(value: Any) -> str:
     """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order).
 
     Names that need no quoting are written directly (:mod:`addon.home.context.plain_yaml`), the same
-    text, without PyYAML's cost on every turn of a large home.
+    text, without PyYAML's cost on every turn of a large home. Names and areas are written by
+    whoever set up the home, so tool-call markup in them is broken (:func:`as_data`): every
+    overview, summary and device list the model reads is made here.
     """
     text = dump_plain(value)
     if text is not None:
-        return text
+        return as_data(text)
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     dumped: str = yaml.dump(
         value, Dumper=dumper, default_flow_style=False, allow_unicode=True, sort_keys=False
     )
-    return dumped
+    return as_data(dumped)
 
 
 def overview_entities(model: HomeModel) -> list[Entity]:
