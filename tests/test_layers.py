@@ -61,7 +61,8 @@ EDGES: dict[str, frozenset[str]] = {
     "home": frozenset(),
     "home/model": frozenset({"base"}),
     "home/targeting": frozenset({"home/model"}),
-    "home/context": frozenset({"base", "embeddings", "home/model"}),
+    # Names and overviews reach the model with tool-call markup broken (``llm/outside_text.py``).
+    "home/context": frozenset({"base", "embeddings", "home/model", "llm"}),
     # A question's subject drops the filler words of ``home/context/lexicon.py``.
     "home/actions": frozenset({"base", "home/context", "home/model", "home/targeting"}),
     "ha": frozenset({"base", "home/actions", "home/model"}),
@@ -80,6 +81,7 @@ EDGES: dict[str, frozenset[str]] = {
             "home/model",
             "home/targeting",
             "i18n",
+            "llm",
             "memory",
         }
     ),
