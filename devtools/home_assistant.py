@@ -585,6 +585,18 @@ class HomeAssistantProcess:
             )
         if flow["type"] != "create_entry":
             raise HomeAssistantError(f"shopping_list config flow ended with {flow}")
+        # The entry is set up in the background: an intent sent before its to-do entity exists
+        # makes Home Assistant answer 500 (seen on 2026.11).
+        await self._poll(
+            asyncio.get_running_loop().time() + self._boot_timeout,
+            "set up its shopping list",
+            lambda: self._has_state(session, "todo.shopping_list"),
+        )
+
+    async def _has_state(self, session: aiohttp.ClientSession, entity_id: str) -> bool:
+        url = f"{self.url}/api/states/{entity_id}"
+        async with session.get(url, headers=self._auth_header()) as response:
+            return response.status == 200
 
     def _auth_header(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
