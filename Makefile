@@ -6,9 +6,8 @@ PYTHON ?= $(PYENV_ROOT)/versions/3.13.0/bin/python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
-# Two pytest-xdist workers, a test file (and Home Assistant release) each at a time, so module
-# fixtures stay in one process (tests/fixtures/homeassistant.py groups them): the figures behind
-# it are in docs/DECISIONS.md ("The test suite on two cores").
+# Two pytest-xdist workers, a test file each at a time (module fixtures stay in one process):
+# the figures behind it are in docs/DECISIONS.md ("The test suite on two cores").
 PYTEST_WORKERS ?= 2
 
 WEBUI_VENDOR := webui/static/vendor/codemirror/codemirror.js
@@ -66,11 +65,11 @@ demo: venv ha-venv
 
 ## make test: set up, then ruff, mypy and the whole suite once (real Home Assistant and Chromium included)
 test: venv ha-venv system-deps lint
-	bash scripts/run-pytest.sh $(PY) -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	bash scripts/run-pytest.sh $(PY) -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## A quick local run without the real Home Assistant or the browser.
 test-quick: venv
-	bash scripts/run-pytest.sh $(PY) -n $(PYTEST_WORKERS) --dist loadgroup -m "not homeassistant and not browser" $(PYTEST_ARGS)
+	bash scripts/run-pytest.sh $(PY) -n $(PYTEST_WORKERS) --dist loadfile -m "not homeassistant and not browser" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
