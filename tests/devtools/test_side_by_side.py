@@ -9,7 +9,8 @@ import yaml
 
 from devtools.side_by_side import AGENTS, HA, OURS, HomeResult, TaskOutcome, run_files
 
-pytestmark = pytest.mark.homeassistant
+# The harness itself; bench/local_accuracy.py runs it on both releases (docs/DECISIONS.md).
+pytestmark = [pytest.mark.homeassistant, pytest.mark.newest_ha_only]
 
 HOME = {
     "name": "Tiny flat",
