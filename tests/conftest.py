@@ -66,6 +66,23 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.callbacks.append(pauses)
 
 
+# The longest test files, started first: with ``--dist loadfile`` a file runs whole on one worker,
+# so one of these started last would be the run's tail while the other workers wait.
+LONGEST_FILES = (
+    "tests/agent/test_confirmation_real_ha.py",
+    "tests/home/actions/test_contract_real_ha.py",
+    "tests/web/ui/test_layout_browser.py",
+    "tests/agent/test_effects_real_ha.py",
+    "tests/ha/test_real_custom_tools.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (:data:`LONGEST_FILES`); the rest keep their order."""
+    rank = {path: index for index, path in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Move what collection built (every module, class and function) out of the collector's way.
 
