@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
             settings.options.api_token,
             settings.options.admin_token,
             settings.supervisor_token,
+            settings.ingress_secret,
         )
         if secret is not None
     ]

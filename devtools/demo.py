@@ -7,8 +7,11 @@ home. The add-on inherits the environment, so ``HOME_AGENT_LLM_BASE_URL``,
 ``--check`` starts both, prints ``/health`` and stops again: proof that ``make demo`` works.
 
 As under Supervisor, the panel is reached through an ingress proxy (``devtools/ingress_proxy.py``
-on its own port), the only peer the add-on trusts: it connects from 127.0.0.2, which nothing
-else on the machine uses. The add-on's own port behaves as in production: ``/health`` is open,
+on its own port), the only peer the add-on trusts: it connects from 127.0.0.2 and, since any
+local process could connect from there too, sends a secret made afresh for each run that the
+demo hands the add-on and the proxy in their environments (``HOME_AGENT_INGRESS_SECRET``); a
+request from 127.0.0.2 without it is treated like any other. The add-on's own port behaves as in
+production: ``/health`` is open,
 everything else asks for ``api_token`` or ``admin_token`` (``HOME_AGENT_API_TOKEN``,
 ``HOME_AGENT_ADMIN_TOKEN``), so a wrong or missing bearer is refused.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -36,7 +40,7 @@ from devtools.home_assistant import (
     HomeAssistantProcess,
     recorded_version,
 )
-from devtools.ingress_proxy import PREFIX
+from devtools.ingress_proxy import PREFIX, SECRET_ENV
 
 HEALTH_TIMEOUT_S = 60.0
 PROXY_SOURCE = "127.0.0.2"
@@ -138,14 +142,26 @@ def proxy_command(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def proxy_environment(secret: str) -> dict[str, str]:
+    """The proxy's environment, holding the secret it shows the add-on besides its address.
+
+    The add-on's has it too. An environment, not a flag, so ``ps`` does not show it; made afresh
+    for each run.
+    """
+    return {**os.environ, SECRET_ENV: secret}
+
+
 def _run_addon(home: HomeAssistantProcess, args: argparse.Namespace) -> int:
+    secret = secrets.token_urlsafe(32)
     # The token goes through HA_TOKEN, which the add-on reads too, so `ps` does not show it.
-    environment = {**os.environ, "HA_TOKEN": home.token}
+    addon_environment = {**proxy_environment(secret), "HA_TOKEN": home.token}
     # Own sessions: Ctrl-C reaches only this script, which stops them, then Home Assistant.
     addon = subprocess.Popen(
-        addon_command(home.url, args), cwd=REPO_ROOT, env=environment, start_new_session=True
+        addon_command(home.url, args), cwd=REPO_ROOT, env=addon_environment, start_new_session=True
     )
-    proxy = subprocess.Popen(proxy_command(args), cwd=REPO_ROOT, start_new_session=True)
+    proxy = subprocess.Popen(
+        proxy_command(args), cwd=REPO_ROOT, env=proxy_environment(secret), start_new_session=True
+    )
     try:
         base = f"http://127.0.0.1:{args.http_port}"
         status, body = _wait_for_health(addon, f"{base}/health")

@@ -9,15 +9,20 @@ entity links open in the top window.
 
 The demo runs it as a process of its own (``python -m devtools.ingress_proxy``) in front of the
 add-on, as Supervisor's proxy is in front of the real one: it connects to the add-on from an
-address of its own (``--source``, 127.0.0.2 on the demo), which the add-on trusts and nothing
-else on the machine uses, so the add-on's direct port asks everyone else for a token exactly as
-in production. The tests run it in-process in front of each test's app.
+address of its own (``--source``, 127.0.0.2 on the demo), which the add-on trusts, so the
+add-on's direct port asks everyone else for a token exactly as in production. Any local process
+can connect from 127.0.0.2 too, so the address alone is not enough: the demo gives the add-on and
+this proxy one random secret (``HOME_AGENT_INGRESS_SECRET`` in their environments, never on a
+command line), which the proxy sends with every request in ``X-Home-Agent-Ingress-Secret``,
+dropping whatever the browser sent under that name. The tests run it in-process in front of each
+test's app.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import socket
 import sys
@@ -28,6 +33,9 @@ import aiohttp
 from aiohttp import web
 from multidict import CIMultiDict
 
+# The add-on's names for the secret, repeated so the proxy does not import the add-on.
+SECRET_HEADER = "X-Home-Agent-Ingress-Secret"
+SECRET_ENV = "HOME_AGENT_INGRESS_SECRET"
 INGRESS_TOKEN = "Xa8qW2-tok3n_browser"
 PREFIX = f"/api/hassio_ingress/{INGRESS_TOKEN}"
 PANEL_PATH = "/hassio/ingress/home_agent"
@@ -40,6 +48,7 @@ HOP_BY_HOP = frozenset(
         "host",
         "content-length",
         "x-ingress-path",
+        SECRET_HEADER.lower(),
     }
 )
 PANEL_PAGE = f"""<!doctype html>
@@ -56,12 +65,21 @@ class IngressProxy:
     """An aiohttp server on loopback forwarding ``PREFIX/…`` to the app at ``upstream``.
 
     ``port`` 0 takes a free one; ``source`` is the address it connects to the app from (None:
-    whichever the system picks, 127.0.0.1 for an app on loopback).
+    whichever the system picks, 127.0.0.1 for an app on loopback); ``secret`` is sent with every
+    request in :data:`SECRET_HEADER` (None: nothing is).
     """
 
-    def __init__(self, upstream: str, *, port: int = 0, source: str | None = None) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        *,
+        port: int = 0,
+        source: str | None = None,
+        secret: str | None = None,
+    ) -> None:
         self.upstream = upstream.rstrip("/")
         self.source = source
+        self._secret = secret
         self._port = port
         self._session: aiohttp.ClientSession | None = None
         app = web.Application()
@@ -114,6 +132,8 @@ class IngressProxy:
             if name.lower() not in HOP_BY_HOP
         )
         headers["X-Ingress-Path"] = PREFIX
+        if self._secret is not None:
+            headers[SECRET_HEADER] = self._secret
         body = await request.read()
         async with self._session.request(
             request.method,
@@ -153,13 +173,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def serve(upstream: str, port: int, source: str | None) -> None:
+async def serve(upstream: str, port: int, source: str | None, secret: str | None) -> None:
     """Run the proxy until SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    async with IngressProxy(upstream, port=port, source=source) as proxy:
+    async with IngressProxy(upstream, port=port, source=source, secret=secret) as proxy:
         sys.stdout.write(f"Ingress proxy: {proxy.url('/')} -> {upstream}\n")
         sys.stdout.flush()
         await stop.wait()
@@ -167,4 +187,8 @@ async def serve(upstream: str, port: int, source: str | None) -> None:
 
 if __name__ == "__main__":
     arguments = build_parser().parse_args()
-    asyncio.run(serve(arguments.upstream, arguments.port, arguments.source))
+    asyncio.run(
+        serve(
+            arguments.upstream, arguments.port, arguments.source, os.environ.get(SECRET_ENV) or None
+        )
+    )

@@ -2,23 +2,27 @@
 
 The store, the Home Assistant link, the model, memory, the custom tools and the MCP hub are
 each built and closed by their own package's ``lifecycle.py``; the agent takes them from the
-app's keys.
+app's keys. The panel's "Try it" of a custom tool (``keys.CUSTOM_TOOL_TRY``) is wired here, so a
+try runs under the confirmation policy a turn would, never performing what a turn would hold.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
 
 from aiohttp import web
 
 from addon import keys
 from addon.agent.service import Agent
+from addon.custom_tools.trial import Trial, TryTool
 from addon.home.actions.confirmation import ConfirmationPolicy, PolicyEntry
 from addon.home.actions.live import LiveExecutor
 from addon.local.matcher import LocalMatcher
 from addon.store.confirmation_policy import PolicyRecords
 from addon.store.records import ConversationRecords
+from addon.tools.custom import CustomToolProvider
 
 
 async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -45,6 +49,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         confirmation=compiled_policy(app[keys.CONFIRMATION_POLICY]),
     )
     app[keys.AGENT] = agent
+    app[keys.CUSTOM_TOOL_TRY] = policed_trial(app[keys.CUSTOM_TOOLS], agent)
     warm_up: asyncio.Task[bool] | None = None
     if local is not None:
         # About 100 ms of template compilation that would otherwise land on the first command.
@@ -55,6 +60,23 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
         await agent.drain(cancel=True)
+
+
+def policed_trial(provider: CustomToolProvider, agent: Agent) -> TryTool:
+    """The custom tools' "Try it" under the policy a turn starting now would have.
+
+    Without it a try of a tool that unlocks the door would unlock it: only the policy's holds
+    keep a covered call from being sent, and a try has no turn to hold it for. Held, it is
+    reported and dropped; nothing can confirm it.
+    """
+
+    async def trial(
+        definition: Mapping[str, Any], arguments: Mapping[str, Any] | str, *, dry_run: bool
+    ) -> Trial:
+        holds = await agent.holds()
+        return await provider.trial(definition, arguments, dry_run=dry_run, holds=holds)
+
+    return trial
 
 
 def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:

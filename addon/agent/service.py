@@ -60,7 +60,7 @@ from addon.agent.turn_setup import TurnSetup
 from addon.config.settings import Options
 from addon.embeddings.source import EmbeddingSource
 from addon.errors import ErrorKind
-from addon.home.actions.confirmation import ConfirmationPolicy
+from addon.home.actions.confirmation import ConfirmationPolicy, Holds
 from addon.home.actions.executor import Executor
 from addon.home.actions.impact import ImpactCache
 from addon.home.model.live import HomeModel
@@ -338,6 +338,14 @@ class Agent:
             after=self._after,
             outcome_delay=self.outcome_delay,
         )
+
+    async def holds(self) -> Holds | None:
+        """The confirmation policy a turn starting now would check its calls against, none held.
+
+        The panel's "Try it" of a custom tool runs with it, so what a turn would hold for
+        confirmation a try reports as held and never performs.
+        """
+        return self._setup().holds(await self.home.fresh())
 
     async def drain(self, *, cancel: bool = False) -> None:
         """Wait for background work (events, outcome checks) and its writes, or cancel it.

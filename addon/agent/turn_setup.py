@@ -43,7 +43,7 @@ class TurnSetup:
         """The context of a turn from ``device_id`` (None: no particular one)."""
         area_id = _device_area(model, device_id)
         executor = self.executor(model, dry_run)
-        holds = self._holds(model)
+        holds = self.holds(model)
         if holds is not None and executor is not None:
             executor = ConfirmingExecutor(executor, holds)
         if executor is not None and model is not None:
@@ -67,8 +67,12 @@ class TurnSetup:
             return None
         return executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
 
-    def _holds(self, model: HomeModel | None) -> Holds | None:
-        """The turn's confirmation policy, naming entities from the home model."""
+    def holds(self, model: HomeModel | None) -> Holds | None:
+        """The turn's confirmation policy, naming entities from the home model (None: none).
+
+        Also what the panel's "Try it" of a custom tool checks its calls against, so a try is
+        held exactly where a turn would be.
+        """
         if self.confirmation is None:
             return None
 

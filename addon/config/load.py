@@ -3,7 +3,8 @@
 Under Supervisor the options come from ``/data/options.json`` and Home Assistant is reached
 through the Supervisor proxy with ``SUPERVISOR_TOKEN``. Standalone (``make demo``, development)
 they come from an optional JSON file, ``HOME_AGENT_*`` environment variables and command-line
-flags, in that order of precedence, plus a Home Assistant URL and long-lived token.
+flags, in that order of precedence, plus a Home Assistant URL and long-lived token, and (the
+demo) the secret its ingress proxy must send, in ``HOME_AGENT_INGRESS_SECRET``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
-from addon.config.settings import INGRESS_PROXY_ADDRESS, Options, Settings
+from addon.config.settings import (
+    INGRESS_PROXY_ADDRESS,
+    INGRESS_SECRET_ENV,
+    Options,
+    Settings,
+)
 from addon.errors import ConfigError
 from addon.text import JsonObject
 
@@ -68,12 +74,19 @@ def load_settings(argv: Sequence[str], environ: Mapping[str, str]) -> Settings:
             raw[name] = flag_value
     options = validate_options(raw)
 
+    ingress_secret: SecretStr | None = None
     if supervisor_token:
         mode = "supervisor"
         ws_url, rest_url = SUPERVISOR_WEBSOCKET_URL, SUPERVISOR_REST_URL
         token = supervisor_token
         data_dir = args.data_dir or Path("/data")
     else:
+        # Only standalone: Supervisor's proxy, the one peer trusted there, sends no such secret.
+        secret = environ.get(INGRESS_SECRET_ENV, "")
+        if secret and len(secret) < 16:
+            raise ConfigError(INGRESS_SECRET_ENV, "must be empty or at least 16 characters")
+        if secret:
+            ingress_secret = SecretStr(secret)
         mode = "standalone"
         base = args.ha_url or environ.get("HA_URL", "")
         token = args.ha_token or environ.get("HA_TOKEN", "")
@@ -99,6 +112,7 @@ def load_settings(argv: Sequence[str], environ: Mapping[str, str]) -> Settings:
             supervisor_url=SUPERVISOR_URL if supervisor_token else None,
             supervisor_token=SecretStr(supervisor_token) if supervisor_token else None,
             trusted_proxies=tuple(args.trusted_proxy or (INGRESS_PROXY_ADDRESS,)),
+            ingress_secret=ingress_secret,
             webui_dir=args.webui_dir,
         )
     except ValidationError as err:

@@ -18,6 +18,10 @@ RunMode = Literal["supervisor", "standalone"]
 EmbeddingSourceName = Literal["off", "endpoint", "local"]
 
 INGRESS_PROXY_ADDRESS = "172.30.32.2"
+INGRESS_SECRET_HEADER = "X-Home-Agent-Ingress-Secret"
+"""Where the demo's ingress proxy sends the secret it shares with the add-on it started."""
+INGRESS_SECRET_ENV = "HOME_AGENT_INGRESS_SECRET"
+"""The environment variable the demo hands that secret to the add-on and its proxy in."""
 
 
 class Options(BaseModel):
@@ -126,6 +130,10 @@ class Settings(BaseModel):
     supervisor_url: str | None = None
     supervisor_token: SecretStr | None = None
     trusted_proxies: tuple[str, ...] = (INGRESS_PROXY_ADDRESS,)
+    ingress_secret: SecretStr | None = None
+    """Standalone only (the demo): what a trusted proxy must also send in
+    :data:`INGRESS_SECRET_HEADER`, since any local process can connect from a loopback address.
+    None: the peer address alone decides, as under Supervisor."""
     webui_dir: Path
 
     @property

@@ -2,8 +2,8 @@
 
 The runner's session has no cookie jar, so one tool's API never sees another's cookies or Home
 Assistant's connection. The provider (``keys.CUSTOM_TOOLS``) offers the enabled tools to the
-agent's turns; its ``trial`` is the panel's "Try it" (``keys.CUSTOM_TOOL_TRY``), so ``web/``
-needs no import of ``tools/``.
+agent's turns; its ``trial`` becomes the panel's "Try it" (``keys.CUSTOM_TOOL_TRY``) once the
+agent exists, which gives it a turn's confirmation policy (:mod:`addon.agent.lifecycle`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ async def custom_tools_ctx(app: web.Application) -> AsyncIterator[None]:
         source = app.get(keys.CUSTOM_TOOL_SOURCE) or StaticSource()
         provider = CustomToolProvider(source, runner, builtin_tool_names())
         app[keys.CUSTOM_TOOLS] = provider
-        app[keys.CUSTOM_TOOL_TRY] = provider.trial
         yield
     finally:
         await session.close()

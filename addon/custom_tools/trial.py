@@ -1,9 +1,11 @@
 """A custom tool tried from the panel: the shape of the answer, and who produces it.
 
 The panel's "Try it" must see exactly what the model would: the same argument repair and
-validation, the same runner, the same result text. The tools package does that (it owns the
-argument handling); this module only names the answer and the callable the wiring hands to the
-web layer, so the web layer need not import the tools package.
+validation, the same runner, the same result text, and the same confirmation policy: a call the
+policy covers (unlocking a lock, a script) is reported as held for confirmation, with what and
+why as the gate decided, and never performed. The tools package does that (it owns the argument
+handling); this module only names the answer and the callable the wiring hands to the web layer,
+so the web layer need not import the tools package.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from addon.home.actions.gate import Decision
 from addon.text import JsonObject
 
 
@@ -47,7 +50,8 @@ class Trial:
 
     ``arguments`` are the arguments after repair (what the tool ran with); ``result`` is what the
     model would receive; ``run`` is the runner's record (rendered request, response, steps), None
-    when the arguments were refused before anything ran.
+    when the arguments were refused before anything ran; ``held`` are the gate's ``confirm``
+    decisions: what a turn would have held for the user's confirmation, and why (not performed).
     """
 
     name: str
@@ -58,6 +62,7 @@ class Trial:
     duration_ms: float
     dry_run: bool
     run: TrialRun | None
+    held: tuple[Decision, ...] = ()
 
     def as_dict(self) -> JsonObject:
         """JSON-ready form for the API."""
@@ -71,6 +76,7 @@ class Trial:
             "request": run.request,
             "response": run.response,
             "steps": list(run.steps),
+            "held": [decision.as_dict() for decision in self.held],
             "result": self.result,
             "error": self.error,
             "duration_ms": round(self.duration_ms, 3),
@@ -82,7 +88,8 @@ class TryTool(Protocol):
 
     ``arguments`` is an object or the argument text a model would send. Raises
     :class:`~addon.errors.CustomToolInvalid` when the definition does not parse; anything the
-    call itself does wrong is in the :class:`Trial`.
+    call itself does wrong is in the :class:`Trial`. The confirmation policy is a turn's
+    (the wiring's business): a covered call is in :attr:`Trial.held`, never performed.
     """
 
     async def __call__(

@@ -23,6 +23,8 @@ from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import CustomToolSource
 from addon.custom_tools.trial import Trial, TrialRun
 from addon.errors import CustomToolInvalid
+from addon.home.actions.confirmation import Holds
+from addon.home.actions.gate import Decision
 from addon.text import JsonObject
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply
 from addon.tools.registry import ToolRegistry
@@ -121,20 +123,33 @@ class CustomToolProvider:
         return [tools[name] for name in sorted(tools)]
 
     async def trial(
-        self, definition: Mapping[str, Any], arguments: Mapping[str, Any] | str, *, dry_run: bool
+        self,
+        definition: Mapping[str, Any],
+        arguments: Mapping[str, Any] | str,
+        *,
+        dry_run: bool,
+        holds: Holds | None,
     ) -> Trial:
         """Run ``definition`` once through a registry of its own, exactly as the model would.
 
         The arguments go through the registry's repair and validation; the definition need not
         be saved or enabled. Raises CustomToolInvalid when it does not parse. Everything in the
         answer is masked again, arguments and errors included, in case one repeats a secret.
+        ``holds`` is the confirmation policy a turn would have (the agent's
+        :meth:`~addon.agent.service.Agent.holds`): a call it covers is held, reported in
+        :attr:`Trial.held` and dropped with ``holds``, so nothing can ever confirm it.
         """
         parsed = parse_definition(definition, reserved=self._reserved)
         secrets = await self._source.secrets()
         tool = CustomTool(parsed, self._runner, secrets, canonical(parsed.parameters))
         raw = arguments if isinstance(arguments, str) else json.dumps(dict(arguments))
         context = ToolContext(
-            home=None, executor=None, language="en", now=datetime.now(UTC), dry_run=dry_run
+            home=None,
+            executor=None,
+            language="en",
+            now=datetime.now(UTC),
+            dry_run=dry_run,
+            holds=holds,
         )
         outcome = await ToolRegistry([tool]).execute(tool.name, raw, context)
         mask = self._runner.mask(secrets)
@@ -147,6 +162,11 @@ class CustomToolProvider:
             duration_ms=outcome.duration_ms,
             dry_run=dry_run,
             run=TrialRun.of(mask.value(outcome.detail)) if outcome.detail is not None else None,
+            held=tuple(
+                Decision(d.verdict, d.subject, d.rule, mask.text(d.reason))
+                for d in outcome.decisions
+                if d.verdict == "confirm"
+            ),
         )
 
     def _parse(self, mapping: Mapping[str, Any]) -> tuple[ToolDefinition, JsonObject] | None:

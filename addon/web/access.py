@@ -21,7 +21,10 @@ credentials; it says only ``ok`` or ``down`` unless the caller came through ingr
 token (:data:`ACCESS` is set then).
 
 The peer address (``request.remote``) decides, never ``X-Forwarded-For``: anyone can send that
-header, while only Supervisor's proxy can connect from its address.
+header, while only Supervisor's proxy can connect from its address. Standalone, where any local
+process can connect from a loopback address, the address is not enough: with
+``settings.ingress_secret`` set (the demo sets it for the proxy it starts), a trusted peer must also
+send it in ``X-Home-Agent-Ingress-Secret``, or it is one more caller on the direct port.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from addon import keys
-from addon.config.settings import Options
+from addon.config.settings import INGRESS_SECRET_HEADER, Options, Settings
 from addon.web.problems import RequestProblem, is_openai_path, openai_problem
 
 _LOGGER = logging.getLogger(__name__)
@@ -71,11 +74,11 @@ async def access_middleware(request: web.Request, handler: Handler) -> web.Strea
     settings = request.config_dict[keys.SETTINGS]
     if request.path in OPEN_PATHS:
         # Open to all; who it is only decides how much /health tells.
-        access = _identify(request, settings.trusted_proxies, settings.options)
+        access = _identify(request, settings)
         if access is not None:
             request[ACCESS] = access
         return await handler(request)
-    if is_trusted(request.remote, settings.trusted_proxies):
+    if is_ingress(request, settings):
         request[ACCESS] = "ingress"
         request[INGRESS_PATH] = _ingress_path(request)
         return await handler(request)
@@ -129,14 +132,34 @@ async def access_middleware(request: web.Request, handler: Handler) -> web.Strea
     return await handler(request)
 
 
-def _identify(
-    request: web.Request, trusted_proxies: Iterable[str], options: Options
-) -> Access | None:
+def _identify(request: web.Request, settings: Settings) -> Access | None:
     """How the caller would be let in, without refusing anyone (for open paths)."""
-    if is_trusted(request.remote, trusted_proxies):
+    if is_ingress(request, settings):
         return "ingress"
     presented = _bearer(request)
-    return _token_access(presented, options) if presented is not None else None
+    return _token_access(presented, settings.options) if presented is not None else None
+
+
+def is_ingress(request: web.Request, settings: Settings) -> bool:
+    """Whether the request came through the ingress proxy: its address, and its secret if set.
+
+    Under Supervisor no secret is set and the address decides, as Supervisor's proxy alone
+    connects from it. The demo's proxy connects from 127.0.0.2, which any local process can
+    bind, so there the proxy must also send the secret the demo gave both of them.
+    """
+    if not is_trusted(request.remote, settings.trusted_proxies):
+        return False
+    secret = settings.ingress_secret
+    if secret is None:
+        return True
+    sent = request.headers.get(INGRESS_SECRET_HEADER, "")
+    if _matches(sent, secret.get_secret_value()):
+        return True
+    _LOGGER.warning(
+        "A request from the trusted proxy address %s without the ingress secret is not ingress",
+        request.remote,
+    )
+    return False
 
 
 def _token_access(presented: str, options: Options) -> Access | None:

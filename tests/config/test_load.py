@@ -27,6 +27,35 @@ def test_supervisor_mode_reads_options_json_and_uses_the_proxy(tmp_path: Path) -
     assert settings.options.temperature == 0.2
 
 
+def test_supervisor_mode_ignores_an_ingress_secret(tmp_path: Path) -> None:
+    """Under Supervisor the proxy's address alone decides, whatever the environment holds."""
+    options = tmp_path / "options.json"
+    options.write_text("{}")
+    settings = load_settings(
+        ["--options", str(options), "--data-dir", str(tmp_path)],
+        {"SUPERVISOR_TOKEN": "sv-token", "HOME_AGENT_INGRESS_SECRET": "x" * 32},
+    )
+    assert settings.ingress_secret is None
+    assert settings.trusted_proxies == ("172.30.32.2",)
+
+
+def test_standalone_reads_the_ingress_secret(tmp_path: Path) -> None:
+    """Standalone (the demo), the secret a trusted proxy must send comes from the environment."""
+    settings = load_settings(
+        [*STANDALONE, "--data-dir", str(tmp_path)], {"HOME_AGENT_INGRESS_SECRET": "s" * 32}
+    )
+    assert settings.ingress_secret is not None
+    assert settings.ingress_secret.get_secret_value() == "s" * 32
+
+
+def test_a_short_ingress_secret_is_refused(tmp_path: Path) -> None:
+    """A guessable secret would make the proxy's address nearly enough again."""
+    with pytest.raises(ConfigError, match="at least 16"):
+        load_settings(
+            [*STANDALONE, "--data-dir", str(tmp_path)], {"HOME_AGENT_INGRESS_SECRET": "x"}
+        )
+
+
 def test_standalone_derives_websocket_url_from_base_url(tmp_path: Path) -> None:
     """A plain http base URL becomes ws://…/api/websocket and …/api for REST."""
     settings = load_settings([*STANDALONE, "--data-dir", str(tmp_path)], {})

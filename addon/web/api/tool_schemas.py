@@ -121,10 +121,19 @@ class ToolTryOut(BaseModel):
     arguments: dict[str, Any] = Field(description="The arguments after repair.")
     repaired: bool
     dry_run: bool
-    sent: bool = Field(description="False when nothing was sent (dry run, or refused arguments).")
+    sent: bool = Field(
+        description="False when nothing was sent (dry run, held, or refused arguments)."
+    )
     request: dict[str, Any] | None = Field(description="method, url, headers, body as rendered.")
     response: dict[str, Any] | None = Field(description="status, headers, body, truncated.")
     steps: list[dict[str, Any]] = Field(description="A composite's steps, in order.")
+    held: list[dict[str, Any]] = Field(
+        description=(
+            "What a conversation would hold for the user's confirmation (the confirmation "
+            "policy), each as the gate decided it: verdict, subject, rule and reason. Never "
+            "performed by a try."
+        )
+    )
     result: dict[str, Any] = Field(description="What the model would receive.")
     error: str | None
     duration_ms: float

@@ -12,7 +12,8 @@ Secret values go in (``PUT /api/secrets/{name}``) and never come out: every answ
 runs a tool once as the model would, through the callable the agent's wiring provides
 (:data:`~addon.keys.CUSTOM_TOOL_TRY`), and answers with the rendered request, the response, the
 result the model would receive and the duration, secrets masked. The ``dry_run`` option forces a
-dry run, as it does for every turn.
+dry run, as it does for every turn. A try obeys the confirmation policy as a turn does: an
+action it covers is listed under ``held`` with the gate's reason and never performed.
 """
 
 from __future__ import annotations

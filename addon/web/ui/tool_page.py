@@ -30,6 +30,8 @@ class TryShown:
     """The rendered request (the runner's record, secrets masked), None if nothing was built."""
     response: object
     steps: list[object]
+    held: list[JsonObject]
+    """What a turn would have held for the user's confirmation (the gate's decisions): not done."""
 
     @classmethod
     def of(cls, trial: Trial) -> TryShown:
@@ -44,6 +46,7 @@ class TryShown:
             request=run.request,
             response=run.response,
             steps=list(run.steps),
+            held=[decision.as_dict() for decision in trial.held],
         )
 
 

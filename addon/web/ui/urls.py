@@ -23,7 +23,7 @@ from aiohttp import web
 from yarl import URL
 
 from addon import keys
-from addon.web.access import INGRESS_PATH, is_trusted
+from addon.web.access import INGRESS_PATH, is_ingress
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def ingress_prefix(request: web.Request) -> str:
     """The path prefix the browser used for this request, without a trailing slash ("" if none)."""
     prefix = request.get(INGRESS_PATH)
     if prefix is None:
-        if not is_trusted(request.remote, request.config_dict[keys.SETTINGS].trusted_proxies):
+        if not is_ingress(request, request.config_dict[keys.SETTINGS]):
             return ""
         prefix = request.headers.get(INGRESS_HEADER, "")
     prefix = prefix.rstrip("/")

@@ -71,6 +71,20 @@ HTTP_ANSWERS = frozenset({"rest", "composite"})
 
 
 FORECAST_SCRIPT = "script.forecast"
+FORECAST_CONFIG = {
+    "alias": "Forecast",
+    "sequence": [
+        {"variables": {"forecast": {"sky": "sunny"}}},
+        {"stop": "Forecast ready", "response_variable": "forecast"},
+    ],
+}
+"""What the script does, as ``script/config`` answers: nothing the confirmation policy covers.
+A script whose effect cannot be read is held, in a try as in a turn."""
+
+
+async def script_config(connection: FakeConnection, message: dict[str, Any]) -> None:
+    """Home Assistant's ``script/config`` for the one script of this home."""
+    await connection.result(message["id"], {"config": FORECAST_CONFIG})
 
 
 @pytest.fixture
@@ -84,6 +98,7 @@ async def fake_home() -> AsyncIterator[FakeHomeAssistant]:
     data["states"][FORECAST_SCRIPT] = {"s": "off", "a": {"friendly_name": "Forecast"}}
     server = FakeHomeAssistant()
     serve_home(server, data)
+    server.handlers["script/config"] = script_config
     await server.start()
     yield server
     await server.close()
