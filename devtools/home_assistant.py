@@ -55,6 +55,9 @@ DEFAULT_PASSWORD = "demo-password"  # loopback demo home; printed so people can 
 # Onboarding's core_config step starts these config flows. met and radio_browser then reach for the
 # internet at every boot, which is slow or noisy offline, so all four are removed again and the home
 # stays the demo home FACTS.md describes: 108 entities, no to-do list unless asked for.
+PROBE_ITEM = "Home Agent probe"
+"""The item added to the shopping list to learn that its intent is ready, then removed
+(capitalized, as 2026.x stores what HassListAddItem adds)."""
 ONBOARDING_EXTRAS = frozenset({"google_translate", "met", "radio_browser", "shopping_list"})
 # Home Assistant's own variables and ours must not leak into its Python 3.13 venv.
 HIDDEN_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "SUPERVISOR", "SUPERVISOR_TOKEN")
@@ -592,6 +595,38 @@ class HomeAssistantProcess:
             "set up its shopping list",
             lambda: self._has_state(session, "todo.shopping_list"),
         )
+        # 2026.11 registers the to-do intents from the ``intent`` integration's platforms, after
+        # the entity exists: until then HassListAddItem is an "Unknown intent" (a 500). The
+        # intent answers once it adds a probe item, which is then removed.
+        await self._poll(
+            asyncio.get_running_loop().time() + self._boot_timeout,
+            "register HassListAddItem",
+            lambda: self._carries_out(
+                session, "HassListAddItem", {"item": PROBE_ITEM, "name": "Shopping List"}
+            ),
+        )
+        await _request(
+            session,
+            "POST",
+            f"{self.url}/api/services/todo/remove_item",
+            self.token,
+            json={"entity_id": "todo.shopping_list", "item": PROBE_ITEM},
+        )
+
+    async def _carries_out(
+        self, session: aiohttp.ClientSession, name: str, data: dict[str, Any]
+    ) -> bool:
+        """Whether Home Assistant carried out ``name`` with ``data``.
+
+        Not yet: an unknown intent is a 500, and a list not yet matched by name an error answer.
+        """
+        url = f"{self.url}/api/intent/handle"
+        payload = {"name": name, "data": data}
+        async with session.post(url, headers=self._auth_header(), json=payload) as response:
+            if response.status >= 500:
+                return False
+            answer = await response.json()
+            return bool(isinstance(answer, dict) and answer.get("data", {}).get("success"))
 
     async def _has_state(self, session: aiohttp.ClientSession, entity_id: str) -> bool:
         url = f"{self.url}/api/states/{entity_id}"

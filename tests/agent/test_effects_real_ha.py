@@ -35,7 +35,11 @@ SCRIPTS = {
     "let_them_in": {
         "alias": "Let Them In",
         "sequence": [{"action": "lock.unlock", "target": {"entity_id": LOCK}}],
-    }
+    },
+    "clear_the_logs": {
+        "alias": "Clear The Logs",
+        "sequence": [{"delay": 0}, {"action": "system_log.clear"}],
+    },
 }
 SCENES = [{"name": "Leave Home Open", "entities": {LOCK: "unlocked"}}]
 
@@ -175,3 +179,27 @@ async def test_a_scene_that_unlocks_turned_on_by_the_model_is_held_and_a_yes_run
     assert await unchanged(agent, effects_home) == ("locked", "closed")
     await agent.process(ask("yes"))
     await wait_for_state(effects_home, LOCK, "unlocked")
+
+
+@pytest.mark.parametrize(
+    "service",
+    [{"action": "script.clear_the_logs"}, {"action": "script.turn_on",
+                                           "target": {"entity_id": "script.clear_the_logs"}}],
+    ids=["by-name", "turn-on"],
+)  # fmt: skip
+async def test_a_custom_tool_whose_script_reaches_a_forbidden_action_is_refused(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+    service: dict[str, Any],
+) -> None:
+    """A script that clears Home Assistant's log is refused as ``system_log.clear`` is, not asked."""
+    client = await effects_app(aiohttp_client, make_app, make_settings, effects_home, scripted_llm)
+    agent = await with_tool(client, service)
+    scripted_llm.tool_calls(("do_it", {})).reply("I could not do that.")
+    answer = await agent.process(ask("clear the logs"))
+    assert answer.needs_confirmation is None
+    tool_messages = [m for m in scripted_llm.chat_requests[-1].messages if m["role"] == "tool"]
+    assert "system_log.clear, which can harm the host" in tool_messages[-1]["content"]

@@ -27,6 +27,9 @@ async def run(settings: ScriptSettings, context: StepContext) -> StepResult:
     refused = context.gate.entity(settings.entity_id)
     if not refused.allowed:
         raise ToolError(f"{context.field}.entity_id: {refused.reason}")
+    refused = context.gate.reaches("script.turn_on", [settings.entity_id], variables)
+    if not refused.allowed:
+        raise ToolError(f"{context.field}.entity_id: {refused.reason}")
     held = context.gate.confirm("script.turn_on", [settings.entity_id], variables, script=True)
     if not held.allowed:
         return StepResult(HELD, request=request, sent=False)

@@ -62,6 +62,9 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
         await port.call_service(domain, service, data, target or None, settings.return_response)
 
     groups = group_targets(target, data)
+    refused = context.gate.reaches(settings.action, entity_ids, plain, groups)
+    if not refused.allowed:
+        raise ToolError(f"{field}.action: {refused.reason}")
     # A group, or an action that acts through other entities, is made again exactly as called.
     again = bool(groups) or domain in REPLAYED_DOMAINS
     held = context.gate.confirm(

@@ -287,6 +287,34 @@ class Gate:
             Decision("refuse", action, "forbidden", f"{action} can harm the host ({pattern})")
         )
 
+    def reaches(
+        self,
+        action: str,
+        entity_ids: Sequence[str],
+        data: Mapping[str, Any],
+        groups: Mapping[str, Sequence[str]] | None = None,
+    ) -> Decision:
+        """Whether ``action`` reaches a forbidden action through what it runs.
+
+        A script (``script.turn_on``, ``script.<name>``) or a triggered automation calling
+        ``shell_command.*`` is judged by that call, as the policy judges it by its effects
+        (:mod:`addon.home.actions.impact`): the list of :data:`FORBIDDEN_ACTIONS` holds for every
+        action a tool reaches, whatever the action it names. Without the turn's home (no
+        :attr:`holds`) only the name is judged, by :meth:`action`.
+        """
+        if self.holds is None or "." not in action:
+            return Decision("allow", action)
+        domain, service = action.split(".", 1)
+        impact = self.holds.impacts.of(domain, service, entity_ids, data, groups)
+        for effect in impact.effects if impact is not None else ():
+            for reached in effect.services or ():
+                name = f"{effect.domain}.{reached}"
+                pattern = forbidden(name)
+                if pattern is not None:
+                    reason = f"{action} calls {name}, which can harm the host ({pattern})"
+                    return self._decide(Decision("refuse", action, "forbidden", reason))
+        return Decision("allow", action)
+
     def entity(self, entity_id: str) -> Decision:
         """An entity a call reads or acts on, not written by the user: it must be exposed."""
         if self.exposed is not None and self.exposed(entity_id):

@@ -12,6 +12,7 @@ from addon.home.actions.confirmation import (
     Holds,
     PolicyEntry,
 )
+from addon.home.actions.gate import Gate
 from addon.home.actions.impact import Effect, ImpactCache, Impacts
 from addon.home.model.live import HomeModel
 from addon.home.model.routines import Routines
@@ -59,6 +60,7 @@ def home(routines: Routines | None = None) -> HomeModel:
         "by_name",
         "loop",
         "unread",
+        "shell",
     ):
         data.entity(f"script.{name}", state="off", unique_id=name)
     data.entity("automation.arrive", friendly_name="Arrive")
@@ -90,6 +92,7 @@ ROUTINES = Routines.of(
         "script.device": {"sequence": [{"device_id": "abc", "domain": "lock", "type": "unlock"}]},
         "script.by_name": {"sequence": [{"service": "script.unlock"}]},
         "script.loop": {"sequence": [{"action": "script.loop"}, {"action": "light.turn_on"}]},
+        "script.shell": {"sequence": [{"if": [], "then": [{"action": "shell_command.wipe"}]}]},
     },
     automations={"automation.arrive": {"actions": [{"action": "script.turn_on",
                                                     "target": {"entity_id": "script.unlock"}}]}},
@@ -247,3 +250,31 @@ def test_expansions_are_kept_per_home_model_and_revision() -> None:
     assert cache.of(model) is first
     model.revision += 1
     assert cache.of(model) is not first
+
+
+@pytest.mark.parametrize(
+    ("action", "entity_ids"),
+    [
+        ("script.turn_on", ("script.shell",)),
+        ("script.shell", ()),
+        ("homeassistant.turn_on", ("script.shell",)),
+    ],
+)
+def test_a_script_reaching_a_forbidden_action_is_refused(
+    action: str, entity_ids: tuple[str, ...]
+) -> None:
+    """The host-harming list holds for what a script calls, however the script is started."""
+    gate = Gate(dry_run=False, holds=holds())
+    decision = gate.reaches(action, entity_ids, {})
+    assert decision.verdict == "refuse"
+    assert decision.rule == "forbidden"
+    assert "shell_command.wipe" in decision.reason
+    assert gate.decisions == [decision]
+
+
+def test_a_script_reaching_only_the_home_is_not_refused() -> None:
+    """A script that lights the hall reaches nothing forbidden (the policy still judges it)."""
+    gate = Gate(dry_run=False, holds=holds())
+    assert gate.reaches("script.turn_on", ["script.lights"], {}).allowed
+    assert gate.reaches("light.turn_on", ["light.hall"], {}).allowed
+    assert not gate.decisions
