@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,10 +27,31 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON_VERSION = "3.13"
 
 
-def resolve_for(
+ARCHES = ("x86_64", "aarch64")
+
+
+@dataclass(frozen=True)
+class Resolving:
+    """pip resolving requirements for one arch, started and not yet waited for."""
+
+    arch: str
+    process: subprocess.Popen[str]
+    report: Path
+
+    def entries(self) -> list[dict[str, object]]:
+        """What pip would install: its report's entries, once it finished."""
+        _, stderr = self.process.communicate(timeout=300)
+        assert self.process.returncode == 0, (
+            f"pip could not resolve for musllinux {self.arch}:\n{stderr}"
+        )
+        entries: list[dict[str, object]] = json.loads(self.report.read_text())["install"]
+        return entries
+
+
+def start_resolving(
     arch: str, tmp_path: Path, requirements: str = "requirements.txt", *extra: str
-) -> list[dict[str, object]]:
-    """What pip would install from ``requirements`` on musl ``arch``: its report's entries."""
+) -> Resolving:
+    """Start pip resolving ``requirements`` for musl ``arch`` (it mostly waits on the registry)."""
     report = tmp_path / "report.json"
     command = [
         sys.executable,
@@ -51,16 +73,29 @@ def resolve_for(
         "-r",
         str(ROOT / requirements),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, f"pip could not resolve for musllinux {arch}:\n{done.stderr}"
-    entries: list[dict[str, object]] = json.loads(report.read_text())["install"]
-    return entries
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return Resolving(arch, process, report)
 
 
-@pytest.mark.parametrize("arch", ["x86_64", "aarch64"])
-def test_requirements_install_from_musllinux_wheels(arch: str, tmp_path: Path) -> None:
+def resolve_for(
+    arch: str, tmp_path: Path, requirements: str = "requirements.txt", *extra: str
+) -> list[dict[str, object]]:
+    """What pip would install from ``requirements`` on musl ``arch``: its report's entries."""
+    return start_resolving(arch, tmp_path, requirements, *extra).entries()
+
+
+@pytest.fixture(scope="module")
+def runtime_resolutions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Resolving]:
+    """``requirements.txt`` resolving for both arches at once, started with the module."""
+    return {arch: start_resolving(arch, tmp_path_factory.mktemp(arch)) for arch in ARCHES}
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_requirements_install_from_musllinux_wheels(
+    arch: str, runtime_resolutions: dict[str, Resolving]
+) -> None:
     """Each package resolves to a wheel for musl on ``arch`` (or a pure-Python one)."""
-    entries = resolve_for(arch, tmp_path)
+    entries = runtime_resolutions[arch].entries()
     files = {
         str(entry["metadata"]["name"]): str(entry["download_info"]["url"]).rsplit("/", 1)[-1]  # type: ignore[index]
         for entry in entries
@@ -74,7 +109,7 @@ def test_requirements_install_from_musllinux_wheels(arch: str, tmp_path: Path) -
     assert not_musl == {}
 
 
-@pytest.mark.parametrize("arch", ["x86_64", "aarch64"])
+@pytest.mark.parametrize("arch", ARCHES)
 def test_home_assistant_2025_4_sentences_install_as_the_image_installs_them(
     arch: str, tmp_path: Path
 ) -> None:
