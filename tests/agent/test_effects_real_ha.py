@@ -181,23 +181,19 @@ async def test_a_scene_that_unlocks_turned_on_by_the_model_is_held_and_a_yes_run
     await wait_for_state(effects_home, LOCK, "unlocked")
 
 
-@pytest.mark.parametrize(
-    "service",
-    [{"action": "script.clear_the_logs"}, {"action": "script.turn_on",
-                                           "target": {"entity_id": "script.clear_the_logs"}}],
-    ids=["by-name", "turn-on"],
-)  # fmt: skip
 async def test_a_custom_tool_whose_script_reaches_a_forbidden_action_is_refused(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
     effects_home: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
-    service: dict[str, Any],
 ) -> None:
-    """A script that clears Home Assistant's log is refused as ``system_log.clear`` is, not asked."""
+    """A script that clears Home Assistant's log is refused as ``system_log.clear`` is, not asked.
+
+    (Started as ``script.turn_on`` it is judged the same: tests/home/actions/test_impact.py.)
+    """
     client = await effects_app(aiohttp_client, make_app, make_settings, effects_home, scripted_llm)
-    agent = await with_tool(client, service)
+    agent = await with_tool(client, {"action": "script.clear_the_logs"})
     scripted_llm.tool_calls(("do_it", {})).reply("I could not do that.")
     answer = await agent.process(ask("clear the logs"))
     assert answer.needs_confirmation is None
