@@ -1,4 +1,7 @@
-"""The Home Assistant link inside the whole app: started with it, reported on /health."""
+"""The Home Assistant link inside the whole app: started with it, reported on /health.
+
+On the newest release: the link itself runs on both in tests/ha/test_real_home_assistant.py.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ async def test_app_exposes_client_and_sync(app_client: TestClient[Any, Any]) -> 
 
 
 @pytest.mark.homeassistant
+@pytest.mark.newest_ha_only
 async def test_app_connects_and_builds_model(
     aiohttp_client: Callable[..., Any],
     make_settings: MakeSettings,

@@ -1,4 +1,8 @@
-"""The real Home Assistant Core the add-on talks to: tokens, WebSocket, states, intents, restart."""
+"""The real Home Assistant Core the add-on talks to: tokens, WebSocket, states, intents, restart.
+
+The harness's own checks, on the newest release: every other real-HA module drives the same
+harness on both (docs/DECISIONS.md, "Two Home Assistant versions").
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import pytest
 from devtools.home_assistant import HomeAssistantProcess
 from tests.fixtures.homeassistant import FreshHomeAssistant
 
-pytestmark = pytest.mark.homeassistant
+pytestmark = [pytest.mark.homeassistant, pytest.mark.newest_ha_only]
 TIMEOUT_S = 15
 
 
