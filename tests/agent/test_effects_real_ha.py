@@ -19,12 +19,15 @@ from aiohttp.test_utils import TestClient
 from addon import keys
 from addon.agent.conversation import ConversationRequest
 from addon.agent.service import Agent
+from addon.home.actions.confirmation import hash_pin
 from addon.home.actions.live import LiveExecutor
 from addon.store import custom_tools
 from devtools.home_assistant import HomeAssistantError, HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_agent_real_ha import started_app, wait_for_state
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.web.api.conftest import TOKEN, on_direct_port
+from tests.web.mcp.official import official_client
 
 pytestmark = pytest.mark.homeassistant
 
@@ -70,8 +73,12 @@ async def effects_app(
     scripted_llm: ScriptedLLM,
     *,
     local_first: bool = False,
+    api: bool = False,
 ) -> TestClient[Any, Any]:
-    """The add-on against ``home``: lock, garage (in its area), scene and script exposed."""
+    """The add-on against ``home``: lock, garage (in its area), scene and script exposed.
+
+    ``api``: reached on the direct port with the API token, as MCP and ``/v1`` callers are.
+    """
     await home.request("POST", "/api/services/lock/lock", {"entity_id": LOCK})
     await home.request("POST", "/api/services/cover/close_cover", {"entity_id": GARAGE})
     await wait_for_state(home, LOCK, "locked")
@@ -86,7 +93,10 @@ async def effects_app(
         llm_base_url=scripted_llm.base_url,
         llm_model="scripted-model",
         local_first=local_first,
+        api_token=TOKEN if api else None,
     )
+    if api:
+        settings = on_direct_port(settings)
     return await started_app(aiohttp_client, make_app(settings))
 
 
@@ -199,3 +209,41 @@ async def test_a_custom_tool_whose_script_reaches_a_forbidden_action_is_refused(
     assert answer.needs_confirmation is None
     tool_messages = [m for m in scripted_llm.chat_requests[-1].messages if m["role"] == "tool"]
     assert "system_log.clear, which can harm the host" in tool_messages[-1]["content"]
+
+
+@pytest.mark.parametrize("path", ["mcp", "v1"])
+async def test_a_scene_that_unlocks_a_pin_lock_is_held_over_mcp_and_v1_despite_a_scene_entry(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+    path: str,
+) -> None:
+    """With the lock under a PIN and scenes under a plain "yes", the scene still needs the PIN.
+
+    HassTurnOn on the scene, called straight over our MCP server or by the model behind the
+    OpenAI-compatible ``/v1``, is held: the lock's PIN entry governs what the scene does to it,
+    whatever entry covers the scene by name.
+    """
+    client = await effects_app(
+        aiohttp_client, make_app, make_settings, effects_home, scripted_llm, api=True
+    )
+    policy = client.server.app[keys.CONFIRMATION_POLICY]
+    await policy.add("entity", LOCK, ["unlock"], "pin", hash_pin("4711"))
+    await policy.add("domain", "scene", ["turn_on"], "yes", None)
+    if path == "mcp":
+        async with official_client(client) as mcp:
+            result = await mcp.call_tool("HassTurnOn", {"name": "Leave Home Open"})
+        assert "held_for_confirmation" in str(result.structured_content)
+    else:
+        scripted_llm.tool_calls(("HassTurnOn", {"name": "Leave Home Open"})).reply("Done.")
+        response = await client.post(
+            "/v1/chat/completions",
+            headers={"Authorization": f"Bearer {TOKEN}"},
+            json={"model": "home-agent", "messages": [{"role": "user", "content": "leave"}]},
+        )
+        assert response.status == 200, await response.text()
+        reply = (await response.json())["choices"][0]["message"]["content"]
+        assert "PIN" in reply
+    assert await unchanged(client.server.app[keys.AGENT], effects_home) == ("locked", "closed")
