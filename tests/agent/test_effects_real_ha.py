@@ -93,7 +93,7 @@ async def effects_app(
         llm_base_url=scripted_llm.base_url,
         llm_model="scripted-model",
         local_first=local_first,
-        api_token=TOKEN if api else None,
+        **({"api_token": TOKEN} if api else {}),
     )
     if api:
         settings = on_direct_port(settings)
