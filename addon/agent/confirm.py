@@ -22,13 +22,14 @@ Home Assistant) never answers it, and an anonymous request never answers theirs.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
 from addon.agent.conversation import ConversationRequest
 from addon.home.actions.confirmation import ConfirmationPolicy, HeldAction, pin_checks
-from addon.i18n.confirmation import left_as_it_was, question, says_yes, words_for
+from addon.i18n.confirmation import question, says_no, says_yes, still, words_for
 from addon.text import JsonObject
 
 Answer = Literal["confirmed", "cancelled", "wrong_pin", "locked"]
@@ -170,10 +171,24 @@ def expired(pending: Pending, now: datetime, timeout: float) -> bool:
     return now - pending.asked_at > timedelta(seconds=timeout)
 
 
+def supersedes(pending: Pending, text: str, language: str | None) -> bool:
+    """Whether ``text`` is a new request rather than an answer to ``pending``.
+
+    An answer is a yes, a no ("no", "cancel", "stop" and their kin in the person's language or
+    English), or, to a PIN question, anything with a digit in it (checked as a PIN, and masked,
+    so a PIN said in a sentence never leaks). Anything else ("lock the front door", "is it
+    locked?") cancels the question and is handled as what it is.
+    """
+    if says_yes(text, language) or says_no(text, language):
+        return False
+    return not (pending.pin and _DIGITS.search(text))
+
+
 async def answer_of(pending: Pending, text: str, language: str | None) -> Answer:
     """What the user's words do to the held actions: a PIN is checked against every hash.
 
     Words without a digit cancel a PIN question; digits that are not the PIN are a wrong PIN.
+    (Words that are neither an answer nor a cancel never get here: :func:`supersedes`.)
     """
     if pending.pin:
         digits = "".join(_DIGITS.findall(text))
@@ -282,8 +297,19 @@ def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
     return question(first.service, first.domain, names, pin, language)
 
 
-def reply_for(answer: Answer, pending: Pending, language: str | None, *, dry_run: bool) -> str:
-    """What the agent says to the answer (a dry run's confirmation says nothing changed)."""
+def reply_for(
+    answer: Answer,
+    pending: Pending,
+    language: str | None,
+    *,
+    dry_run: bool,
+    state_of: Callable[[str], str | None] = lambda entity_id: None,
+) -> str:
+    """What the agent says to the answer (a dry run's confirmation says nothing changed).
+
+    A cancel says what is true now, read through ``state_of`` (the home's state of an entity):
+    "OK, the Front Door is still locked." only when every held lock is locked.
+    """
     words = words_for(language)
     if answer == "confirmed":
         return words.confirmed_dry_run if dry_run else words.confirmed
@@ -291,4 +317,8 @@ def reply_for(answer: Answer, pending: Pending, language: str | None, *, dry_run
         return words.wrong_pin
     if answer == "locked":
         return words.locked_out.format(minutes=int(PIN_LOCKOUT.total_seconds() // 60))
-    return left_as_it_was(pending.held[0].domain, language)
+    first = pending.held[0]
+    same = [held for held in pending.held if held.domain == first.domain]
+    names = ", ".join(name for held in same for name in held.names)
+    states = [state_of(entity_id) for held in same for entity_id in held.entity_ids]
+    return still(first.domain, names, states, language)

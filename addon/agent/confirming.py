@@ -158,6 +158,23 @@ class Confirmations:
         )
         return detail
 
+    def supersede(
+        self, pending: Pending, request: ConversationRequest, trace: TurnTrace, at: datetime
+    ) -> None:
+        """Cancel ``pending`` for a new request said instead of an answer (traced, announced).
+
+        The request itself is then handled as any other: "lock the front door" said to "Unlock
+        the Front Door?" locks it, and "is it locked?" is answered.
+        """
+        detail = pending.as_dict()
+        trace.tool_calls.append(
+            ToolCallTrace(at, "confirmation", _status("Cancelled by a new request", detail), None)
+        )
+        self._events.emit(
+            CONFIRMATION_CANCELLED,
+            confirmation_event(pending.conversation_id, request.device_id, detail, "superseded"),
+        )
+
     async def answer(
         self,
         pending: Pending,
@@ -190,7 +207,13 @@ class Confirmations:
             return None
         dry_run = pending.dry_run or context.dry_run
         answer = await self._answer_of(pending, said, request, context.language, at)
-        reply = reply_for(answer, pending, context.language, dry_run=dry_run)
+        home = context.home
+
+        def state_of(entity_id: str) -> str | None:
+            state = home.state(entity_id) if home is not None else None
+            return state.state if state is not None else None
+
+        reply = reply_for(answer, pending, context.language, dry_run=dry_run, state_of=state_of)
         executor = setup.executor(context.home, dry_run)
         acted: tuple[ActedTarget, ...] = ()
         error: str | None = None

@@ -187,8 +187,9 @@ def confirmation_event(
 ) -> JsonObject:
     """``home_agent_confirmation_*``: an action held, confirmed, or cancelled (and why).
 
-    ``reason`` is ``requested``, ``confirmed``, ``cancelled``, ``expired``, ``failed`` or
-    ``locked`` (too many wrong PINs). Never the user's words: a PIN is not in any event.
+    ``reason`` is ``requested``, ``confirmed``, ``cancelled``, ``superseded`` (a new request
+    said instead of an answer), ``expired``, ``failed`` or ``locked`` (too many wrong PINs).
+    Never the user's words: a PIN is not in any event.
     """
     return {
         "conversation_id": conversation_id,

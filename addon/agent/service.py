@@ -27,6 +27,7 @@ from typing import Protocol
 
 from addon.agent.after_turn import AfterTurnWork, FinishedTurn, verdict_without_acting
 from addon.agent.answer import Answer, action_summary
+from addon.agent.confirm import supersedes
 from addon.agent.confirming import Confirmations
 from addon.agent.context import HomeContext
 from addon.agent.continuation import ConversationFinder, FoundConversation
@@ -177,6 +178,10 @@ class Agent:
         async with self.history.lock(conversation_id):
             said = request.text
             pending = self._confirmations.claim(conversation_id, request)
+            # Neither a yes nor a no (nor a PIN): a new request, which cancels the question.
+            superseded = pending if pending and supersedes(pending, said, language) else None
+            if superseded is not None:
+                pending = None
             # A question asked in a dry run is answered in one, whatever this request says.
             dry_run = dry_run or self._confirmations.dry_run_of(pending, created_at)
             # A PIN is never stored, traced, fired, logged or sent: masked before anything.
@@ -191,6 +196,8 @@ class Agent:
             trace = TurnTrace()
             context = self._setup().context(model, language, created_at, request.device_id, dry_run)
             spoken = SpokenStream(on_text) if on_text is not None else None
+            if superseded is not None:
+                self._confirmations.supersede(superseded, request, trace, created_at)
             answer = (
                 await self._confirmations.answer(
                     pending, said, request, context, trace, spoken, self.clock(), self._setup()

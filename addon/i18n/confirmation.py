@@ -1,9 +1,11 @@
 """What the agent says when it holds an action for confirmation, in every language it speaks.
 
 Its own table beside :mod:`addon.i18n.translations` (the same eight languages; a missing one
-speaks English): the question ("Unlock the front door? Say yes to confirm."), the answers to
-a yes (in a dry run too), to anything else, to a wrong PIN and to too many, and the words that
-count as a yes.
+speaks English): the question, named as a person would say it ("Unlock the Front Door? Say yes
+to confirm.", never a service id, which a satellite would read aloud), the answers to a yes (in
+a dry run too), to a no (saying what is true now: "OK, the Front Door is still locked." only
+when it is), to a wrong PIN and to too many, and the words that count as a yes or a no.
+Anything else said to a question is a new request (:func:`addon.agent.confirm.supersedes`).
 """
 
 from __future__ import annotations
@@ -18,20 +20,35 @@ from addon.i18n.codes import base_language
 
 @dataclass(frozen=True, slots=True)
 class ConfirmWords:
-    """One language's sentences and yes-words for confirmation."""
+    """One language's sentences, yes-words and no-words for confirmation.
+
+    The action phrases take ``{name}`` (the entities' names); ``arm`` takes ``{mode}`` too.
+    """
 
     unlock: str
+    lock: str
     open: str
+    close: str
     disarm: str
+    arm: str
+    turn_on: str
+    turn_off: str
+    activate: str
+    """A scene."""
+    run: str
+    """A script, or an automation triggered."""
     other: str
-    """Any other covered action: ``{action}`` is ``domain.service``."""
+    """Any other covered action: a neutral verb, never the service's id."""
+    modes: Mapping[str, str]
+    """An alarm panel's arming modes (``away``, ``home``, ``night``, ``vacation``...)."""
     say_yes: str
     say_pin: str
     confirmed: str
-    left_locked: str
-    left_closed: str
-    left_armed: str
+    still_locked: str
+    still_closed: str
+    still_armed: str
     left_alone: str
+    """A cancel where what is true now cannot be said more precisely: nothing was changed."""
     wrong_pin: str
     """A wrong PIN: the question still waits for the right one."""
     confirmed_dry_run: str
@@ -39,36 +56,72 @@ class ConfirmWords:
     locked_out: str
     """Too many wrong PINs: ``{minutes}`` of no PIN confirmation."""
     yes: tuple[str, ...]
+    no: tuple[str, ...]
+    """Words that cancel (the whole utterance); anything else is a new request."""
 
 
 EN = ConfirmWords(
-    unlock="Unlock {name}",
-    open="Open {name}",
-    disarm="Disarm {name}",
-    other="Run {action} on {name}",
+    unlock="Unlock the {name}",
+    lock="Lock the {name}",
+    open="Open the {name}",
+    close="Close the {name}",
+    disarm="Disarm the {name}",
+    arm="Arm the {name} alarm ({mode})",
+    turn_on="Turn on the {name}",
+    turn_off="Turn off the {name}",
+    activate="Activate {name}",
+    run="Run {name}",
+    other="Change the {name}",
+    modes=MappingProxyType(
+        {
+            "away": "away",
+            "home": "home",
+            "night": "night",
+            "vacation": "vacation",
+            "custom_bypass": "custom bypass",
+        }
+    ),
     say_yes="{question}? Say yes to confirm.",
     say_pin="{question}? Say the PIN to confirm.",
     confirmed="Done.",
-    left_locked="OK, I left it locked.",
-    left_closed="OK, I left it closed.",
-    left_armed="OK, I left it armed.",
-    left_alone="OK, I left it as it is.",
+    still_locked="OK, the {name} is still locked.",
+    still_closed="OK, the {name} is still closed.",
+    still_armed="OK, the {name} alarm is still armed.",
+    left_alone="OK, I didn't change anything.",
     wrong_pin="That PIN is not right. Say it again to confirm, or no to cancel.",
     confirmed_dry_run="Done, as a dry run: nothing was changed.",
     locked_out="Too many wrong PINs. PIN confirmation is locked for {minutes} minutes.",
     yes=("yes", "yeah", "yep", "confirm", "do it", "go ahead", "ok", "okay", "sure"),
+    no=("no", "nope", "cancel", "stop", "don't", "do not", "never mind", "no thanks", "abort"),
 )
+
 DE = ConfirmWords(
     unlock="{name} aufschließen",
+    lock="{name} abschließen",
     open="{name} öffnen",
+    close="{name} schließen",
     disarm="{name} unscharf schalten",
-    other="{action} für {name} ausführen",
+    arm="Alarm {name} scharf schalten ({mode})",
+    turn_on="{name} einschalten",
+    turn_off="{name} ausschalten",
+    activate="{name} aktivieren",
+    run="{name} ausführen",
+    other="{name} ändern",
+    modes=MappingProxyType(
+        {
+            "away": "abwesend",
+            "home": "zu Hause",
+            "night": "Nacht",
+            "vacation": "Urlaub",
+            "custom_bypass": "benutzerdefiniert",
+        }
+    ),
     say_yes="{question}? Sag ja, um zu bestätigen.",
     say_pin="{question}? Sag die PIN, um zu bestätigen.",
     confirmed="Erledigt.",
-    left_locked="OK, es bleibt abgeschlossen.",
-    left_closed="OK, es bleibt geschlossen.",
-    left_armed="OK, es bleibt scharf geschaltet.",
+    still_locked="OK, {name} ist weiterhin abgeschlossen.",
+    still_closed="OK, {name} ist weiterhin geschlossen.",
+    still_armed="OK, {name} ist weiterhin scharf geschaltet.",
     left_alone="OK, ich habe nichts verändert.",
     wrong_pin=(
         "Die PIN stimmt nicht. Sag sie noch einmal, um zu bestätigen, oder nein, um abzubrechen."
@@ -76,18 +129,36 @@ DE = ConfirmWords(
     confirmed_dry_run="Erledigt, als Probelauf: Es wurde nichts verändert.",
     locked_out="Zu viele falsche PINs. Die Bestätigung per PIN ist für {minutes} Minuten gesperrt.",
     yes=("ja", "jawohl", "bestätigen", "bestätige", "mach es", "mach das", "ok", "okay", "klar"),
+    no=("nein", "nee", "abbrechen", "abbruch", "stopp", "stop", "lass es", "vergiss es"),
 )
+
 FR = ConfirmWords(
     unlock="Déverrouiller {name}",
+    lock="Verrouiller {name}",
     open="Ouvrir {name}",
+    close="Fermer {name}",
     disarm="Désarmer {name}",
-    other="Exécuter {action} sur {name}",
+    arm="Armer l'alarme {name} ({mode})",
+    turn_on="Allumer {name}",
+    turn_off="Éteindre {name}",
+    activate="Activer {name}",
+    run="Lancer {name}",
+    other="Modifier {name}",
+    modes=MappingProxyType(
+        {
+            "away": "absent",
+            "home": "à la maison",
+            "night": "nuit",
+            "vacation": "vacances",
+            "custom_bypass": "personnalisé",
+        }
+    ),
     say_yes="{question} ? Dites oui pour confirmer.",
     say_pin="{question} ? Dites le code PIN pour confirmer.",
     confirmed="C'est fait.",
-    left_locked="D'accord, je laisse verrouillé.",
-    left_closed="D'accord, je laisse fermé.",
-    left_armed="D'accord, je laisse armé.",
+    still_locked="D'accord, {name} reste verrouillé.",
+    still_closed="D'accord, {name} reste fermé.",
+    still_armed="D'accord, {name} reste armé.",
     left_alone="D'accord, je ne change rien.",
     wrong_pin="Ce code PIN n'est pas le bon. Redites-le pour confirmer, ou dites non pour annuler.",
     confirmed_dry_run="C'est fait, en simulation : rien n'a été modifié.",
@@ -96,18 +167,36 @@ FR = ConfirmWords(
         " La confirmation par code PIN est bloquée pendant {minutes} minutes."
     ),
     yes=("oui", "ouais", "confirmer", "je confirme", "vas-y", "d'accord", "ok"),
+    no=("non", "annuler", "annule", "arrête", "stop", "laisse tomber"),
 )
+
 ES = ConfirmWords(
     unlock="¿Desbloquear {name}",
+    lock="¿Bloquear {name}",
     open="¿Abrir {name}",
+    close="¿Cerrar {name}",
     disarm="¿Desarmar {name}",
-    other="¿Ejecutar {action} en {name}",
+    arm="¿Armar la alarma {name} ({mode})",
+    turn_on="¿Encender {name}",
+    turn_off="¿Apagar {name}",
+    activate="¿Activar {name}",
+    run="¿Ejecutar {name}",
+    other="¿Cambiar {name}",
+    modes=MappingProxyType(
+        {
+            "away": "ausente",
+            "home": "en casa",
+            "night": "noche",
+            "vacation": "vacaciones",
+            "custom_bypass": "personalizado",
+        }
+    ),
     say_yes="{question}? Di sí para confirmar.",
     say_pin="{question}? Di el PIN para confirmar.",
     confirmed="Hecho.",
-    left_locked="De acuerdo, lo dejo cerrado con llave.",
-    left_closed="De acuerdo, lo dejo cerrado.",
-    left_armed="De acuerdo, la dejo armada.",
+    still_locked="De acuerdo, {name} sigue cerrado con llave.",
+    still_closed="De acuerdo, {name} sigue cerrado.",
+    still_armed="De acuerdo, {name} sigue armada.",
     left_alone="De acuerdo, no cambio nada.",
     wrong_pin="Ese PIN no es correcto. Dilo otra vez para confirmar, o di no para cancelar.",
     confirmed_dry_run="Hecho, como simulación: no se ha cambiado nada.",
@@ -116,18 +205,36 @@ ES = ConfirmWords(
         " La confirmación por PIN queda bloqueada durante {minutes} minutos."
     ),
     yes=("sí", "si", "confirmo", "confirmar", "hazlo", "adelante", "vale", "ok"),
+    no=("no", "cancelar", "cancela", "para", "detente", "déjalo", "olvídalo"),
 )
+
 NL = ConfirmWords(
     unlock="{name} ontgrendelen",
+    lock="{name} vergrendelen",
     open="{name} openen",
+    close="{name} sluiten",
     disarm="{name} uitschakelen",
-    other="{action} uitvoeren op {name}",
+    arm="Alarm {name} inschakelen ({mode})",
+    turn_on="{name} aanzetten",
+    turn_off="{name} uitzetten",
+    activate="{name} activeren",
+    run="{name} uitvoeren",
+    other="{name} wijzigen",
+    modes=MappingProxyType(
+        {
+            "away": "afwezig",
+            "home": "thuis",
+            "night": "nacht",
+            "vacation": "vakantie",
+            "custom_bypass": "aangepast",
+        }
+    ),
     say_yes="{question}? Zeg ja om te bevestigen.",
     say_pin="{question}? Zeg de pincode om te bevestigen.",
     confirmed="Klaar.",
-    left_locked="Oké, het blijft op slot.",
-    left_closed="Oké, het blijft dicht.",
-    left_armed="Oké, het blijft ingeschakeld.",
+    still_locked="Oké, {name} blijft op slot.",
+    still_closed="Oké, {name} blijft dicht.",
+    still_armed="Oké, {name} blijft ingeschakeld.",
     left_alone="Oké, ik heb niets veranderd.",
     wrong_pin=(
         "Die pincode klopt niet. Zeg hem nog eens om te bevestigen, of zeg nee om te annuleren."
@@ -137,35 +244,71 @@ NL = ConfirmWords(
         "Te veel verkeerde pincodes. Bevestigen met een pincode is {minutes} minuten geblokkeerd."
     ),
     yes=("ja", "jazeker", "bevestig", "bevestigen", "doe maar", "oké", "ok"),
+    no=("nee", "neen", "annuleer", "annuleren", "stop", "laat maar"),
 )
+
 IT = ConfirmWords(
     unlock="Sbloccare {name}",
+    lock="Bloccare {name}",
     open="Aprire {name}",
+    close="Chiudere {name}",
     disarm="Disattivare {name}",
-    other="Eseguire {action} su {name}",
+    arm="Inserire l'allarme {name} ({mode})",
+    turn_on="Accendere {name}",
+    turn_off="Spegnere {name}",
+    activate="Attivare {name}",
+    run="Eseguire {name}",
+    other="Modificare {name}",
+    modes=MappingProxyType(
+        {
+            "away": "fuori casa",
+            "home": "in casa",
+            "night": "notte",
+            "vacation": "vacanza",
+            "custom_bypass": "personalizzato",
+        }
+    ),
     say_yes="{question}? Di sì per confermare.",
     say_pin="{question}? Di il PIN per confermare.",
     confirmed="Fatto.",
-    left_locked="Va bene, lo lascio chiuso a chiave.",
-    left_closed="Va bene, lo lascio chiuso.",
-    left_armed="Va bene, lo lascio inserito.",
+    still_locked="Va bene, {name} resta chiuso a chiave.",
+    still_closed="Va bene, {name} resta chiuso.",
+    still_armed="Va bene, {name} resta inserito.",
     left_alone="Va bene, non cambio nulla.",
     wrong_pin="Il PIN non è corretto. Ripetilo per confermare, o di' no per annullare.",
     confirmed_dry_run="Fatto, come prova: non è stato cambiato nulla.",
     locked_out="Troppi PIN errati. La conferma con PIN è bloccata per {minutes} minuti.",
     yes=("sì", "si", "confermo", "conferma", "fallo", "vai", "va bene", "ok"),
+    no=("no", "annulla", "annullare", "ferma", "fermati", "stop", "lascia stare"),
 )
+
 PL = ConfirmWords(
     unlock="Odblokować {name}",
+    lock="Zablokować {name}",
     open="Otworzyć {name}",
+    close="Zamknąć {name}",
     disarm="Rozbroić {name}",
-    other="Wykonać {action} dla {name}",
+    arm="Uzbroić alarm {name} ({mode})",
+    turn_on="Włączyć {name}",
+    turn_off="Wyłączyć {name}",
+    activate="Aktywować {name}",
+    run="Uruchomić {name}",
+    other="Zmienić {name}",
+    modes=MappingProxyType(
+        {
+            "away": "poza domem",
+            "home": "w domu",
+            "night": "noc",
+            "vacation": "urlop",
+            "custom_bypass": "niestandardowy",
+        }
+    ),
     say_yes="{question}? Powiedz tak, aby potwierdzić.",
     say_pin="{question}? Powiedz PIN, aby potwierdzić.",
     confirmed="Zrobione.",
-    left_locked="Dobrze, pozostaje zamknięte na klucz.",
-    left_closed="Dobrze, pozostaje zamknięte.",
-    left_armed="Dobrze, pozostaje uzbrojone.",
+    still_locked="Dobrze, {name} pozostaje zamknięte na klucz.",
+    still_closed="Dobrze, {name} pozostaje zamknięte.",
+    still_armed="Dobrze, {name} pozostaje uzbrojone.",
     left_alone="Dobrze, niczego nie zmieniono.",
     wrong_pin=(
         "Ten PIN jest nieprawidłowy."
@@ -176,18 +319,36 @@ PL = ConfirmWords(
         "Zbyt wiele błędnych PIN-ów. Potwierdzanie PIN-em jest zablokowane na {minutes} minut."
     ),
     yes=("tak", "potwierdzam", "potwierdź", "zrób to", "dobrze", "ok"),
+    no=("nie", "anuluj", "stop", "przestań", "zostaw", "nieważne"),
 )
+
 PT = ConfirmWords(
     unlock="Destrancar {name}",
+    lock="Trancar {name}",
     open="Abrir {name}",
+    close="Fechar {name}",
     disarm="Desarmar {name}",
-    other="Executar {action} em {name}",
+    arm="Armar o alarme {name} ({mode})",
+    turn_on="Ligar {name}",
+    turn_off="Desligar {name}",
+    activate="Ativar {name}",
+    run="Executar {name}",
+    other="Alterar {name}",
+    modes=MappingProxyType(
+        {
+            "away": "ausente",
+            "home": "em casa",
+            "night": "noite",
+            "vacation": "férias",
+            "custom_bypass": "personalizado",
+        }
+    ),
     say_yes="{question}? Diga sim para confirmar.",
     say_pin="{question}? Diga o PIN para confirmar.",
     confirmed="Feito.",
-    left_locked="Está bem, fica trancado.",
-    left_closed="Está bem, fica fechado.",
-    left_armed="Está bem, fica armado.",
+    still_locked="Está bem, {name} continua trancado.",
+    still_closed="Está bem, {name} continua fechado.",
+    still_armed="Está bem, {name} continua armado.",
     left_alone="Está bem, não mudei nada.",
     wrong_pin=(
         "Esse PIN não está certo. Diga-o outra vez para confirmar, ou diga não para cancelar."
@@ -197,7 +358,9 @@ PT = ConfirmWords(
         "Demasiados PIN errados. A confirmação por PIN está bloqueada durante {minutes} minutos."
     ),
     yes=("sim", "confirmo", "confirmar", "pode", "faz isso", "ok", "está bem"),
+    no=("não", "nao", "cancelar", "cancela", "pare", "parar", "deixa"),
 )
+
 
 TABLE: Mapping[str, ConfirmWords] = MappingProxyType(
     {"en": EN, "de": DE, "fr": FR, "es": ES, "nl": NL, "it": IT, "pl": PL, "pt": PT}
@@ -205,6 +368,12 @@ TABLE: Mapping[str, ConfirmWords] = MappingProxyType(
 """Confirmation words by language code without region; English for any other."""
 
 _PUNCTUATION = re.compile(r"[^\w\s'-]+")
+_THE_THE = re.compile(r"\b(the) the\b", re.IGNORECASE)
+"""English names often start with "the" themselves: "Open the The Shed" reads "Open the Shed"."""
+
+OPENS = frozenset({"open", "open_cover", "toggle", "set_cover_position", "open_valve"})
+"""Services a question calls opening (a toggle of a closed garage door opens it)."""
+CLOSES = frozenset({"close_cover", "close_valve"})
 
 
 def words_for(language: str | None) -> ConfirmWords:
@@ -212,35 +381,72 @@ def words_for(language: str | None) -> ConfirmWords:
     return TABLE.get(base_language(language or "en"), EN)
 
 
+def _said(text: str) -> str:
+    return " ".join(_PUNCTUATION.sub(" ", text.casefold()).split())
+
+
 def says_yes(text: str, language: str | None) -> bool:
     """Whether ``text`` is a yes in ``language`` (or in English): the whole utterance, no more."""
-    said = " ".join(_PUNCTUATION.sub(" ", text.casefold()).split())
-    if not said:
-        return False
-    return said in words_for(language).yes or said in EN.yes
+    said = _said(text)
+    return bool(said) and (said in words_for(language).yes or said in EN.yes)
+
+
+def says_no(text: str, language: str | None) -> bool:
+    """Whether ``text`` is a no, cancel or stop in ``language`` (or English), and only that."""
+    said = _said(text)
+    return bool(said) and (said in words_for(language).no or said in EN.no)
+
+
+def action_phrase(service: str, domain: str, names: str, language: str | None) -> str:
+    """``domain.service`` on ``names`` as a person says it: "Unlock the Front Door"."""
+    words = words_for(language)
+    if domain == "lock" and service == "unlock":
+        phrase = words.unlock
+    elif domain == "lock" and service == "lock":
+        phrase = words.lock
+    elif service == "alarm_disarm":
+        phrase = words.disarm
+    elif service.startswith("alarm_arm_"):
+        mode = service.removeprefix("alarm_arm_")
+        return words.arm.format(name=names, mode=words.modes.get(mode, mode.replace("_", " ")))
+    elif service in OPENS and domain not in ("scene", "script", "automation"):
+        phrase = words.open
+    elif service in CLOSES:
+        phrase = words.close
+    elif domain == "scene":
+        phrase = words.activate
+    elif domain in ("script", "automation"):
+        phrase = words.run
+    elif service == "turn_on":
+        phrase = words.turn_on
+    elif service == "turn_off":
+        phrase = words.turn_off
+    else:
+        phrase = words.other
+    return _THE_THE.sub(r"\1", phrase.format(name=names))
 
 
 def question(service: str, domain: str, names: str, pin: bool, language: str | None) -> str:
-    """The question that holds ``domain.service`` on ``names``."""
+    """The question holding ``domain.service`` on ``names``: "Unlock the Front Door? Say yes…"."""
     words = words_for(language)
-    if service in ("unlock",) and domain == "lock":
-        asked = words.unlock.format(name=names)
-    elif service == "alarm_disarm":
-        asked = words.disarm.format(name=names)
-    elif service in ("open", "open_cover", "toggle", "set_cover_position", "open_valve"):
-        asked = words.open.format(name=names)
-    else:
-        asked = words.other.format(action=f"{domain}.{service}", name=names)
+    asked = action_phrase(service, domain, names, language)
     return (words.say_pin if pin else words.say_yes).format(question=asked)
 
 
-def left_as_it_was(domain: str, language: str | None) -> str:
-    """What a cancellation says: "OK, I left it locked." and its kin."""
+def still(domain: str, names: str, states: list[str | None], language: str | None) -> str:
+    """What a cancel says, true now: "OK, the Front Door is still locked." only when it is.
+
+    ``states`` are the held entities' states as the home reports them now; where they do not
+    all say the same (or nothing is known), the cancel says only that nothing was changed.
+    """
     words = words_for(language)
-    if domain == "lock":
-        return words.left_locked
-    if domain in ("cover", "valve"):
-        return words.left_closed
-    if domain == "alarm_control_panel":
-        return words.left_armed
+    if states and names:
+        if domain == "lock" and all(state == "locked" for state in states):
+            return words.still_locked.format(name=names)
+        if domain in ("cover", "valve") and all(state == "closed" for state in states):
+            return words.still_closed.format(name=names)
+        if domain == "alarm_control_panel" and all(
+            state is not None and state.startswith("armed") for state in states
+        ):
+            return words.still_armed.format(name=names)
     return words.left_alone

@@ -67,7 +67,7 @@ async def test_local_unlock_is_held_and_a_yes_unlocks(
     agent = client.server.app[keys.AGENT]
     held = await agent.process(ask("unlock the front door"))
     assert held.handled_by == "local"
-    assert held.reply == "Unlock Front Door? Say yes to confirm."
+    assert held.reply == "Unlock the Front Door? Say yes to confirm."
     assert held.needs_confirmation is not None
     assert held.needs_confirmation["actions"][0]["action"] == "lock.unlock"
     assert held.continue_conversation is True
@@ -78,21 +78,51 @@ async def test_local_unlock_is_held_and_a_yes_unlocks(
     await wait_for_state(home, LOCK, "unlocked")
 
 
-async def test_anything_else_cancels_and_says_so(
+async def test_a_no_cancels_and_says_what_is_true_now(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
     fresh_home_assistant: FreshHomeAssistant,
 ) -> None:
-    """A reply that is not a yes cancels the held unlock: "OK, I left it locked."."""
+    """A no cancels the held unlock, and the reply says the door is still locked (it is)."""
     home = fresh_home_assistant()
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     await agent.process(ask("unlock the front door"))
-    cancelled = await agent.process(ask("no, leave it"))
-    assert cancelled.reply == "OK, I left it locked."
+    cancelled = await agent.process(ask("No!"))
+    assert cancelled.reply == "OK, the Front Door is still locked."
     again = await agent.process(ask("yes"))
     assert again.reply != "Done."
+    assert await settled_state(agent, home) == "locked"
+
+
+async def test_a_new_request_instead_of_an_answer_cancels_and_is_carried_out(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """A "lock the front door" said to "Unlock the Front Door?" locks a door left unlocked.
+
+    Before, any words but a yes cancelled and were swallowed ("OK, I left it locked." while
+    the door stood unlocked). A question said instead is answered, and the hold is gone.
+    """
+    home = fresh_home_assistant()
+    await home.request("POST", "/api/services/lock/unlock", {"entity_id": LOCK})
+    await wait_for_state(home, LOCK, "unlocked")
+    client = await lock_app(aiohttp_client, make_app, make_settings, home)
+    agent = client.server.app[keys.AGENT]
+    held = await agent.process(ask("unlock the front door"))
+    assert held.needs_confirmation is not None
+    locked = await agent.process(ask("lock the front door"))
+    assert locked.needs_confirmation is None
+    assert await settled_state(agent, home) == "locked"
+    assert "still" not in locked.reply
+    await agent.process(ask("unlock the front door"))
+    answered = await agent.process(ask("is the front door locked?"))
+    assert answered.needs_confirmation is None
+    assert answered.reply.lower().startswith("yes")  # Home Assistant's own answer: "Yes"
+    assert (await agent.process(ask("yes"))).reply != "Done."
     assert await settled_state(agent, home) == "locked"
 
 
@@ -155,7 +185,7 @@ async def test_the_models_unlock_tool_call_is_held(
     agent = client.server.app[keys.AGENT]
     scripted_llm.tool_calls(("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}))
     held = await agent.process(ask("let me in"))
-    assert held.reply.endswith("Unlock Front Door? Say yes to confirm.")
+    assert held.reply.endswith("Unlock the Front Door? Say yes to confirm.")
     assert held.needs_confirmation is not None
     assert await settled_state(agent, home) == "locked"
     await agent.process(ask("yes"))
@@ -194,7 +224,7 @@ async def test_a_wrong_pin_waits_for_the_retry_and_no_pin_is_kept(
     agent = app[keys.AGENT]
     await app[keys.CONFIRMATION_POLICY].add("entity", LOCK, ["unlock"], "pin", hash_pin("47113952"))
     held = await agent.process(ask("unlock the front door"))
-    assert held.reply == "Unlock Front Door? Say the PIN to confirm."
+    assert held.reply == "Unlock the Front Door? Say the PIN to confirm."
     wrong = await agent.process(ask("8 2 6 9 0 5 7 3"))
     assert wrong.reply == "That PIN is not right. Say it again to confirm, or no to cancel."
     assert await settled_state(agent, home) == "locked"
@@ -268,7 +298,7 @@ async def test_a_custom_service_tool_unlocking_is_held(
     scripted_llm.tool_calls(("open_up", {}))
     held = await agent.process(ask("open up"))
     assert held.needs_confirmation is not None
-    assert held.reply.endswith("Unlock Front Door? Say yes to confirm.")
+    assert held.reply.endswith("Unlock the Front Door? Say yes to confirm.")
     assert await settled_state(agent, home) == "locked"
     await agent.process(ask("yes"))
     await wait_for_state(home, LOCK, "unlocked")
@@ -330,7 +360,7 @@ async def test_in_a_dry_run_the_confirmed_unlock_is_virtual(
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     held = await agent.process(ask("unlock the front door", dry_run=True))
-    assert held.reply == "Unlock Front Door? Say yes to confirm."
+    assert held.reply == "Unlock the Front Door? Say yes to confirm."
     done = await agent.process(ask("yes", dry_run=True))
     assert done.reply == "Done, as a dry run: nothing was changed."
     assert await settled_state(agent, home) == "locked"

@@ -46,4 +46,4 @@ async def test_then_say_yes_confirms_a_held_unlock(
     confirmed, unconfirmed = await evaluation.run(task_file, RunSettings(model="none"))
     assert (confirmed.passed, confirmed.reply) == (True, "Done.")
     assert unconfirmed.passed is False
-    assert unconfirmed.reply == "Unlock Front door? Say yes to confirm."
+    assert unconfirmed.reply == "Unlock the Front door? Say yes to confirm."

@@ -31,7 +31,7 @@ from tests.wyoming.test_home_assistant import add_wyoming_integration, start_for
 pytestmark = pytest.mark.homeassistant
 LOCK = "lock.front_door"
 HALL = {"device_id": "satellite-hall"}
-QUESTION = "Unlock Front Door? Say yes to confirm."
+QUESTION = "Unlock the Front Door? Say yes to confirm."
 Say = Callable[[int, str], Awaitable[list[Event]]]
 """Sends a transcript's text to the Wyoming port, as one kind of client does; the events back."""
 

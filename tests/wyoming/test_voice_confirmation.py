@@ -27,7 +27,7 @@ from tests.fixtures.agent import MakeAgent, ManualClock
 from tests.wyoming.conftest import exchange, final, say_as_home_assistant_2025_4
 
 LOCK = "lock.front_door"
-QUESTION = "Unlock Front Door? Say yes to confirm."
+QUESTION = "Unlock the Front Door? Say yes to confirm."
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +86,9 @@ async def test_the_bare_yes_joins_the_questions_conversation(voice: Voice) -> No
 
 
 async def test_a_bare_other_answer_cancels_and_nothing_acts(voice: Voice) -> None:
-    """Anything but yes, as the next bare transcript, cancels: the door stays locked."""
+    """A no, as the next bare transcript, cancels and says what is true: the door stays locked."""
     assert await voice.say("unlock the front door") == QUESTION
-    assert await voice.say("no") == "OK, I left it locked."
+    assert await voice.say("no") == "OK, the Front Door is still locked."
     assert voice.lock_state() == "locked"
 
 
@@ -131,4 +131,12 @@ async def test_a_named_satellites_yes_does_not_answer_a_bare_hold(voice: Voice) 
     assert await voice.say("unlock the front door") == QUESTION
     hall = Transcript(text="yes", context={"device_id": "satellite-hall"})
     assert final(await exchange(voice.port, hall.event())).data["text"] != "Done."
+    assert voice.lock_state() == "locked"
+
+
+async def test_a_bare_question_said_to_a_question_is_answered_and_cancels(voice: Voice) -> None:
+    """A question said to a question is answered, not swallowed as a cancel."""
+    assert await voice.say("unlock the front door") == QUESTION
+    assert await voice.say("is the front door locked") == "Yes"
+    assert await voice.say("yes") != "Done."
     assert voice.lock_state() == "locked"

@@ -1,0 +1,78 @@
+"""Questions a person can hear, cancels that are true, and which words answer a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from addon.i18n.confirmation import TABLE, question, says_no, says_yes, still
+
+
+@pytest.mark.parametrize(
+    ("service", "domain", "name", "asked"),
+    [
+        ("unlock", "lock", "Front Door", "Unlock the Front Door? Say yes to confirm."),
+        ("alarm_arm_away", "alarm_control_panel", "Security",
+         "Arm the Security alarm (away)? Say yes to confirm."),
+        ("open_cover", "cover", "Garage Door", "Open the Garage Door? Say yes to confirm."),
+        ("toggle", "homeassistant", "Garage Door", "Open the Garage Door? Say yes to confirm."),
+        ("turn_on", "scene", "Leave Home Open", "Activate Leave Home Open? Say yes to confirm."),
+        ("set_value", "number", "Boiler Limit", "Change the Boiler Limit? Say yes to confirm."),
+        ("close_cover", "cover", "The Shed", "Close the Shed? Say yes to confirm."),
+    ],
+)  # fmt: skip
+def test_the_question_names_the_entity_and_the_action_in_words(
+    service: str, domain: str, name: str, asked: str
+) -> None:
+    """What a satellite reads aloud: the action's verb and the entity's name, no service id."""
+    assert question(service, domain, name, False, "en") == asked
+
+
+@pytest.mark.parametrize("language", sorted(TABLE))
+@pytest.mark.parametrize(
+    ("service", "domain"),
+    [("unlock", "lock"), ("alarm_arm_night", "alarm_control_panel"), ("set_value", "number"),
+     ("alarm_trigger", "alarm_control_panel"), ("turn_on", "script")],
+)  # fmt: skip
+def test_no_question_in_any_language_reads_out_a_service_id(
+    language: str, service: str, domain: str
+) -> None:
+    """Whatever the action, in every served language, the question has no ``domain.service``."""
+    asked = question(service, domain, "Thing", True, language)
+    assert "Thing" in asked
+    assert "." not in asked.split("?")[0]
+    assert service not in asked
+    assert "_" not in asked
+
+
+def test_german_asks_in_german() -> None:
+    assert question("alarm_arm_away", "alarm_control_panel", "Sicherheit", False, "de") == (
+        "Alarm Sicherheit scharf schalten (abwesend)? Sag ja, um zu bestätigen."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("no", "en"), ("Cancel.", "en"), ("stop", "en"), ("Nein", "de"), ("annuler", "fr"),
+     ("nee", "nl"), ("annulla", "it"), ("nie", "pl"), ("não", "pt"), ("cancelar", "es"),
+     ("no", "de")],
+)  # fmt: skip
+def test_no_cancel_and_stop_are_a_no_in_every_language(text: str, language: str) -> None:
+    assert says_no(text, language)
+    assert not says_yes(text, language)
+
+
+@pytest.mark.parametrize("text", ["lock the front door", "is the front door locked?", "no way"])
+def test_a_request_is_neither_a_yes_nor_a_no(text: str) -> None:
+    assert not says_no(text, "en")
+    assert not says_yes(text, "en")
+
+
+def test_a_cancel_says_still_locked_only_when_it_is() -> None:
+    """Still locked when the lock reports locked; otherwise only that nothing changed."""
+    assert still("lock", "Front Door", ["locked"], "en") == "OK, the Front Door is still locked."
+    assert still("lock", "Front Door", ["unlocked"], "en") == "OK, I didn't change anything."
+    assert still("lock", "Front Door", [None], "en") == "OK, I didn't change anything."
+    assert still("cover", "Garage Door", ["closed"], "nl") == "Oké, Garage Door blijft dicht."
+    assert still("alarm_control_panel", "Security", ["armed_away"], "en") == (
+        "OK, the Security alarm is still armed."
+    )
