@@ -57,6 +57,11 @@ class ConversationResult:
     needs_confirmation: JsonObject | None = None
     """The actions the confirmation policy held, and how to confirm them (``yes`` or ``pin``);
     the next turn of the conversation confirms or cancels them. None when nothing was held."""
+    said: str = ""
+    """The request's text as stored: a PIN (or an answer to a PIN question) masked, so a live
+    view shows what a reload shows."""
+    dry_run: bool = False
+    """The turn was a dry run (asked for, the option, or answering a dry run's question)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -257,6 +257,8 @@ class Agent:
             completion_tokens=trace.completion_tokens,
             error_kind=trace.error_kind,
             needs_confirmation=needs_confirmation,
+            said=request.text,
+            dry_run=dry_run,
         )
         self._after.start(
             FinishedTurn(request, result, trace, answer.outcomes, dry_run, language, history),

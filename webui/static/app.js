@@ -79,33 +79,71 @@
     return "The add-on answered " + response.status + ".";
   }
 
+  /* A held action waits for the answer: Yes and No buttons (which send the words, as typed
+     text would), or, for a PIN, a masked field in place of the text box. */
+  function answerControls(form, textBox) {
+    const pin = document.getElementById("chat-pin");
+    const answer = document.getElementById("chat-answer");
+    const yes = answer ? answer.querySelector("[data-say=yes]") : null;
+    return {
+      field: function () { return pin && !pin.disabled ? pin : textBox; },
+      awaiting: function () { return pin && !pin.disabled ? "pin" : null; },
+      show: function (method) {
+        const asksPin = method === "pin" && pin;
+        if (pin) { pin.hidden = pin.disabled = !asksPin; pin.value = ""; }
+        textBox.hidden = textBox.disabled = Boolean(asksPin);
+        if (answer) answer.hidden = !method;
+        if (yes) yes.hidden = Boolean(asksPin);
+      },
+      bind: function () {
+        if (!answer) return;
+        answer.querySelectorAll("button[data-say]").forEach(function (button) {
+          button.addEventListener("click", function () {
+            if (pin) pin.hidden = pin.disabled = true;
+            textBox.hidden = textBox.disabled = false;
+            textBox.value = button.dataset.say;
+            form.requestSubmit();
+          });
+        });
+      },
+    };
+  }
+
   function enhanceChat(form) {
     const streamUrl = form.dataset.streamUrl;
     const log = document.getElementById("chat-log");
-    const input = form.elements.namedItem("text");
+    const textBox = document.getElementById("chat-text");
     const conversation = form.elements.namedItem("conversation_id");
     const button = form.querySelector("button[type=submit]");
-    if (!streamUrl || !log || !input || !conversation || !button || !window.fetch) return;
-
-    input.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-        event.preventDefault();
-        form.requestSubmit();
-      }
+    if (!streamUrl || !log || !textBox || !conversation || !button || !window.fetch) return;
+    const controls = answerControls(form, textBox);
+    controls.bind();
+    [textBox, document.getElementById("chat-pin")].forEach(function (field) {
+      if (!field) return;
+      field.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+          event.preventDefault();
+          form.requestSubmit();
+        }
+      });
     });
 
     form.addEventListener("submit", async function (event) {
       event.preventDefault();
-      const text = input.value.trim();
+      const field = controls.field();
+      const text = field.value.trim();
       if (!text || button.disabled) return;
       const body = new URLSearchParams(new FormData(form));
       log.hidden = false;
-      addMessage(log, "user", text);
+      // A PIN is never shown, not even for the moment before the reply names it masked.
+      const shown = controls.awaiting() === "pin" ? "\u2022\u2022\u2022\u2022" : text;
+      const said = addMessage(log, "user", shown);
+      field.value = "";
       const item = addMessage(log, "agent", "");
       const bubble = item.querySelector(".bubble");
       item.classList.add("pending");
-      input.value = "";
       button.disabled = true;
+      let confirm = null;
       let streamed = "";
       try {
         const response = await fetch(streamUrl, {
@@ -128,14 +166,17 @@
               bubble.textContent = streamed;
             } else if (name === "done") {
               bubble.textContent = data.reply;
+              if (data.said) said.querySelector(".bubble").textContent = data.said;
               conversation.value = data.conversation_id;
+              confirm = data.confirm || null;
               const parts = [
                 {
                   text: ANSWERED_BY[data.handled_by] || data.handled_by,
                   className: "badge " + data.handled_by,
                 },
-                { text: "Trace", href: data.trace_url },
               ];
+              if (data.dry_run) parts.push({ text: "dry run", className: "badge dry-run" });
+              parts.push({ text: "Trace", href: data.trace_url });
               if (data.error) parts.push({ text: data.error, className: "error-text" });
               addMeta(item, parts);
             } else if (name === "failed") {
@@ -149,7 +190,8 @@
       } finally {
         item.classList.remove("pending");
         button.disabled = false;
-        input.focus();
+        controls.show(confirm);
+        controls.field().focus();
       }
     });
   }

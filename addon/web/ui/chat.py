@@ -101,6 +101,11 @@ async def chat_stream_view(request: web.Request) -> web.StreamResponse:
                 "handled_by": result.handled_by,
                 "error": result.error,
                 "trace_url": _trace_url(urls, result),
+                # What the user said as stored (a PIN masked), shown in place of what was typed.
+                "said": result.said,
+                "dry_run": result.dry_run,
+                # A held action waits: the page offers Yes and No, or a masked PIN field.
+                "confirm": (result.needs_confirmation or {}).get("method"),
             },
         )
     if events.open:

@@ -1,0 +1,84 @@
+"""Answering a held action in the chat: Yes and No buttons, and a PIN that is never shown.
+
+The whole app in Chromium behind the ingress stand-in, over the captured demo home with its
+front door exposed, the default confirmation policy and, for the PIN, an entry of its own.
+The buttons send the words "yes" and "no", so they take the path typed text takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from playwright.async_api import expect
+
+from addon import keys
+from addon.home.actions.confirmation import hash_pin
+from tests.ha.fake_ws_server import FakeHomeAssistant
+from tests.web.ui.conftest import UI, MakeBrowsing
+from tests.web.ui.home import demo_home, serve_home
+
+pytestmark = pytest.mark.browser
+
+LOCK = "lock.front_door"
+PIN = "4711"
+
+
+@pytest.fixture
+async def fake_home() -> AsyncIterator[FakeHomeAssistant]:
+    """The captured demo home with the front door exposed to Assist."""
+    data = demo_home()
+    data["exposure"][LOCK] = {"conversation": True}
+    server = FakeHomeAssistant()
+    serve_home(server, data)
+    await server.start()
+    yield server
+    await server.close()
+
+
+async def test_a_held_unlock_is_answered_with_the_yes_button(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """The question names the door; Yes confirms (a dry run here); the buttons then go away."""
+    session = await browsing()
+    page = await session.open("/chat")
+    await page.get_by_label("Message").fill("unlock the front door")
+    await page.get_by_role("button", name="Send").click()
+    agent = page.locator(".message.agent .bubble")
+    await expect(agent.last).to_have_text("Unlock the Front Door? Say yes to confirm.")
+    await expect(page.locator(".message.agent").last.locator(".badge.dry-run")).to_be_visible()
+    await page.get_by_role("button", name="Yes").click()
+    await expect(page.locator(".message.user .bubble").last).to_have_text("yes")
+    await expect(agent.last).to_have_text("Done, as a dry run: nothing was changed.")
+    await expect(page.get_by_role("button", name="Yes")).to_be_hidden()
+    await expect(page.get_by_label("Message")).to_be_visible()
+    assert session.console_errors == []
+
+
+async def test_a_pin_is_typed_masked_and_never_shown(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """A PIN question swaps the text box for a password field; the PIN never reaches the page."""
+    policy = ingress_ui.client.app[keys.CONFIRMATION_POLICY]
+    await policy.add("entity", LOCK, ["unlock"], "pin", hash_pin(PIN))
+    session = await browsing()
+    page = await session.open("/chat")
+    await page.get_by_label("Message").fill("unlock the front door")
+    await page.get_by_role("button", name="Send").click()
+    agent = page.locator(".message.agent .bubble")
+    await expect(agent.last).to_have_text("Unlock the Front Door? Say the PIN to confirm.")
+    pin = page.get_by_label("PIN")
+    await expect(pin).to_be_visible()
+    assert await pin.get_attribute("type") == "password"
+    await expect(page.get_by_role("button", name="Yes")).to_be_hidden()
+    await pin.fill(PIN)
+    await pin.press("Enter")
+    await expect(page.locator(".message.user .bubble").last).to_have_text("••••")
+    assert PIN not in await page.content()
+    await expect(agent.last).to_have_text("Done, as a dry run: nothing was changed.")
+    assert PIN not in await page.content()
+    assert await pin.input_value() == ""
+    conversation_id = await page.locator("input[name=conversation_id]").input_value()
+    page = await session.open(f"/chat?conversation={conversation_id}")
+    await expect(page.locator(".message.user .bubble").last).to_have_text("••••")
+    assert PIN not in await page.content()
