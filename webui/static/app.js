@@ -109,6 +109,22 @@
     };
   }
 
+  /* The dry-run switch as this browser last left it (unless the add-on's option locks it on). */
+  function rememberDryRun(form) {
+    const KEY = "home-agent.chat.dry-run";
+    const box = form.querySelector("input[name=dry_run]");
+    if (!box || box.disabled) return;
+    try {
+      const kept = window.localStorage.getItem(KEY);
+      if (kept !== null) box.checked = kept === "on";
+      box.addEventListener("change", function () {
+        window.localStorage.setItem(KEY, box.checked ? "on" : "off");
+      });
+    } catch (error) {
+      // Storage refused (a private window): the switch starts on, as the page renders it.
+    }
+  }
+
   function enhanceChat(form) {
     const streamUrl = form.dataset.streamUrl;
     const log = document.getElementById("chat-log");
@@ -118,6 +134,7 @@
     if (!streamUrl || !log || !textBox || !conversation || !button || !window.fetch) return;
     const controls = answerControls(form, textBox);
     controls.bind();
+    rememberDryRun(form);
     [textBox, document.getElementById("chat-pin")].forEach(function (field) {
       if (!field) return;
       field.addEventListener("keydown", function (event) {

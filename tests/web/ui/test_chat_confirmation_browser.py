@@ -82,3 +82,22 @@ async def test_a_pin_is_typed_masked_and_never_shown(
     page = await session.open(f"/chat?conversation={conversation_id}")
     await expect(page.locator(".message.user .bubble").last).to_have_text("••••")
     assert PIN not in await page.content()
+
+
+async def test_the_dry_run_switch_is_remembered_by_the_browser(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """Turned off once, the switch stays off on the next visit; turned on, it stays on."""
+    session = await browsing()
+    page = await session.open("/chat")
+    switch = page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
+    await expect(switch).to_be_checked()
+    await switch.uncheck()
+    page = await session.open("/chat")
+    switch = page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
+    await expect(switch).not_to_be_checked()
+    await switch.check()
+    page = await session.open("/chat")
+    await expect(
+        page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
+    ).to_be_checked()
