@@ -22,6 +22,8 @@ class Answer:
     handled_by: HandledBy
     error: str | None
     outcomes: tuple[ToolOutcome, ...]
+    actions_failed: bool = False
+    """Every action the turn tried failed (:mod:`addon.agent.truth`): its outcome is "failed"."""
 
 
 def action_summary(outcome: ToolOutcome) -> ActionSummary:

@@ -171,6 +171,8 @@ def finished_events(
                 "text": request.text,
                 "reply": result.reply,
                 "handled_by": result.handled_by,
+                # What failed, if anything: a reply corrected because its actions failed too.
+                "error": result.error,
                 "latency_ms": round(trace.timings.get("total", 0.0), 1),
                 "prompt_tokens": trace.prompt_tokens,
                 "completion_tokens": trace.completion_tokens,

@@ -29,9 +29,9 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     """Build the agent; compile the local sentence templates off the start-up path."""
     options = app[keys.SETTINGS].options
     client = app[keys.HA_CLIENT]
-    local = (
-        LocalMatcher(options.language, library=app[keys.SENTENCES]) if options.local_first else None
-    )
+    # Built with local-first off too: a failed call of the model's is said in Home Assistant's
+    # words, which its sentences hold (addon.agent.truth); loaded on the first such failure.
+    local = LocalMatcher(options.language, library=app[keys.SENTENCES])
     agent = Agent(
         options=options,
         records=ConversationRecords(app[keys.STORE]),
@@ -51,7 +51,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     app[keys.AGENT] = agent
     app[keys.CUSTOM_TOOL_TRY] = policed_trial(app[keys.CUSTOM_TOOLS], agent)
     warm_up: asyncio.Task[bool] | None = None
-    if local is not None:
+    if options.local_first:
         # About 100 ms of template compilation that would otherwise land on the first command.
         warm_up = asyncio.create_task(asyncio.to_thread(local.prepare))
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from addon.agent.answer import Answer
@@ -29,6 +29,7 @@ from addon.agent.spoken import SpokenStream, spoken_reply
 from addon.agent.tool_budget import budgeted
 from addon.agent.toolbox import Toolbox
 from addon.agent.trace import TurnTrace
+from addon.agent.truth import FailureSpeech, check_reply
 from addon.config.settings import Options
 from addon.llm.client import LLMClient
 from addon.llm.fallback import Fallback
@@ -52,6 +53,8 @@ class ModelPath:
     toolbox: Toolbox
     home_context: HomeContext
     memory: MemoryService | None
+    failure_speech: Callable[[ToolContext], FailureSpeech] | None = None
+    """How a failed call is said to a person in the turn's language (Home Assistant's words)."""
 
     async def answer(
         self,
@@ -120,12 +123,29 @@ class ModelPath:
                 await spoken.message_sink()(final)
         # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
         reply = spoken_reply(result.messages, final)
+        error = result.error
+        checked = None
+        held = context.holds is not None and bool(context.holds.held)
+        if self.failure_speech is not None and error is None and not held:
+            # What the person hears must match what happened; the model's words stay in history.
+            # (A loop that failed or was cut short already says so in its own words.)
+            checked = check_reply(result.outcomes, reply, self.failure_speech(context))
         messages: list[ChatMessage] = [user_message, *result.messages]
         last = messages[-1]
         if not isinstance(last, AssistantMessage) or last.tool_calls:
             # Failed or cut-off turns still end, in history, with what the user was told.
             messages = [*messages, AssistantMessage(final)]
-        return Answer(reply, messages, handled_by, result.error, tuple(result.outcomes))
+        if checked is not None:
+            _LOGGER.info("The model's reply was corrected: %s", checked.error)
+            return Answer(
+                checked.reply,
+                messages,
+                handled_by,
+                error or checked.error,
+                tuple(result.outcomes),
+                actions_failed=checked.all_failed,
+            )
+        return Answer(reply, messages, handled_by, error, tuple(result.outcomes))
 
     @staticmethod
     def prompt_for(options: Options, prefix: HomePrefix | None, area_name: str | None) -> str:

@@ -57,6 +57,7 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.state_record import RecordingExecutor
 from addon.agent.toolbox import Toolbox, ToolProvider
 from addon.agent.trace import TurnTrace
+from addon.agent.truth import FailureSpeech
 from addon.agent.turn_setup import TurnSetup
 from addon.config.settings import Options
 from addon.embeddings.source import EmbeddingSource
@@ -69,11 +70,13 @@ from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
 from addon.llm.fallback import Fallback
 from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
+from addon.local.failure_speech import spoken_match_failure
 from addon.local.matcher import LocalMatcher
 from addon.memory.service import MemoryService
 from addon.store.records import ConversationRecords
 from addon.tools.base import Tool, ToolContext
 from addon.tools.memory import memory_tools
+from addon.tools.registry import ToolOutcome
 
 OUTCOME_DELAY_S = 2.0
 
@@ -231,7 +234,11 @@ class Agent:
                 messages=answer.messages,
                 trace=trace,
             )
-            if not dry_run and answer.handled_by != "failed":
+            if answer.actions_failed:
+                # Nothing the turn tried happened; the reply says so (addon.agent.truth).
+                record.outcome, record.flagged = "failed", True
+                record.outcome_detail = {"reason": answer.error}
+            elif not dry_run and answer.handled_by != "failed":
                 verdict = verdict_without_acting(answer.outcomes, answer.reply, language)
                 if verdict is not None:
                     record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
@@ -370,6 +377,24 @@ class Agent:
     def _setup(self) -> TurnSetup:
         return TurnSetup(self.live_executor, self.confirmation, self._impacts)
 
+    def _failure_speech(self, context: ToolContext) -> FailureSpeech:
+        """A failed call as the connected Home Assistant's agent says it, in the turn's language.
+
+        A failure Home Assistant has no sentence for is said in our own words.
+        """
+        language = context.language or self.options.language
+        version = context.home.ha_version if context.home is not None else None
+        local = self.local
+
+        def speak(outcome: ToolOutcome) -> str:
+            if outcome.failure is None:
+                return messages_for(language).could_not_do
+            # Only for a failure: with local-first off, the language's sentences load now.
+            templates = local.error_templates(language, version) if local else None
+            return spoken_match_failure(outcome.failure, templates, outcome.name, language)
+
+        return speak
+
     def _toolbox(self) -> Toolbox:
         return Toolbox(
             extra_tools=self.extra_tools,
@@ -390,4 +415,5 @@ class Agent:
             toolbox=self._toolbox(),
             home_context=self._home_context,
             memory=self.memory,
+            failure_speech=self._failure_speech,
         )

@@ -92,6 +92,14 @@ def spoken_failure(result: IntentResult, templates: ResponseTemplates | None) ->
     return _say(key, arguments, templates, result.intent, result.language)
 
 
+def spoken_match_failure(
+    failure: MatchFailure, templates: ResponseTemplates | None, intent: str, language: str
+) -> str:
+    """What Home Assistant's agent says for ``failure`` ("Sorry, Front Door is not exposed")."""
+    key, arguments = failure_key(failure)
+    return _say(key, arguments, templates, intent, language)
+
+
 def spoken_unknown(
     unmatched: Mapping[str, str],
     matched: Mapping[str, str],

@@ -44,7 +44,7 @@ from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
 from addon.local.forms import TextMemo
-from addon.local.library import Language, SentenceLibrary, Sentences, Stage
+from addon.local.library import Language, SentenceLibrary, Sentences, Stage, release_stage
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
     HomeSlotLists,
@@ -230,6 +230,21 @@ class LocalMatcher:
     def loaded(self, language: str | None = None) -> bool:
         """Whether ``language`` (default: the configured) needs no loading before matching."""
         return self._library.loaded(language or self._language)
+
+    def error_templates(
+        self, language: str | None = None, version: str | None = None
+    ) -> ResponseTemplates | None:
+        """The error sentences Home Assistant ``version``'s agent says in ``language``.
+
+        Those of the sentence set the connected release matches with (the first set when the
+        release is not known); None when the language has no sentences.
+        """
+        loaded = self._library.load(language or self._language)
+        if loaded is None or not loaded.sets:
+            return None
+        own = release_stage(version)
+        chosen = next((s for s in loaded.sets if s.stage is own), loaded.sets[0])
+        return chosen.templates
 
     def prepare(self, language: str | None = None) -> bool:
         """Load and compile ``language``'s templates now; False when it has none.

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from addon.home.actions.executor import Executor
     from addon.home.actions.gate import Gate
     from addon.home.model.live import HomeModel
+    from addon.home.targeting.targets import MatchFailure
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,8 @@ class ToolReply:
     error: str | None = None
     detail: JsonObject | None = None
     acted: tuple[ActedTarget, ...] = ()
+    failure: MatchFailure | None = None
+    """Why an intent found no target, for saying it to a person in Home Assistant's words."""
 
 
 class Tool(Protocol):

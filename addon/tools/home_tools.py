@@ -23,7 +23,7 @@ from addon.home.targeting.targets import (
     MatchTargetsPreferences,
 )
 from addon.text import JsonObject
-from addon.tools.base import Tool, ToolContext, tool_spec
+from addon.tools.base import Tool, ToolContext, ToolReply, tool_spec
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.memory import MEMORY_TOOL_NAMES
 from addon.tools.registry import ToolRegistry
@@ -74,8 +74,12 @@ class IntentTool:
         """Intents act through the turn's executor."""
         return "intent"
 
-    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
-        """Resolve targets and act; the result is Home Assistant's intent response."""
+    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject | ToolReply:
+        """Resolve targets and act; the result is Home Assistant's intent response.
+
+        A failed match also carries its :class:`MatchFailure`, so a reply claiming otherwise
+        can be corrected in Home Assistant's own words (:mod:`addon.agent.truth`).
+        """
         model = _home(context)
         assert context.executor is not None
         result = await handle_intent(
@@ -87,6 +91,8 @@ class IntentTool:
             language=context.language,
             now=context.now,
         )
+        if result.failure is not None:
+            return ToolReply(result.for_model(), failure=result.failure)
         return result.for_model()
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.actions.gate import Decision, Gate
+from addon.home.targeting.targets import MatchFailure
 from addon.text import JsonObject, ToolSpecs
 from addon.tools.arguments import coerce, parse_arguments, validate
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply, tool_spec
@@ -42,6 +43,8 @@ class ToolOutcome:
     """Entities a custom tool's action addressed, for the outcome check."""
     decisions: tuple[Decision, ...] = ()
     """What the gate held or refused during the call (:mod:`addon.home.actions.gate`)."""
+    failure: MatchFailure | None = None
+    """Why an intent tool found no target (Home Assistant's words for it: the truth check)."""
 
     @property
     def ok(self) -> bool:
@@ -107,6 +110,7 @@ class ToolRegistry:
         repaired = False
         detail: JsonObject | None = None
         acted: tuple[ActedTarget, ...] = ()
+        failure: MatchFailure | None = None
         tool = self._tools.get(name)
         executor = _executor_label(tool, context)
         gate = gate_for(context)
@@ -127,6 +131,7 @@ class ToolRegistry:
             if isinstance(answer, ToolReply):
                 result = ToolResult.of(answer.result)
                 error, detail, acted = answer.error, answer.detail, answer.acted
+                failure = answer.failure
             else:
                 result = ToolResult.of(answer)
         except HomeAgentError as err:
@@ -159,6 +164,7 @@ class ToolRegistry:
             detail=detail,
             acted=acted,
             decisions=tuple(gate.decisions),
+            failure=failure,
         )
 
 

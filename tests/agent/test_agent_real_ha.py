@@ -201,3 +201,44 @@ async def test_a_call_written_as_text_changes_the_real_home(
     result = await agent.process(ConversationRequest("kitchen off", source="http"), on_text=sink)
     await wait_for_state(home, "light.kitchen_lights", "off")
     assert result.reply == "".join(heard) == "The kitchen lights are off."
+
+
+async def test_a_claimed_unlock_of_an_unexposed_door_is_corrected_and_failed(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    module_home_assistant: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """The model says the door is unlocked after its call failed: the person hears the truth.
+
+    Home Assistant's sentence for the failure is said instead, the turn is failed (stored with
+    its error and outcome, announced with the error), and the door is still locked.
+    """
+    home = module_home_assistant
+    await home.request("POST", "/api/services/lock/lock", {"entity_id": "lock.front_door"})
+    await home.expose_entities(["lock.front_door"], should_expose=False)
+    settings = make_settings(
+        ha_url=home.url,
+        ha_token=home.token,
+        llm_base_url=scripted_llm.base_url,
+        llm_model="scripted-model",
+        local_first=False,
+    )
+    client = await started_app(aiohttp_client, make_app(settings))
+    agent = client.server.app[keys.AGENT]
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}))
+    scripted_llm.reply("The front door is unlocked.")
+    async with home_events(home, "home_agent_conversation_finished") as seen:
+        result = await agent.process(ConversationRequest("unlock the front door", source="http"))
+        await agent.drain()
+        await until(lambda: bool(seen))
+    assert result.reply == "Sorry, Front Door is not exposed"
+    assert result.error is not None
+    assert seen[-1]["data"]["error"] == result.error
+    await client.server.app[keys.STORE].writer.flush()
+    async with client.server.app[keys.STORE].sessionmaker() as session:
+        turn = await session.get(Turn, result.turn_id)
+    assert turn is not None
+    assert (turn.outcome, turn.error) == ("failed", result.error)
+    await wait_for_state(home, "lock.front_door", "locked")
