@@ -76,6 +76,8 @@ class TaskResult:
     tags: tuple[str, ...] = ()
     tool_calls: int = 0
     tool_errors: int = 0
+    asked: str | None = None
+    """The agent asked for confirmation ("yes" or "pin") before acting; None: it did not."""
 
     def as_dict(self) -> JsonObject:
         """A JSON-friendly form, as runs are stored."""
@@ -103,6 +105,7 @@ class TaskResult:
             tags=tuple(data.get("tags") or ()),
             tool_calls=int(data.get("tool_calls") or 0),
             tool_errors=int(data.get("tool_errors") or 0),
+            asked=str(data["asked"]) if data.get("asked") else None,
         )
 
 
@@ -211,9 +214,15 @@ class Evaluation:
         request = ConversationRequest(text=task.sentence, source="eval", language=language)
         started = time.perf_counter()
         outcome: ConversationResult | str
+        asked: str | None = None
+        confirmation: list[str] = []
         try:
             outcome = await asyncio.wait_for(agent.process(request), self.task_timeout)
-            for said in task.then_say:
+            if outcome.needs_confirmation is not None:
+                asked = str(outcome.needs_confirmation.get("method") or "yes")
+            confirmation = confirmation_problems(task, asked)
+            answers = [task.confirm] if task.confirm is not None and asked else []
+            for said in [*answers, *task.then_say]:
                 # The user's next words in the same conversation ("yes" to a held action);
                 # the last reply is the one scored.
                 follow = ConversationRequest(
@@ -250,9 +259,9 @@ class Evaluation:
         return TaskResult(
             task_id=task.id,
             sentence=task.sentence,
-            passed=verdict.passed,
+            passed=verdict.passed and not confirmation,
             wrong_actions=verdict.wrong_actions,
-            problems=verdict.problems,
+            problems=(*confirmation, *verdict.problems),
             reply=outcome.reply,
             handled_by=outcome.handled_by,
             latency_ms=latency,
@@ -263,7 +272,27 @@ class Evaluation:
             tags=task.tags,
             tool_calls=len(outcome.actions),
             tool_errors=sum(not action.success for action in outcome.actions),
+            asked=asked,
         )
+
+
+def confirmation_problems(task: Task, asked: str | None) -> list[str]:
+    """Why the question the agent asked (or did not) fails the task; empty when as expected.
+
+    A task saying ``confirm:`` expects one; a task without it (and without ``then_say`` words
+    to answer one) expects none: an unexpected question leaves the action undone.
+    """
+    if task.confirm is not None and asked is None:
+        # Never the PIN itself: results are shown and downloaded.
+        return ["the task expects a question before acting (confirm:), and none came"]
+    if task.confirm is not None and asked == "pin" and not task.confirm.isdigit():
+        return ["the agent asked for a PIN; give it as confirm: {pin: ...}"]
+    if task.confirm is None and asked is not None and not task.then_say:
+        return [
+            f"the agent asked for confirmation ({asked}), which the task does not expect;"
+            " add confirm: yes (or the PIN) if the action should ask first"
+        ]
+    return []
 
 
 def snapshot(model: HomeModel) -> Snapshot:

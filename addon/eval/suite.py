@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
@@ -34,8 +35,15 @@ _SKIPPED_STATES = frozenset({"unavailable", "unknown", ""})
 _ON_OFF = ("light", "switch", "fan", "input_boolean")
 
 
-def suite_yaml(model: HomeModel, *, name: str = "Your home") -> str:
-    """The suite for ``model``'s exposed entities as task-file YAML (empty tasks: no entities)."""
+def suite_yaml(
+    model: HomeModel, *, name: str = "Your home", policy: ConfirmationPolicy | None = None
+) -> str:
+    """The suite for ``model``'s exposed entities as task-file YAML (empty tasks: no entities).
+
+    An action ``policy`` holds for a "yes" gets ``confirm: yes``, so the run answers the
+    question as a person would and the task tests the action, not the policy; one held for a
+    PIN is left out (the suite cannot know the PIN).
+    """
     entities = [
         entity
         for entity in model.exposed_entities()
@@ -43,7 +51,7 @@ def suite_yaml(model: HomeModel, *, name: str = "Your home") -> str:
         and state.state not in _SKIPPED_STATES
     ]
     home = exposed_home(model, name=name, entities=entities)
-    tasks = _tasks(model, entities)
+    tasks = _tasks(model, entities, policy)
     return yaml.safe_dump(
         {"home": home, "tasks": tasks}, sort_keys=False, allow_unicode=True, width=100
     )
@@ -110,15 +118,22 @@ def _home(model: HomeModel, entities: list[Entity], name: str, language: str) ->
     }
 
 
-def _tasks(model: HomeModel, entities: list[Entity]) -> list[JsonObject]:
+def _tasks(
+    model: HomeModel, entities: list[Entity], policy: ConfirmationPolicy | None
+) -> list[JsonObject]:
     by_domain: dict[str, list[Entity]] = defaultdict(list)
     for entity in entities:
         by_domain[entity.domain].append(entity)
     tasks: list[JsonObject] = []
 
-    def add(kind: str, sentence: str, **parts: Any) -> None:
-        if sum(task["tags"][0] == kind for task in tasks) < PER_KIND:
-            tasks.append({"sentence": sentence, **parts, "tags": [kind]})
+    def add(kind: str, sentence: str, action: str | None = None, **parts: Any) -> None:
+        if sum(task["tags"][0] == kind for task in tasks) >= PER_KIND:
+            return
+        asks = _asks(model, policy, action, next(iter(parts.get("expect") or {}), None))
+        if asks == "pin":
+            return  # the suite cannot answer a PIN question
+        confirm = {"confirm": "yes"} if asks == "yes" else {}
+        tasks.append({"sentence": sentence, **parts, **confirm, "tags": [kind]})
 
     for domain in _ON_OFF:
         for entity in by_domain.get(domain, []):
@@ -131,12 +146,14 @@ def _tasks(model: HomeModel, entities: list[Entity]) -> list[JsonObject]:
     for entity in by_domain.get("lock", []):
         add("lock-question", f"is the {entity.name} locked",
             setup={entity.entity_id: {"state": "locked"}}, answer=["yes"])  # fmt: skip
-        add("lock", f"lock the {entity.name}", setup={entity.entity_id: {"state": "unlocked"}},
+        add("lock", f"lock the {entity.name}", "lock.lock",
+            setup={entity.entity_id: {"state": "unlocked"}},
             expect={entity.entity_id: {"state": "locked"}})  # fmt: skip
     for entity in by_domain.get("cover", []):
         if _features(model, entity) & 1:
             closed = {"state": "closed", "attributes": {"current_position": 0}}
-            add("cover-open", f"open the {entity.name}", setup={entity.entity_id: closed},
+            add("cover-open", f"open the {entity.name}", "cover.open_cover",
+                setup={entity.entity_id: closed},
                 expect={entity.entity_id: {"state": "open"}})  # fmt: skip
     for entity in by_domain.get("media_player", []):
         if _features(model, entity) & 1:
@@ -168,6 +185,18 @@ def _area_lights(model: HomeModel, lights: list[Entity], add: Any) -> None:
             setup={m.entity_id: {"state": "off"} for m in members},
             expect={m.entity_id: {"state": "on", "attributes": {"brightness": 77}}
                     for m in members})  # fmt: skip
+
+
+def _asks(
+    model: HomeModel, policy: ConfirmationPolicy | None, action: str | None, entity_id: str | None
+) -> str | None:
+    """How ``policy`` confirms ``action`` on ``entity_id`` ("yes", "pin"), or None."""
+    if policy is None or action is None or entity_id is None:
+        return None
+    domain, service = action.split(".", 1)
+    entity = model.entity(entity_id)
+    entry = policy.covering(domain, service, entity_id, entity.device_class if entity else None)
+    return entry.method if entry is not None else None
 
 
 def _features(model: HomeModel, entity: Entity) -> int:

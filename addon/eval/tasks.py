@@ -12,10 +12,17 @@ YAML 1.1 reads an unquoted ``off`` as false; states and answers take ``true``/``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 
 from addon.errors import TaskFileInvalid
 from addon.text import JsonObject, load_yaml
@@ -120,6 +127,12 @@ class StateSpec(_Strict):
     attributes: JsonObject = Field(default_factory=dict)
 
 
+class ConfirmPin(_Strict):
+    """``confirm: {pin: "4711"}``: the question asks for a PIN, and this is it."""
+
+    pin: str = Field(pattern=r"^\d{3,12}$")
+
+
 class TaskSpec(_Strict):
     """One sentence, what to set first and what must hold after."""
 
@@ -131,6 +144,15 @@ class TaskSpec(_Strict):
     tags: list[str] = Field(default_factory=list)
     then_say: list[Said] = Field(default_factory=list, max_length=5)
     """What the user says next in the same conversation ("yes" to a held action)."""
+    confirm: Literal["yes"] | ConfirmPin | None = None
+    """The sentence's action is held for confirmation: the runner expects the question and
+    answers it as a person would ("yes", or the PIN); a question the task does not expect, or
+    none where one is expected, fails the task."""
+
+    @field_validator("confirm", mode="before")
+    @classmethod
+    def _yes(cls, value: Any) -> Any:
+        return "yes" if value is True else value
 
 
 class _RawFile(_Strict):
@@ -148,6 +170,8 @@ class Task(_Strict):
     answer: tuple[str, ...] | None
     tags: tuple[str, ...]
     then_say: tuple[str, ...] = ()
+    confirm: str | None = None
+    """What answers the expected question: "yes" or the PIN; None: no question is expected."""
 
 
 class TaskFile(_Strict):
@@ -187,6 +211,7 @@ def parse_task_file(text: str, *, name: str = "tasks", base_dir: Path | None = N
             answer=tuple(task.answer) if task.answer is not None else None,
             tags=tuple(task.tags),
             then_say=tuple(task.then_say),
+            confirm=(task.confirm.pin if isinstance(task.confirm, ConfirmPin) else task.confirm),
         )
         for number, task in enumerate(raw.tasks, start=1)
     )

@@ -21,7 +21,7 @@ from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
 from addon.store import eval_runs, eval_tasks
 from addon.web.ui.forms import read_form
-from addon.web.ui.model_check import baseline
+from addon.web.ui.model_check import baseline, held_by
 from addon.web.ui.saved_tests import live_home, saved_tests_file
 from addon.web.ui.templating import render, render_fragment
 from addon.web.ui.tool_editor import locate
@@ -151,7 +151,11 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
             problems.append(("", NOT_CONNECTED))
         else:
             text, name = (
-                suite_yaml(home, name=str(home.config.get("location_name") or "Home")),
+                suite_yaml(
+                    home,
+                    name=str(home.config.get("location_name") or "Home"),
+                    policy=held_by(request),
+                ),
                 SUITE_NAME,
             )
     elif source == "saved":
@@ -230,7 +234,7 @@ async def suite_view(request: web.Request) -> web.Response:
     home = await live_home(request)
     if home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
-    return _yaml_download(suite_yaml(home), "home_agent_suite.yaml")
+    return _yaml_download(suite_yaml(home, policy=held_by(request)), "home_agent_suite.yaml")
 
 
 async def run_tasks_view(request: web.Request) -> web.Response:

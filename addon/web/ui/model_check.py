@@ -20,6 +20,7 @@ from addon.errors import TaskFileInvalid
 from addon.eval.runner import RunSettings, TaskResult, Totals
 from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
+from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.store import eval_runs
 from addon.text import is_unicode
 from addon.web.ui.forms import read_form
@@ -37,6 +38,12 @@ class Baseline:
     run_id: int
     status: str
     totals: Totals
+
+
+def held_by(request: web.Request) -> ConfirmationPolicy | None:
+    """The confirmation policy a run holds actions by (the app's): the suite answers it."""
+    current = request.app[keys.EVALUATIONS].confirmation
+    return current() if current is not None else None
 
 
 def add_model_check(router: web.UrlDispatcher) -> None:
@@ -62,7 +69,8 @@ async def check_view(request: web.Request) -> web.Response:
     if home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
     saved, _left_out, count = await saved_tests_file(request, home)
-    text, name = (saved, CHECK_NAMES[0]) if count else (suite_yaml(home), CHECK_NAMES[1])
+    suite = suite_yaml(home, policy=held_by(request))
+    text, name = (saved, CHECK_NAMES[0]) if count else (suite, CHECK_NAMES[1])
     try:
         task_file = parse_task_file(text, name=name)
     except TaskFileInvalid as err:
