@@ -145,7 +145,7 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
         problems.append(("instructions", f"at most {MAX_INSTRUCTIONS} characters"))
     text = form.get("text", "")
     name = "pasted"
-    if source == "suite":
+    if source in ("suite", "suite-model"):
         home = await live_home(request)
         if home is None:
             problems.append(("", NOT_CONNECTED))
@@ -179,7 +179,9 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
             problems.extend(err.problems)
     if task_file is None:
         return await _evaluate_page(request, form, _placed(problems, text), status=422)
-    settings = RunSettings(model, form.get("local_first") == "on", instructions)
+    # The model variant of the suite tests the model: nothing is answered locally first.
+    local_first = form.get("local_first") == "on" and source != "suite-model"
+    settings = RunSettings(model, local_first, instructions)
     run_id = await request.app[keys.EVALUATIONS].start(task_file, text, settings)
     raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate_run", run_id=str(run_id)))
 

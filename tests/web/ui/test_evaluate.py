@@ -98,6 +98,20 @@ async def test_ready_made_suite_runs_on_the_exposed_home(ui: UI) -> None:
     assert "turn on the Ceiling Lights" in run.tasks_text
 
 
+async def test_the_suites_model_variant_asks_the_model_for_every_task(
+    ui: UI, scripted_llm: ScriptedLLM
+) -> None:
+    """ "Model only" runs the same suite with local first off: every task reaches the model."""
+    run_id = await start(ui, source="suite-model", text="")
+    async with ui.store.sessionmaker() as session:
+        run = await eval_runs.get_run(session, run_id)
+    assert run.settings["local_first"] is False
+    assert run.total == run.done > 10
+    handled = {str(result["handled_by"]) for result in run.results}
+    assert handled <= {"llm", "failed"}
+    assert len(scripted_llm.chat_requests) >= run.total
+
+
 async def test_compare_shows_two_runs_side_by_side(ui: UI) -> None:
     """Local first on and off, compared: both labels, and the tasks whose verdict differs."""
     first = await start(ui)
