@@ -17,7 +17,7 @@ from aiohttp import web
 from addon import keys
 from addon.agent.service import Agent
 from addon.custom_tools.trial import Trial, TryTool
-from addon.home.actions.confirmation import ConfirmationPolicy, PolicyEntry
+from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.live import LiveExecutor
 from addon.local.matcher import LocalMatcher
 from addon.store.confirmation_policy import PolicyRecords
@@ -81,27 +81,4 @@ def policed_trial(provider: CustomToolProvider, agent: Agent) -> TryTool:
 
 def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:
     """The policy as turns check it, compiled again only when its rows changed."""
-    compiled: list[tuple[int, ConfirmationPolicy]] = []
-
-    def current() -> ConfirmationPolicy:
-        if not compiled or compiled[0][0] != records.version:
-            entries = (
-                PolicyEntry(
-                    entry.id,
-                    "entity"
-                    if entry.scope == "entity"
-                    else "device_class"
-                    if entry.scope == "device_class"
-                    else "domain",
-                    entry.target,
-                    entry.actions,
-                    "pin" if entry.method == "pin" else "yes",
-                    entry.enabled,
-                    entry.pin_hash,
-                )
-                for entry in records.entries
-            )
-            compiled[:] = [(records.version, ConfirmationPolicy.of(entries))]
-        return compiled[0][1]
-
-    return current
+    return records.policy

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import NotFoundError, PolicyEntryInvalid
-from addon.store.models import ConfirmationPolicyEntry, utcnow
+from addon.home.actions.confirmation import ConfirmationPolicy, PolicyEntry, Scope
+from addon.store.models import ConfirmationPolicyChange, ConfirmationPolicyEntry, utcnow
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENTITY = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
 SCOPES = ("domain", "device_class", "entity")
+_SCOPE: dict[str, Scope] = {"domain": "domain", "device_class": "device_class", "entity": "entity"}
+"""A stored scope as the policy reads it; a row with any other was refused when written."""
 METHODS = ("yes", "pin")
 
 
@@ -39,6 +43,22 @@ class StoredEntry:
     def has_pin(self) -> bool:
         """Whether a PIN confirms this entry."""
         return self.pin_hash is not None
+
+    @property
+    def summary(self) -> str:
+        """The entry in words, for the audit trail (never the PIN or its hash)."""
+        scope = self.scope.replace("_", " ")
+        return f"{scope} {self.target}: {', '.join(self.actions)}; by {self.method}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChange:
+    """One line of the policy's audit trail."""
+
+    entry_id: int
+    change: str
+    summary: str
+    at: datetime
 
 
 def check_entry(scope: str, target: str, actions: list[str], method: str) -> None:
@@ -72,11 +92,30 @@ class PolicyRecords:
         self._sessionmaker = sessionmaker
         self._entries: tuple[StoredEntry, ...] = ()
         self._version = 0
+        self._compiled: tuple[int, ConfirmationPolicy] | None = None
 
     @property
     def entries(self) -> tuple[StoredEntry, ...]:
         """The rows as last loaded."""
         return self._entries
+
+    def policy(self) -> ConfirmationPolicy:
+        """The rows compiled as turns check them, again only when they changed."""
+        if self._compiled is None or self._compiled[0] != self._version:
+            entries = (
+                PolicyEntry(
+                    entry.id,
+                    _SCOPE[entry.scope],
+                    entry.target,
+                    entry.actions,
+                    "pin" if entry.method == "pin" else "yes",
+                    entry.enabled,
+                    entry.pin_hash,
+                )
+                for entry in self._entries
+            )
+            self._compiled = (self._version, ConfirmationPolicy.of(entries))
+        return self._compiled[1]
 
     @property
     def version(self) -> int:
@@ -111,8 +150,56 @@ class PolicyRecords:
             session.add(row)
             await session.flush()
             added = _stored(row)
+            _log(session, added, "added")
         await self.load()
         return added
+
+    async def update(
+        self,
+        entry_id: int,
+        scope: str,
+        target: str,
+        actions: list[str],
+        method: str,
+        pin_hash: str | None,
+    ) -> StoredEntry:
+        """Change an entry; a ``pin`` entry keeps its PIN when no new ``pin_hash`` is given."""
+        target = target.strip().lower()
+        actions = [action.strip().lower() for action in actions if action.strip()]
+        check_entry(scope, target, actions, method)
+        async with self._sessionmaker.begin() as session:
+            row = await session.get(ConfirmationPolicyEntry, entry_id)
+            if row is None:
+                raise NotFoundError(f"no policy entry {entry_id}")
+            kept = pin_hash or (row.pin_hash if row.method == "pin" else None)
+            if method == "pin" and not kept:
+                raise PolicyEntryInvalid("give the PIN that confirms it")
+            row.scope, row.target, row.actions, row.method = scope, target, actions, method
+            row.pin_hash = kept if method == "pin" else None
+            changed = _stored(row)
+            _log(session, changed, "edited")
+        await self.load()
+        return changed
+
+    async def delete(self, entry_id: int) -> None:
+        """Delete an entry (the audit trail keeps what it was)."""
+        async with self._sessionmaker.begin() as session:
+            row = await session.get(ConfirmationPolicyEntry, entry_id)
+            if row is None:
+                raise NotFoundError(f"no policy entry {entry_id}")
+            _log(session, _stored(row), "deleted")
+            await session.delete(row)
+        await self.load()
+
+    async def changes(self, limit: int = 50) -> list[StoredChange]:
+        """The latest changes to the policy, newest first."""
+        async with self._sessionmaker() as session:
+            rows = await session.scalars(
+                select(ConfirmationPolicyChange)
+                .order_by(ConfirmationPolicyChange.id.desc())
+                .limit(limit)
+            )
+            return [StoredChange(r.entry_id, r.change, r.summary, r.at) for r in rows]
 
     async def set_enabled(self, entry_id: int, enabled: bool) -> None:
         """Switch an entry on or off."""
@@ -121,7 +208,17 @@ class PolicyRecords:
             if row is None:
                 raise NotFoundError(f"no policy entry {entry_id}")
             row.enabled = enabled
+            _log(session, _stored(row), "enabled" if enabled else "disabled")
         await self.load()
+
+
+def _log(session: AsyncSession, entry: StoredEntry, change: str) -> None:
+    """Add a line to the audit trail, in the write's own transaction."""
+    session.add(
+        ConfirmationPolicyChange(
+            entry_id=entry.id, change=change, summary=entry.summary[:512], at=utcnow()
+        )
+    )
 
 
 def _stored(row: ConfirmationPolicyEntry) -> StoredEntry:

@@ -433,3 +433,19 @@ class ConfirmationPolicyEntry(Base):
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     pin_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ConfirmationPolicyChange(Base):
+    """One change to the policy, for the Safety page's audit trail: what, when, never a PIN.
+
+    ``change`` is ``added``, ``edited``, ``deleted``, ``enabled`` or ``disabled``; ``summary``
+    the entry as it was left ("device class cover.garage: open_cover, toggle; by yes").
+    """
+
+    __tablename__ = "confirmation_policy_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    entry_id: Mapped[int] = mapped_column(Integer)
+    change: Mapped[str] = mapped_column(String(16))
+    summary: Mapped[str] = mapped_column(String(512))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

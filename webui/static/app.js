@@ -215,6 +215,34 @@
 
   document.querySelectorAll("form[data-stream-url]").forEach(enhanceChat);
 
+  /* The Safety form: the actions of the picked domain, each a button that adds it. */
+  function enhanceSafety(form) {
+    const target = form.querySelector("#safety-target");
+    const actions = form.querySelector("#safety-actions");
+    if (!target || !actions) return;
+    const groups = form.querySelectorAll(".action-choices");
+    function show() {
+      const domain = target.value.trim().toLowerCase().split(".")[0];
+      groups.forEach(function (group) { group.hidden = group.dataset.domain !== domain; });
+    }
+    groups.forEach(function (group) {
+      group.querySelectorAll("button[data-action]").forEach(function (button) {
+        button.addEventListener("click", function () {
+          const chosen = actions.value.split(",").map(function (part) { return part.trim(); })
+            .filter(function (part) { return part; });
+          if (chosen.indexOf(button.dataset.action) === -1) chosen.push(button.dataset.action);
+          actions.value = chosen.join(", ");
+        });
+      });
+    });
+    target.addEventListener("input", show);
+    target.addEventListener("change", show);
+    show();
+  }
+
+  const safetyForm = document.getElementById("safety-form");
+  if (safetyForm) enhanceSafety(safetyForm);
+
   function enhanceEditor(textarea) {
     if (!window.CodeMirror) return;
     const json = textarea.value.trimStart().startsWith("{");

@@ -2,8 +2,10 @@
 
 Thin views over the confirmation policy's rows (``keys.CONFIRMATION_POLICY``): the list, a form
 to add an entry for a domain, a device class or one entity with the actions it covers and its
-method (a spoken "yes" or a PIN), and a switch per entry. A PIN is hashed here, before the
-store sees it, never shown again, and taught to the log's filters.
+method (a spoken "yes" or a PIN), picked from the live home (:mod:`addon.web.ui.safety_home`),
+a switch, an edit form and a delete per entry, the audit trail of those changes, and which
+entry governs each exposed entity. A PIN is hashed here, before the store sees it, never shown
+again, and taught to the log's filters.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from addon import keys
 from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.actions.confirmation import hash_pin
 from addon.logs import remember_secrets
+from addon.web.ui.safety_home import governing, pickers
+from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
@@ -25,6 +29,8 @@ NOTICES = {
     "added": "Entry added: it holds from the next turn on.",
     "enabled": "Switched on: covered actions ask first.",
     "disabled": "Switched off: covered actions no longer ask.",
+    "edited": "Entry changed: it holds from the next turn on.",
+    "deleted": "Entry deleted.",
 }
 MIN_PIN = 4
 
@@ -34,11 +40,14 @@ def add_safety_pages(router: web.UrlDispatcher) -> None:
     router.add_get("/safety", safety_view, name="ui.safety")
     router.add_post("/safety", safety_add_view, name="ui.safety_add")
     router.add_post("/safety/{entry_id:\\d+}/switch", safety_switch_view, name="ui.safety_switch")
+    router.add_get("/safety/{entry_id:\\d+}/edit", safety_edit_view, name="ui.safety_edit")
+    router.add_post("/safety/{entry_id:\\d+}/edit", safety_save_view, name="ui.safety_save")
+    router.add_post("/safety/{entry_id:\\d+}/delete", safety_delete_view, name="ui.safety_delete")
 
 
 async def safety_view(request: web.Request) -> web.Response:
     """The policy's entries and the form to add one."""
-    return _page(request)
+    return await _page(request)
 
 
 async def safety_add_view(request: web.Request) -> web.Response:
@@ -46,21 +55,91 @@ async def safety_add_view(request: web.Request) -> web.Response:
     form = await _form(request)
     method = form.get("method", "yes")
     pin = form.get("pin", "").strip()
-    pin_hash: str | None = None
-    if method == "pin":
-        if not pin.isdigit() or len(pin) < MIN_PIN:
-            return _page(request, problem=f"A PIN is {MIN_PIN} or more digits.", form=form)
-        remember_secrets([pin])
-        pin_hash = hash_pin(pin)
+    if method == "pin" and not _pin_ok(pin):
+        return await _page(request, problem=f"A PIN is {MIN_PIN} or more digits.", form=form)
     actions = [part for part in form.get("actions", "").split(",") if part.strip()]
     try:
         entry = await request.app[keys.CONFIRMATION_POLICY].add(
-            form.get("scope", ""), form.get("target", ""), actions, method, pin_hash
+            form.get("scope", ""), form.get("target", ""), actions, method, _hashed(method, pin)
         )
     except PolicyEntryInvalid as err:
-        return _page(request, problem=str(err), form=form)
+        return await _page(request, problem=str(err), form=form)
     _LOGGER.info("Confirmation entry %s added for %s (%s)", entry.id, entry.target, entry.method)
     raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "added"}))
+
+
+async def safety_edit_view(request: web.Request) -> web.Response:
+    """The form of one entry, filled in, to change it."""
+    entry_id = _entry_id(request)
+    entries = request.app[keys.CONFIRMATION_POLICY].entries
+    entry = next((e for e in entries if e.id == entry_id), None)
+    if entry is None:
+        raise web.HTTPNotFound(text="no such entry")
+    form = {
+        "scope": entry.scope,
+        "target": entry.target,
+        "actions": ", ".join(entry.actions),
+        "method": entry.method,
+    }
+    return await _page(request, form=form, editing=entry_id)
+
+
+async def safety_save_view(request: web.Request) -> web.Response:
+    """Save an edited entry; a PIN entry left without a new PIN keeps its PIN."""
+    entry_id = _entry_id(request)
+    form = await _form(request)
+    method = form.get("method", "yes")
+    pin = form.get("pin", "").strip()
+    if method == "pin" and pin and not _pin_ok(pin):
+        problem = f"A PIN is {MIN_PIN} or more digits."
+        return await _page(request, problem=problem, form=form, editing=entry_id)
+    actions = [part for part in form.get("actions", "").split(",") if part.strip()]
+    try:
+        await request.app[keys.CONFIRMATION_POLICY].update(
+            entry_id,
+            form.get("scope", ""),
+            form.get("target", ""),
+            actions,
+            method,
+            _hashed(method, pin) if pin else None,
+        )
+    except NotFoundError:
+        raise web.HTTPNotFound(text="no such entry") from None
+    except PolicyEntryInvalid as err:
+        return await _page(request, problem=str(err), form=form, editing=entry_id)
+    _LOGGER.info("Confirmation entry %s changed (%s)", entry_id, method)
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "edited"}))
+
+
+async def safety_delete_view(request: web.Request) -> web.Response:
+    """Delete one entry (the audit trail keeps what it was)."""
+    entry_id = _entry_id(request)
+    await _form(request)  # the CSRF check reads the form
+    try:
+        await request.app[keys.CONFIRMATION_POLICY].delete(entry_id)
+    except NotFoundError:
+        raise web.HTTPNotFound(text="no such entry") from None
+    _LOGGER.info("Confirmation entry %s deleted", entry_id)
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "deleted"}))
+
+
+def _entry_id(request: web.Request) -> int:
+    try:
+        return int(request.match_info["entry_id"])
+    except ValueError:
+        raise web.HTTPNotFound(text="no such entry") from None
+
+
+def _pin_ok(pin: str) -> bool:
+    return pin.isdigit() and len(pin) >= MIN_PIN
+
+
+def _hashed(method: str, pin: str) -> str | None:
+    """The PIN's hash for a PIN entry (and the log taught to hide the PIN), else None."""
+    if method != "pin" or not pin:
+        return None
+    remember_secrets([pin])
+    return hash_pin(pin)
 
 
 async def safety_switch_view(request: web.Request) -> web.Response:
@@ -76,18 +155,29 @@ async def safety_switch_view(request: web.Request) -> web.Response:
     raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": done}))
 
 
-def _page(
-    request: web.Request, *, problem: str = "", form: dict[str, str] | None = None
+async def _page(
+    request: web.Request,
+    *,
+    problem: str = "",
+    form: dict[str, str] | None = None,
+    editing: int | None = None,
 ) -> web.Response:
     shown = {k: v for k, v in (form or {}).items() if k in ("scope", "target", "actions", "method")}
+    records = request.app[keys.CONFIRMATION_POLICY]
+    policy = records.policy()
+    home = await live_home(request)
     return render(
         request,
         "safety.html",
         {
-            "entries": request.app[keys.CONFIRMATION_POLICY].entries,
+            "entries": records.entries,
             "timeout": request.app[keys.SETTINGS].options.confirmation_timeout,
             "problem": problem,
             "form": shown,
+            "editing": editing,
+            "pickers": pickers(home),
+            "governs": governing(home, policy, policy.entries),
+            "changes": await records.changes(),
             "notice": NOTICES.get(request.query.get("done", ""), ""),
         },
         status=422 if problem else 200,

@@ -101,7 +101,7 @@ async def test_ready_made_suite_runs_on_the_exposed_home(ui: UI) -> None:
 async def test_the_suites_model_variant_asks_the_model_for_every_task(
     ui: UI, scripted_llm: ScriptedLLM
 ) -> None:
-    """ "Model only" runs the same suite with local first off: every task reaches the model."""
+    """The "model only" suite runs with local first off: every task reaches the model."""
     run_id = await start(ui, source="suite-model", text="")
     async with ui.store.sessionmaker() as session:
         run = await eval_runs.get_run(session, run_id)
