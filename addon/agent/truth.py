@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from addon.agent.loop import WRITTEN_IN_RESULT
 from addon.tools.registry import ToolOutcome
 
 NOT_ACTIONS = frozenset({"HassClimateGetTemperature", "HassNevermind", "HassRespond"})
@@ -42,10 +43,14 @@ class TruthCheck:
 
 
 def is_action(outcome: ToolOutcome) -> bool:
-    """Whether the call tried to change the home.
+    """Whether the call tried to change the home for the person.
 
-    An acting intent, a tool that acted, or one the gate refused.
+    An acting intent, a tool that acted, or one the gate refused; not a call copied out of a
+    tool result and refused unrun (text from outside is not the person's request; the real-HA test
+    tests/agent/test_outside_text_real_ha.py keeps its answer).
     """
+    if outcome.result.content.get("error") == WRITTEN_IN_RESULT:
+        return False
     if outcome.acted or refused(outcome):
         return True
     name = outcome.name
