@@ -5,6 +5,8 @@ Or scripts the answer with ``then_say``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 import yaml
 
@@ -17,6 +19,7 @@ from addon.home.actions.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy,
 from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
+from addon.store.queries.dashboard import confirmations_since
 from addon.store.records import ConversationRecords
 from tests.eval.tasks import TASKS_YAML
 
@@ -121,3 +124,22 @@ def test_the_ready_made_suite_confirms_what_the_policy_holds(demo_model: HomeMod
     assert garage, opens
     assert all(task.get("confirm") == "yes" for task in garage)
     assert all("confirm" not in task for task in tasks if task["tags"] == ["light-on"])
+
+
+async def test_an_evaluation_runs_questions_are_not_the_homes_on_the_dashboard(
+    store: Store, local_matcher: LocalMatcher
+) -> None:
+    """The dashboard's "held for confirmation" counts the home's questions, not a run's."""
+    tasks_yaml = TASKS_YAML.split("tasks:\n")[0] + "tasks:\n" + UNLOCK
+    evaluation = Evaluation(
+        records=ConversationRecords(store),
+        base_options=Options(),
+        llm=None,
+        local=local_matcher,
+        confirmation=default_policy,
+    )
+    await evaluation.run(parse_task_file(tasks_yaml, name="locks"), RunSettings(model="none"))
+    await store.writer.flush()
+    async with store.sessionmaker() as session:
+        counts = await confirmations_since(session, datetime(2000, 1, 1, tzinfo=UTC))
+    assert counts == {"held": 0, "confirmed": 0, "cancelled": 0, "expired": 0}

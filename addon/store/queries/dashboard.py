@@ -105,14 +105,19 @@ CONFIRMATION_CALL = "confirmation"
 
 
 async def confirmations_since(session: AsyncSession, since: datetime) -> dict[str, int]:
-    """Held actions since ``since`` by what became of them: held, confirmed, cancelled, expired."""
+    """Held actions since ``since`` by what became of them: held, confirmed, cancelled, expired.
+
+    The home's own, as the rest of the dashboard: an evaluation run's questions are left out.
+    """
     status = func.json_extract(ToolCall.result, "$.confirmation")
     query = (
         select(status, func.count())
+        .join(Turn, Turn.id == ToolCall.turn_id)
         .where(
             ToolCall.started_at >= since,
             ToolCall.name == CONFIRMATION_CALL,
             ToolCall.call_id == CONFIRMATION_CALL,
+            _not_evaluation(since),
         )
         .group_by(status)
     )
@@ -121,6 +126,7 @@ async def confirmations_since(session: AsyncSession, since: datetime) -> dict[st
         "Confirmed": "confirmed",
         "Cancelled": "cancelled",
         "Locked out": "cancelled",
+        "Cancelled by a new request": "cancelled",
         "Expired": "expired",
     }
     counts = dict.fromkeys(names.values(), 0)

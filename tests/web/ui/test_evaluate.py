@@ -110,6 +110,8 @@ async def test_the_suites_model_variant_asks_the_model_for_every_task(
     handled = {str(result["handled_by"]) for result in run.results}
     assert handled <= {"llm", "failed"}
     assert len(scripted_llm.chat_requests) >= run.total
+    page = await ui.page(f"/evaluate/runs/{run_id}")
+    assert '<span class="badge llm">model</span>' in page  # named as the chat names it
 
 
 async def test_compare_shows_two_runs_side_by_side(ui: UI) -> None:
