@@ -82,4 +82,3 @@ async def test_the_correction_is_said_in_the_requests_language(
     agent = make_agent(llm=scripted_llm, local_first=False)
     result = await agent.process(ask("unlock", language=language))
     assert said in result.reply
-
