@@ -81,4 +81,11 @@ def policed_trial(provider: CustomToolProvider, agent: Agent) -> TryTool:
 
 def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:
     """The policy as turns check it, compiled again only when its rows changed."""
-    return records.policy
+    compiled: list[tuple[int, ConfirmationPolicy]] = []
+
+    def current() -> ConfirmationPolicy:
+        if not compiled or compiled[0][0] != records.version:
+            compiled[:] = [(records.version, ConfirmationPolicy.of_rows(records.entries))]
+        return compiled[0][1]
+
+    return current

@@ -16,14 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import NotFoundError, PolicyEntryInvalid
-from addon.home.actions.confirmation import ConfirmationPolicy, PolicyEntry, Scope
 from addon.store.models import ConfirmationPolicyChange, ConfirmationPolicyEntry, utcnow
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENTITY = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
 SCOPES = ("domain", "device_class", "entity")
-_SCOPE: dict[str, Scope] = {"domain": "domain", "device_class": "device_class", "entity": "entity"}
-"""A stored scope as the policy reads it; a row with any other was refused when written."""
 METHODS = ("yes", "pin")
 
 
@@ -92,30 +89,11 @@ class PolicyRecords:
         self._sessionmaker = sessionmaker
         self._entries: tuple[StoredEntry, ...] = ()
         self._version = 0
-        self._compiled: tuple[int, ConfirmationPolicy] | None = None
 
     @property
     def entries(self) -> tuple[StoredEntry, ...]:
         """The rows as last loaded."""
         return self._entries
-
-    def policy(self) -> ConfirmationPolicy:
-        """The rows compiled as turns check them, again only when they changed."""
-        if self._compiled is None or self._compiled[0] != self._version:
-            entries = (
-                PolicyEntry(
-                    entry.id,
-                    _SCOPE[entry.scope],
-                    entry.target,
-                    entry.actions,
-                    "pin" if entry.method == "pin" else "yes",
-                    entry.enabled,
-                    entry.pin_hash,
-                )
-                for entry in self._entries
-            )
-            self._compiled = (self._version, ConfirmationPolicy.of(entries))
-        return self._compiled[1]
 
     @property
     def version(self) -> int:

@@ -21,7 +21,7 @@ import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from addon.errors import HomeAssistantUnavailableError
 from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
@@ -73,6 +73,46 @@ DEFAULT_ENTRIES: tuple[tuple[Scope, str, tuple[str, ...]], ...] = (
 """The policy a new install starts with, every entry on and confirmed by "yes"."""
 
 
+class PolicyRow(Protocol):
+    """A stored entry as the store hands it over (``addon.store.confirmation_policy``)."""
+
+    @property
+    def id(self) -> int:
+        """The entry's number."""
+
+    @property
+    def scope(self) -> str:
+        """``domain``, ``device_class`` or ``entity``."""
+
+    @property
+    def target(self) -> str:
+        """What it covers."""
+
+    @property
+    def actions(self) -> Sequence[str]:
+        """The services it covers."""
+
+    @property
+    def method(self) -> str:
+        """``yes`` or ``pin``."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether it holds."""
+
+    @property
+    def pin_hash(self) -> str | None:
+        """The PIN's salted hash, for a ``pin`` entry."""
+
+
+_SCOPES: Mapping[str, Scope] = {
+    "domain": "domain",
+    "device_class": "device_class",
+    "entity": "entity",
+}
+"""A stored scope as the policy reads it (a row with any other is refused when written)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ConfirmationPolicy:
     """The switched-on entries, indexed by what a call is checked against."""
@@ -105,6 +145,22 @@ class ConfirmationPolicy:
             for action in entry.actions
         )
         return cls(kept, index, targets, waived - index.keys())
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[PolicyRow]) -> ConfirmationPolicy:
+        """The policy of stored rows (the store's, read by the agent and the Safety page)."""
+        return cls.of(
+            PolicyEntry(
+                row.id,
+                _SCOPES[row.scope],
+                row.target,
+                tuple(row.actions),
+                "pin" if row.method == "pin" else "yes",
+                row.enabled,
+                row.pin_hash,
+            )
+            for row in rows
+        )
 
     def waives(self, domain: str, service: str) -> bool:
         """Whether the user switched off a domain entry naming ``domain.service`` (none on does).

@@ -16,7 +16,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.errors import NotFoundError, PolicyEntryInvalid
-from addon.home.actions.confirmation import hash_pin
+from addon.home.actions.confirmation import ConfirmationPolicy, hash_pin
 from addon.logs import remember_secrets
 from addon.web.ui.safety_home import governing, pickers
 from addon.web.ui.saved_tests import live_home
@@ -164,7 +164,7 @@ async def _page(
 ) -> web.Response:
     shown = {k: v for k, v in (form or {}).items() if k in ("scope", "target", "actions", "method")}
     records = request.app[keys.CONFIRMATION_POLICY]
-    policy = records.policy()
+    policy = ConfirmationPolicy.of_rows(records.entries)
     home = await live_home(request)
     return render(
         request,

@@ -8,7 +8,6 @@ entity's entry over its device class's over its domain's), never a second rule.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -101,11 +100,3 @@ def governing(
         if lines:
             found.append(Governs(entity.entity_id, entity.name, tuple(lines)))
     return found
-
-
-def by_winner(governs: Governs) -> dict[int, list[str]]:
-    """The actions each winning entry holds on the entity (for one line per entry)."""
-    held: dict[int, list[str]] = defaultdict(list)
-    for action, winner, _losers in governs.lines:
-        held[winner.id].append(action)
-    return dict(held)
