@@ -1,7 +1,8 @@
 """What the Safety page offers from the live home, and which entry governs each entity.
 
 The pickers list what exists: the domains and device classes of the home's entities, the
-exposed entities by name, and each domain's actions; one list per scope, so the target field
+exposed entities by name, and each domain's actions (its services as Home Assistant describes
+them, :attr:`HomeModel.services`); one list per scope, so the target field
 suggests only what the chosen scope can name. The "governs" lines take the winner from the
 policy itself (:meth:`ConfirmationPolicy.covering`) and explain it by the policy's own order
 (:data:`~addon.home.actions.confirmation.SCOPES`, weakest first; of two alike, the later entry),
@@ -18,14 +19,18 @@ from addon.home.actions.impact import DOMAIN_SERVICES
 from addon.home.model.live import HomeModel
 
 COMMON_ACTIONS = ("turn_on", "turn_off", "toggle")
-"""What a domain the table does not list is offered."""
-ACTIONS: dict[str, tuple[str, ...]] = {
-    **{domain: tuple(sorted(services)) for domain, services in DOMAIN_SERVICES.items()},
+"""What a domain is offered when Home Assistant did not describe its services."""
+KNOWN_ACTIONS: dict[str, tuple[str, ...]] = {
+    domain: tuple(sorted(services)) for domain, services in DOMAIN_SERVICES.items()
+}
+"""The services of the default policy's domains, for a home whose services are not known."""
+ROUTINE_ACTIONS: dict[str, tuple[str, ...]] = {
     "script": ("turn_on", "toggle"),
     "scene": ("turn_on",),
     "automation": ("trigger", "turn_on", "turn_off"),
-    "mcp": (),
 }
+"""The actions by which the policy holds a routine's run, whatever else its domain offers
+(``script``'s services include one per script and ``reload``)."""
 SCOPE_WORDS: dict[Scope, str] = {
     "entity": "the entity's own entry",
     "device_class": "its device class's entry",
@@ -109,8 +114,16 @@ def pickers(model: HomeModel | None) -> Pickers:
         tuple(Choice(domain, domain) for domain in sorted(domains)),
         tuple(Choice(value, value.replace(".", ": ", 1)) for value in sorted(classes)),
         tuple(sorted(entities, key=lambda choice: choice.label.casefold())),
-        {domain: ACTIONS.get(domain, COMMON_ACTIONS) for domain in sorted(domains)},
+        {domain: actions_of(model, domain) for domain in sorted(domains)},
     )
+
+
+def actions_of(model: HomeModel | None, domain: str) -> tuple[str, ...]:
+    """The actions offered for ``domain``: its services as the live home describes them."""
+    if domain in ROUTINE_ACTIONS:
+        return ROUTINE_ACTIONS[domain]
+    described = model.services.get(domain) if model is not None else None
+    return described or KNOWN_ACTIONS.get(domain, COMMON_ACTIONS)
 
 
 def governing(

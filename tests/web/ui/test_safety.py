@@ -7,10 +7,38 @@ filled from the live home; each exposed entity's line names the entry that gover
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from html import unescape
+from typing import Any
+
+import pytest
 
 from addon import keys
+from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.web.ui.conftest import UI
+from tests.web.ui.home import demo_home, serve_home
+
+SERVICES: dict[str, Any] = {
+    "climate": {name: {"fields": {}} for name in ("set_hvac_mode", "set_temperature", "turn_on")},
+    "lock": {name: {"fields": {}} for name in ("lock", "open", "unlock")},
+    "script": {"reload": {"fields": {}}},
+}
+"""Part of what Home Assistant's ``get_services`` answers for the demo home."""
+
+
+@pytest.fixture
+async def fake_home() -> AsyncIterator[FakeHomeAssistant]:
+    """The demo home, whose Home Assistant also describes its services."""
+    server = FakeHomeAssistant()
+    serve_home(server, demo_home())
+
+    async def get_services(connection: FakeConnection, message: dict[str, Any]) -> None:
+        await connection.result(message["id"], SERVICES)
+
+    server.handlers["get_services"] = get_services
+    await server.start()
+    yield server
+    await server.close()
 
 
 async def test_the_defaults_are_listed_and_on(ui: UI) -> None:
@@ -75,6 +103,13 @@ async def test_the_pickers_offer_what_the_live_home_has(ui: UI) -> None:
     assert 'data-domain="lock"' in page
     assert 'data-action="unlock"' in page
     assert 'data-action="open_cover"' in page
+
+
+async def test_the_actions_offered_are_the_services_home_assistant_describes(ui: UI) -> None:
+    """A climate entry is offered the climate services the home has, not a guess."""
+    page = await ui.page("/safety")
+    assert action_choices(page)["climate"] == ["set_hvac_mode", "set_temperature", "turn_on"]
+    assert action_choices(page)["lock"] == ["lock", "open", "unlock"]
 
 
 async def test_a_refused_device_class_entry_suggests_device_classes_again(ui: UI) -> None:
@@ -171,6 +206,12 @@ def datalists(html: str) -> dict[str, list[tuple[str, str]]]:
         options = re.findall(r'<option value="([^"]*)">([^<]*)</option>', match.group(2))
         found[match.group(1)] = [(value, unescape(label)) for value, label in options]
     return found
+
+
+def action_choices(html: str) -> dict[str, list[str]]:
+    """The action buttons offered for each domain."""
+    groups = re.finditer(r'data-domain="([^"]+)"[^>]*>(.*?)</span>', html, re.S)
+    return {group[1]: re.findall(r'data-action="([^"]+)"', group[2]) for group in groups}
 
 
 def governs(html: str) -> dict[str, list[str]]:
