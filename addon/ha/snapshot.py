@@ -15,6 +15,7 @@ from addon.ha.routines import read_routines
 from addon.ha.script_fields import ScriptFieldsReader, read_services
 from addon.home.model.exposure import KNOWN_ASSISTANTS
 from addon.home.model.live import HomeModel
+from addon.text import JsonObject
 
 
 async def build_model(
@@ -87,7 +88,19 @@ async def build_model(
         },
         scripts=scripts,
         routines=routines,
+        services=service_names(services),
     )
+
+
+def service_names(services: JsonObject | HomeAssistantCommandError) -> dict[str, list[str]] | None:
+    """Each domain's service names from ``get_services``' answer (None when it was refused)."""
+    if isinstance(services, HomeAssistantCommandError):
+        return None
+    return {
+        str(domain): [str(name) for name in described]
+        for domain, described in services.items()
+        if isinstance(described, dict)
+    }
 
 
 def changed_states(old: HomeModel | None, new: HomeModel) -> list[str]:

@@ -300,6 +300,14 @@ async def test_scripts_fields_arrive_with_the_snapshot(sync: HomeSync) -> None:
     )
 
 
+async def test_each_domains_services_arrive_with_the_snapshot(sync: HomeSync) -> None:
+    """get_services' service names, per domain, are in the model (the Safety page offers them)."""
+    assert dict(_current(sync).services) == {
+        "light": ("turn_on",),
+        "script": ("reload", "wake_up"),
+    }
+
+
 async def test_a_reloaded_script_refreshes_its_fields(
     sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant
 ) -> None:
@@ -338,4 +346,5 @@ async def test_refused_get_services_still_builds_the_model(
         {},
         True,
     )
+    assert dict(model.services) == {}
     await home_sync.stop()

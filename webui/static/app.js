@@ -215,11 +215,19 @@
 
   document.querySelectorAll("form[data-stream-url]").forEach(enhanceChat);
 
-  /* The Safety form: the actions of the picked domain, each a button that adds it. */
+  /* The Safety form: the target field suggests what the chosen scope can name (the page
+     renders one list per scope); the actions of the picked domain, each a button that adds it. */
   function enhanceSafety(form) {
+    const scope = form.querySelector("#safety-scope");
     const target = form.querySelector("#safety-target");
     const actions = form.querySelector("#safety-actions");
-    if (!target || !actions) return;
+    if (!scope || !target || !actions) return;
+    scope.addEventListener("change", function () {
+      const list = document.getElementById("safety-targets-" + scope.value);
+      if (!list) return;
+      target.setAttribute("list", list.id);
+      target.placeholder = list.dataset.placeholder || "";
+    });
     const groups = form.querySelectorAll(".action-choices");
     function show() {
       const domain = target.value.trim().toLowerCase().split(".")[0];

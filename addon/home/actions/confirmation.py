@@ -31,6 +31,9 @@ from addon.text import JsonObject
 Scope = Literal["domain", "device_class", "entity"]
 Method = Literal["yes", "pin"]
 SCOPES: tuple[Scope, ...] = ("domain", "device_class", "entity")
+"""The scopes from the weakest to the strongest: where two entries hold the same action on an
+entity, the later scope's wins (and of two alike, the later entry). :meth:`ConfirmationPolicy.of`
+applies it; the Safety page explains its lines with it."""
 METHODS: tuple[Method, ...] = ("yes", "pin")
 
 
@@ -131,7 +134,7 @@ class ConfirmationPolicy:
         kept = tuple(entries)
         index: dict[tuple[str, str], PolicyEntry] = {}
         targets: dict[str, PolicyEntry] = {}
-        for scope in ("domain", "device_class", "entity"):
+        for scope in SCOPES:
             for entry in kept:
                 if entry.enabled and entry.scope == scope:
                     for action in entry.actions:

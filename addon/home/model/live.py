@@ -69,6 +69,7 @@ class HomeModel:
         "_expose_new",
         "_exposure",
         "_scripts",
+        "_services",
         "_states",
         "index",
         "loose_places",
@@ -86,6 +87,7 @@ class HomeModel:
         self._exposure: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
         self._expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW
         self._scripts: Mapping[str, ScriptService] = MappingProxyType({})
+        self._services: Mapping[str, tuple[str, ...]] = MappingProxyType({})
         self._states: dict[str, EntityState] = {}
         self._entities: dict[str, Entity] = {}
         self.index: HomeIndex = HomeIndex.build(())
@@ -116,6 +118,7 @@ class HomeModel:
         expose_new: Mapping[str, bool] | None = None,
         scripts: Mapping[str, Mapping[str, Any]] | None = None,
         routines: Routines | None = None,
+        services: Mapping[str, Iterable[str]] | None = None,
     ) -> HomeModel:
         """Build from Home Assistant's WebSocket results (see the module docstring).
 
@@ -125,6 +128,7 @@ class HomeModel:
         entities, as in a fresh Home Assistant). ``scripts`` is ``get_services``' ``script``
         domain; without it scripts are still known, only their fields and descriptions are not.
         ``routines`` is what the scenes, scripts and automations are made of (None: not read).
+        ``services`` is each domain's service names from ``get_services`` (None: not read).
         """
         model = cls()
         model.routines = routines
@@ -157,6 +161,9 @@ class HomeModel:
                 if isinstance(raw, Mapping) and service not in _SCRIPT_INTEGRATION_SERVICES
             }
         )
+        model._services = MappingProxyType(
+            {domain: tuple(sorted(names)) for domain, names in (services or {}).items()}
+        )
         model._states = {
             entity_id: EntityState.from_compressed(entity_id, raw)
             for entity_id, raw in states.items()
@@ -182,6 +189,7 @@ class HomeModel:
         clone._exposure = self._exposure
         clone._expose_new = self._expose_new
         clone._scripts = self._scripts
+        clone._services = self._services
         clone.places = self.places
         clone.loose_places = self.loose_places
         clone._states = dict(self._states)
@@ -258,6 +266,15 @@ class HomeModel:
     def devices(self) -> Mapping[str, Device]:
         """Devices by id."""
         return self._devices
+
+    @property
+    def services(self) -> Mapping[str, tuple[str, ...]]:
+        """Each domain's service names as Home Assistant described them at the snapshot.
+
+        Empty when it did not (``get_services`` refused, a home built from a fixture). Only a
+        snapshot reads them again: a new integration's services arrive with the next one.
+        """
+        return self._services
 
     @property
     def scripts(self) -> Mapping[str, ScriptService]:

@@ -33,6 +33,8 @@ NOTICES = {
     "deleted": "Entry deleted.",
 }
 MIN_PIN = 4
+PLACEHOLDERS = {"entity": "lock.front_door", "device_class": "cover.garage", "domain": "lock"}
+"""What the target field shows, empty, for each scope."""
 
 
 def add_safety_pages(router: web.UrlDispatcher) -> None:
@@ -176,6 +178,7 @@ async def _page(
             "form": shown,
             "editing": editing,
             "pickers": pickers(home),
+            "placeholders": PLACEHOLDERS,
             "governs": governing(home, policy, policy.entries),
             "changes": await records.changes(),
             "notice": NOTICES.get(request.query.get("done", ""), ""),
