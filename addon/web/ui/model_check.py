@@ -17,7 +17,7 @@ from aiohttp import web
 from addon import keys
 from addon.config.settings import Options
 from addon.errors import TaskFileInvalid
-from addon.eval.runner import RunSettings, TaskResult, Totals
+from addon.eval.runner import RunSettings, TaskResult, Totals, make_llm
 from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
 from addon.home.actions.confirmation import ConfirmationPolicy
@@ -65,6 +65,7 @@ async def check_view(request: web.Request) -> web.Response:
         raise web.HTTPUnprocessableEntity(text="The endpoint is an http:// or https:// URL.")
     if not base_url and not options.llm_base_url:
         raise web.HTTPUnprocessableEntity(text="Give the endpoint to check (its base URL).")
+    await _reachable(options, model, base_url, form.get("api_key") or None)
     home = await live_home(request)
     if home is None:
         raise web.HTTPConflict(text="Home Assistant is not connected yet; try again soon.")
@@ -91,6 +92,27 @@ async def check_view(request: web.Request) -> web.Response:
     api_key = form.get("api_key") or None
     run_id = await evaluations.start(task_file, text, settings, api_key=api_key)
     raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate_run", run_id=str(run_id)))
+
+
+async def _reachable(options: Options, model: str, base_url: str, api_key: str | None) -> None:
+    """Refuse (422) a check whose endpoint does not answer or refuses the key, before any run.
+
+    Without it every task fails on the connection and the run reports "Accuracy 0.0 %", which
+    reads as a verdict on the model. An endpoint that answers but does not list the model is
+    still checked (some servers list models under other names).
+    """
+    llm = make_llm(options, model, base_url=base_url, api_key=api_key)
+    if llm is None:
+        return
+    try:
+        health = await llm.health()
+    finally:
+        await llm.close()
+    if health.status != "ok" and "does not list model" not in health.detail:
+        raise web.HTTPUnprocessableEntity(
+            text=f"The endpoint did not answer ({health.detail}); nothing was run. "
+            "Check its address, that it is running, and the API key."
+        )
 
 
 async def baseline(request: web.Request, run: eval_runs.StoredRun) -> Baseline | None:

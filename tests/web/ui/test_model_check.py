@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -90,5 +91,17 @@ async def test_a_bad_endpoint_is_refused_before_running(ui: UI) -> None:
     bad = await ui.post("/settings/check", {"base_url": "file:///etc", "model": "m"})
     none = await ui.post("/settings/check", {"base_url": "", "model": ""})
     assert (bad.status, none.status) == (422, 422)
+    async with ui.store.sessionmaker() as session:
+        assert await eval_runs.list_runs(session) == []
+
+
+async def test_an_endpoint_that_does_not_answer_is_refused_with_the_reason(ui: UI) -> None:
+    """Nothing listens there: 422 saying so, and no run reports "Accuracy 0.0 %" for it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    response = await ui.post("/settings/check", {"base_url": closed, "model": "m"})
+    assert response.status == 422
+    assert "did not answer" in await response.text()
     async with ui.store.sessionmaker() as session:
         assert await eval_runs.list_runs(session) == []
