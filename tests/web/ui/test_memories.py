@@ -392,3 +392,13 @@ async def test_the_trace_lists_the_memories_a_turn_recalled_with_links(
     assert "The cat is called Miso." in page.text
     assert f"{ui.prefix}/memories/{memory.id}" in [ref.url for ref in page.references]
     assert misplaced_urls(html, ui.prefix) == []
+
+
+async def test_each_memory_has_an_edit_button_and_the_page_explains_pinning(
+    ingress_ui: UI, learned: tuple[MemoryRecord, int]
+) -> None:
+    """Editing is a button, not a click on the text; the page says how to keep one from fading."""
+    memory, _turn = learned
+    html = await ingress_ui.page("/memories")
+    assert f'aria-label="Edit memory {memory.id}">Edit</a>' in html
+    assert "a pinned memory never fades or expires" in html
