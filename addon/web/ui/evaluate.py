@@ -29,7 +29,6 @@ from addon.web.ui.urls import Urls
 _LOGGER = logging.getLogger(__name__)
 
 
-
 def add_evaluate_pages(router: web.UrlDispatcher) -> None:
     """Mount the Evaluate pages (every route named ``ui.*``, like the rest of the UI)."""
     run = "/evaluate/runs/{run_id:\\d+}"
