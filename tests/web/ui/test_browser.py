@@ -182,10 +182,16 @@ async def test_a_dry_run_reply_is_marked_while_it_comes_and_the_switch_is_rememb
     live = page.locator(".message.agent").last
     await expect(live.locator(".badge.llm")).to_be_visible()
     await expect(live.locator(".badge.dry-run")).to_have_count(0)
+    conversation_id = await page.locator("input[name=conversation_id]").input_value()
     await page.reload()
     await expect(
         page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
     ).not_to_be_checked()
+    page = await session.open(f"/chat?conversation={conversation_id}")
+    replies = page.locator(".message.agent")
+    await expect(replies).to_have_count(2)
+    await expect(replies.first.locator(".badge.dry-run")).to_have_text("dry run")
+    await expect(replies.last.locator(".badge.dry-run")).to_have_count(0)
     assert session.console_errors == []
 
 
