@@ -125,6 +125,22 @@
     }
   }
 
+  /* A reply asked for as a dry run says so at once, while it is still coming; the "done"
+     event's meta line, which says whether the turn really was one, then takes its place.
+     Returns what removes the early mark. */
+  function markDryRun(form, item) {
+    const box = form.querySelector("input[name=dry_run]");
+    if (!box || !box.checked) return function () {};
+    const meta = document.createElement("p");
+    meta.className = "meta";
+    const badge = document.createElement("span");
+    badge.className = "badge dry-run";
+    badge.textContent = "dry run";
+    meta.appendChild(badge);
+    item.appendChild(meta);
+    return function () { meta.remove(); };
+  }
+
   function enhanceChat(form) {
     const streamUrl = form.dataset.streamUrl;
     const log = document.getElementById("chat-log");
@@ -159,6 +175,7 @@
       const item = addMessage(log, "agent", "");
       const bubble = item.querySelector(".bubble");
       item.classList.add("pending");
+      const unmarkDryRun = markDryRun(form, item);
       button.disabled = true;
       let confirm = null;
       let streamed = "";
@@ -186,6 +203,7 @@
               if (data.said) said.querySelector(".bubble").textContent = data.said;
               conversation.value = data.conversation_id;
               confirm = data.confirm || null;
+              unmarkDryRun();
               const parts = [
                 {
                   text: ANSWERED_BY[data.handled_by] || data.handled_by,

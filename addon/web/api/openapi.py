@@ -13,6 +13,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from addon import __version__
 from addon.text import JsonObject
 from addon.web.access import INGRESS_PATH
+from addon.web.api.eval_schemas import EvaluationIn, EvaluationOut, EvaluationStartedOut
 from addon.web.api.openai_schemas import (
     ChatCompletionChunk,
     ChatCompletionIn,
@@ -50,6 +51,9 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     (ChatCompletionChunk, "serialization"),
     (ModelList, "serialization"),
     (ModelOut, "serialization"),
+    (EvaluationIn, "validation"),
+    (EvaluationStartedOut, "serialization"),
+    (EvaluationOut, "serialization"),
     (ToolSaveIn, "validation"),
     (ToolEnabledIn, "validation"),
     (ToolRestoreIn, "validation"),
@@ -111,6 +115,7 @@ def openapi_document(server_url: str) -> JsonObject:
             "/v1/models": {"get": _models()},
             "/health": {"get": _health()},
             **_tool_paths(),
+            **_evaluation_paths(),
         },
         "components": {
             "schemas": definitions.get("$defs", {}),
@@ -311,6 +316,24 @@ def _tool_paths() -> JsonObject:
             "delete": _op("deleteSecret", "Delete a secret.", out="SecretNameOut", name=True),
         },
     }
+
+
+def _evaluation_paths() -> JsonObject:
+    """The evaluation routes of :mod:`addon.web.api.evaluations`."""
+    started = _op(
+        "startEvaluation",
+        "Start a run: the ready-made suite, its model-only variant, your tests or a task file.",
+        "EvaluationIn",
+        "EvaluationStartedOut",
+        "202",
+    )
+    started["responses"]["409"] = _error("No home to test yet, or no saved test.")
+    run = _op("getEvaluation", "A run so far: settings, progress, results.", out="EvaluationOut")
+    run["parameters"] = [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    ]
+    run["responses"]["404"] = _error("No such run.")
+    return {"/api/evaluations": {"post": started}, "/api/evaluations/{id}": {"get": run}}
 
 
 def _op(

@@ -15,25 +15,18 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from addon import keys
-from addon.errors import TaskFileInvalid
-from addon.eval.runner import MAX_INSTRUCTIONS, RunSettings, TaskResult, Totals
+from addon.eval.runner import TaskResult, Totals
 from addon.eval.suite import suite_yaml
-from addon.eval.tasks import parse_task_file
 from addon.store import eval_runs, eval_tasks
+from addon.web.ui.eval_start import RunChoice, start_run, task_source
 from addon.web.ui.forms import read_form
 from addon.web.ui.model_check import baseline, held_by
-from addon.web.ui.saved_tests import live_home, saved_tests_file
+from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render, render_fragment
 from addon.web.ui.tool_editor import locate
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
-
-MAX_TASK_TEXT = 900_000
-"""Characters of task file a form may carry (the app reads bodies up to 1 MiB)."""
-SUITE_NAME = "ready-made"
-SAVED_NAME = "your tests"
-NOT_CONNECTED = "Home Assistant is not connected yet, so there is no home to test."
 
 
 def add_evaluate_pages(router: web.UrlDispatcher) -> None:
@@ -135,55 +128,18 @@ async def evaluate_start_view(request: web.Request) -> web.Response:
     """Start a run from the form, or show the form again with what is wrong."""
     raw = await read_form(request)
     form = {key: value for key, value in raw.items() if isinstance(value, str)}
-    source = form.get("source", "text")
-    model = form.get("model", "").strip() or request.app[keys.SETTINGS].options.llm_model
-    instructions = form.get("instructions", "")
-    problems: list[tuple[str, str]] = []
-    if len(model) > 200:
-        problems.append(("model", "a model name is at most 200 characters"))
-    if len(instructions) > MAX_INSTRUCTIONS:
-        problems.append(("instructions", f"at most {MAX_INSTRUCTIONS} characters"))
-    text = form.get("text", "")
-    name = "pasted"
-    if source in ("suite", "suite-model"):
-        home = await live_home(request)
-        if home is None:
-            problems.append(("", NOT_CONNECTED))
-        else:
-            text, name = (
-                suite_yaml(
-                    home,
-                    name=str(home.config.get("location_name") or "Home"),
-                    policy=held_by(request),
-                ),
-                SUITE_NAME,
-            )
-    elif source == "saved":
-        home = await live_home(request)
-        found = None if home is None else await saved_tests_file(request, home)
-        if found is None:
-            problems.append(("", NOT_CONNECTED))
-        elif not found[2]:
-            problems.append(("", "There are no saved tests yet."))
-        else:
-            text, name = found[0], SAVED_NAME
-    elif len(text) > MAX_TASK_TEXT:
-        problems.append(("text", f"the task file is longer than {MAX_TASK_TEXT} characters"))
-    elif not text.strip():
-        problems.append(("text", "paste a task file, upload one, or choose the ready-made suite"))
-    task_file = None
-    if not problems:
-        try:
-            task_file = parse_task_file(text, name=name)
-        except TaskFileInvalid as err:
-            problems.extend(err.problems)
-    if task_file is None:
-        return await _evaluate_page(request, form, _placed(problems, text), status=422)
-    # The model variant of the suite tests the model: nothing is answered locally first.
-    local_first = form.get("local_first") == "on" and source != "suite-model"
-    settings = RunSettings(model, local_first, instructions)
-    run_id = await request.app[keys.EVALUATIONS].start(task_file, text, settings)
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate_run", run_id=str(run_id)))
+    choice = RunChoice(
+        source=task_source(form.get("source", "text")) or "text",
+        text=form.get("text", ""),
+        model=form.get("model", "").strip() or request.app[keys.SETTINGS].options.llm_model,
+        local_first=form.get("local_first") == "on",
+        instructions=form.get("instructions", ""),
+    )
+    started = await start_run(request, choice)
+    if started.run_id is None:
+        placed = _placed(started.problems, started.text)
+        return await _evaluate_page(request, form, placed, status=422)
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate_run", run_id=str(started.run_id)))
 
 
 async def run_view(request: web.Request) -> web.Response:

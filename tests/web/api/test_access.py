@@ -26,6 +26,8 @@ ADMIN_ROUTES = [
     ("GET", "/memories"),
     ("POST", "/memories/new"),
     ("POST", "/evaluate"),
+    ("POST", "/api/evaluations"),
+    ("GET", "/api/evaluations/1"),
     ("GET", "/settings"),
     ("GET", "/conversations"),
     ("GET", "/"),

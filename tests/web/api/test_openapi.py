@@ -85,15 +85,24 @@ async def test_the_custom_tools_routes_are_listed(api: AppClient) -> None:
 
 
 async def test_every_tool_route_of_the_app_is_described(api: AppClient) -> None:
-    """No route under /api/tools or /api/secrets is missing from the document."""
+    """No route under /api/tools, /api/secrets or /api/evaluations is missing from the document."""
     paths = (await document(api))["paths"]
     described = {(path, method.upper()) for path, item in paths.items() for method in item}
     mounted = {
         (route.resource.canonical.replace("{id:\\d+}", "{id}"), route.method)
         for route in api.app.router.routes()
         if route.resource is not None
-        and route.resource.canonical.startswith(("/api/tools", "/api/secrets"))
+        and route.resource.canonical.startswith(("/api/tools", "/api/secrets", "/api/evaluations"))
         and route.method != "HEAD"
     }
     assert mounted
     assert mounted <= described
+
+
+async def test_the_evaluation_routes_offer_the_suite_and_its_model_variant(api: AppClient) -> None:
+    """The run's body schema names every task source, the model-only suite among them."""
+    body = await document(api)
+    assert set(body["paths"]["/api/evaluations"]) == {"post"}
+    assert set(body["paths"]["/api/evaluations/{id}"]) == {"get"}
+    tasks = body["components"]["schemas"]["EvaluationIn"]["properties"]["tasks"]
+    assert tasks["enum"] == ["suite", "suite-model", "saved", "text"]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from playwright.async_api import Page, expect
 
 from addon.store.queries.conversations import PAGE_SIZE
-from devtools.scripted_llm import ScriptedLLM
+from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.home import XSS, XSS_IMG, XSS_SCRIPT
 from tests.web.ui.proxy import PANEL_PATH, PREFIX
@@ -147,6 +149,50 @@ async def test_chat_streams_the_reply_and_links_its_trace(
     await expect(page.locator(".turn:target")).to_contain_text("dry run")
     assert session.console_errors == []
     assert await session.csp_violations() == []
+
+
+async def test_a_dry_run_reply_is_marked_while_it_comes_and_the_switch_is_remembered(
+    ingress_ui: UI, browsing: MakeBrowsing, scripted_llm: ScriptedLLM
+) -> None:
+    """The live bubble says "dry run" before the model has answered; off, it stays off."""
+    release = asyncio.Event()
+
+    async def held(body: dict[str, Any]) -> Completion:
+        await release.wait()
+        return Completion("Once upon a time.")
+
+    scripted_llm.default = held
+    session = await browsing()
+    page = await session.open("/chat")
+    await page.get_by_label("Message").fill("tell me a story")
+    await page.get_by_role("button", name="Send").click()
+    live = page.locator(".message.agent").last
+    # The model has not answered yet: the reply is still pending, and already marked.
+    await expect(live).to_have_class(re.compile(r"\bpending\b"))
+    await expect(live.locator(".badge.dry-run")).to_have_text("dry run")
+    release.set()
+    await expect(live.locator(".bubble")).to_have_text("Once upon a time.")
+    await expect(live.locator(".badge.dry-run")).to_have_count(1)
+    await expect(live.locator(".badge.llm")).to_be_visible()
+    switch = page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
+    await switch.uncheck()
+    await page.get_by_label("Message").fill("and another one")
+    await page.get_by_label("Message").press("Enter")
+    await expect(page.get_by_role("button", name="Send")).to_be_enabled()
+    live = page.locator(".message.agent").last
+    await expect(live.locator(".badge.llm")).to_be_visible()
+    await expect(live.locator(".badge.dry-run")).to_have_count(0)
+    conversation_id = await page.locator("input[name=conversation_id]").input_value()
+    await page.reload()
+    await expect(
+        page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
+    ).not_to_be_checked()
+    page = await session.open(f"/chat?conversation={conversation_id}")
+    replies = page.locator(".message.agent")
+    await expect(replies).to_have_count(2)
+    await expect(replies.first.locator(".badge.dry-run")).to_have_text("dry run")
+    await expect(replies.last.locator(".badge.dry-run")).to_have_count(0)
+    assert session.console_errors == []
 
 
 async def test_chat_continues_the_same_conversation(

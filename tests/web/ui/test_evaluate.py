@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -138,4 +139,53 @@ async def test_run_cut_off_by_a_restart_is_shown_interrupted(ui: UI) -> None:
 async def test_unknown_run_is_a_404_page(ui: UI) -> None:
     """A run id that is not stored answers the UI's not-found page."""
     response = await ui.get("/evaluate/runs/999")
+    assert response.status == 404
+
+
+async def api_start(ui: UI, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST /api/evaluations as the panel's user; the status and the answer."""
+    response = await ui.client.post("/api/evaluations", json=body, headers=ui.headers())
+    return response.status, await response.json()
+
+
+async def test_the_api_offers_the_suites_model_variant(ui: UI, scripted_llm: ScriptedLLM) -> None:
+    """``{"tasks": "suite-model"}`` runs the ready-made suite with local first off, read back."""
+    status, started = await api_start(ui, {"tasks": "suite-model", "local_first": True})
+    assert status == 202, started
+    assert started["page"] == f"{ui.prefix}/evaluate/runs/{started['id']}"
+    await ui.client.app[keys.EVALUATIONS].wait(started["id"])
+    response = await ui.client.get(started["url"].removeprefix(ui.prefix), headers=ui.headers())
+    run = await response.json()
+    assert response.status == 200, run
+    assert (run["name"], run["status"], run["local_first"]) == ("ready-made", "done", False)
+    assert run["total"] == run["done"] == len(run["results"]) > 10
+    assert {result["handled_by"] for result in run["results"]} <= {"llm", "failed"}
+    assert len(scripted_llm.chat_requests) >= run["total"]
+
+
+async def test_the_api_runs_the_suite_locally_first_as_the_page_does(ui: UI) -> None:
+    """``{"tasks": "suite"}`` takes the options' settings: local first on, the lights local."""
+    status, started = await api_start(ui, {"tasks": "suite"})
+    assert status == 202, started
+    await ui.client.app[keys.EVALUATIONS].wait(started["id"])
+    response = await ui.client.get(f"/api/evaluations/{started['id']}", headers=ui.headers())
+    run = await response.json()
+    assert (run["local_first"], run["model"]) == (True, "scripted-model")
+    lights = [result for result in run["results"] if result["tags"] == ["light-on"]]
+    assert lights
+    assert all(result["passed"] and result["handled_by"] == "local" for result in lights)
+    assert all(result["asked"] is None for result in lights)
+
+
+async def test_the_api_refuses_a_task_file_with_every_problem(ui: UI) -> None:
+    """A bad task file is a 422 listing each problem with its place; an unknown field too."""
+    bad = TASKS_YAML.replace('{switch.kettle: {state: "on"}}', '{switch.nope: {state: "on"}}')
+    status, answer = await api_start(ui, {"tasks": "text", "task_file": bad})
+    assert (status, answer["error"]) == (422, "invalid_tasks")
+    assert {"field": "tasks[1].expect.switch.nope", "message": "no such entity in the home"} in (
+        answer["problems"]
+    )
+    status, answer = await api_start(ui, {"tasks": "suite", "local_frist": False})
+    assert (status, answer["field"]) == (422, "local_frist")
+    response = await ui.client.get("/api/evaluations/999", headers=ui.headers())
     assert response.status == 404
