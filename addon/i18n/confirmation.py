@@ -11,7 +11,7 @@ Anything else said to a question is a new request (:func:`addon.agent.confirm.su
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -58,6 +58,11 @@ class ConfirmWords:
     yes: tuple[str, ...]
     no: tuple[str, ...]
     """Words that cancel (the whole utterance); anything else is a new request."""
+    and_: str
+    """What joins the last two names of a list, or two actions: "and"."""
+    lower_after_first: bool = True
+    """Whether an action phrase after the first starts in lower case ("…and open the Garage
+    Door"); not in German, whose phrases start with a noun."""
 
 
 EN = ConfirmWords(
@@ -93,6 +98,7 @@ EN = ConfirmWords(
     locked_out="Too many wrong PINs. PIN confirmation is locked for {minutes} minutes.",
     yes=("yes", "yeah", "yep", "confirm", "do it", "go ahead", "ok", "okay", "sure"),
     no=("no", "nope", "cancel", "stop", "don't", "do not", "never mind", "no thanks", "abort"),
+    and_="and",
 )
 
 DE = ConfirmWords(
@@ -130,6 +136,8 @@ DE = ConfirmWords(
     locked_out="Zu viele falsche PINs. Die Bestätigung per PIN ist für {minutes} Minuten gesperrt.",
     yes=("ja", "jawohl", "bestätigen", "bestätige", "mach es", "mach das", "ok", "okay", "klar"),
     no=("nein", "nee", "abbrechen", "abbruch", "stopp", "stop", "lass es", "vergiss es"),
+    and_="und",
+    lower_after_first=False,
 )
 
 FR = ConfirmWords(
@@ -168,6 +176,7 @@ FR = ConfirmWords(
     ),
     yes=("oui", "ouais", "confirmer", "je confirme", "vas-y", "d'accord", "ok"),
     no=("non", "annuler", "annule", "arrête", "stop", "laisse tomber"),
+    and_="et",
 )
 
 ES = ConfirmWords(
@@ -206,6 +215,7 @@ ES = ConfirmWords(
     ),
     yes=("sí", "si", "confirmo", "confirmar", "hazlo", "adelante", "vale", "ok"),
     no=("no", "cancelar", "cancela", "para", "detente", "déjalo", "olvídalo"),
+    and_="y",
 )
 
 NL = ConfirmWords(
@@ -245,6 +255,7 @@ NL = ConfirmWords(
     ),
     yes=("ja", "jazeker", "bevestig", "bevestigen", "doe maar", "oké", "ok"),
     no=("nee", "neen", "annuleer", "annuleren", "stop", "laat maar"),
+    and_="en",
 )
 
 IT = ConfirmWords(
@@ -280,6 +291,7 @@ IT = ConfirmWords(
     locked_out="Troppi PIN errati. La conferma con PIN è bloccata per {minutes} minuti.",
     yes=("sì", "si", "confermo", "conferma", "fallo", "vai", "va bene", "ok"),
     no=("no", "annulla", "annullare", "ferma", "fermati", "stop", "lascia stare"),
+    and_="e",
 )
 
 PL = ConfirmWords(
@@ -320,6 +332,7 @@ PL = ConfirmWords(
     ),
     yes=("tak", "potwierdzam", "potwierdź", "zrób to", "dobrze", "ok"),
     no=("nie", "anuluj", "stop", "przestań", "zostaw", "nieważne"),
+    and_="i",
 )
 
 PT = ConfirmWords(
@@ -359,6 +372,7 @@ PT = ConfirmWords(
     ),
     yes=("sim", "confirmo", "confirmar", "pode", "faz isso", "ok", "está bem"),
     no=("não", "nao", "cancelar", "cancela", "pare", "parar", "deixa"),
+    and_="e",
 )
 
 
@@ -397,18 +411,29 @@ def says_no(text: str, language: str | None) -> bool:
     return bool(said) and (said in words_for(language).no or said in EN.no)
 
 
-def action_phrase(service: str, domain: str, names: str, language: str | None) -> str:
-    """``domain.service`` on ``names`` as a person says it: "Unlock the Front Door"."""
+def action_phrase(
+    service: str, domain: str, names: str, language: str | None, *, after_first: bool = False
+) -> str:
+    """``domain.service`` on ``names`` as a person says it: "Unlock the Front Door".
+
+    ``after_first``: the phrase follows another in one question ("…and open the Garage Door"):
+    no opening "¿", and a verb in lower case where the language writes it so (never a name).
+    """
     words = words_for(language)
-    if domain == "lock" and service == "unlock":
+    mode = ""
+    if domain == "mcp" or not names:
+        # A tool of an MCP server (no entity): it is run, named in words.
+        phrase, names = words.run, (names or service).replace("_", " ")
+    elif domain == "lock" and service == "unlock":
         phrase = words.unlock
     elif domain == "lock" and service == "lock":
         phrase = words.lock
     elif service == "alarm_disarm":
         phrase = words.disarm
     elif service.startswith("alarm_arm_"):
-        mode = service.removeprefix("alarm_arm_")
-        return words.arm.format(name=names, mode=words.modes.get(mode, mode.replace("_", " ")))
+        phrase = words.arm
+        arming = service.removeprefix("alarm_arm_")
+        mode = words.modes.get(arming, arming.replace("_", " "))
     elif service in OPENS and domain not in ("scene", "script", "automation"):
         phrase = words.open
     elif service in CLOSES:
@@ -423,13 +448,51 @@ def action_phrase(service: str, domain: str, names: str, language: str | None) -
         phrase = words.turn_off
     else:
         phrase = words.other
-    return _THE_THE.sub(r"\1", phrase.format(name=names))
+    if after_first:
+        phrase = phrase.removeprefix("¿")
+        if words.lower_after_first and not phrase.startswith("{"):
+            phrase = phrase[:1].lower() + phrase[1:]
+    return _THE_THE.sub(r"\1", phrase.format(name=names, mode=mode))
 
 
 def question(service: str, domain: str, names: str, pin: bool, language: str | None) -> str:
     """The question holding ``domain.service`` on ``names``: "Unlock the Front Door? Say yes…"."""
+    return asked_question([Asked(domain, service, (names,))], pin, language)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One held action as the question names it: what it does, on what (friendly names)."""
+
+    domain: str
+    service: str
+    names: tuple[str, ...]
+
+
+def listed(names: Sequence[str], language: str | None) -> str:
+    """Names as a person lists them, each once: "A", "A and B", "A, B and C"."""
+    kept = list(dict.fromkeys(name for name in names if name))
+    if len(kept) < 2:
+        return "".join(kept)
+    return f"{', '.join(kept[:-1])} {words_for(language).and_} {kept[-1]}"
+
+
+def asked_question(actions: Sequence[Asked], pin: bool, language: str | None) -> str:
+    """The question holding every one of ``actions``, each named by its verb and entities.
+
+    Actions of the same kind share a phrase ("Unlock the Front Door and Back Door"); different
+    ones are listed ("Unlock the Front Door and open the Garage Door"), never lumped under the
+    first one's verb.
+    """
     words = words_for(language)
-    asked = action_phrase(service, domain, names, language)
+    kinds: dict[tuple[str, str], list[str]] = {}
+    for action in actions:
+        kinds.setdefault((action.domain, action.service), []).extend(action.names)
+    phrases = [
+        action_phrase(service, domain, listed(names, language), language, after_first=index > 0)
+        for index, ((domain, service), names) in enumerate(kinds.items())
+    ]
+    asked = listed(phrases, language)
     return (words.say_pin if pin else words.say_yes).format(question=asked)
 
 

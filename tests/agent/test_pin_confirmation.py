@@ -143,6 +143,17 @@ async def test_a_wrong_pin_keeps_the_question_for_the_right_one(door: Door) -> N
     assert door.state() == "unlocked"
 
 
+async def test_a_sentence_with_fewer_digits_than_a_pin_is_a_new_request(door: Door) -> None:
+    """A sentence with a number, said to a PIN question, cancels it and is handled as itself."""
+    await door.say("unlock the front door")
+    said = "set the ceiling lights to 50%"
+    handled = await door.say(said)
+    assert handled.reply != WRONG
+    assert (handled.said, handled.needs_confirmation) == (said, None)
+    assert (await door.say(PIN)).reply != "Done."
+    assert door.state() == "locked"
+
+
 async def test_the_retried_pin_is_masked(door: Door, store: Store) -> None:
     """The PIN said again after a wrong one is stored as the mask, not as digits."""
     await door.say("unlock the front door")

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from addon.i18n.confirmation import TABLE, question, says_no, says_yes, still
+from addon.i18n.confirmation import (
+    TABLE,
+    Asked,
+    asked_question,
+    question,
+    says_no,
+    says_yes,
+    still,
+)
 
 
 @pytest.mark.parametrize(
@@ -42,6 +50,43 @@ def test_no_question_in_any_language_reads_out_a_service_id(
     assert "." not in asked.split("?")[0]
     assert service not in asked
     assert "_" not in asked
+
+
+@pytest.mark.parametrize(
+    ("language", "asked"),
+    [
+        ("en", "Unlock the Front Door and Back Door and open the Garage Door? Say yes to confirm."),
+        ("de", "Front Door und Back Door aufschließen und Garage Door öffnen? "
+               "Sag ja, um zu bestätigen."),
+        ("es", "¿Desbloquear Front Door y Back Door y abrir Garage Door? Di sí para confirmar."),
+    ],
+)  # fmt: skip
+def test_several_actions_are_each_named_with_their_own_verb(language: str, asked: str) -> None:
+    """Two doors unlocked and a garage opened: no action is asked under another's verb."""
+    actions = [
+        Asked("lock", "unlock", ("Front Door",)),
+        Asked("lock", "unlock", ("Back Door",)),
+        Asked("cover", "open_cover", ("Garage Door",)),
+    ]
+    assert asked_question(actions, False, language) == asked
+
+
+def test_three_names_are_listed_as_a_person_lists_them() -> None:
+    actions = [Asked("light", "turn_off", ("Kitchen", "Hall", "Porch", "Hall"))]
+    assert asked_question(actions, False, "en") == (
+        "Turn off the Kitchen, Hall and Porch? Say yes to confirm."
+    )
+
+
+@pytest.mark.parametrize("language", sorted(TABLE))
+def test_a_tool_without_an_entity_is_named_in_words(language: str) -> None:
+    """An MCP server's tool held by the policy: run, named by its words, never its id."""
+    asked = asked_question(
+        [Asked("mcp", "files_delete_all", ("files_delete_all",))], False, language
+    )
+    assert "files delete all" in asked
+    assert "_" not in asked
+    assert "mcp" not in asked
 
 
 def test_german_asks_in_german() -> None:
