@@ -84,14 +84,21 @@
   function answerControls(form, textBox) {
     const pin = document.getElementById("chat-pin");
     const answer = document.getElementById("chat-answer");
-    const yes = answer ? answer.querySelector("[data-say=yes]") : null;
-    return {
+    const yes = answer ? answer.querySelector(".chat-yes") : null;
+    const controls = {
       field: function () { return pin && !pin.disabled ? pin : textBox; },
       awaiting: function () { return pin && !pin.disabled ? "pin" : null; },
       show: function (method) {
         const asksPin = method === "pin" && pin;
-        if (pin) { pin.hidden = pin.disabled = !asksPin; pin.value = ""; }
+        if (pin) {
+          pin.hidden = pin.disabled = !asksPin;
+          pin.required = Boolean(asksPin);
+          pin.value = "";
+        }
         textBox.hidden = textBox.disabled = Boolean(asksPin);
+        Array.from(textBox.labels || []).forEach(function (label) {
+          label.hidden = Boolean(asksPin);
+        });
         if (answer) answer.hidden = !method;
         if (yes) yes.hidden = Boolean(asksPin);
       },
@@ -99,14 +106,14 @@
         if (!answer) return;
         answer.querySelectorAll("button[data-say]").forEach(function (button) {
           button.addEventListener("click", function () {
-            if (pin) pin.hidden = pin.disabled = true;
-            textBox.hidden = textBox.disabled = false;
+            controls.show(null);
             textBox.value = button.dataset.say;
             form.requestSubmit();
           });
         });
       },
     };
+    return controls;
   }
 
   /* The dry-run switch as this browser last left it (unless the add-on's option locks it on). */
@@ -134,6 +141,8 @@
     if (!streamUrl || !log || !textBox || !conversation || !button || !window.fetch) return;
     const controls = answerControls(form, textBox);
     controls.bind();
+    // A question still waiting when the page was (re)loaded is answered as a live one.
+    if (form.dataset.awaiting) controls.show(form.dataset.awaiting);
     rememberDryRun(form);
     [textBox, document.getElementById("chat-pin")].forEach(function (field) {
       if (!field) return;

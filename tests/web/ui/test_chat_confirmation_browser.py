@@ -13,6 +13,7 @@ import pytest
 from playwright.async_api import expect
 
 from addon import keys
+from addon.config.settings import Settings
 from addon.home.actions.confirmation import hash_pin
 from tests.ha.fake_ws_server import FakeHomeAssistant
 from tests.web.ui.conftest import UI, MakeBrowsing
@@ -34,6 +35,16 @@ async def fake_home() -> AsyncIterator[FakeHomeAssistant]:
     await server.start()
     yield server
     await server.close()
+
+
+@pytest.fixture
+def ui_settings(request: pytest.FixtureRequest, ui_settings: Settings) -> Settings:
+    """The usual settings, in the language a test names (``indirect`` parametrization)."""
+    language = getattr(request, "param", None)
+    if language is None:
+        return ui_settings
+    options = ui_settings.options.model_copy(update={"language": language})
+    return ui_settings.model_copy(update={"options": options})
 
 
 async def test_a_held_unlock_is_answered_with_the_yes_button(
@@ -101,3 +112,52 @@ async def test_the_dry_run_switch_is_remembered_by_the_browser(
     await expect(
         page.get_by_label("Dry run: act on a copy of the home, nothing really changes")
     ).to_be_checked()
+
+
+@pytest.mark.parametrize("ui_settings", ["de"], indirect=True)
+async def test_the_buttons_say_yes_and_no_in_the_conversations_language(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """In German the question is German and the button sends „ja", which confirms."""
+    session = await browsing()
+    page = await session.open("/chat")
+    await page.get_by_label("Message").fill("Schließe Front Door auf")
+    await page.get_by_role("button", name="Send").click()
+    agent = page.locator(".message.agent .bubble")
+    await expect(agent.last).to_have_text("Front Door aufschließen? Sag ja, um zu bestätigen.")
+    await expect(page.get_by_role("button", name="Nein")).to_be_visible()
+    await page.get_by_role("button", name="Ja").click()
+    await expect(page.locator(".message.user .bubble").last).to_have_text("ja")
+    await expect(agent.last).to_have_text("Erledigt, als Probelauf: Es wurde nichts verändert.")
+    assert session.console_errors == []
+
+
+async def test_a_pin_awaited_when_the_chat_is_reloaded_is_still_typed_masked(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """Reloaded while a PIN is awaited, the chat offers the password field, never a text box."""
+    policy = ingress_ui.client.app[keys.CONFIRMATION_POLICY]
+    await policy.add("entity", LOCK, ["unlock"], "pin", hash_pin(PIN))
+    session = await browsing()
+    page = await session.open("/chat")
+    await page.get_by_label("Message").fill("unlock the front door")
+    await page.get_by_role("button", name="Send").click()
+    agent = page.locator(".message.agent .bubble")
+    await expect(agent.last).to_have_text("Unlock the Front Door? Say the PIN to confirm.")
+    conversation_id = await page.locator("input[name=conversation_id]").input_value()
+    page = await session.open(f"/chat?conversation={conversation_id}")
+    agent = page.locator(".message.agent .bubble")
+    pin = page.get_by_label("PIN")
+    await expect(pin).to_be_visible()
+    assert await pin.get_attribute("type") == "password"
+    await expect(page.locator("#chat-text")).to_be_hidden()
+    await expect(page.get_by_role("button", name="Yes")).to_be_hidden()
+    await expect(page.get_by_role("button", name="No")).to_be_visible()
+    await pin.fill(PIN)
+    await pin.press("Enter")
+    await expect(page.locator(".message.user .bubble").last).to_have_text("••••")
+    assert PIN not in await page.content()
+    await expect(agent.last).to_have_text("Done, as a dry run: nothing was changed.")
+    assert PIN not in await page.content()
+    await expect(page.get_by_label("Message")).to_be_visible()
+    assert session.console_errors == []
