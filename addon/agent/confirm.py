@@ -301,7 +301,7 @@ def sources_of(pending: Pending, request: ConversationRequest) -> tuple[str, ...
 def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
     """The question asked for the held actions: each one's verb and the names of its entities."""
     pin = any(action.method == "pin" for action in held)
-    asked = [Asked(action.domain, action.service, action.names) for action in held]
+    asked = [Asked(action.domain, action.service, action.names, action.groups) for action in held]
     return asked_question(asked, pin, language)
 
 

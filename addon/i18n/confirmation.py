@@ -60,6 +60,8 @@ class ConfirmWords:
     """Words that cancel (the whole utterance); anything else is a new request."""
     and_: str
     """What joins the last two names of a list, or two actions: "and"."""
+    kinds: Mapping[str, str]
+    """What an area, floor, device or label is called, after a group's name: "Hall (area)"."""
     lower_after_first: bool = True
     """Whether an action phrase after the first starts in lower case ("…and open the Garage
     Door"); not in German, whose phrases start with a noun."""
@@ -99,6 +101,9 @@ EN = ConfirmWords(
     yes=("yes", "yeah", "yep", "confirm", "do it", "go ahead", "ok", "okay", "sure"),
     no=("no", "nope", "cancel", "stop", "don't", "do not", "never mind", "no thanks", "abort"),
     and_="and",
+    kinds=MappingProxyType(
+        {"area": "area", "floor": "floor", "device": "device", "label": "label"}
+    ),
 )
 
 DE = ConfirmWords(
@@ -138,6 +143,9 @@ DE = ConfirmWords(
     no=("nein", "nee", "abbrechen", "abbruch", "stopp", "stop", "lass es", "vergiss es"),
     and_="und",
     lower_after_first=False,
+    kinds=MappingProxyType(
+        {"area": "Bereich", "floor": "Etage", "device": "Gerät", "label": "Label"}
+    ),
 )
 
 FR = ConfirmWords(
@@ -177,6 +185,9 @@ FR = ConfirmWords(
     yes=("oui", "ouais", "confirmer", "je confirme", "vas-y", "d'accord", "ok"),
     no=("non", "annuler", "annule", "arrête", "stop", "laisse tomber"),
     and_="et",
+    kinds=MappingProxyType(
+        {"area": "pièce", "floor": "étage", "device": "appareil", "label": "étiquette"}
+    ),
 )
 
 ES = ConfirmWords(
@@ -216,6 +227,9 @@ ES = ConfirmWords(
     yes=("sí", "si", "confirmo", "confirmar", "hazlo", "adelante", "vale", "ok"),
     no=("no", "cancelar", "cancela", "para", "detente", "déjalo", "olvídalo"),
     and_="y",
+    kinds=MappingProxyType(
+        {"area": "área", "floor": "planta", "device": "dispositivo", "label": "etiqueta"}
+    ),
 )
 
 NL = ConfirmWords(
@@ -256,6 +270,9 @@ NL = ConfirmWords(
     yes=("ja", "jazeker", "bevestig", "bevestigen", "doe maar", "oké", "ok"),
     no=("nee", "neen", "annuleer", "annuleren", "stop", "laat maar"),
     and_="en",
+    kinds=MappingProxyType(
+        {"area": "ruimte", "floor": "verdieping", "device": "apparaat", "label": "label"}
+    ),
 )
 
 IT = ConfirmWords(
@@ -292,6 +309,9 @@ IT = ConfirmWords(
     yes=("sì", "si", "confermo", "conferma", "fallo", "vai", "va bene", "ok"),
     no=("no", "annulla", "annullare", "ferma", "fermati", "stop", "lascia stare"),
     and_="e",
+    kinds=MappingProxyType(
+        {"area": "area", "floor": "piano", "device": "dispositivo", "label": "etichetta"}
+    ),
 )
 
 PL = ConfirmWords(
@@ -333,6 +353,9 @@ PL = ConfirmWords(
     yes=("tak", "potwierdzam", "potwierdź", "zrób to", "dobrze", "ok"),
     no=("nie", "anuluj", "stop", "przestań", "zostaw", "nieważne"),
     and_="i",
+    kinds=MappingProxyType(
+        {"area": "obszar", "floor": "piętro", "device": "urządzenie", "label": "etykieta"}
+    ),
 )
 
 PT = ConfirmWords(
@@ -373,6 +396,9 @@ PT = ConfirmWords(
     yes=("sim", "confirmo", "confirmar", "pode", "faz isso", "ok", "está bem"),
     no=("não", "nao", "cancelar", "cancela", "pare", "parar", "deixa"),
     and_="e",
+    kinds=MappingProxyType(
+        {"area": "área", "floor": "andar", "device": "dispositivo", "label": "etiqueta"}
+    ),
 )
 
 
@@ -423,7 +449,7 @@ def action_phrase(
     mode = ""
     if domain == "mcp" or not names:
         # A tool of an MCP server (no entity): it is run, named in words.
-        phrase, names = words.run, (names or service).replace("_", " ")
+        phrase, names = words.run, " ".join((names or service).replace("_", " ").split())
     elif domain == "lock" and service == "unlock":
         phrase = words.unlock
     elif domain == "lock" and service == "lock":
@@ -467,6 +493,8 @@ class Asked:
     domain: str
     service: str
     names: tuple[str, ...]
+    groups: tuple[tuple[str, str], ...] = ()
+    """The areas, floors, devices or labels it names, as (kind, friendly name)."""
 
 
 def listed(names: Sequence[str], language: str | None) -> str:
@@ -487,7 +515,8 @@ def asked_question(actions: Sequence[Asked], pin: bool, language: str | None) ->
     words = words_for(language)
     kinds: dict[tuple[str, str], list[str]] = {}
     for action in actions:
-        kinds.setdefault((action.domain, action.service), []).extend(action.names)
+        named = [f"{name} ({words.kinds.get(kind, kind)})" for kind, name in action.groups]
+        kinds.setdefault((action.domain, action.service), []).extend([*named, *action.names])
     phrases = [
         action_phrase(service, domain, listed(names, language), language, after_first=index > 0)
         for index, ((domain, service), names) in enumerate(kinds.items())

@@ -81,9 +81,8 @@ def test_three_names_are_listed_as_a_person_lists_them() -> None:
 @pytest.mark.parametrize("language", sorted(TABLE))
 def test_a_tool_without_an_entity_is_named_in_words(language: str) -> None:
     """An MCP server's tool held by the policy: run, named by its words, never its id."""
-    asked = asked_question(
-        [Asked("mcp", "files_delete_all", ("files_delete_all",))], False, language
-    )
+    tool = "files__delete_all"
+    asked = asked_question([Asked("mcp", tool, (tool,))], False, language)
     assert "files delete all" in asked
     assert "_" not in asked
     assert "mcp" not in asked
