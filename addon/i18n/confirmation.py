@@ -4,17 +4,21 @@ Its own table beside :mod:`addon.i18n.translations` (the same eight languages; a
 speaks English): the question, named as a person would say it ("Unlock the Front Door? Say yes
 to confirm.", never a service id, which a satellite would read aloud), the answers to a yes (in
 a dry run too), to a no (saying what is true now: "OK, the Front Door is still locked." only
-when it is), to a wrong PIN and to too many, and the words that count as a yes or a no.
-Anything else said to a question is a new request (:func:`addon.agent.confirm.supersedes`).
+when it is), to a wrong PIN and to too many, and the words that count as a yes or a no (in the
+other languages the local path serves, those of :mod:`addon.i18n.answers`). Anything else said
+to a question is a new request (:func:`addon.agent.confirm.supersedes`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 
+from addon.i18n.answers import ANSWERS
 from addon.i18n.codes import base_language
 
 
@@ -407,7 +411,6 @@ TABLE: Mapping[str, ConfirmWords] = MappingProxyType(
 )
 """Confirmation words by language code without region; English for any other."""
 
-_PUNCTUATION = re.compile(r"[^\w\s'-]+")
 _THE_THE = re.compile(r"\b(the) the\b", re.IGNORECASE)
 """English names often start with "the" themselves: "Open the The Shed" reads "Open the Shed"."""
 
@@ -422,19 +425,41 @@ def words_for(language: str | None) -> ConfirmWords:
 
 
 def _said(text: str) -> str:
-    return " ".join(_PUNCTUATION.sub(" ", text.casefold()).split())
+    """``text`` folded for comparing: case, punctuation and symbols (not ' or -) and spacing.
+
+    By Unicode category, so the vowel signs of Devanagari, Tamil or Thai stay in their words.
+    """
+    kept = (
+        " " if unicodedata.category(char)[0] in "PS" and char not in "'-" else char
+        for char in text.casefold()
+    )
+    return " ".join("".join(kept).split())
+
+
+@cache
+def _answers(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The yes-words and no-words that answer in ``language`` (a base code), English's too.
+
+    Home Agent's own eight languages, else the answer words of any language the local path
+    serves (:mod:`addon.i18n.answers`), each folded as an utterance is.
+    """
+    own = TABLE.get(language)
+    other = ANSWERS.get(language)
+    yes = [*EN.yes, *(own.yes if own else other.yes if other else ())]
+    no = [*EN.no, *(own.no if own else other.no if other else ())]
+    return frozenset(map(_said, yes)), frozenset(map(_said, no))
 
 
 def says_yes(text: str, language: str | None) -> bool:
     """Whether ``text`` is a yes in ``language`` (or in English): the whole utterance, no more."""
     said = _said(text)
-    return bool(said) and (said in words_for(language).yes or said in EN.yes)
+    return bool(said) and said in _answers(base_language(language or "en"))[0]
 
 
 def says_no(text: str, language: str | None) -> bool:
     """Whether ``text`` is a no, cancel or stop in ``language`` (or English), and only that."""
     said = _said(text)
-    return bool(said) and (said in words_for(language).no or said in EN.no)
+    return bool(said) and said in _answers(base_language(language or "en"))[1]
 
 
 def action_phrase(

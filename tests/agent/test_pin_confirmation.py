@@ -133,6 +133,21 @@ async def test_the_answer_to_a_dry_run_question_is_stored_as_a_dry_run(
     assert (turn.dry_run, step.executor, step.result["dry_run"]) == (True, "virtual", True)
 
 
+async def test_a_swedish_nej_cancels_and_a_swedish_ja_confirms(
+    make_agent: MakeAgent, demo_home_data: dict[str, Any]
+) -> None:
+    """Swedish, served by the local path but asked in English: "nej" cancels, "ja" unlocks."""
+    door = door_with(make_agent, demo_home_data, confirmation=yes_policy)
+    held = await door.say("lås upp Front Door", language="sv")
+    assert held.needs_confirmation is not None
+    cancelled = await door.say("Nej.", language="sv")
+    assert cancelled.reply == "OK, the Front Door is still locked."
+    assert door.state() == "locked"
+    await door.say("lås upp Front Door", language="sv")
+    assert (await door.say("ja", language="sv")).reply == "Done."
+    assert door.state() == "unlocked"
+
+
 async def test_a_wrong_pin_keeps_the_question_for_the_right_one(door: Door) -> None:
     """After a wrong PIN the question still waits: the PIN said again unlocks the door."""
     await door.say("unlock the front door")

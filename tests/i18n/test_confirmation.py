@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from home_assistant_intents import get_languages
 
+from addon.i18n.answers import ANSWERS
+from addon.i18n.codes import base_language
 from addon.i18n.confirmation import (
     TABLE,
     Asked,
@@ -103,6 +106,40 @@ def test_german_asks_in_german() -> None:
 def test_no_cancel_and_stop_are_a_no_in_every_language(text: str, language: str) -> None:
     assert says_no(text, language)
     assert not says_yes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("no", "yes", "language"),
+    [("Nej.", "ja", "sv"), ("avbryt", "Ja!", "sv-SE"), ("Отмена", "да", "ru"),
+     ("取消", "是的", "zh-TW"), ("いいえ", "はい", "ja"), ("hayır", "evet", "tr"),
+     ("nie", "áno", "sk"), ("नहीं", "हाँ", "hi"), ("stopp", "ja", "nb"), ("ei", "kyllä", "fi")],
+)  # fmt: skip
+def test_languages_served_without_sentences_of_our_own_answer_in_their_own_words(
+    no: str, yes: str, language: str
+) -> None:
+    """A Swede says "nej" and "ja", not "no" and "yes", to a question asked in English."""
+    assert says_no(no, language)
+    assert not says_yes(no, language)
+    assert says_yes(yes, language)
+    assert not says_no(yes, language)
+
+
+def test_every_language_the_local_path_serves_has_answer_words() -> None:
+    """Each of Home Assistant's sentence languages answers in its own words (Cornish echoes)."""
+    lacking = {
+        code
+        for code in get_languages()
+        if base_language(code) not in TABLE and base_language(code) not in ANSWERS
+    }
+    assert lacking == {"kw"}
+
+
+@pytest.mark.parametrize("language", sorted({*TABLE, *ANSWERS}))
+def test_no_word_is_both_a_yes_and_a_no(language: str) -> None:
+    """A yes performs the held action: no word of any language may also cancel it."""
+    words = TABLE.get(language) or ANSWERS[language]
+    for word in words.yes:
+        assert not says_no(word, language), word
 
 
 @pytest.mark.parametrize("text", ["lock the front door", "is the front door locked?", "no way"])
