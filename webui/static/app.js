@@ -35,6 +35,14 @@
     return item;
   }
 
+  /* What the add-on checks as a PIN (addon.agent.confirm.pin_like): 3 to 12 digits, and
+     fewer letters than digits ("4711", "PIN 4 7 1 1"). */
+  function pinLike(text) {
+    const digits = (text.match(/\d/g) || []).length;
+    const letters = (text.match(/\p{L}/gu) || []).length;
+    return digits >= 3 && digits <= 12 && letters < digits;
+  }
+
   function addMeta(item, parts) {
     const meta = document.createElement("p");
     meta.className = "meta";
@@ -161,8 +169,11 @@
       if (!text || button.disabled) return;
       const body = new URLSearchParams(new FormData(form));
       log.hidden = false;
-      // A PIN is never shown, not even for the moment before the reply names it masked.
-      const shown = controls.awaiting() === "pin" ? "\u2022\u2022\u2022\u2022" : text;
+      // A PIN is never shown, not even for the moment before the reply names it masked: an
+      // answer to a PIN question, or anything that may be a PIN (said late, out of habit). The
+      // reply's "said" then shows what was stored: the mask, or the text if it was no PIN.
+      const masked = controls.awaiting() === "pin" || pinLike(text);
+      const shown = masked ? "\u2022\u2022\u2022\u2022" : text;
       const said = addMessage(log, "user", shown);
       field.value = "";
       const item = addMessage(log, "agent", "");
