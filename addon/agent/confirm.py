@@ -301,7 +301,12 @@ def sources_of(pending: Pending, request: ConversationRequest) -> tuple[str, ...
 def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
     """The question asked for the held actions: each one's verb and the names of its entities."""
     pin = any(action.method == "pin" for action in held)
-    asked = [Asked(action.domain, action.service, action.names, action.groups) for action in held]
+    asked = [
+        # A call on no entity and no group names only its service: said as the action in words.
+        Asked(action.domain, action.service, action.names if targeted else (), action.groups)
+        for action in held
+        for targeted in (bool(action.entity_ids or action.groups),)
+    ]
     return asked_question(asked, pin, language)
 
 

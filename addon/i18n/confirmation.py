@@ -450,6 +450,13 @@ def _answers(language: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(map(_said, yes)), frozenset(map(_said, no))
 
 
+def yes_and_no(language: str | None) -> tuple[str, str]:
+    """The words for yes and for no in ``language`` ("ja", "nej" in Swedish), else English's."""
+    code = base_language(language or "en")
+    words = TABLE.get(code) or ANSWERS.get(code) or EN
+    return words.yes[0], words.no[0]
+
+
 def says_yes(text: str, language: str | None) -> bool:
     """Whether ``text`` is a yes in ``language`` (or in English): the whole utterance, no more."""
     said = _said(text)
@@ -473,8 +480,10 @@ def action_phrase(
     words = words_for(language)
     mode = ""
     if domain == "mcp" or not names:
-        # A tool of an MCP server (no entity): it is run, named in words.
-        phrase, names = words.run, " ".join((names or service).replace("_", " ").split())
+        # A call on nothing named (an MCP server's tool, an action with no target): it is run,
+        # named in words ("Run notes clear notes", "Run homeassistant restart").
+        called = names or (service if domain == "mcp" else f"{domain} {service}")
+        phrase, names = words.run, " ".join(called.replace("_", " ").split())
     elif domain == "lock" and service == "unlock":
         phrase = words.unlock
     elif domain == "lock" and service == "lock":
@@ -508,7 +517,7 @@ def action_phrase(
 
 def question(service: str, domain: str, names: str, pin: bool, language: str | None) -> str:
     """The question holding ``domain.service`` on ``names``: "Unlock the Front Door? Say yes…"."""
-    return asked_question([Asked(domain, service, (names,))], pin, language)
+    return asked_question([Asked(domain, service, (names,) if names else ())], pin, language)
 
 
 @dataclass(frozen=True, slots=True)

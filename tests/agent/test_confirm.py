@@ -102,3 +102,22 @@ def test_a_call_on_an_area_is_asked_by_the_areas_name(
     held = holds.check("light", "turn_off", [], {}, groups=groups)
     assert held is not None
     assert question_for((held,), language) == asked
+
+
+@pytest.mark.parametrize(
+    ("domain", "service", "asked"),
+    [
+        ("homeassistant", "restart", "Run homeassistant restart? Say yes to confirm."),
+        ("mcp", "notes__clear_notes", "Run notes clear notes? Say yes to confirm."),
+    ],
+)
+def test_a_call_on_nothing_named_is_asked_as_the_action_in_words(
+    domain: str, service: str, asked: str
+) -> None:
+    """A held action with no target (a domain's entry, an MCP tool) is said, never its id."""
+    policy = ConfirmationPolicy.of([PolicyEntry(1, "domain", domain, (service,))])
+    held = TurnSetup(None, lambda: policy).holds(None)
+    assert held is not None
+    action = held.check(domain, service, [], {})
+    assert action is not None
+    assert question_for((action,), "en") == asked

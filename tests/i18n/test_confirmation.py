@@ -15,6 +15,7 @@ from addon.i18n.confirmation import (
     says_no,
     says_yes,
     still,
+    yes_and_no,
 )
 
 
@@ -157,3 +158,21 @@ def test_a_cancel_says_still_locked_only_when_it_is() -> None:
     assert still("alarm_control_panel", "Security", ["armed_away"], "en") == (
         "OK, the Security alarm is still armed."
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("yes", "no")),
+        ("de-CH", ("ja", "nein")),
+        ("sv", ("ja", "nej")),
+        ("kw", ("yes", "no")),
+    ],
+)
+def test_the_chats_buttons_say_yes_and_no_in_the_language(
+    language: str, words: tuple[str, str]
+) -> None:
+    """What the chat's Yes and No send: the language's own words, and they answer in it."""
+    assert yes_and_no(language) == words
+    assert says_yes(words[0], language)
+    assert says_no(words[1], language)

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
-from addon.i18n.confirmation import words_for
+from addon.i18n.confirmation import yes_and_no
 from addon.store.queries.detail import conversation_turns
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
@@ -55,7 +55,7 @@ async def chat_view(request: web.Request) -> web.Response:
     if turns and conversation_id is not None:
         awaiting = request.app[keys.AGENT].question_waiting(conversation_id)
     # The chat's turns speak the add-on's language: the buttons say yes and no in it.
-    words = words_for(options.language)
+    say_yes, say_no = yes_and_no(options.language)
     return render(
         request,
         "chat.html",
@@ -64,8 +64,8 @@ async def chat_view(request: web.Request) -> web.Response:
             "turns": turns,
             "dry_run_option": options.dry_run,
             "awaiting": awaiting,
-            "say_yes": words.yes[0],
-            "say_no": words.no[0],
+            "say_yes": say_yes,
+            "say_no": say_no,
         },
     )
 
