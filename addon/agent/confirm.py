@@ -332,6 +332,6 @@ def reply_for(
         return words.locked_out.format(minutes=int(PIN_LOCKOUT.total_seconds() // 60))
     first = pending.held[0]
     same = [held for held in pending.held if held.domain == first.domain]
-    names = listed([name for held in same for name in held.names], language)
+    each = list(dict.fromkeys(name for held in same for name in held.names))
     states = [state_of(entity_id) for held in same for entity_id in held.entity_ids]
-    return still(first.domain, names, states, language)
+    return still(first.domain, listed(each, language), states, language, many=len(each) > 1)

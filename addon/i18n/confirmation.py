@@ -51,6 +51,10 @@ class ConfirmWords:
     still_locked: str
     still_closed: str
     still_armed: str
+    still_locked_many: str
+    """The same, for several held entities ("the Front Door and Back Door are still locked")."""
+    still_closed_many: str
+    still_armed_many: str
     left_alone: str
     """A cancel where what is true now cannot be said more precisely: nothing was changed."""
     wrong_pin: str
@@ -98,6 +102,9 @@ EN = ConfirmWords(
     still_locked="OK, the {name} is still locked.",
     still_closed="OK, the {name} is still closed.",
     still_armed="OK, the {name} alarm is still armed.",
+    still_locked_many="OK, the {name} are still locked.",
+    still_closed_many="OK, the {name} are still closed.",
+    still_armed_many="OK, the {name} alarms are still armed.",
     left_alone="OK, I didn't change anything.",
     wrong_pin="That PIN is not right. Say it again to confirm, or no to cancel.",
     confirmed_dry_run="Done, as a dry run: nothing was changed.",
@@ -137,6 +144,9 @@ DE = ConfirmWords(
     still_locked="OK, {name} ist weiterhin abgeschlossen.",
     still_closed="OK, {name} ist weiterhin geschlossen.",
     still_armed="OK, {name} ist weiterhin scharf geschaltet.",
+    still_locked_many="OK, {name} sind weiterhin abgeschlossen.",
+    still_closed_many="OK, {name} sind weiterhin geschlossen.",
+    still_armed_many="OK, {name} sind weiterhin scharf geschaltet.",
     left_alone="OK, ich habe nichts verändert.",
     wrong_pin=(
         "Die PIN stimmt nicht. Sag sie noch einmal, um zu bestätigen, oder nein, um abzubrechen."
@@ -179,6 +189,9 @@ FR = ConfirmWords(
     still_locked="D'accord, {name} reste verrouillé.",
     still_closed="D'accord, {name} reste fermé.",
     still_armed="D'accord, {name} reste armé.",
+    still_locked_many="D'accord, {name} restent verrouillés.",
+    still_closed_many="D'accord, {name} restent fermés.",
+    still_armed_many="D'accord, {name} restent armés.",
     left_alone="D'accord, je ne change rien.",
     wrong_pin="Ce code PIN n'est pas le bon. Redites-le pour confirmer, ou dites non pour annuler.",
     confirmed_dry_run="C'est fait, en simulation : rien n'a été modifié.",
@@ -221,6 +234,9 @@ ES = ConfirmWords(
     still_locked="De acuerdo, {name} sigue cerrado con llave.",
     still_closed="De acuerdo, {name} sigue cerrado.",
     still_armed="De acuerdo, {name} sigue armada.",
+    still_locked_many="De acuerdo, {name} siguen cerrados con llave.",
+    still_closed_many="De acuerdo, {name} siguen cerrados.",
+    still_armed_many="De acuerdo, {name} siguen armadas.",
     left_alone="De acuerdo, no cambio nada.",
     wrong_pin="Ese PIN no es correcto. Dilo otra vez para confirmar, o di no para cancelar.",
     confirmed_dry_run="Hecho, como simulación: no se ha cambiado nada.",
@@ -263,6 +279,9 @@ NL = ConfirmWords(
     still_locked="Oké, {name} blijft op slot.",
     still_closed="Oké, {name} blijft dicht.",
     still_armed="Oké, {name} blijft ingeschakeld.",
+    still_locked_many="Oké, {name} blijven op slot.",
+    still_closed_many="Oké, {name} blijven dicht.",
+    still_armed_many="Oké, {name} blijven ingeschakeld.",
     left_alone="Oké, ik heb niets veranderd.",
     wrong_pin=(
         "Die pincode klopt niet. Zeg hem nog eens om te bevestigen, of zeg nee om te annuleren."
@@ -306,6 +325,9 @@ IT = ConfirmWords(
     still_locked="Va bene, {name} resta chiuso a chiave.",
     still_closed="Va bene, {name} resta chiuso.",
     still_armed="Va bene, {name} resta inserito.",
+    still_locked_many="Va bene, {name} restano chiusi a chiave.",
+    still_closed_many="Va bene, {name} restano chiusi.",
+    still_armed_many="Va bene, {name} restano inseriti.",
     left_alone="Va bene, non cambio nulla.",
     wrong_pin="Il PIN non è corretto. Ripetilo per confermare, o di' no per annullare.",
     confirmed_dry_run="Fatto, come prova: non è stato cambiato nulla.",
@@ -345,6 +367,9 @@ PL = ConfirmWords(
     still_locked="Dobrze, {name} pozostaje zamknięte na klucz.",
     still_closed="Dobrze, {name} pozostaje zamknięte.",
     still_armed="Dobrze, {name} pozostaje uzbrojone.",
+    still_locked_many="Dobrze, {name} pozostają zamknięte na klucz.",
+    still_closed_many="Dobrze, {name} pozostają zamknięte.",
+    still_armed_many="Dobrze, {name} pozostają uzbrojone.",
     left_alone="Dobrze, niczego nie zmieniono.",
     wrong_pin=(
         "Ten PIN jest nieprawidłowy."
@@ -389,6 +414,9 @@ PT = ConfirmWords(
     still_locked="Está bem, {name} continua trancado.",
     still_closed="Está bem, {name} continua fechado.",
     still_armed="Está bem, {name} continua armado.",
+    still_locked_many="Está bem, {name} continuam trancados.",
+    still_closed_many="Está bem, {name} continuam fechados.",
+    still_armed_many="Está bem, {name} continuam armados.",
     left_alone="Está bem, não mudei nada.",
     wrong_pin=(
         "Esse PIN não está certo. Diga-o outra vez para confirmar, ou diga não para cancelar."
@@ -559,20 +587,28 @@ def asked_question(actions: Sequence[Asked], pin: bool, language: str | None) ->
     return (words.say_pin if pin else words.say_yes).format(question=asked)
 
 
-def still(domain: str, names: str, states: list[str | None], language: str | None) -> str:
+def still(
+    domain: str, names: str, states: list[str | None], language: str | None, *, many: bool = False
+) -> str:
     """What a cancel says, true now: "OK, the Front Door is still locked." only when it is.
 
     ``states`` are the held entities' states as the home reports them now; where they do not
     all say the same (or nothing is known), the cancel says only that nothing was changed.
+    ``many``: ``names`` lists several ("…are still locked").
     """
     words = words_for(language)
     if states and names:
+        locked, closed, armed = (
+            (words.still_locked_many, words.still_closed_many, words.still_armed_many)
+            if many
+            else (words.still_locked, words.still_closed, words.still_armed)
+        )
         if domain == "lock" and all(state == "locked" for state in states):
-            return words.still_locked.format(name=names)
+            return locked.format(name=names)
         if domain in ("cover", "valve") and all(state == "closed" for state in states):
-            return words.still_closed.format(name=names)
+            return closed.format(name=names)
         if domain == "alarm_control_panel" and all(
             state is not None and state.startswith("armed") for state in states
         ):
-            return words.still_armed.format(name=names)
+            return armed.format(name=names)
     return words.left_alone

@@ -176,3 +176,16 @@ def test_the_chats_buttons_say_yes_and_no_in_the_language(
     assert yes_and_no(language) == words
     assert says_yes(words[0], language)
     assert says_no(words[1], language)
+
+
+def test_a_cancel_of_several_says_they_are_still_locked() -> None:
+    names = "Front Door and Back Door"
+    assert still("lock", names, ["locked", "locked"], "en", many=True) == (
+        "OK, the Front Door and Back Door are still locked."
+    )
+    assert still("lock", names, ["locked", "unlocked"], "en", many=True) == (
+        "OK, I didn't change anything."
+    )
+    assert still("cover", "Tor und Garage", ["closed", "closed"], "de", many=True) == (
+        "OK, Tor und Garage sind weiterhin geschlossen."
+    )
