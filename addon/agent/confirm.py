@@ -29,7 +29,15 @@ from typing import Literal
 
 from addon.agent.conversation import ConversationRequest
 from addon.home.actions.confirmation import ConfirmationPolicy, HeldAction, pin_checks
-from addon.i18n.confirmation import question, says_no, says_yes, still, words_for
+from addon.i18n.confirmation import (
+    Asked,
+    asked_question,
+    listed,
+    says_no,
+    says_yes,
+    still,
+    words_for,
+)
 from addon.text import JsonObject
 
 Answer = Literal["confirmed", "cancelled", "wrong_pin", "locked"]
@@ -175,13 +183,14 @@ def supersedes(pending: Pending, text: str, language: str | None) -> bool:
     """Whether ``text`` is a new request rather than an answer to ``pending``.
 
     An answer is a yes, a no ("no", "cancel", "stop" and their kin in the person's language or
-    English), or, to a PIN question, anything with a digit in it (checked as a PIN, and masked,
-    so a PIN said in a sentence never leaks). Anything else ("lock the front door", "is it
-    locked?") cancels the question and is handled as what it is.
+    English), or, to a PIN question, anything with as many digits as a PIN has or more
+    (checked as a PIN, and masked, so a PIN said in a sentence never leaks). Anything else
+    ("lock the front door", "is it locked?", "set the heating to 21": fewer digits than any
+    PIN) cancels the question and is handled as what it is.
     """
     if says_yes(text, language) or says_no(text, language):
         return False
-    return not (pending.pin and _DIGITS.search(text))
+    return not (pending.pin and len(_DIGITS.findall(text)) >= PIN_DIGITS.start)
 
 
 async def answer_of(pending: Pending, text: str, language: str | None) -> Answer:
@@ -290,11 +299,15 @@ def sources_of(pending: Pending, request: ConversationRequest) -> tuple[str, ...
 
 
 def question_for(held: tuple[HeldAction, ...], language: str | None) -> str:
-    """The question asked for the held actions (the first names what is asked)."""
-    first = held[0]
-    names = ", ".join(name for action in held for name in action.names)
+    """The question asked for the held actions: each one's verb and the names of its entities."""
     pin = any(action.method == "pin" for action in held)
-    return question(first.service, first.domain, names, pin, language)
+    asked = [
+        # A call on no entity and no group names only its service: said as the action in words.
+        Asked(action.domain, action.service, action.names if targeted else (), action.groups)
+        for action in held
+        for targeted in (bool(action.entity_ids or action.groups),)
+    ]
+    return asked_question(asked, pin, language)
 
 
 def reply_for(
@@ -319,6 +332,6 @@ def reply_for(
         return words.locked_out.format(minutes=int(PIN_LOCKOUT.total_seconds() // 60))
     first = pending.held[0]
     same = [held for held in pending.held if held.domain == first.domain]
-    names = ", ".join(name for held in same for name in held.names)
+    each = list(dict.fromkeys(name for held in same for name in held.names))
     states = [state_of(entity_id) for held in same for entity_id in held.entity_ids]
-    return still(first.domain, names, states, language)
+    return still(first.domain, listed(each, language), states, language, many=len(each) > 1)

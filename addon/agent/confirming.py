@@ -41,7 +41,7 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.agent.turn_setup import TurnSetup
 from addon.errors import ErrorKind, HomeAgentError
-from addon.home.actions.confirmation import ConfirmationPolicy, perform
+from addon.home.actions.confirmation import ConfirmationPolicy, Method, perform
 from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.text import JsonObject
@@ -109,6 +109,18 @@ class Confirmations:
             )
             is pending
         )
+
+    def asked_in(self, conversation_id: str, now: datetime) -> Method | None:
+        """How the question waiting in ``conversation_id`` is answered ("yes" or "pin"), if any.
+
+        For a page showing the conversation again (the chat reloaded): it offers the answer's
+        controls, and a masked field while a PIN is awaited. Only a question asked without a
+        device (the chat's own) is seen from here; one a satellite heard is not the page's.
+        """
+        pending = self._pending.waiting(conversation_id, None)
+        if pending is None or pending.device_id is not None or expired(pending, now, self._timeout):
+            return None
+        return "pin" if pending.pin else "yes"
 
     def answering_conversation(self, request: ConversationRequest, now: datetime) -> str | None:
         """The conversation an anonymous voice request continues: the question it answers.

@@ -62,7 +62,7 @@ from addon.agent.turn_setup import TurnSetup
 from addon.config.settings import Options
 from addon.embeddings.source import EmbeddingSource
 from addon.errors import ErrorKind
-from addon.home.actions.confirmation import ConfirmationPolicy, Holds
+from addon.home.actions.confirmation import ConfirmationPolicy, Holds, Method
 from addon.home.actions.executor import Executor
 from addon.home.actions.impact import ImpactCache
 from addon.home.model.live import HomeModel
@@ -354,6 +354,13 @@ class Agent:
             after=self._after,
             outcome_delay=self.outcome_delay,
         )
+
+    def question_waiting(self, conversation_id: str) -> Method | None:
+        """How the question this conversation's last turn asked is answered, while it waits.
+
+        "yes" or "pin", else None: what the chat offers when the conversation is shown again.
+        """
+        return self._confirmations.asked_in(conversation_id, self.clock())
 
     async def holds(self) -> Holds | None:
         """The confirmation policy a turn starting now would check its calls against, none held.

@@ -80,7 +80,22 @@ class TurnSetup:
             entity = model.entity(entity_id) if model is not None else None
             return (entity.device_class, entity.name) if entity is not None else (None, entity_id)
 
-        return Holds(self.confirmation(), describe, impacts=self.impacts.of(model))
+        def describe_group(kind: str, group_id: str) -> str:
+            return group_name(model, kind, group_id)
+
+        return Holds(self.confirmation(), describe, describe_group, impacts=self.impacts.of(model))
+
+
+def group_name(model: HomeModel | None, kind: str, group_id: str) -> str:
+    """What the user calls an area, floor or device (its registry name); else its id in words."""
+    name: str | None = None
+    if model is not None and kind == "area" and group_id in model.areas:
+        name = model.areas[group_id].name
+    elif model is not None and kind == "floor" and group_id in model.floors:
+        name = model.floors[group_id].name
+    elif model is not None and kind == "device" and group_id in model.devices:
+        name = model.devices[group_id].name
+    return name or group_id.replace("_", " ")
 
 
 def _device_area(model: HomeModel | None, device_id: str | None) -> str | None:

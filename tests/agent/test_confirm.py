@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from addon.agent.confirm import Pending, PendingConfirmations
-from addon.home.actions.confirmation import HeldAction
+import pytest
+
+from addon.agent.confirm import Pending, PendingConfirmations, question_for
+from addon.agent.turn_setup import TurnSetup
+from addon.home.actions.confirmation import ConfirmationPolicy, HeldAction, PolicyEntry
+from addon.home.model.live import HomeModel
 
 ASKED = datetime(2026, 11, 28, 7, 0, tzinfo=UTC)
 UNLOCK = HeldAction(
@@ -71,3 +75,49 @@ def test_a_satellite_answers_its_latest_question() -> None:
     newer = Pending("second", "hall-device", (UNLOCK,), ASKED + timedelta(seconds=5))
     confirmations = pending_with(older, newer)
     assert confirmations.waiting("third", "hall-device") is newer
+
+
+@pytest.mark.parametrize(
+    ("language", "asked"),
+    [
+        ("en", "Turn off the Living Room (area) and upper floor (floor)? Say yes to confirm."),
+        (
+            "de",
+            "Living Room (Bereich) und upper floor (Etage) ausschalten? Sag ja, um zu bestätigen.",
+        ),
+    ],
+)
+def test_a_call_on_an_area_is_asked_by_the_areas_name(
+    demo_model: HomeModel, language: str, asked: str
+) -> None:
+    """A held call on an area and a floor names them as the home calls them, never by id.
+
+    The floor is not in the home (so what it holds cannot be known, which holds the call); its
+    id is said in words.
+    """
+    policy = ConfirmationPolicy.of([PolicyEntry(1, "domain", "light", ("turn_off",))])
+    holds = TurnSetup(None, lambda: policy).holds(demo_model)
+    assert holds is not None
+    groups = {"area_id": ["living_room"], "floor_id": ["upper_floor"]}
+    held = holds.check("light", "turn_off", [], {}, groups=groups)
+    assert held is not None
+    assert question_for((held,), language) == asked
+
+
+@pytest.mark.parametrize(
+    ("domain", "service", "asked"),
+    [
+        ("homeassistant", "restart", "Run homeassistant restart? Say yes to confirm."),
+        ("mcp", "notes__clear_notes", "Run notes clear notes? Say yes to confirm."),
+    ],
+)
+def test_a_call_on_nothing_named_is_asked_as_the_action_in_words(
+    domain: str, service: str, asked: str
+) -> None:
+    """A held action with no target (a domain's entry, an MCP tool) is said, never its id."""
+    policy = ConfirmationPolicy.of([PolicyEntry(1, "domain", domain, (service,))])
+    held = TurnSetup(None, lambda: policy).holds(None)
+    assert held is not None
+    action = held.check(domain, service, [], {})
+    assert action is not None
+    assert question_for((action,), "en") == asked

@@ -133,6 +133,21 @@ async def test_the_answer_to_a_dry_run_question_is_stored_as_a_dry_run(
     assert (turn.dry_run, step.executor, step.result["dry_run"]) == (True, "virtual", True)
 
 
+async def test_a_swedish_nej_cancels_and_a_swedish_ja_confirms(
+    make_agent: MakeAgent, demo_home_data: dict[str, Any]
+) -> None:
+    """Swedish, served by the local path but asked in English: "nej" cancels, "ja" unlocks."""
+    door = door_with(make_agent, demo_home_data, confirmation=yes_policy)
+    held = await door.say("lås upp Front Door", language="sv")
+    assert held.needs_confirmation is not None
+    cancelled = await door.say("Nej.", language="sv")
+    assert cancelled.reply == "OK, the Front Door is still locked."
+    assert door.state() == "locked"
+    await door.say("lås upp Front Door", language="sv")
+    assert (await door.say("ja", language="sv")).reply == "Done."
+    assert door.state() == "unlocked"
+
+
 async def test_a_wrong_pin_keeps_the_question_for_the_right_one(door: Door) -> None:
     """After a wrong PIN the question still waits: the PIN said again unlocks the door."""
     await door.say("unlock the front door")
@@ -141,6 +156,17 @@ async def test_a_wrong_pin_keeps_the_question_for_the_right_one(door: Door) -> N
     assert wrong.needs_confirmation is not None
     assert (await door.say(PIN)).reply == "Done."
     assert door.state() == "unlocked"
+
+
+async def test_a_sentence_with_fewer_digits_than_a_pin_is_a_new_request(door: Door) -> None:
+    """A sentence with a number, said to a PIN question, cancels it and is handled as itself."""
+    await door.say("unlock the front door")
+    said = "set the ceiling lights to 50%"
+    handled = await door.say(said)
+    assert handled.reply != WRONG
+    assert (handled.said, handled.needs_confirmation) == (said, None)
+    assert (await door.say(PIN)).reply != "Done."
+    assert door.state() == "locked"
 
 
 async def test_the_retried_pin_is_masked(door: Door, store: Store) -> None:

@@ -131,3 +131,26 @@ async def test_home_assistants_own_wyoming_agent_confirms_the_unlock(
     done = await ask_home_assistant(home, agent_id, "yes", asked["conversation_id"])
     assert speech(done) == "Done."
     await until_state(home, LOCK, "unlocked")
+
+
+async def test_a_question_said_instead_of_yes_through_home_assistant_is_answered(
+    start_app: StartApp, module_home_assistant: HomeAssistantProcess, scripted_llm: ScriptedLLM
+) -> None:
+    """After the held unlock, "is the front door locked?" is answered, and cancels the unlock.
+
+    Through Home Assistant's own Wyoming agent, whose 2025.4 names nobody: its next sentence
+    was once taken for a cancel and swallowed ("OK, I left it locked.").
+    """
+    home = module_home_assistant
+    await locked_and_exposed(home)
+    client = await start_for(start_app, home)
+    agent_id = await add_wyoming_integration(home, wyoming_port(client))
+    asked = await ask_home_assistant(home, agent_id, "unlock the front door")
+    assert speech(asked) == QUESTION
+    conversation_id = asked["conversation_id"]
+    answered = await ask_home_assistant(home, agent_id, "is the front door locked", conversation_id)
+    assert speech(answered).lower().startswith("yes")
+    scripted_llm.reply("Yes to what?")  # nothing waits: a "yes" now is a request of its own
+    late = await ask_home_assistant(home, agent_id, "yes", conversation_id)
+    assert speech(late) == "Yes to what?"
+    await still_locked(client, home)

@@ -39,7 +39,14 @@ async def until_state(home: HomeAssistantProcess, entity_id: str, wanted: str) -
 
 
 async def add_wyoming_integration(home: HomeAssistantProcess, port: int) -> str:
-    """Add Home Assistant's Wyoming integration for our server; the conversation entity's id."""
+    """Add Home Assistant's Wyoming integration for our server; the conversation entity's id.
+
+    Entries an earlier test added (for a server since stopped) are removed first, so the agent
+    found is this server's: the home is shared by the module's tests.
+    """
+    entries = "/api/config/config_entries/entry"
+    for entry in await home.request("GET", f"{entries}?domain=wyoming"):
+        await home.request("DELETE", f"{entries}/{entry['entry_id']}")
     flows = "/api/config/config_entries/flow"
     flow = await home.request("POST", flows, {"handler": "wyoming"})
     entry = await home.request(

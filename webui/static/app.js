@@ -35,6 +35,14 @@
     return item;
   }
 
+  /* What the add-on checks as a PIN (addon.agent.confirm.pin_like): 3 to 12 digits, and
+     fewer letters than digits ("4711", "PIN 4 7 1 1"). */
+  function pinLike(text) {
+    const digits = (text.match(/\d/g) || []).length;
+    const letters = (text.match(/\p{L}/gu) || []).length;
+    return digits >= 3 && digits <= 12 && letters < digits;
+  }
+
   function addMeta(item, parts) {
     const meta = document.createElement("p");
     meta.className = "meta";
@@ -84,14 +92,21 @@
   function answerControls(form, textBox) {
     const pin = document.getElementById("chat-pin");
     const answer = document.getElementById("chat-answer");
-    const yes = answer ? answer.querySelector("[data-say=yes]") : null;
-    return {
+    const yes = answer ? answer.querySelector(".chat-yes") : null;
+    const controls = {
       field: function () { return pin && !pin.disabled ? pin : textBox; },
       awaiting: function () { return pin && !pin.disabled ? "pin" : null; },
       show: function (method) {
         const asksPin = method === "pin" && pin;
-        if (pin) { pin.hidden = pin.disabled = !asksPin; pin.value = ""; }
+        if (pin) {
+          pin.hidden = pin.disabled = !asksPin;
+          pin.required = Boolean(asksPin);
+          pin.value = "";
+        }
         textBox.hidden = textBox.disabled = Boolean(asksPin);
+        Array.from(textBox.labels || []).forEach(function (label) {
+          label.hidden = Boolean(asksPin);
+        });
         if (answer) answer.hidden = !method;
         if (yes) yes.hidden = Boolean(asksPin);
       },
@@ -99,14 +114,14 @@
         if (!answer) return;
         answer.querySelectorAll("button[data-say]").forEach(function (button) {
           button.addEventListener("click", function () {
-            if (pin) pin.hidden = pin.disabled = true;
-            textBox.hidden = textBox.disabled = false;
+            controls.show(null);
             textBox.value = button.dataset.say;
             form.requestSubmit();
           });
         });
       },
     };
+    return controls;
   }
 
   /* The dry-run switch as this browser last left it (unless the add-on's option locks it on). */
@@ -150,6 +165,8 @@
     if (!streamUrl || !log || !textBox || !conversation || !button || !window.fetch) return;
     const controls = answerControls(form, textBox);
     controls.bind();
+    // A question still waiting when the page was (re)loaded is answered as a live one.
+    if (form.dataset.awaiting) controls.show(form.dataset.awaiting);
     rememberDryRun(form);
     [textBox, document.getElementById("chat-pin")].forEach(function (field) {
       if (!field) return;
@@ -168,8 +185,11 @@
       if (!text || button.disabled) return;
       const body = new URLSearchParams(new FormData(form));
       log.hidden = false;
-      // A PIN is never shown, not even for the moment before the reply names it masked.
-      const shown = controls.awaiting() === "pin" ? "\u2022\u2022\u2022\u2022" : text;
+      // A PIN is never shown, not even for the moment before the reply names it masked: an
+      // answer to a PIN question, or anything that may be a PIN (said late, out of habit). The
+      // reply's "said" then shows what was stored: the mask, or the text if it was no PIN.
+      const masked = controls.awaiting() === "pin" || pinLike(text);
+      const shown = masked ? "\u2022\u2022\u2022\u2022" : text;
       const said = addMessage(log, "user", shown);
       field.value = "";
       const item = addMessage(log, "agent", "");

@@ -255,7 +255,7 @@ class HeldAction:
     entity_ids: tuple[str, ...]
     data: Mapping[str, Any]
     names: tuple[str, ...]
-    """The entities' friendly names, for the question."""
+    """The entities' friendly names, for the question (a call on no entity: its service)."""
     method: Method
     pin_hash: str | None = None
     script: bool = False
@@ -264,18 +264,26 @@ class HeldAction:
     """For a call that is not Home Assistant's (an MCP server's tool): makes it again."""
     why: str = ""
     """What about the call the policy covers (``lock.unlock on lock.front_door``), for the trace."""
+    groups: tuple[tuple[str, str], ...] = ()
+    """The areas, devices, floors or labels the call names, as (kind, friendly name):
+    ``("area", "Hall")``; the question names them in the person's language."""
 
     @property
     def action(self) -> str:
         """``domain.service``."""
         return f"{self.domain}.{self.service}"
 
+    @property
+    def shown_names(self) -> tuple[str, ...]:
+        """Every name, groups first as "Hall (area)": what the trace, events and gate show."""
+        return (*(f"{name} ({kind})" for kind, name in self.groups), *self.names)
+
     def as_dict(self) -> JsonObject:
         """What the answer's ``needs_confirmation``, the trace and the events show."""
         return {
             "action": self.action,
             "entity_ids": list(self.entity_ids),
-            "names": list(self.names),
+            "names": list(self.shown_names),
             "data": dict(self.data),
             "method": self.method,
         }
@@ -293,6 +301,8 @@ class Holds:
     policy: ConfirmationPolicy
     describe: Callable[[str], tuple[str | None, str]] = lambda entity_id: (None, entity_id)
     """An entity's device class and friendly name (from the home model)."""
+    describe_group: Callable[[str, str], str] = lambda kind, group_id: group_id
+    """An area's, device's, floor's or label's friendly name, by kind and id."""
     held: list[HeldAction] = field(default_factory=list)
     impacts: Impacts = field(default_factory=lambda: Impacts(None))
     """What calls do in the turn's home (kept per home model and revision by the agent)."""
@@ -324,11 +334,13 @@ class Holds:
         policy = self.policy
         covering: PolicyEntry | None = None
         why = ""
-        names: list[str] = [
-            f"{value} ({key.removesuffix('_id')})"
+        named_groups = tuple(
+            (kind, self.describe_group(kind, value))
             for key, values in (groups or {}).items()
+            for kind in (key.removesuffix("_id"),)
             for value in values
-        ]
+        )
+        names: list[str] = []
         if not entity_ids and not groups:
             covering = policy.covering(domain, service, "", None)
             names.append(service)
@@ -365,6 +377,7 @@ class Holds:
             script,
             replay,
             why,
+            named_groups,
         )
         self.held.append(held)
         return held

@@ -257,7 +257,7 @@ class Gate:
         )
         if held is None:
             return Decision("allow", action)
-        names = ", ".join(held.names)
+        names = ", ".join(held.shown_names)
         reason = f"held until the user confirms ({names})"
         if held.why:
             reason += f"; {held.why}"

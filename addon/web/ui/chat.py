@@ -19,6 +19,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
+from addon.i18n.confirmation import yes_and_no
 from addon.store.queries.detail import conversation_turns
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
@@ -48,13 +49,23 @@ async def chat_view(request: web.Request) -> web.Response:
         await store.writer.flush()  # turns just answered are shown too
         async with store.sessionmaker() as session:
             turns = await conversation_turns(session, conversation_id)
+    options = request.app[keys.SETTINGS].options
+    # A question still waiting offers its answer again, a PIN field for a PIN.
+    awaiting = None
+    if turns and conversation_id is not None:
+        awaiting = request.app[keys.AGENT].question_waiting(conversation_id)
+    # The chat's turns speak the add-on's language: the buttons say yes and no in it.
+    say_yes, say_no = yes_and_no(options.language)
     return render(
         request,
         "chat.html",
         {
             "conversation_id": conversation_id if turns else None,
             "turns": turns,
-            "dry_run_option": request.app[keys.SETTINGS].options.dry_run,
+            "dry_run_option": options.dry_run,
+            "awaiting": awaiting,
+            "say_yes": say_yes,
+            "say_no": say_no,
         },
     )
 
