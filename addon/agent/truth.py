@@ -67,6 +67,11 @@ def failed(outcome: ToolOutcome) -> bool:
     return not outcome.ok or not outcome.result.succeeded or refused(outcome)
 
 
+def failed_action(outcome: ToolOutcome) -> bool:
+    """Whether the call was an action that did not happen (what the model says next is checked)."""
+    return is_action(outcome) and failed(outcome)
+
+
 def check_reply(
     outcomes: Sequence[ToolOutcome], reply: str, speech: FailureSpeech
 ) -> TruthCheck | None:
