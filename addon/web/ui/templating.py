@@ -171,7 +171,7 @@ def pretty_json(value: Any) -> str:
 
 
 def call_failure(result: Any) -> str | None:
-    """ "refused" or "failed" for a stored tool result that says the call did not happen.
+    """Badge a stored tool result that says the call did not happen: "refused" or "failed".
 
     A call that ran without an error may still have done nothing: an intent's error response
     ("not exposed"), a tool's ``"success": false``, the gate's refusal. The trace says so beside
