@@ -239,19 +239,24 @@ async def test_a_claimed_unlock_of_an_unexposed_door_is_corrected_and_failed(
     async def sink(chunk: str) -> None:
         heard.append(chunk)
 
-    async with home_events(home, "home_agent_conversation_finished") as seen:
+    async with home_events(
+        home, "home_agent_tool_executed", "home_agent_conversation_finished"
+    ) as seen:
         result = await agent.process(
             ConversationRequest("unlock the front door", source="http"),
             on_text=sink if streamed else None,
         )
         await agent.drain()
-        await until(lambda: bool(seen))
+        await until(lambda: len(seen) == 2)
     assert result.reply == "Sorry, Front Door is not exposed"
+    assert seen[0]["event_type"] == "home_agent_tool_executed"
+    assert seen[0]["data"]["success"] is False  # it ran, but did not do what was asked
     # What a streaming endpoint sends: what was streamed, then the rest of the reply.
     streamed_text = "".join(heard)
     assert streamed_text + reply_tail(streamed_text, result.reply) == result.reply
     assert result.error is not None
     assert seen[-1]["data"]["error"] == result.error
+    assert seen[-1]["data"]["actions_failed"] is True
     await client.server.app[keys.STORE].writer.flush()
     async with client.server.app[keys.STORE].sessionmaker() as session:
         turn = await session.get(Turn, result.turn_id)
