@@ -62,6 +62,8 @@ class ConversationResult:
     view shows what a reload shows."""
     dry_run: bool = False
     """The turn was a dry run (asked for, the option, or answering a dry run's question)."""
+    actions_failed: bool = False
+    """Nothing the turn tried to do happened; its reply says so (:mod:`addon.agent.truth`)."""
 
 
 @dataclass(frozen=True, slots=True)

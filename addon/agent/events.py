@@ -136,7 +136,8 @@ def finished_events(
                 "turn_id": result.turn_id,
                 "tool": call.outcome.name,
                 "arguments": call.outcome.arguments,
-                "success": call.outcome.ok,
+                # Ran and did what was asked: not an error answer ("not exposed"), not refused.
+                "success": not call.outcome.failed,
                 "error": call.outcome.error,
                 "executor": call.outcome.executor,
                 "duration_ms": round(call.outcome.duration_ms, 1),
@@ -173,6 +174,8 @@ def finished_events(
                 "handled_by": result.handled_by,
                 # What failed, if anything: a reply corrected because its actions failed too.
                 "error": result.error,
+                # Nothing the turn tried to do happened (its outcome is "failed").
+                "actions_failed": result.actions_failed,
                 "latency_ms": round(trace.timings.get("total", 0.0), 1),
                 "prompt_tokens": trace.prompt_tokens,
                 "completion_tokens": trace.completion_tokens,
@@ -236,14 +239,14 @@ class ToolProgressEvents:
         )
 
     def finished(self, call_id: str, outcome: ToolOutcome) -> None:
-        """It ran: ``completed``, or ``failed`` with the error the model was given."""
+        """It ran: ``completed``, or ``failed`` (with the error the model was given, if any)."""
         self._outbox.emit(
             TOOL_PROGRESS,
             {
                 "conversation_id": self._conversation_id,
                 "call_id": call_id,
                 "tool": outcome.name,
-                "status": "completed" if outcome.ok else "failed",
+                "status": "failed" if outcome.failed else "completed",
                 "error": outcome.error,
                 "executor": outcome.executor,
                 "duration_ms": round(outcome.duration_ms, 1),

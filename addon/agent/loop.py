@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
@@ -81,6 +82,7 @@ async def run_tool_loop(
     spoken: SpokenStream | None = None,
     progress: ToolProgress | None = None,
     fallback: Fallback | None = None,
+    holds_words: Callable[[ToolOutcome], bool] | None = None,
 ) -> LoopResult:
     """Run the loop over ``messages`` (system prompt, history, the new user message).
 
@@ -88,6 +90,8 @@ async def run_tool_loop(
     between two tools is common with small models) must not keep a voice user waiting forever.
     With a ``fallback``, a failed call is asked again of the backup, with the same messages: the
     tools already run are not run again, their results are part of what is sent.
+    Once a call for which ``holds_words`` is true has run, what the model writes next is held
+    back from the listener (:meth:`SpokenStream.hold`): the caller releases it once it has read it.
     """
     tools = registry.specs()
     added: list[ChatMessage] = []
@@ -142,6 +146,8 @@ async def run_tool_loop(
             )
             outcomes.append(outcome)
             added.append(ToolMessage(call.id, as_data(cut(text, MAX_RESULT_CHARS))))
+            if spoken is not None and holds_words is not None and holds_words(outcome):
+                spoken.hold()
         if context.holds is not None and context.holds.held:
             # A held action ends the turn: the agent asks the user, not the model.
             return LoopResult("", added, None, outcomes)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from addon.agent.answer import Answer
 from addon.agent.confirm import question_for
@@ -25,11 +25,11 @@ from addon.agent.prompt import (
     turn_user_content,
     user_words,
 )
-from addon.agent.spoken import SpokenStream, spoken_reply
+from addon.agent.spoken import SpokenStream, join_spoken, spoken_reply
 from addon.agent.tool_budget import budgeted
 from addon.agent.toolbox import Toolbox
 from addon.agent.trace import TurnTrace
-from addon.agent.truth import FailureSpeech, check_reply
+from addon.agent.truth import FailureSpeech, check_reply, failed_action
 from addon.config.settings import Options
 from addon.llm.client import LLMClient
 from addon.llm.fallback import Fallback
@@ -108,6 +108,8 @@ class ModelPath:
             spoken=spoken,
             progress=progress,
             fallback=self.fallback,
+            # After a failed action the model's words wait for the truth check below.
+            holds_words=failed_action if self.failure_speech is not None else None,
         )
         trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
         if selected is not None and model is not None:
@@ -116,20 +118,30 @@ class ModelPath:
             )
         handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
         final = result.reply
-        if context.holds is not None and context.holds.held:
+        held = context.holds is not None and bool(context.holds.held)
+        if held:
+            assert context.holds is not None
             # The loop stopped at the held call: the question is the agent's, not the model's.
             final = question_for(tuple(context.holds.held), context.language)
             if spoken is not None:
+                await spoken.release()
                 await spoken.message_sink()(final)
         # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
         reply = spoken_reply(result.messages, final)
         error = result.error
         checked = None
-        held = context.holds is not None and bool(context.holds.held)
         if self.failure_speech is not None and error is None and not held:
             # What the person hears must match what happened; the model's words stay in history.
             # (A loop that failed or was cut short already says so in its own words.)
             checked = check_reply(result.outcomes, reply, self.failure_speech(context))
+        if spoken is not None and checked is not None:
+            # The model's words after the failure were held back: the corrected reply replaces
+            # them (spoken after what was heard before the failure).
+            spoken.drop()
+            if checked.all_failed and spoken.heard.strip():
+                checked = replace(checked, reply=join_spoken([spoken.heard, checked.reply]))
+        elif spoken is not None:
+            await spoken.release()
         messages: list[ChatMessage] = [user_message, *result.messages]
         last = messages[-1]
         if not isinstance(last, AssistantMessage) or last.tool_calls:

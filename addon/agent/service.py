@@ -266,6 +266,7 @@ class Agent:
             needs_confirmation=needs_confirmation,
             said=request.text,
             dry_run=dry_run,
+            actions_failed=answer.actions_failed,
         )
         self._after.start(
             FinishedTurn(request, result, trace, answer.outcomes, dry_run, language, history),

@@ -6,6 +6,11 @@ that text is streamed out as it comes. The reply every endpoint sends at the end
 every piece the model wrote, in order, with a space where two pieces would otherwise run together
 ("check.The"), and the stream puts that space in the same place. A reply the model did not write
 (an apology after its endpoint failed, the iteration limit's message) comes after what was heard.
+
+Once an action of the turn has failed, the model's next words are held back
+(:meth:`SpokenStream.hold`) until the truth check (:mod:`addon.agent.truth`) has read them: a
+claim that the failed action happened must never reach a listener, and words already spoken
+cannot be taken back.
 """
 
 from __future__ import annotations
@@ -63,17 +68,38 @@ class SpokenStream:
     """Passes the model's text on as it streams, with :func:`join_spoken`'s spacing between calls.
 
     Also keeps what was passed on, so the agent can complete a stream that does not yet add up to
-    the reply.
+    the reply. While held, text is kept back instead, until it is released or dropped.
     """
 
     def __init__(self, on_text: TextSink) -> None:
         self._on_text = on_text
         self._heard: list[str] = []
+        self._held: list[str] | None = None
 
     @property
     def heard(self) -> str:
         """Everything passed on so far."""
         return "".join(self._heard)
+
+    @property
+    def holding(self) -> bool:
+        """Whether text is being held back."""
+        return self._held is not None
+
+    def hold(self) -> None:
+        """Keep what comes from now on back from the listener until :meth:`release`."""
+        if self._held is None:
+            self._held = []
+
+    async def release(self) -> None:
+        """Pass on what was held back, and pass text on as it comes again."""
+        held, self._held = self._held or [], None
+        for text in held:
+            await self.send(text)
+
+    def drop(self) -> None:
+        """Forget what was held back (the reply said instead replaces it); stop holding."""
+        self._held = None
 
     def message_sink(self) -> TextSink:
         """The sink for one model call's text: a space goes first if the call's text needs one."""
@@ -83,7 +109,8 @@ class SpokenStream:
             nonlocal first
             if not chunk:
                 return
-            if first and self._heard and needs_space(self._heard[-1], chunk):
+            last = self._held[-1] if self._held else (self._heard[-1] if self._heard else "")
+            if first and needs_space(last, chunk):
                 chunk = " " + chunk
             first = False
             await self.send(chunk)
@@ -91,8 +118,10 @@ class SpokenStream:
         return sink
 
     async def send(self, text: str) -> None:
-        """Pass ``text`` on as it is."""
-        if text:
+        """Pass ``text`` on as it is (keep it back while held)."""
+        if text and self._held is not None:
+            self._held.append(text)
+        elif text:
             self._heard.append(text)
             await self._on_text(text)
 

@@ -51,20 +51,15 @@ def is_action(outcome: ToolOutcome) -> bool:
     """
     if outcome.result.content.get("error") == WRITTEN_IN_RESULT:
         return False
-    if outcome.acted or refused(outcome):
+    if outcome.acted or outcome.refused:
         return True
     name = outcome.name
     return name.startswith("Hass") and not name.startswith("HassGet") and name not in NOT_ACTIONS
 
 
-def refused(outcome: ToolOutcome) -> bool:
-    """Whether the gate refused the call (exposure, a forbidden action)."""
-    return any(decision.verdict == "refuse" for decision in outcome.decisions)
-
-
-def failed(outcome: ToolOutcome) -> bool:
-    """Whether the call did not do what was asked (an error, an error answer, a refusal)."""
-    return not outcome.ok or not outcome.result.succeeded or refused(outcome)
+def failed_action(outcome: ToolOutcome) -> bool:
+    """Whether the call was an action that did not happen (what the model says next is checked)."""
+    return is_action(outcome) and outcome.failed
 
 
 def check_reply(
@@ -80,9 +75,9 @@ def check_reply(
     failures = [
         outcome
         for index, outcome in enumerate(actions)
-        if failed(outcome)
+        if outcome.failed
         and not any(
-            later.name == outcome.name and not failed(later) for later in actions[index + 1 :]
+            later.name == outcome.name and not later.failed for later in actions[index + 1 :]
         )
     ]
     if not failures:

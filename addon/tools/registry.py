@@ -51,6 +51,20 @@ class ToolOutcome:
         """Whether the call ran without an error."""
         return self.error is None
 
+    @property
+    def refused(self) -> bool:
+        """Whether the gate refused the call (exposure, a forbidden action)."""
+        return any(decision.verdict == "refuse" for decision in self.decisions)
+
+    @property
+    def failed(self) -> bool:
+        """Whether the call did not do what was asked: an error, an error answer, a refusal.
+
+        A call can run without an error and still have done nothing ("Front Door is not
+        exposed"): events and the truth check (:mod:`addon.agent.truth`) say so.
+        """
+        return self.error is not None or not self.result.succeeded or self.refused
+
 
 class ToolRegistry:
     """Tools by name, in a stable order so the tool list is a cacheable prefix."""

@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest
+from addon.agent.spoken import reply_tail
 from addon.home.actions.live import LiveExecutor
 from addon.store.models import Turn
 from devtools.home_assistant import HomeAssistantProcess
@@ -203,17 +204,21 @@ async def test_a_call_written_as_text_changes_the_real_home(
     assert result.reply == "".join(heard) == "The kitchen lights are off."
 
 
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
 async def test_a_claimed_unlock_of_an_unexposed_door_is_corrected_and_failed(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
     module_home_assistant: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
+    streamed: bool,
 ) -> None:
     """The model says the door is unlocked after its call failed: the person hears the truth.
 
-    Home Assistant's sentence for the failure is said instead, the turn is failed (stored with
-    its error and outcome, announced with the error), and the door is still locked.
+    Home Assistant's sentence for the failure is said instead, never the claim, even to a
+    listener hearing the reply as it streams; the turn is failed (stored with its error and
+    outcome, announced with the error, on the dashboard's failures, found by the error filter,
+    badged in the trace), and the door is still locked.
     """
     home = module_home_assistant
     await home.request("POST", "/api/services/lock/lock", {"entity_id": "lock.front_door"})
@@ -229,16 +234,46 @@ async def test_a_claimed_unlock_of_an_unexposed_door_is_corrected_and_failed(
     agent = client.server.app[keys.AGENT]
     scripted_llm.tool_calls(("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}))
     scripted_llm.reply("The front door is unlocked.")
-    async with home_events(home, "home_agent_conversation_finished") as seen:
-        result = await agent.process(ConversationRequest("unlock the front door", source="http"))
+    heard: list[str] = []
+
+    async def sink(chunk: str) -> None:
+        heard.append(chunk)
+
+    async with home_events(
+        home, "home_agent_tool_executed", "home_agent_conversation_finished"
+    ) as seen:
+        result = await agent.process(
+            ConversationRequest("unlock the front door", source="http"),
+            on_text=sink if streamed else None,
+        )
         await agent.drain()
-        await until(lambda: bool(seen))
+        await until(lambda: len(seen) == 2)
     assert result.reply == "Sorry, Front Door is not exposed"
+    assert seen[0]["event_type"] == "home_agent_tool_executed"
+    assert seen[0]["data"]["success"] is False  # it ran, but did not do what was asked
+    # What a streaming endpoint sends: what was streamed, then the rest of the reply.
+    streamed_text = "".join(heard)
+    assert streamed_text + reply_tail(streamed_text, result.reply) == result.reply
     assert result.error is not None
     assert seen[-1]["data"]["error"] == result.error
+    assert seen[-1]["data"]["actions_failed"] is True
     await client.server.app[keys.STORE].writer.flush()
     async with client.server.app[keys.STORE].sessionmaker() as session:
         turn = await session.get(Turn, result.turn_id)
     assert turn is not None
     assert (turn.outcome, turn.error) == ("failed", result.error)
+    ingress = {"X-Ingress-Path": "/api/hassio_ingress/x"}
+    dashboard = await (await client.get("/", headers=ingress)).text()
+    start, end = dashboard.index('id="failures-title"'), dashboard.index('id="flags-title"')
+    failures = dashboard[start:end]
+    assert "unlock the front door" in failures
+    with_errors = await (await client.get("/conversations?error=1", headers=ingress)).text()
+    assert result.conversation_id in with_errors
+    trace = await (
+        await client.get(f"/conversations/{result.conversation_id}", headers=ingress)
+    ).text()
+    step = '<span class="mono">HassTurnOff</span> <span class="badge live">live</span>'
+    assert f'{step} <span class="badge failed">failed</span>' in trace
+    assert 'title="Nothing the turn tried to do happened">failed</span>' in trace
+    assert "The front door is unlocked." in trace  # the model's own words stay in the trace
     await wait_for_state(home, "lock.front_door", "locked")

@@ -34,3 +34,37 @@ def test_the_tail_is_what_was_not_yet_heard() -> None:
     assert reply_tail("Let me check.", "Let me check.") == ""
     assert reply_tail("", "Sorry.") == "Sorry."
     assert reply_tail("Let me ch", "Sorry.") == " Sorry."
+
+
+async def test_held_text_waits_until_released() -> None:
+    """Text held back reaches the listener only when released, spaced as it would have been."""
+    heard: list[str] = []
+
+    async def listen(text: str) -> None:
+        heard.append(text)
+
+    stream = SpokenStream(listen)
+    await stream.message_sink()("Let me check.")
+    stream.hold()
+    await stream.message_sink()("It is on.")
+    assert "".join(heard) == "Let me check."
+    await stream.release()
+    assert "".join(heard) == "Let me check. It is on."
+    assert not stream.holding
+
+
+async def test_dropped_text_is_never_heard() -> None:
+    """Text held back and then dropped never reaches the listener; later text does."""
+    heard: list[str] = []
+
+    async def listen(text: str) -> None:
+        heard.append(text)
+
+    stream = SpokenStream(listen)
+    stream.hold()
+    await stream.message_sink()("The door is unlocked.")
+    stream.drop()
+    await stream.complete("Sorry, Front Door is not exposed")
+    assert heard == []
+    await stream.send("Sorry, Front Door is not exposed")
+    assert stream.heard == "Sorry, Front Door is not exposed"

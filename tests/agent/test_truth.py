@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from addon.agent.spoken import reply_tail
 from addon.store.database import Store
 from addon.store.queries.conversations import ConversationFilters, list_conversations
 from devtools.scripted_llm import ScriptedLLM
@@ -82,3 +83,73 @@ async def test_the_correction_is_said_in_the_requests_language(
     agent = make_agent(llm=scripted_llm, local_first=False)
     result = await agent.process(ask("unlock", language=language))
     assert said in result.reply
+
+
+class Listener:
+    """What a streaming endpoint sends: each chunk as it comes, then the rest of the reply."""
+
+    def __init__(self) -> None:
+        self.chunks: list[str] = []
+
+    async def __call__(self, chunk: str) -> None:
+        self.chunks.append(chunk)
+
+    def heard(self, reply: str) -> str:
+        streamed = "".join(self.chunks)
+        return streamed + reply_tail(streamed, reply)
+
+
+async def test_a_streamed_claim_after_a_failure_is_never_heard(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """The model's words after a failed action wait for the check: the claim is not streamed."""
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}))
+    scripted_llm.reply("The front door is unlocked.")
+    agent = make_agent(llm=scripted_llm, local_first=False)
+    listener = Listener()
+    result = await agent.process(ask("unlock the front door"), on_text=listener)
+    assert "unlocked" not in "".join(listener.chunks)
+    assert listener.heard(result.reply) == result.reply == NOT_EXPOSED
+
+
+async def test_a_streamed_partial_success_is_heard_with_what_failed(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """The listener hears the corrected reply, what failed included, and nothing else."""
+    scripted_llm.tool_calls(
+        ("HassTurnOn", {"name": "Kitchen Lights"}),
+        ("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}),
+    )
+    scripted_llm.reply("Lights on.")
+    agent = make_agent(llm=scripted_llm, local_first=False)
+    listener = Listener()
+    result = await agent.process(
+        ask("kitchen lights on and unlock the front door"), on_text=listener
+    )
+    assert listener.heard(result.reply) == result.reply == f"Lights on. {NOT_EXPOSED}"
+
+
+async def test_a_streamed_reply_after_a_retry_that_worked_is_heard_as_written(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """Words held after a failed call are released when the check finds nothing to correct."""
+    scripted_llm.tool_calls(("HassTurnOn", {"name": "Kitchen Lamp"}))
+    scripted_llm.tool_calls(("HassTurnOn", {"name": "Kitchen Lights"}))
+    scripted_llm.reply("The kitchen lights are on.")
+    agent = make_agent(llm=scripted_llm, local_first=False)
+    listener = Listener()
+    result = await agent.process(ask("kitchen lamp on"), on_text=listener)
+    assert "".join(listener.chunks) == result.reply == "The kitchen lights are on."
+
+
+async def test_a_streamed_claim_in_german_is_replaced_by_home_assistants_german(
+    make_agent: MakeAgent, scripted_llm: ScriptedLLM
+) -> None:
+    """Held back and corrected in the request's language, as the local path would say it."""
+    scripted_llm.tool_calls(("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}))
+    scripted_llm.reply("Die Haustür ist jetzt entriegelt.")
+    agent = make_agent(llm=scripted_llm, local_first=False)
+    listener = Listener()
+    result = await agent.process(ask("Haustür aufschließen", language="de"), on_text=listener)
+    assert "entriegelt" not in listener.heard(result.reply)
+    assert "Front Door ist nicht freigegeben" in listener.heard(result.reply)

@@ -23,6 +23,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from addon import keys
+from addon.tools.result import ToolResult
 from addon.web.ui.security import csrf_token, set_csrf_cookie
 from addon.web.ui.urls import Query, Urls
 
@@ -51,6 +52,7 @@ def create_environment(app: web.Application, templates: Path) -> jinja2.Environm
         when=format_when,
         pretty_json=pretty_json,
         entity_ids=entity_ids,
+        call_failure=call_failure,
     )
     return env
 
@@ -166,6 +168,23 @@ def pretty_json(value: Any) -> str:
             return value
         value = parsed
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def call_failure(result: Any) -> str | None:
+    """Badge a stored tool result that says the call did not happen: "refused" or "failed".
+
+    A call that ran without an error may still have done nothing: an intent's error response
+    ("not exposed"), a tool's ``"success": false``, the gate's refusal. The trace says so beside
+    the executor's badge, which only says where the call would have acted.
+    """
+    if not isinstance(result, dict):
+        return None
+    gate = result.get("gate")
+    if isinstance(gate, list) and any(
+        isinstance(entry, dict) and entry.get("verdict") == "refuse" for entry in gate
+    ):
+        return "refused"
+    return None if ToolResult.of(result).succeeded else "failed"
 
 
 def entity_ids(*values: Any) -> list[str]:

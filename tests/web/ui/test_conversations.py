@@ -335,6 +335,38 @@ async def test_trace_shows_errors_and_flags(ui: UI) -> None:
     assert "the reply claims an action but no tool acted" in text
 
 
+async def test_a_call_that_did_not_happen_is_badged_beside_its_executor(ui: UI) -> None:
+    """An intent's error answer is "failed", the gate's refusal "refused"; a done call neither."""
+    not_exposed = {
+        "response_type": "error",
+        "data": {"code": "no_valid_targets"},
+        "speech": {"plain": {"speech": "Front Door is not exposed"}},
+    }
+    refused = {
+        "error": "ToolError",
+        "error_text": "refused",
+        "gate": [{"verdict": "refuse", "subject": "shell_command.wipe"}],
+    }
+    done = {"response_type": "action_done", "data": {"success": [], "failed": []}}
+    await seed_turn(
+        ui.store,
+        "not-done",
+        "unlock the door and wipe",
+        "Sorry, Front Door is not exposed",
+        at=T0,
+        tool_calls=[
+            tool_call("HassTurnOff", {}, not_exposed, at=T0, llm_call=None),
+            tool_call("wipe", {}, refused, at=T0, llm_call=None),
+            tool_call("HassTurnOn", {}, done, at=T0, llm_call=None),
+        ],
+    )
+    html = await ui.page("/conversations/not-done")
+    virtual = '<span class="badge virtual">virtual</span>'
+    assert f'HassTurnOff</span> {virtual} <span class="badge failed">failed</span>' in html
+    assert f'wipe</span> {virtual} <span class="badge failed">refused</span>' in html
+    assert f"HassTurnOn</span> {virtual}</div>" in html
+
+
 @pytest.mark.urls
 async def test_entity_links_open_home_assistant_only_inside_it(ui: UI) -> None:
     """Behind ingress an acted-on entity links to its settings in HA's top window."""
