@@ -109,6 +109,8 @@ EDGES: dict[str, frozenset[str]] = {
     "eval": frozenset(
         {"agent", "base", "config", "home/actions", "home/model", "llm", "local", "store"}
     ),
+    # The pages speak the add-on's own words (i18n) and read a stored tool result the way the
+    # agent does (``tools/result.py``), so the trace badges a call that did nothing.
     "web": frozenset(
         {
             "agent",
@@ -118,8 +120,10 @@ EDGES: dict[str, frozenset[str]] = {
             "eval",
             "home/actions",
             "home/model",
+            "i18n",
             "keys",
             "store",
+            "tools",
         }
     ),
     # The keys name everything the app holds, for type checking only.
