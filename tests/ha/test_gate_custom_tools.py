@@ -218,7 +218,7 @@ async def test_a_covered_action_on_a_group_target_is_held_for_confirmation(
     assert calls(fake_ha) == []
     assert gate.holds is not None
     [held] = gate.holds.held
-    assert (held.action, held.names, held.replay is not None) == (
+    assert (held.action, held.shown_names, held.replay is not None) == (
         "cover.open_cover",
         (f"garage ({key.removesuffix('_id')})",),
         True,
