@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from addon.agent.conversation import ActionSummary, HandledBy
+from addon.agent.spoken import SpokenStream
+from addon.home.targeting.targets import MatchFailedReason
 from addon.llm.messages import ChatMessage
 from addon.tools.registry import ToolOutcome
 
@@ -34,4 +36,20 @@ def action_summary(outcome: ToolOutcome) -> ActionSummary:
         success=outcome.ok and outcome.result.succeeded,
         targets=[target.id for target in outcome.result.targets],
         error=outcome.error or outcome.result.error_text,
+    )
+
+
+def missed_on_exposure(answer: Answer, spoken: SpokenStream | None) -> bool:
+    """Whether a turn is worth answering again if exposure changed since the home was read.
+
+    A target was not exposed, and nothing was done or heard: a reply already streamed, or an
+    action taken, is never repeated.
+    """
+    if spoken is not None and spoken.heard:
+        return False
+    if any(outcome.acted or outcome.result.targets for outcome in answer.outcomes):
+        return False
+    return any(
+        outcome.failure is not None and outcome.failure.reason is MatchFailedReason.ASSISTANT
+        for outcome in answer.outcomes
     )

@@ -176,6 +176,7 @@ async def run_local_turn(
         duration_ms=(time.perf_counter() - acted) * 1000,
         executor=executor.name,
         decisions=decisions,
+        failure=result.failure,
     )
     trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
     trace.timings["local_action"] = outcome.duration_ms

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from addon.agent.after_turn import AfterTurnWork, FinishedTurn, verdict_without_acting
-from addon.agent.answer import Answer, action_summary
+from addon.agent.answer import Answer, action_summary, missed_on_exposure
 from addon.agent.confirm import supersedes
 from addon.agent.confirming import Confirmations
 from addon.agent.context import HomeContext
@@ -94,6 +94,9 @@ class HomeSource(Protocol):
 
     async def fresh(self) -> HomeModel | None:
         """The model once the changes Home Assistant reported are in it (a bounded wait)."""
+
+    async def recheck_exposure(self) -> HomeModel | None:
+        """A newer model when exposure changed unannounced since it was read, else None."""
 
 
 @dataclass(slots=True)
@@ -211,6 +214,20 @@ class Agent:
             if answer is None:
                 progress = ToolProgressEvents(self._events, conversation_id)
                 answer = await self._answer(request, context, history, trace, spoken, progress)
+                if missed_on_exposure(answer, spoken):
+                    # Told "not exposed", the person may just have exposed it: Home Assistant
+                    # announces no change for an entity without a unique ID. Nothing was done
+                    # or heard, so the turn is answered again on the home as it is now.
+                    rechecked = time.perf_counter()
+                    newer = await self.home.recheck_exposure()
+                    trace.timings["exposure_recheck"] = (time.perf_counter() - rechecked) * 1000
+                    if newer is not None:
+                        context = self._setup().context(
+                            newer, language, created_at, request.device_id, dry_run
+                        )
+                        answer = await self._answer(
+                            request, context, history, trace, spoken, progress
+                        )
             needs_confirmation = self._confirmations.hold(
                 conversation_id, request, context, trace, created_at
             )

@@ -129,6 +129,33 @@ class HomeSync:
         """Whether the model is receiving state changes (False while Home Assistant is away)."""
         return self._entities_sub is not None and self._entities_sub.active
 
+    async def recheck_exposure(self) -> HomeModel | None:
+        """The home again if Home Assistant's exposure list changed since we read it, else None.
+
+        A turn calls this when a target it needed was not exposed to Assist: exposing an
+        entity without a ``unique_id`` fires no event, so the person who was just told to expose
+        it, and did, would otherwise hear "not exposed" until the next snapshot. One command
+        when nothing changed; a snapshot when something did. Home Assistant away or refusing:
+        None, and the turn says what it found.
+        """
+        model = self._model
+        if model is None or not self.live:
+            return None
+        try:
+            listed = await self._client.command({"type": "homeassistant/expose_entity/list"})
+        except HomeAssistantError as err:
+            _LOGGER.warning("Could not read Home Assistant's exposure list again: %s", err)
+            return None
+        if model.lists_exposure(listed.get("exposed_entities", {})):
+            return None
+        _LOGGER.info("Exposure changed without an event (an entity without a unique ID)")
+        try:
+            await self.refresh()
+        except HomeAssistantError as err:
+            _LOGGER.warning("Could not take a new snapshot after an exposure change: %s", err)
+            return None
+        return self._model
+
     @property
     def refreshes(self) -> int:
         """How many snapshots have been swapped in; for tests and the dashboard."""

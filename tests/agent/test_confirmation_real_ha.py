@@ -390,3 +390,28 @@ async def test_a_dry_run_question_answered_in_a_normal_turn_stays_virtual(
     assert step is not None
     assert (step.result["confirmation"], step.executor) == ("Confirmed", "virtual")
     assert await settled_state(agent, home) == "locked"
+
+
+async def test_an_entity_exposed_without_an_event_is_used_at_once(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    fresh_home_assistant: FreshHomeAssistant,
+) -> None:
+    """Told "not exposed", the person exposes the door, and the same words then lock it.
+
+    The demo's locks have no unique ID, so exposing one fires no event: before, the model kept
+    saying "not exposed" until its next snapshot. A turn that finds a target not exposed asks
+    Home Assistant's exposure list again and answers on the home as it is now.
+    """
+    home = fresh_home_assistant()
+    client = await lock_app(aiohttp_client, make_app, make_settings, home)
+    agent = client.server.app[keys.AGENT]
+    refused = await agent.process(ask("lock the kitchen door"))
+    assert refused.reply == "Sorry, Kitchen Door is not exposed"
+    assert str((await home.state("lock.kitchen_door"))["state"]) == "unlocked"
+    await home.expose_entities(["lock.kitchen_door"])
+    locked = await agent.process(ask("lock the kitchen door"))
+    assert locked.handled_by == "local"
+    assert "not exposed" not in locked.reply
+    await wait_for_state(home, "lock.kitchen_door", "locked")

@@ -39,6 +39,8 @@ class ScriptedHome:
         self.fail_next: set[str] = set()
         self.withhold_snapshots = 0
         self.scripts: dict[str, Any] = {"wake_up": WAKE_UP}
+        # expose_entity/list's answer; exposing an entity with no unique id changes only this.
+        self.exposed: dict[str, Any] = {"light.kitchen": {"conversation": True}}
         # get_entries' answers (extended_dict), by entity id; a test edits them as the UI would.
         self.entries: dict[str, dict[str, Any]] = {
             "light.kitchen": {
@@ -53,9 +55,7 @@ class ScriptedHome:
             "config/floor_registry/list": list,
             "config/device_registry/list": list,
             "config/entity_registry/list": lambda: [KITCHEN_LIGHT],
-            "homeassistant/expose_entity/list": lambda: {
-                "exposed_entities": {"light.kitchen": {"conversation": True}}
-            },
+            "homeassistant/expose_entity/list": lambda: {"exposed_entities": self.exposed},
             "homeassistant/expose_new_entities/get": lambda: {"expose_new": True},
             "get_services": lambda: {
                 "light": {"turn_on": {"name": "Turn on", "fields": {}}},
@@ -166,6 +166,26 @@ def _entity_subscriptions(connection: FakeConnection) -> int:
 def _current(sync: HomeSync) -> HomeModel:
     assert sync.model is not None
     return sync.model
+
+
+async def test_an_exposure_recheck_with_nothing_changed_takes_no_snapshot(sync: HomeSync) -> None:
+    """A turn told "not exposed" asks again; the same list answers None and costs one command."""
+    before = sync.refreshes
+    assert await sync.recheck_exposure() is None
+    assert sync.refreshes == before
+
+
+async def test_an_exposure_change_nobody_announced_is_read_on_a_recheck(
+    sync: HomeSync, home: ScriptedHome
+) -> None:
+    """An entity without a unique id exposed (no event): the recheck takes a new snapshot."""
+    before = sync.refreshes
+    home.exposed = {**home.exposed, "lock.front_door": {"conversation": True}}
+    newer = await sync.recheck_exposure()
+    assert newer is not None
+    assert newer is sync.model
+    assert sync.refreshes == before + 1
+    assert await sync.recheck_exposure() is None
 
 
 async def test_model_is_built_before_connected(sync: HomeSync) -> None:

@@ -108,7 +108,9 @@ def describe_failure(
         target = f"'{constraints.name}'" if constraints.name else f"any {what}{where}"
         text = (
             f"{target} is not exposed to Assist, so it cannot be used; the user can expose "
-            "it in Home Assistant's voice assistant settings."
+            "it in Home Assistant's voice assistant settings (Settings > Voice assistants > "
+            "Expose), which also works for an entity without a unique ID, whose own settings "
+            "dialog cannot."
         )
     elif reason is MatchFailedReason.MULTIPLE_TARGETS:
         text = (

@@ -325,6 +325,14 @@ class HomeModel:
         candidates = (self._entities[entity_id] for entity_id in self.index.order)
         return [entity for entity in candidates if self.is_exposed(entity, assistant)]
 
+    def lists_exposure(self, listed: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Whether ``listed`` (``expose_entity/list``'s ``exposed_entities``) is what we read.
+
+        Exposing an entity without a registry entry fires no event, so a turn that found a
+        target not exposed asks Home Assistant's list again and compares (:mod:`addon.ha`).
+        """
+        return dict(self._exposure) == dict(listed)
+
     def is_exposed(self, entity: Entity | str, assistant: str = CONVERSATION) -> bool:
         """Whether ``assistant`` may see the entity (False for an unknown entity id)."""
         if isinstance(entity, str):

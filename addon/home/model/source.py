@@ -20,3 +20,7 @@ class FixedHome:
     async def fresh(self) -> HomeModel | None:
         """The model: nothing reports changes to it, so nothing is ever pending."""
         return self.model
+
+    async def recheck_exposure(self) -> HomeModel | None:
+        """Nothing to ask again: the fixed model is all there is."""
+        return None

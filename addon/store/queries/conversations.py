@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.models import Conversation, Turn
+from addon.store.models import Conversation, ToolCall, Turn
 from addon.store.search import fts_query
 
 PAGE_SIZE = 50
@@ -117,6 +117,32 @@ class SearchMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A conversation's latest turn as the list shows it: the reply and what came of it.
+
+    ``status`` is one of :data:`LAST_STATUSES`: "waiting" (a question the gate asked is still
+    open), "confirmed" or "cancelled" (a question answered; one set aside by a new request
+    gives way to that request's own status), "failed" (nothing the turn tried happened, or it
+    broke), or "answered". Four conversations that all say "unlock the front door" then read
+    apart at a glance.
+    """
+
+    reply_text: str
+    status: str
+
+
+LAST_STATUSES = ("waiting", "confirmed", "cancelled", "failed", "answered")
+_GATE_STATUS = {
+    "Held for confirmation": "waiting",
+    "Confirmed": "confirmed",
+    "Cancelled": "cancelled",
+    "Wrong PIN": "waiting",
+    "Expired": "cancelled",
+    "Locked out": "cancelled",
+}
+
+
+@dataclass(frozen=True, slots=True)
 class ConversationRow:
     """One line of the list."""
 
@@ -133,6 +159,8 @@ class ConversationRow:
     match: SearchMatch | None = None
     direct_call: bool = False
     """A tool an MCP client called directly: its title is the tool and its arguments."""
+    last: LastTurn | None = None
+    """How the conversation ended so far: its last turn's reply and what came of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +218,7 @@ async def list_conversations(
         return ConversationPage([], None, None, capped)
     matches = await _matches(session, match_ids, [c.id for c in found]) if match_ids else {}
     direct = await _direct_calls(session, [c.id for c in found])
+    endings = await _last_turns(session, [c.id for c in found])
     first, last = found[0], found[-1]
     # Going forwards there is a newer page exactly when we started from a cursor; going
     # backwards there is an older one, and a newer one only if more rows were found.
@@ -197,7 +226,12 @@ async def list_conversations(
     has_older = True if backwards else more
     return ConversationPage(
         [
-            _row(conversation, matches.get(conversation.id), conversation.id in direct)
+            _row(
+                conversation,
+                matches.get(conversation.id),
+                conversation.id in direct,
+                endings.get(conversation.id),
+            )
             for conversation in found
         ],
         newer=Cursor(first.updated_at, first.id) if has_newer else None,
@@ -360,8 +394,59 @@ async def _direct_calls(session: AsyncSession, conversation_ids: Sequence[str]) 
     return set(result.scalars())
 
 
+async def _last_turns(
+    session: AsyncSession, conversation_ids: Sequence[str]
+) -> dict[str, LastTurn]:
+    """Each listed conversation's latest turn: its reply and status (two indexed reads)."""
+    latest = (
+        select(Turn.conversation_id, func.max(Turn.seq).label("seq"))
+        .where(Turn.conversation_id.in_(conversation_ids))
+        .group_by(Turn.conversation_id)
+        .subquery()
+    )
+    turns = (
+        await session.execute(
+            select(
+                Turn.id,
+                Turn.conversation_id,
+                Turn.reply_text,
+                Turn.handled_by,
+                Turn.error,
+                Turn.outcome,
+            ).join(
+                latest,
+                and_(Turn.conversation_id == latest.c.conversation_id, Turn.seq == latest.c.seq),
+            )
+        )
+    ).all()
+    gate: dict[int, str] = {}
+    if turns:
+        records = await session.execute(
+            select(ToolCall.turn_id, ToolCall.result)
+            .where(
+                ToolCall.turn_id.in_([row.id for row in turns]),
+                ToolCall.name == "confirmation",
+                ToolCall.call_id == "confirmation",
+            )
+            .order_by(ToolCall.seq)
+        )
+        for turn_id, result in records.all():
+            status = _GATE_STATUS.get(str((result or {}).get("confirmation")))
+            if status is not None:
+                gate[turn_id] = status  # the turn's last word from the gate
+    last: dict[str, LastTurn] = {}
+    for row in turns:
+        failed = row.handled_by == "failed" or row.error is not None or row.outcome == "failed"
+        status = gate.get(row.id) or ("failed" if failed else "answered")
+        last[row.conversation_id] = LastTurn(row.reply_text, status)
+    return last
+
+
 def _row(
-    conversation: Conversation, match: SearchMatch | None, direct_call: bool
+    conversation: Conversation,
+    match: SearchMatch | None,
+    direct_call: bool,
+    last: LastTurn | None = None,
 ) -> ConversationRow:
     return ConversationRow(
         id=conversation.id,
@@ -376,4 +461,5 @@ def _row(
         flagged_count=conversation.flagged_count,
         match=match,
         direct_call=direct_call,
+        last=last,
     )

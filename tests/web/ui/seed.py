@@ -90,6 +90,7 @@ async def seed_turn(
     llm_calls: list[LLMCallRecord] | None = None,
     tool_calls: list[ToolCallRecord] | None = None,
     context: dict[str, Any] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> int:
     """Record one turn (and its outcome check, if flagged); returns its id."""
     async with store.sessionmaker.begin() as session:
@@ -109,7 +110,7 @@ async def seed_turn(
                 error=error,
                 duration_ms=700.0 if handled_by == "llm" else 40.0,
                 messages=[{"role": "user", "content": user_text}],
-                timings={"total": 700.0},
+                timings={"total": 700.0, **(timings or {})},
                 llm_calls=llm_calls or [],
                 tool_calls=tool_calls or [],
                 outcome="confirmed",

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import text
 
+from addon.store.conversations import ToolCallRecord
 from addon.store.queries.conversations import PAGE_SIZE
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import parse
@@ -312,6 +313,134 @@ async def test_trace_shows_a_local_match(ui: UI) -> None:
     assert "Local sentence match" in text
     assert "Tool HassTurnOn" in text
     assert "Model call" not in text
+
+
+async def test_a_sentence_nothing_matched_is_handed_on_not_shown_as_a_match(ui: UI) -> None:
+    """No sentence matched: the local step says so and that the model took over, not green."""
+    await seed_turn(
+        ui.store,
+        "miss-1",
+        "could you brighten things up",
+        "Done.",
+        at=T0,
+        llm_calls=[model_call("could you brighten things up", "Done.", at=T0)],
+        timings={"local_match": 14.0},
+    )
+    html = await ui.page("/conversations/miss-1")
+    text = parse(html).text
+    assert "Local sentence match handed to the model no sentence matched (14 ms)" in text
+    assert "matched in" not in text
+    assert 'class="step local-miss"' in html
+    assert 'class="step local"' not in html
+
+
+async def test_a_sentence_matched_but_not_done_locally_says_why_it_moved_on(ui: UI) -> None:
+    """A sentence matched, its intent failed here, the model was asked: one plain line."""
+    await seed_turn(
+        ui.store,
+        "miss-2",
+        "turn on the porch light",
+        "Done.",
+        at=T0,
+        llm_calls=[model_call("turn on the porch light", "Done.", at=T0)],
+        timings={"local_match": 14.0, "local_miss": 5.0},
+    )
+    text = parse(await ui.page("/conversations/miss-2")).text
+    assert "a sentence matched in 14 ms, but could not be done here (5 ms)" in text
+    assert "no sentence matched" not in text
+
+
+def gate_record(status: str) -> ToolCallRecord:
+    """The gate's own line in a turn: a question held, answered or set aside."""
+    return replace(
+        tool_call("confirmation", {}, {"confirmation": status}, at=T0, llm_call=None),
+        call_id="confirmation",
+        executor="gate",
+    )
+
+
+async def test_a_hold_is_shown_after_the_model_call_that_asked_for_it(ui: UI) -> None:
+    """The model asked to unlock, the gate held it: model call, then the hold, then the reply."""
+    await seed_turn(
+        ui.store,
+        "held-1",
+        "unlock the front door",
+        "Unlock the Front Door?",
+        at=T0,
+        llm_calls=[model_call("unlock the front door", "", at=T0)],
+        tool_calls=[
+            tool_call("HassTurnOff", {"name": "Front Door"}, {}, at=T0, llm_call=0),
+            gate_record("Held for confirmation"),
+        ],
+        timings={"local_match": 3.0},
+    )
+    text = parse(await ui.page("/conversations/held-1")).text
+    order = [
+        text.index(step)
+        for step in ("Heard", "Local sentence match", "Model call 1", "Held for confirmation")
+    ]
+    assert order == sorted(order)
+    assert text.index("Held for confirmation") < text.index("Replied")
+
+
+async def test_a_question_set_aside_comes_before_the_new_request(ui: UI) -> None:
+    """A new request said instead of yes: the cancelled question is the turn's first step."""
+    await seed_turn(
+        ui.store,
+        "superseded-1",
+        "lock the front door",
+        "Locked.",
+        at=T0,
+        handled_by="local",
+        tool_calls=[
+            gate_record("Cancelled by a new request"),
+            tool_call("HassTurnOn", {"name": "Front Door"}, {}, at=T0, llm_call=None),
+        ],
+        timings={"local_match": 3.0},
+    )
+    text = parse(await ui.page("/conversations/superseded-1")).text
+    assert text.index("Cancelled by a new request") < text.index("Local sentence match")
+    assert "Local sentence match matched in 3 ms Tool HassTurnOn" in text
+
+
+async def test_the_list_says_how_each_conversation_ended(ui: UI) -> None:
+    """Four "unlock the front door" conversations read apart: waiting, confirmed, failed, done."""
+    door = "unlock the front door"
+    endings = {
+        "end-waiting": ("Unlock the Front Door?", [gate_record("Held for confirmation")], None),
+        "end-failed": ("Front Door is not exposed", [], "not exposed"),
+        "end-answered": ("The front door is unlocked.", [], None),
+    }
+    for number, (conversation_id, (reply, records, error)) in enumerate(endings.items()):
+        at = T0 + timedelta(minutes=number)
+        await seed_turn(
+            ui.store, conversation_id, door, reply, at=at, tool_calls=records, error=error
+        )
+    await seed_turn(ui.store, "end-confirmed", door, "Unlock the Front Door?", at=T0)
+    await seed_turn(
+        ui.store,
+        "end-confirmed",
+        "yes",
+        "Unlocked.",
+        at=T0 + timedelta(minutes=5),
+        tool_calls=[gate_record("Confirmed")],
+    )
+    rows = {
+        row.attributes.get("href", "").rsplit("/", 1)[-1]: row
+        for row in parse(await ui.page("/conversations")).references
+        if row.attributes.get("class") == "row-title"
+    }
+    assert set(endings) | {"end-confirmed"} <= set(rows)
+    text = parse(await ui.page("/conversations")).text
+    for expected in (
+        f"{door} waiting for an answer",
+        "→ “Unlock the Front Door?”",
+        f"{door} failed",
+        f"{door} confirmed",
+        "→ “Unlocked.”",
+        "→ “The front door is unlocked.”",
+    ):
+        assert expected in text, expected
 
 
 async def test_trace_shows_errors_and_flags(ui: UI) -> None:
