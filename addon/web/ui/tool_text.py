@@ -59,6 +59,17 @@ composite:
 """Each kind's settings section as a new tool's editor offers it: valid, and meant to change."""
 
 
+def examples_for_page() -> dict[str, dict[str, Any]]:
+    """Each kind's example for ``app.js``: its section as text, and its settings as data.
+
+    The data is for a definition written in JSON, where the section goes in as an object.
+    """
+    return {
+        kind: {"yaml": example, "settings": yaml.safe_load(example)[kind]}
+        for kind, example in KIND_EXAMPLES.items()
+    }
+
+
 def set_field(text: str, key: str, value: Any) -> str:
     """``text`` with the top-level ``key`` set to ``value``, nothing else rewritten.
 

@@ -24,10 +24,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("custom_tool_versions") as batch:
-        batch.add_column(sa.Column("source", sa.Text(), nullable=True))
+    op.add_column("custom_tool_versions", sa.Column("source", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("custom_tool_versions") as batch:
-        batch.drop_column("source")
+    op.drop_column("custom_tool_versions", "source")
