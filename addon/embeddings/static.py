@@ -30,6 +30,11 @@ from addon.errors import ConfigError
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 OPTION = "memory_embeddings"
 """The option that chooses this source; errors loading the model name it."""
+LOCAL_FLOOR = 0.45
+"""Cosines of this model under this are taken for unrelated texts: questions about nothing a home
+remembers (the weather, the time, a joke) meet its nearest memory at 0.22-0.46, and the bench's
+200 questions meet the memory that answers them at 0.51 and above (median 0.71); see
+docs/DECISIONS.md, "Recall needs relevance"."""
 _MAX_WORD_CHARS = 100
 _CACHE_LIMIT = 50_000
 
@@ -170,6 +175,11 @@ class StaticEmbeddings:
     def model(self) -> str:
         """The name the store keeps beside each vector."""
         return self._info.name
+
+    @property
+    def relevance_floor(self) -> float:
+        """:data:`LOCAL_FLOOR`, measured on this model (docs/DECISIONS.md)."""
+        return LOCAL_FLOOR
 
     @property
     def dims(self) -> int:
