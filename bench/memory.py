@@ -10,6 +10,9 @@ from syllables so each is one rare word, as names in a home are.
   query's embedding, which is local here (``lexical_p95_ms`` beside it: BM25 alone).
 - ``recall_at_5``: the share of the 200 questions whose memory is among the first five, hybrid;
   ``recall_at_5_lexical``: the same with BM25 alone.
+- ``offtopic_recalled``: how many memories a question about nothing the home remembers (the
+  weather, the time, a joke) brings into a turn on average, through ``MemoryService.recall``
+  as a turn asks, hybrid (at most 5; target 0); ``offtopic_recalled_lexical`` beside it.
 
 The embedding source is the add-on's local model (``addon/embeddings/model``, static token vectors
 distilled from all-MiniLM-L6-v2, see ``addon/embeddings/static.py``), as with
@@ -40,7 +43,9 @@ sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resol
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from addon.embeddings.static import StaticEmbeddings, load_local_embeddings
+from addon.memory.records import RecallRequest
 from addon.memory.retrieval import RecallQuery, Retriever
+from addon.memory.service import MemoryService
 from addon.store import memories
 from addon.store.database import Store
 from bench import memory_turn
@@ -311,6 +316,19 @@ FACTS = (
 )
 
 
+OFF_TOPIC = (
+    "what's the weather tomorrow",
+    "will it rain this afternoon",
+    "what time is it",
+    "tell me a joke",
+    "how far away is the moon",
+    "set a timer for ten minutes",
+    "what's the capital of France",
+    "is it going to be hot today",
+)
+"""Questions no memory of the bench's home answers: whatever they recall is noise."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pair:
     """A question and the id of the memory that answers it."""
@@ -366,6 +384,13 @@ async def _measure(retriever: Retriever, pairs: list[Pair]) -> tuple[float, floa
     return _p95(samples), statistics.median(samples), hits / len(pairs)
 
 
+async def _offtopic(store: Store, retriever: Retriever) -> float:
+    """The mean number of memories the off-topic questions bring into a turn."""
+    service = MemoryService(store.sessionmaker, retriever, calls=store.writer)
+    counts = [len(await service.recall(RecallRequest(question))) for question in OFF_TOPIC]
+    return statistics.mean(counts)
+
+
 async def main() -> dict[str, Any]:
     """Fill a store, then measure lexical and hybrid recall over the same questions."""
     source = load_local_embeddings()
@@ -378,6 +403,8 @@ async def main() -> dict[str, Any]:
             await hybrid.load()
             lexical_p95, lexical_p50, lexical_recall = await _measure(lexical, pairs)
             hybrid_p95, hybrid_p50, hybrid_recall = await _measure(hybrid, pairs)
+            offtopic = await _offtopic(store, hybrid)
+            offtopic_lexical = await _offtopic(store, lexical)
         finally:
             await store.close()
     print(f"memories: {TOTAL}, question pairs: {len(pairs)}")
@@ -387,6 +414,10 @@ async def main() -> dict[str, Any]:
         f"included; lexical {lexical_p95:.2f} ({lexical_p50:.2f}) ms"
     )
     print(f"recall@5: hybrid {hybrid_recall:.3f}, lexical {lexical_recall:.3f}")
+    print(
+        f"memories recalled by an off-topic question: hybrid {offtopic:.2f}, "
+        f"lexical {offtopic_lexical:.2f} (target 0)"
+    )
     prefix_share, extraction_share = await memory_turn.measure()
     print(f"extraction share of the reply path: {extraction_share:.3f} (target 0)")
     print(f"prefix share with memories: {prefix_share:.4f} (target ≥ 0.95)")
@@ -396,6 +427,8 @@ async def main() -> dict[str, Any]:
         "lexical_p95_ms": round(lexical_p95, 3),
         "recall_at_5": round(hybrid_recall, 3),
         "recall_at_5_lexical": round(lexical_recall, 3),
+        "offtopic_recalled": round(offtopic, 2),
+        "offtopic_recalled_lexical": round(offtopic_lexical, 2),
         "prefix_share": round(prefix_share, 4),
     }
 

@@ -28,6 +28,11 @@ class HashEmbeddings:
         """The name the store keeps beside each vector."""
         return f"hash-trigram-{self._dims}"
 
+    @property
+    def relevance_floor(self) -> float:
+        """Texts sharing no word or word part meet near 0; one shared rare word is about 0.2."""
+        return 0.15
+
     def _feature(self, feature: str) -> tuple[int, float]:
         known = self._cache.get(feature)
         if known is None:

@@ -13,12 +13,28 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+ENDPOINT_FLOOR = 0.3
+"""The relevance floor for an endpoint's model, which is not known in advance: OpenAI's
+``text-embedding-3`` models put unrelated sentences near 0.1-0.2 and related ones above 0.3.
+Models that put every pair high (some local servers' ``nomic-embed-text``) are held back by the
+relative floor instead (docs/DECISIONS.md, "Recall needs relevance")."""
+
+
 class EmbeddingSource(Protocol):
     """Something that turns texts into vectors; ``model`` names them in the store."""
 
     @property
     def model(self) -> str:
         """The embedding model's name; vectors of another model are not compared."""
+        ...
+
+    @property
+    def relevance_floor(self) -> float:
+        """The cosine below which a text and a question are about different things.
+
+        Each model spreads its cosines differently, so the floor is the model's: recall keeps
+        no memory found by meaning alone under it (docs/DECISIONS.md, "Recall needs relevance").
+        """
         ...
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -37,14 +53,22 @@ class EmbeddingEndpoint(Protocol):
 class EndpointEmbeddings:
     """Embeddings from the configured endpoint's ``/v1/embeddings``, with its own model name."""
 
-    def __init__(self, client: EmbeddingEndpoint, model: str) -> None:
+    def __init__(
+        self, client: EmbeddingEndpoint, model: str, *, relevance_floor: float = ENDPOINT_FLOOR
+    ) -> None:
         self._client = client
         self._model = model
+        self._floor = relevance_floor
 
     @property
     def model(self) -> str:
         """The embedding model asked for."""
         return self._model
+
+    @property
+    def relevance_floor(self) -> float:
+        """:data:`ENDPOINT_FLOOR` unless told otherwise: the endpoint's model is not known here."""
+        return self._floor
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Ask the endpoint; raises :class:`~addon.errors.LLMError` as every model call does."""

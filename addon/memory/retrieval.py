@@ -6,6 +6,13 @@ candidates, blended with a weight for BM25 (:func:`blend`). With no embedding so
 it fails, the ranking is BM25's alone: recall never fails a reply.
 Memories about the speaker's area or the entities in play are then boosted.
 
+Dividing by the best makes the leader score 1 however far it is from the question, and the
+nearest vectors always exist, so meaning alone would bring the top five memories into every
+turn (a memory about the dog into a weather question). A memory counts as found by meaning only
+when its cosine reaches the model's relevance floor (``relevance_floor`` of the source) and
+``RELATIVE_SIMILARITY`` of the best cosine of the question; below, it is a candidate only if its
+words match. No word list is involved, so this holds in every language.
+
 The vectors live in :class:`~addon.memory.indexes.MemoryIndex`, a float32 matrix loaded once
 from the store and kept current by the writes that go through :class:`Retriever`, so a recall
 costs one matrix-vector product instead of reading 10,000 embeddings.
@@ -29,6 +36,11 @@ from addon.store.memory_search import ScoredId
 
 _LOGGER = logging.getLogger(__name__)
 
+RELATIVE_SIMILARITY = 0.7
+"""A memory found by meaning alone must reach this share of the best cosine of the question:
+beside a memory that answers it (0.6-0.7), another at 0.37 is about something else
+(docs/DECISIONS.md, "Recall needs relevance")."""
+
 
 @dataclass(frozen=True, slots=True)
 class RecallQuery:
@@ -47,6 +59,7 @@ class Recalled:
     score: float
     lexical_rank: int | None
     vector_rank: int | None
+    """Its rank among the memories found by meaning (over the relevance floor), None if not."""
 
 
 def blend(
@@ -224,6 +237,11 @@ class Retriever:
             await self._read()
         lexical = self._lexical.search(query.text, self._candidates)
         vector, similarity = await self._nearest(query.text, lexical)
+        vector = self._telling(vector)
+        # A memory is a candidate by its words or by a cosine over the floors, never by being
+        # merely the nearest of unrelated ones.
+        candidates = {hit.id for hit in lexical} | {hit.id for hit in vector}
+        similarity = {key: value for key, value in similarity.items() if key in candidates}
         fused = blend(lexical, similarity, lexical_weight=self._lexical_weight)
         kept = self._kept
         best = heapq.nsmallest(
@@ -266,6 +284,13 @@ class Retriever:
         others = [hit.id for hit in lexical if hit.id not in similarity]
         similarity.update(self._index.similarities(vector, others))
         return nearest, similarity
+
+    def _telling(self, nearest: list[ScoredId]) -> list[ScoredId]:
+        """The nearest memories close enough to the question to be about it (best first)."""
+        if self._source is None or not nearest:
+            return []
+        floor = max(self._source.relevance_floor, RELATIVE_SIMILARITY * nearest[0].score)
+        return [hit for hit in nearest if hit.score >= floor]
 
     def _boost(self, memory_id: int, query: RecallQuery) -> float:
         tags = self._kept.get(memory_id)

@@ -5,7 +5,9 @@ one, so the history only grows and any two versions can be compared. Deleting is
 (``deleted_at``) and undone by clearing it; a name is unique among the tools not deleted.
 
 A definition is stored as the JSON text of its plain mapping, keys in the order they were
-written. Checking what it means is the definition parser's job (:mod:`addon.custom_tools`),
+written, and, when it was written in the editor, beside the very text the user wrote
+(``source``), so the editor shows it back byte for byte, quoting and comments as typed.
+Checking what it means is the definition parser's job (:mod:`addon.custom_tools`),
 which the store does not import: :func:`save_tool` takes it as ``validate``. The ``enabled``
 column is the truth about whether a tool is offered; a save writes the definition's own
 ``enabled`` into it, and every definition read back carries the column's value.
@@ -67,6 +69,8 @@ class ToolVersion:
     author: str | None
     note: str
     definition: JsonObject
+    source: str | None = None
+    """The YAML or JSON text the definition was written as, when saved from the editor."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +157,12 @@ async def save_tool(
     author: str | None = None,
     note: str = "",
     validate: Validator | None = None,
+    source: str | None = None,
 ) -> StoredTool:
     """Save ``definition`` as a new tool (no ``tool_id``) or as the next version of one.
+
+    ``source`` is the text the user wrote ``definition`` as, kept to be shown back as written;
+    the caller vouches that it reads as ``definition``.
 
     ``validate`` (the definition parser) runs first and its error propagates unchanged. Raises
     :class:`CustomToolInvalid` for a definition without a name or not storable as JSON,
@@ -190,7 +198,13 @@ async def save_tool(
     tool.updated_at = now
     await _flush(session, name)
     version = CustomToolVersion(
-        tool_id=tool.id, number=number, definition=text, author=author, note=note, created_at=now
+        tool_id=tool.id,
+        number=number,
+        definition=text,
+        source=source,
+        author=author,
+        note=note,
+        created_at=now,
     )
     session.add(version)
     await session.flush()
@@ -227,14 +241,21 @@ async def diff_versions(
 ) -> str:
     """A unified diff from version ``old`` to version ``new``, both written as YAML or JSON.
 
-    Empty when the two definitions read the same.
+    Two versions saved from the editor compare as their users wrote them; otherwise both are
+    rendered, and the diff is empty when the two definitions read the same.
     """
     before = await get_version(session, tool_id, old)
     after = await get_version(session, tool_id, new)
+    # Two texts as written compare as written; otherwise both are rendered the same way, so
+    # the diff shows changes of meaning, not of quoting.
+    old_text, new_text = before.source, after.source
+    if fmt != "yaml" or old_text is None or new_text is None:
+        old_text = render_definition(before.definition, fmt)
+        new_text = render_definition(after.definition, fmt)
     return "".join(
         difflib.unified_diff(
-            render_definition(before.definition, fmt).splitlines(keepends=True),
-            render_definition(after.definition, fmt).splitlines(keepends=True),
+            old_text.splitlines(keepends=True),
+            new_text.splitlines(keepends=True),
             fromfile=f"version {old}",
             tofile=f"version {new}",
         )
@@ -265,6 +286,7 @@ async def restore_version(
         author=author,
         note=f"restored version {number}",
         validate=validate,
+        source=old.source,
     )
 
 
@@ -354,6 +376,7 @@ def _version(row: CustomToolVersion) -> ToolVersion:
         author=row.author,
         note=row.note,
         definition=load_definition(row.definition),
+        source=row.source,
     )
 
 

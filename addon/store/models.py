@@ -321,6 +321,9 @@ class CustomToolVersion(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The definition as the JSON text of its plain mapping, keys in the order they were written.
     definition: Mapped[str] = mapped_column(Text)
+    # The YAML or JSON text the user wrote in the editor, byte for byte, when saved from it
+    # (its quoting and comments kept); NULL when saved another way. ``definition`` is its meaning.
+    source: Mapped[str | None] = mapped_column(Text)
     # The Home Assistant user who saved it (from the ingress headers); NULL if unknown.
     author: Mapped[str | None] = mapped_column(String(200))
     note: Mapped[str] = mapped_column(Text, default="")

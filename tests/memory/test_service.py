@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from addon.embeddings.source import EndpointEmbeddings
+from addon.embeddings.static import StaticEmbeddings, load_local_embeddings
 from addon.llm.client import LLMClient
 from addon.memory.candidates import MemoryKind
 from addon.memory.extraction import Exchange, Extractor
@@ -28,6 +29,18 @@ from tests.fixtures.agent import ManualClock
 from tests.fixtures.database import http_turn
 from tests.memory.answers import answer, memory
 
+HOUSEHOLD = (
+    "Our dog Rex is afraid of thunder.",
+    "The cat is called Miso.",
+    "Anna works night shifts at the hospital.",
+    "The boiler was serviced in May.",
+    "We keep the bedroom at 18 degrees.",
+    "Ben is allergic to peanuts.",
+    "The kitchen lights are on a dimmer.",
+    "Grandma visits on Sundays.",
+)
+"""A small home's memories: one about the dog, the rest about other things."""
+
 EXCHANGE = Exchange(user_text="Our cat is called Miso.", reply="What a lovely name!")
 MakeService = Callable[..., MemoryService]
 
@@ -36,6 +49,12 @@ MakeService = Callable[..., MemoryService]
 def clock() -> ManualClock:
     """The service's time, moved by hand."""
     return ManualClock(datetime(2026, 5, 1, 12, tzinfo=UTC))
+
+
+@pytest.fixture(scope="module")
+def local_model() -> StaticEmbeddings:
+    """The shipped local embedding model (``memory_embeddings: local``), loaded once."""
+    return load_local_embeddings()
 
 
 @pytest.fixture
@@ -363,3 +382,58 @@ async def test_panel_edits_reach_the_vector_index(
         assert (await memories.get_memory(session, kept.memory.id)).embedding_model is not None
     await service.cleared()
     assert len(retriever.index) == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "recalls_the_dog"),
+    [
+        ("what's the weather tomorrow", False),
+        ("is it going to be hot today", False),
+        ("is Rex scared of storms", True),
+        ("what is our dog afraid of", True),
+    ],
+)
+async def test_recall_by_meaning_brings_only_memories_about_the_question(
+    store: Store,
+    make_service: MakeService,
+    local_model: StaticEmbeddings,
+    question: str,
+    recalls_the_dog: bool,
+) -> None:
+    """The nearest memory is not recalled for being nearest: a weather question gets no dog."""
+    service = make_service(retriever=Retriever(store.sessionmaker, local_model))
+    for content in HOUSEHOLD:
+        await service.remember(content)
+    recalled = [memory.content for memory in await service.recall(RecallRequest(question))]
+    assert (HOUSEHOLD[0] in recalled) is recalls_the_dog
+    if not recalls_the_dog:
+        assert recalled == []
+
+
+HAUSHALT = (
+    "Unser Hund Rex hat Angst vor Gewitter.",
+    "Die Katze heißt Miso.",
+    "Anna arbeitet nachts im Krankenhaus.",
+    "Oma kommt sonntags zu Besuch.",
+)
+"""The same small home in German, recalled through the endpoint's embeddings."""
+
+
+@pytest.mark.parametrize(
+    ("question", "recalls_the_dog"),
+    [("Wie wird das Wetter morgen?", False), ("Hat Rex Angst vor Gewitter?", True)],
+)
+async def test_recall_by_an_endpoints_meaning_holds_in_german(
+    store: Store,
+    make_service: MakeService,
+    scripted_client: LLMClient,
+    question: str,
+    recalls_the_dog: bool,
+) -> None:
+    """The relevance floor is the model's, no word list: a German weather question gets no dog."""
+    source = EndpointEmbeddings(scripted_client, "scripted-embeddings")
+    service = make_service(retriever=Retriever(store.sessionmaker, source))
+    for content in HAUSHALT:
+        await service.remember(content)
+    recalled = [memory.content for memory in await service.recall(RecallRequest(question))]
+    assert (HAUSHALT[0] in recalled) is recalls_the_dog

@@ -169,6 +169,19 @@ async def test_restore_adds_a_version_copying_the_old_one(store: Store) -> None:
     assert restored.current.definition == weather()
 
 
+async def test_the_text_as_written_is_kept_restored_and_compared(store: Store) -> None:
+    """A version keeps the text it was written as; a restore copies it; diffs compare the texts."""
+    first = "name: get_weather  # as typed\ndescription: 'Current weather for a city.'\n"
+    second = first.replace("'Current weather for a city.'", "'Weather now.'")
+    saved = await save(store, weather(), source=first)
+    await save(store, weather(description="Weather now."), tool_id=saved.id, source=second)
+    async with store.sessionmaker.begin() as session:
+        restored = await custom_tools.restore_version(session, saved.id, 1)
+        diff = await custom_tools.diff_versions(session, saved.id, 1, 2)
+    assert restored.current.source == first
+    assert "\n-description: 'Current weather for a city.'\n+description: 'Weather now.'\n" in diff
+
+
 async def test_disabling_adds_no_version_and_shows_in_the_definition(store: Store) -> None:
     """A disabled tool keeps its version, reads as disabled, and is not offered."""
     saved = await save(store, weather())

@@ -8,6 +8,11 @@
  * The custom tool editor's textarea becomes a CodeMirror 5 editor (vendored under
  * static/vendor/codemirror) with YAML or JSON highlighting; the server's problems, listed under
  * #problems with the line each concerns, are shown as widgets under those lines.
+ * The editor's text is the definition's one truth and the fields above it (name, description,
+ * kind, timeout, enabled) are views of its top-level keys: typing in a field rewrites that key's
+ * line only, editing the text updates the fields, and choosing another kind replaces the old
+ * kind's settings section with the new kind's example (from the select's data-examples). The
+ * server does the same with a form posted without script, and judges the text either way.
  *
  * The Evaluate page reads a chosen task file into its text area (forms are never multipart),
  * and a run's page polls its progress URL, moving the progress bar and swapping in the rows
@@ -305,6 +310,8 @@
         },
       },
     });
+    const form = textarea.closest("#tool-form");
+    if (form) enhanceToolFields(form, editor);
     const list = document.getElementById("problems");
     if (!list) return;
     let first = null;
@@ -319,6 +326,225 @@
       if (first === null || line < first) first = line;
     });
     if (first !== null) editor.scrollIntoView({ line: first, ch: 0 }, 80);
+  }
+
+  // The top-level keys of a tool definition, read and written in its text (YAML or JSON).
+  const FIELD_KEYS = ["name", "description", "kind", "timeout", "enabled"];
+
+  function isJson(text) {
+    return text.trimStart().startsWith("{");
+  }
+
+  function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+
+  function keyLine(key) {
+    return new RegExp("^" + escapeRegExp(key) + "[ \\t]*:(.*)$", "m");
+  }
+
+  // A one-line YAML scalar's value: undefined when the key is absent or its value is not one
+  // line (a block, a mapping), so a half-typed text never blanks a field.
+  function readScalar(raw) {
+    const text = raw.trim();
+    if (text === "" || text[0] === "|" || text[0] === ">" || text[0] === "{" || text[0] === "[") {
+      return undefined;
+    }
+    if (text[0] === "'") {
+      let out = "";
+      for (let i = 1; i < text.length; i++) {
+        if (text[i] !== "'") out += text[i];
+        else if (text[i + 1] === "'") out += text[i++];
+        else return out;
+      }
+      return undefined;
+    }
+    if (text[0] === '"') {
+      const match = /^"(?:[^"\\]|\\.)*"/.exec(text);
+      if (!match) return undefined;
+      try {
+        return JSON.parse(match[0]);
+      } catch (err) {
+        return undefined;
+      }
+    }
+    return text.replace(/\s+#.*$/, "");
+  }
+
+  function readKey(text, key) {
+    if (isJson(text)) {
+      try {
+        const value = JSON.parse(text)[key];
+        return value === null || typeof value === "object" ? undefined : String(value);
+      } catch (err) {
+        return undefined;
+      }
+    }
+    const match = keyLine(key).exec(text);
+    return match ? readScalar(match[1]) : undefined;
+  }
+
+  function yamlScalar(value) {
+    if (typeof value !== "string") return String(value);
+    const plain = /^[A-Za-z_][\w .,()/-]*$/.test(value) && !/\s$/.test(value) &&
+      !/^(true|false|yes|no|on|off|null|~)$/i.test(value);
+    return plain ? value : JSON.stringify(value);
+  }
+
+  // The text with the top-level key set: its line replaced (with the indented lines of a value
+  // that was a block), or a line added at the end; every other line as typed.
+  function writeKey(text, key, value) {
+    if (isJson(text)) {
+      try {
+        const parsed = JSON.parse(text);
+        parsed[key] = value;
+        return JSON.stringify(parsed, null, 2) + "\n";
+      } catch (err) {
+        return text;
+      }
+    }
+    const lines = text.split("\n");
+    const pattern = keyLine(key);
+    const at = lines.findIndex(function (line) {
+      return pattern.test(line);
+    });
+    const written = key + ": " + yamlScalar(value);
+    if (at < 0) {
+      const body = text === "" || text.endsWith("\n") ? text : text + "\n";
+      return body + written + "\n";
+    }
+    let end = at + 1;
+    if (readScalar(pattern.exec(lines[at])[1]) === undefined) {
+      while (end < lines.length && /^(\s|$)/.test(lines[end]) && end < lines.length - 1) end++;
+    }
+    lines.splice(at, end - at, written);
+    return lines.join("\n");
+  }
+
+  // The text with the old kind's settings section replaced by the new kind's example (kept if
+  // the text already has settings for the new kind), and kind set.
+  function swapKind(text, kind, examples) {
+    // Each example is {yaml: its section as text, settings: the same as data, for JSON}.
+    const example = examples[kind];
+    if (example === undefined) return writeKey(text, "kind", kind);
+    const old = readKey(text, "kind");
+    if (isJson(text)) {
+      try {
+        const parsed = JSON.parse(text);
+        const settings = example.settings;
+        if (kind in parsed) return writeKey(text, "kind", kind);
+        const swapped = {};
+        Object.keys(parsed).forEach(function (key) {
+          if (key === old) swapped[kind] = settings;
+          else swapped[key] = key === "kind" ? kind : parsed[key];
+        });
+        if (!(kind in swapped)) swapped[kind] = settings;
+        return JSON.stringify(swapped, null, 2) + "\n";
+      } catch (err) {
+        return text;
+      }
+    }
+    let edited = text;
+    if (!keyLine(kind).test(text)) {
+      const lines = text.split("\n");
+      const start = old && old !== kind ? lines.findIndex(function (line) {
+        return keyLine(old).test(line);
+      }) : -1;
+      const section = example.yaml.replace(/\n$/, "").split("\n");
+      if (start < 0) {
+        const body = text === "" || text.endsWith("\n") ? text : text + "\n";
+        edited = body + section.join("\n") + "\n";
+      } else {
+        let end = start + 1;
+        while (end < lines.length && /^(\s|#)/.test(lines[end])) end++;
+        while (end > start + 1 && lines[end - 1].trim() === "") end--;
+        lines.splice(start, end - start, ...section);
+        edited = lines.join("\n");
+      }
+    }
+    return writeKey(edited, "kind", kind);
+  }
+
+  function enhanceToolFields(form, editor) {
+    const kind = form.querySelector("#field-kind");
+    const enabled = form.querySelector("input[name=enabled][type=checkbox]");
+    const inputs = {
+      name: form.querySelector("#field-name"),
+      description: form.querySelector("#field-description"),
+      timeout: form.querySelector("#field-timeout"),
+    };
+    let examples = {};
+    try {
+      examples = JSON.parse(kind.dataset.examples || "{}");
+    } catch (err) {
+      examples = {};
+    }
+    let writing = false;
+
+    function setText(text) {
+      const current = editor.getValue();
+      if (text === current) return;
+      // Replace only what changed, so the editor keeps its undo history and scroll.
+      let start = 0;
+      while (start < text.length && start < current.length && text[start] === current[start]) {
+        start++;
+      }
+      let end = 0;
+      while (end < text.length - start && end < current.length - start &&
+        text[text.length - 1 - end] === current[current.length - 1 - end]) end++;
+      writing = true;
+      editor.replaceRange(
+        text.slice(start, text.length - end),
+        editor.posFromIndex(start),
+        editor.posFromIndex(current.length - end)
+      );
+      writing = false;
+    }
+
+    function showKind(value) {
+      if (!Array.from(kind.options).some(function (option) { return option.value === value; })) {
+        const option = document.createElement("option");
+        option.value = value;
+        option.textContent = value;
+        kind.appendChild(option);
+      }
+      kind.value = value;
+    }
+
+    function follow() {
+      const text = editor.getValue();
+      Object.keys(inputs).forEach(function (key) {
+        const value = readKey(text, key);
+        if (value !== undefined && inputs[key] && inputs[key].value !== value) {
+          inputs[key].value = value;
+        }
+      });
+      const kindValue = readKey(text, "kind");
+      if (kindValue !== undefined && kindValue !== kind.value) showKind(kindValue);
+      const enabledValue = readKey(text, "enabled");
+      if (enabled && enabledValue !== undefined) enabled.checked = enabledValue === "true";
+    }
+
+    editor.on("changes", function () {
+      if (!writing) follow();
+    });
+    Object.keys(inputs).forEach(function (key) {
+      const input = inputs[key];
+      if (!input) return;
+      input.addEventListener("input", function () {
+        let value = input.value;
+        if (key === "timeout" && /^\d+(\.\d+)?$/.test(value)) value = Number(value);
+        setText(writeKey(editor.getValue(), key, value));
+      });
+    });
+    kind.addEventListener("change", function () {
+      setText(swapKind(editor.getValue(), kind.value, examples));
+    });
+    if (enabled) {
+      enabled.addEventListener("change", function () {
+        setText(writeKey(editor.getValue(), "enabled", enabled.checked));
+      });
+    }
   }
 
   function enhanceTaskFile(input) {

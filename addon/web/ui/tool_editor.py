@@ -1,9 +1,11 @@
 """The custom tool editor apart from HTTP: reading its text, placing problems, try-it forms.
 
 The editor sends the whole definition as YAML or JSON text beside a form of the common fields
-(name, description, kind, enabled, timeout). A field changed in the form wins over the same key
-in the text; an unchanged one leaves the text as typed (the form carries each field's original
-value to tell), so the page works the same with and without script.
+(name, description, kind, enabled, timeout). The text is the one source of truth: a field changed
+in the form (the form carries each field's original value to tell) is written into the text by
+:func:`apply_fields`, replacing only that key's value (:mod:`.tool_text`), and the text is what
+is parsed, saved and shown back, as the user wrote it. With script the fields and the text
+follow each other as they are typed (``app.js``), so both paths give the same text.
 
 A problem the parser reports names a dotted field path (``rest.url``,
 ``composite.steps.1.service.action``); :func:`locate` finds the line of the deepest key of that
@@ -24,6 +26,7 @@ from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
 from addon.text import JsonObject, NoAliasLoader, dump_yaml, load_yaml
+from addon.web.ui import tool_text
 
 COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
 KINDS = ("rest", "service", "template", "script", "history", "composite")
@@ -86,24 +89,31 @@ def parse_source(text: str) -> JsonObject:
     return cast(JsonObject, parsed)
 
 
-def merge_fields(
-    definition: JsonObject, fields: Mapping[str, str], originals: Mapping[str, str]
-) -> JsonObject:
-    """``definition`` with each common field the form changed set from the form.
+def apply_fields(text: str, fields: Mapping[str, str], originals: Mapping[str, str]) -> str:
+    """``text`` with each common field the form changed written into it, the rest as typed.
 
     ``fields`` and ``originals`` hold the form's values and the values it was shown with;
-    enabled is "on" or absent, as a checkbox sends it. A timeout that is not a number is kept
-    as text, so the parser names the field.
+    enabled is "on" or absent, as a checkbox sends it. A field the text already says is left
+    alone, so a page whose script kept them together changes nothing. A changed kind also
+    swaps the old kind's settings for the new kind's example (:func:`.tool_text.swap_kind`).
+    A timeout that is not a number is written as text, so the parser names the field. Text
+    that does not parse is returned as it is, for the parser to explain.
     """
-    merged = dict(definition)
+    try:
+        written = field_values(parse_source(text))
+    except SourceInvalid:
+        return text
     for name in COMMON_FIELDS:
         value = fields.get(name, "off" if name == "enabled" else "")
         if name == "enabled":
             value = "on" if value == "on" else "off"
-        if value == originals.get(name):
+        if value in (originals.get(name), written[name]):
             continue
-        merged[name] = _field_value(name, value)
-    return merged
+        if name == "kind":
+            text = tool_text.swap_kind(text, value)
+        else:
+            text = tool_text.set_field(text, name, _field_value(name, value))
+    return text
 
 
 def _field_value(name: str, value: str) -> Any:
@@ -134,6 +144,25 @@ def render_source(definition: Mapping[str, Any], fmt: str = "yaml") -> str:
     if fmt == "json":
         return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
     return dump_yaml(dict(definition))
+
+
+def saved_source(written: str | None, definition: Mapping[str, Any], fmt: str = "yaml") -> str:
+    """A saved tool's editor text: as the user wrote it, else rendered from its definition.
+
+    ``written`` is the version's text (None when it was saved by the API or an import);
+    ``fmt`` "json" always renders JSON. The tool's ``enabled`` switch is the truth about it and
+    can change without a new version, so a text that says otherwise is told, in that key only.
+    """
+    if written is None or fmt == "json":
+        return render_source(definition, fmt)
+    try:
+        says = field_values(parse_source(written))["enabled"]
+    except SourceInvalid:
+        return render_source(definition, fmt)
+    enabled = definition.get("enabled", True) is not False
+    if says != ("on" if enabled else "off"):
+        return tool_text.set_field(written, "enabled", enabled)
+    return written
 
 
 def place(err: CustomToolInvalid, text: str) -> list[Problem]:

@@ -15,6 +15,7 @@ from addon.custom_tools.trial import NOTHING_RAN, Trial
 from addon.store import custom_tools as stored
 from addon.text import JsonObject
 from addon.web.ui import tool_editor as editor
+from addon.web.ui import tool_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,8 @@ class EditorPage:
         names: dict[str, object] = {f.name: getattr(self, f.name) for f in dc_fields(self)}
         names["originals"] = self.fields if self.originals is None else self.originals
         names["kinds"] = editor.KINDS
+        # The settings each kind starts with, for the script that swaps them as the kind changes.
+        names["kind_examples"] = tool_text.examples_for_page()
         names["field_problems"] = {
             p.common_field: p.message for p in self.problems if p.common_field
         }

@@ -3,8 +3,9 @@
 Thin views over :mod:`addon.store.custom_tools` and the tool runner; the editor's own logic
 (reading its text, placing problems on lines, the try-it form) is in :mod:`.tool_editor`, import
 and export in :mod:`.tool_transfer`. Every change is a form POST answered with a redirect (or the
-page again with its problems), so all of it works without script; ``app.js`` only adds the
-highlighting editor and marks problem lines.
+page again with its problems), so all of it works without script; ``app.js`` adds the
+highlighting editor, marks problem lines and keeps the fields and the text together as they are
+typed. The text is saved as written (:func:`.tool_editor.apply_fields`) and shown back so.
 
 Secret values are written here and never read back: pages name secrets, and the runner masks
 their values in everything a try shows.
@@ -22,7 +23,6 @@ from addon.custom_tools.definition import template_warnings
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store import custom_tools as stored
 from addon.store import stored_secrets
-from addon.text import JsonObject
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
@@ -102,16 +102,16 @@ async def tool_view(request: web.Request) -> web.Response:
     """One tool: its editor, try it, versions and actions; ``?format=json`` shows JSON."""
     fmt = "json" if request.query.get("format") == "json" else "yaml"
     tool = await _get_tool(request)
-    source = editor.render_source(tool.definition, fmt)
+    source = editor.saved_source(tool.current.source, tool.definition, fmt)
     return await _tool_page(request, tool, source, editor.field_values(tool.definition))
 
 
 async def tool_create_view(request: web.Request) -> web.Response:
     """Save a new tool from the editor, or show the editor again with its problems."""
     form = await editor.posted_text(request)
-    source = form.get("source", "")
+    source = _edited(form)
     try:
-        definition = _edited(form)
+        definition = editor.parse_source(source)
         async with request.app[keys.STORE].sessionmaker.begin() as session:
             tool = await stored.save_tool(
                 session,
@@ -119,10 +119,11 @@ async def tool_create_view(request: web.Request) -> web.Response:
                 author=ingress_user(request),
                 note=form.get("note", "")[:500],
                 validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+                source=source,
             )
     except CustomToolInvalid as err:
         problems = editor.place(err, source)
-        fields, originals = _refused_fields(form)
+        fields, originals = _refused_fields(form, source)
         return _editor_page(
             request, None, source, fields, problems, status=422, originals=originals
         )
@@ -134,9 +135,9 @@ async def tool_save_view(request: web.Request) -> web.Response:
     """Save the editor's definition as the tool's next version, or show its problems."""
     form = await editor.posted_text(request)
     tool_id = _id(request)
-    source = form.get("source", "")
+    source = _edited(form)
     try:
-        definition = _edited(form)
+        definition = editor.parse_source(source)
         async with request.app[keys.STORE].sessionmaker.begin() as session:
             tool = await stored.save_tool(
                 session,
@@ -145,11 +146,12 @@ async def tool_save_view(request: web.Request) -> web.Response:
                 author=ingress_user(request),
                 note=form.get("note", "")[:500],
                 validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+                source=source,
             )
     except CustomToolInvalid as err:
         current = await _get_tool(request)
         problems = editor.place(err, source)
-        fields, originals = _refused_fields(form)
+        fields, originals = _refused_fields(form, source)
         return await _tool_page(
             request,
             current,
@@ -192,7 +194,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
                 dry_run,
                 trial.error or "ok",
             )
-    source = editor.render_source(tool.definition)
+    source = editor.saved_source(tool.current.source, tool.definition)
     return await _tool_page(
         request,
         tool,
@@ -352,26 +354,25 @@ def _fields(form: Mapping[str, str], prefix: str) -> dict[str, str]:
     return values
 
 
-def _refused_fields(form: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+def _refused_fields(form: Mapping[str, str], source: str) -> tuple[dict[str, str], dict[str, str]]:
     """The fields to show after a refused save, and the originals they are compared with.
 
-    Shown: what would have been saved (a changed field, else the text's value), so the fields
-    and the text agree; compared with the text's own values, so a change the user made to a
-    field still wins next time. When the text does not parse, the form as it was sent.
+    ``source`` already holds the fields the user changed, so the fields are what it says and
+    it is shown again with them. When it does not parse, the form as it was sent, so a field
+    the user changed still wins next time.
     """
-    sent, originals = _fields(form, ""), _fields(form, "original.")
     try:
-        written = editor.parse_source(form.get("source", ""))
+        values = editor.field_values(editor.parse_source(source))
     except CustomToolInvalid:
-        return sent, originals
-    merged = editor.merge_fields(written, sent, originals)
-    return editor.field_values(merged), editor.field_values(written)
+        return _fields(form, ""), _fields(form, "original.")
+    return values, dict(values)
 
 
-def _edited(form: Mapping[str, str]) -> JsonObject:
-    """The definition the editor's text and form fields make together."""
-    definition = editor.parse_source(form.get("source", ""))
-    return editor.merge_fields(definition, _fields(form, ""), _fields(form, "original."))
+def _edited(form: Mapping[str, str]) -> str:
+    """The editor's text with the form fields the user changed written into it."""
+    return editor.apply_fields(
+        form.get("source", ""), _fields(form, ""), _fields(form, "original.")
+    )
 
 
 async def _get_tool(request: web.Request) -> stored.StoredTool:

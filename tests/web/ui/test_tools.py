@@ -299,3 +299,71 @@ async def test_the_editor_keeps_a_long_template_on_one_line(ui: UI, echo_server:
     assert found is not None
     lines = html.unescape(found.group(1)).splitlines()
     assert any(template in line for line in lines)
+
+
+QUOTED_TEMPLATE_TOOL = """\
+# Outside, as the dashboard shows it.
+name: outside_now
+description: 'The temperature outside, in °C'
+kind: template
+template:
+  template: "{{ states('sensor.outside_temperature') }} °C"   # the sensor's own unit
+"""
+
+
+def editor_text(page: str) -> str:
+    """The editor's text as a browser reads it from the page's textarea."""
+    found = re.search(r'<textarea id="definition-source"[^>]*>(.*?)</textarea>', page, re.S)
+    assert found is not None
+    return html.unescape(found.group(1))
+
+
+async def test_a_saved_tool_comes_back_as_it_was_written(ui: UI) -> None:
+    """The editor shows a saved tool's YAML byte for byte: quoting and comments as typed."""
+    tool_id = await create(ui, QUOTED_TEMPLATE_TOOL)
+    assert editor_text(await ui.page(f"/tools/{tool_id}")) == QUOTED_TEMPLATE_TOOL
+    fields = {"name": "outside_now", "description": "The temperature outside, in °C",
+              "kind": "template", "timeout": "10", "enabled": "on"}  # fmt: skip
+    form = {"source": QUOTED_TEMPLATE_TOOL, **fields}
+    form |= {f"original.{key}": value for key, value in fields.items()}
+    assert (await post(ui, f"/tools/{tool_id}", form)).status == 303
+    assert editor_text(await ui.page(f"/tools/{tool_id}")) == QUOTED_TEMPLATE_TOOL
+
+
+async def test_a_changed_field_is_written_into_the_text_alone(ui: UI) -> None:
+    """Without script, a timeout changed in the form changes that line; the rest stays typed."""
+    tool_id = await create(ui, QUOTED_TEMPLATE_TOOL)
+    fields = {"name": "outside_now", "description": "The temperature outside, in °C",
+              "kind": "template", "timeout": "10", "enabled": "on"}  # fmt: skip
+    form = {"source": QUOTED_TEMPLATE_TOOL, **fields, "timeout": "7"}
+    form |= {f"original.{key}": value for key, value in fields.items()}
+    assert (await post(ui, f"/tools/{tool_id}", form)).status == 303
+    assert editor_text(await ui.page(f"/tools/{tool_id}")) == QUOTED_TEMPLATE_TOOL + "timeout: 7\n"
+
+
+async def test_disabling_shows_in_the_text_as_written(ui: UI) -> None:
+    """A tool disabled by its switch shows enabled: false in its text, every other byte kept."""
+    written = QUOTED_TEMPLATE_TOOL.replace("kind: template", "enabled: true\nkind: template")
+    tool_id = await create(ui, written)
+    assert (await post(ui, f"/tools/{tool_id}/enabled", {"enabled": "off"})).status == 303
+    shown = editor_text(await ui.page(f"/tools/{tool_id}"))
+    assert shown == written.replace("enabled: true", "enabled: false")
+
+
+async def test_a_kind_chosen_without_script_brings_its_settings(ui: UI) -> None:
+    """Posting kind template over the REST example saves a template tool, not a 422."""
+    page = await ui.page("/tools/new")
+    source = editor_text(page)
+    fields = {"name": "get_weather", "description": "Current weather for a city.",
+              "kind": "rest", "timeout": "10", "enabled": "on"}  # fmt: skip
+    form = {"source": source, **fields, "kind": "template"}
+    form |= {f"original.{key}": value for key, value in fields.items()}
+    response = await post(ui, "/tools/new", form)
+    assert response.status == 303, await response.text()
+    async with ui.store.sessionmaker() as session:
+        [summary] = await stored.list_tools(session)
+        tool = await stored.get_tool(session, summary.id)
+    assert tool.definition["kind"] == "template"
+    assert "rest" not in tool.definition
+    assert tool.current.source is not None
+    assert tool.current.source.startswith(source.split("kind:")[0])

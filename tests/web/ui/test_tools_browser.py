@@ -188,3 +188,49 @@ async def test_every_problem_shows_at_its_own_line(ingress_ui: UI, browsing: Mak
     await page.screenshot(path=SCREENSHOTS / "every-problem.png", full_page=True)
     await page.set_viewport_size({"width": 390, "height": 844})
     await page.screenshot(path=SCREENSHOTS / "every-problem-390.png", full_page=True)
+
+
+async def test_choosing_the_template_kind_swaps_the_settings_and_creates(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """Kind "template" puts a template's settings in place of the REST example; Create saves."""
+    session = await browsing()
+    page = await session.open("/tools/new")
+    editor = page.locator(".CodeMirror")
+    await expect(editor).to_contain_text("rest:")
+    await page.get_by_label("Kind", exact=True).select_option("template")
+    await expect(editor).to_contain_text("kind: template")
+    await expect(editor).to_contain_text("template:")
+    await expect(editor).not_to_contain_text("rest:")
+    await expect(editor).to_contain_text("description: Current weather for a city.")
+    await expect(editor).to_contain_text("city: {type: string, description: City name}")
+    await page.get_by_role("button", name="Create").click()
+    await expect(page.get_by_role("status").first).to_contain_text("Tool created.")
+    async with ingress_ui.store.sessionmaker() as db:
+        [summary] = await stored.list_tools(db)
+        tool = await stored.get_tool(db, summary.id)
+    assert tool.definition["kind"] == "template"
+    assert "rest" not in tool.definition
+    assert session.console_errors == []
+    assert await session.csp_violations() == []
+
+
+async def test_the_fields_and_the_text_follow_each_other(
+    ingress_ui: UI, browsing: MakeBrowsing
+) -> None:
+    """Editing name: in the text changes the Name field; typing a description changes its line."""
+    session = await browsing()
+    page = await session.open("/tools/new")
+    await expect(page.locator(".CodeMirror")).to_be_visible()
+    text = await page.evaluate("document.querySelector('.CodeMirror').CodeMirror.getValue()")
+    await set_editor(page, text.replace("name: get_weather", "name: city_weather"))
+    await expect(page.get_by_label("Name", exact=True)).to_have_value("city_weather")
+    await page.get_by_label("Description").fill("What it's like outside: sky and temperature")
+    await expect(page.locator(".CodeMirror")).to_contain_text(
+        'description: "What it\'s like outside: sky and temperature"'
+    )
+    await page.get_by_role("button", name="Create").click()
+    await expect(page.get_by_role("status").first).to_contain_text("Tool created.")
+    await expect(page.get_by_label("Name", exact=True)).to_have_value("city_weather")
+    await set_editor(page, text.replace("kind: rest", "kind: history"))
+    await expect(page.get_by_label("Kind", exact=True)).to_have_value("history")
