@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from hassil.models import UnmatchedRangeEntity, UnmatchedTextEntity
 from hassil.recognize import MISSING_ENTITY, RecognizeResult, recognize_all, recognize_best
 
-from addon.home.actions.intents import INTENTS
+from addon.home.actions.intents import HANDED_TO_HOME_ASSISTANT, INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
@@ -370,6 +370,21 @@ class LocalMatcher:
             _LOGGER.debug("No %s match for %r", sentences.stage, text)
             return None
         name = result.intent.name
+        if name in HANDED_TO_HOME_ASSISTANT and name in self._intent_names:
+            # Home Assistant's agent reads the sentence again: its free text (a broadcast's
+            # message, a timer's command) is its to judge, and the slots only show in the trace.
+            return LocalMatch(
+                intent=name,
+                slots={key: str(value) for key, value in speech_slots(result).items()},
+                response_key=result.response,
+                text=said,
+                ms=(time.perf_counter() - start) * 1000.0,
+                language=intents.language,
+                speech_slots=speech_slots(result),
+                templates=sentences.templates,
+                stage=sentences.stage,
+                matched_text=text,
+            )
         spec = INTENTS.get(name)
         if spec is None or name not in self._intent_names:
             return None
