@@ -398,7 +398,7 @@ class LocalMatcher:
         if slots is None:
             _LOGGER.debug("Local match %s for %r has a slot we do not take", name, text)
             return None
-        if not ambiguous and shared_name(model, slots):
+        if not ambiguous and shared_name(model, slots, name):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
         if metadata.get(METADATA_SINGLE_TARGET) and not single_target(model, name, slots):

@@ -157,11 +157,14 @@ def wildcard_heavy(result: RecognizeResult, text: str) -> bool:
     return wildcard_words * 2 > len(text.split())
 
 
-def shared_name(model: HomeModel, slots: Mapping[str, Any]) -> bool:
+def shared_name(model: HomeModel, slots: Mapping[str, Any], intent: str | None = None) -> bool:
     """True when the ``name`` slot names several exposed entities and nothing narrows it.
 
     Home Assistant would answer "there are multiple devices called …" or guess by the
-    satellite's area; the model can ask which one was meant, so the sentence goes to it.
+    satellite's area; the model can ask which one was meant, so the sentence goes to it. As
+    hassil and Home Assistant's matching do, the sentence's own words narrow first: a domain
+    or device class it names ("the garage *light*", "is the phone *connected*") and the
+    domains ``intent`` can act on; then the satellite's area.
     """
     name = slots.get("name")
     if not isinstance(name, str) or any(key in slots for key in ("area", "floor")):
@@ -171,6 +174,21 @@ def shared_name(model: HomeModel, slots: Mapping[str, Any]) -> bool:
         for entity_id in model.index.by_name.get(normalize_name(name), ())
         if model.is_exposed(entity_id)
     ]
+    if len(ids) < 2:
+        return False
+    rule = service_rule(intent, model.release) if intent is not None else None
+    domains = (
+        set(slots["domain"]) if "domain" in slots else (rule.required_domains if rule else None)
+    )
+    if domains:
+        ids = [entity_id for entity_id in ids if entity_id.split(".", 1)[0] in domains]
+    if "device_class" in slots:
+        classes = set(slots["device_class"])
+        ids = [
+            entity_id
+            for entity_id in ids
+            if (entity := model.entity(entity_id)) is not None and entity.device_class in classes
+        ]
     if len(ids) < 2:
         return False
     area_id = slots.get("preferred_area_id")

@@ -106,6 +106,45 @@ def test_shared_name_goes_to_the_model(matcher: LocalMatcher, home: HomeModel) -
     assert matcher.recognize("turn on the reading lamp", home) is None
 
 
+PHONE = {
+    "sensor.phone_battery": (
+        "office",
+        "Phone",
+        [],
+        "55",
+        {"device_class": "battery", "unit_of_measurement": "%"},
+    ),
+    "binary_sensor.phone_connected": (
+        "office",
+        "Phone",
+        [],
+        "on",
+        {"device_class": "connectivity"},
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("what is the phone battery level", ("sensor", "battery")),
+        ("what is the battery level of the phone", ("sensor", "battery")),
+        ("is the phone connected", ("binary_sensor", "connectivity")),
+    ],
+)
+def test_the_sentences_own_words_settle_a_shared_name(
+    matcher: LocalMatcher, text: str, kind: tuple[str, str]
+) -> None:
+    """The sentence's device class picks one of two sensors sharing the phone's name.
+
+    As hassil does, rather than leaving the sentence to a model as ambiguous.
+    """
+    model = HomeModel.build(**home_dicts(PHONE))
+    match = matcher.recognize(text, model)
+    assert match is not None
+    assert (match.slots["domain"], match.slots["device_class"]) == ([kind[0]], [kind[1]])
+
+
 def test_preferred_area_settles_a_shared_name(matcher: LocalMatcher, home: HomeModel) -> None:
     """The satellite's area picks one of two same-named lamps and travels with the slots."""
     match = matcher.recognize("turn on the reading lamp", home, preferred_area_id="office")
