@@ -389,7 +389,7 @@ class LocalMatcher:
         if spec is None or name not in self._intent_names:
             return None
         metadata = result.intent_metadata or {}
-        if wildcard_heavy(result, text) and not metadata.get(METADATA_SUBJECT):
+        if wildcard_heavy(result, text, model) and not metadata.get(METADATA_SUBJECT):
             _LOGGER.debug(
                 "Local match %s for %r is mostly free text; left to the model", name, text
             )

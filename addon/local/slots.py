@@ -140,21 +140,40 @@ def intent_slots(
     return slots
 
 
-def wildcard_heavy(result: RecognizeResult, text: str) -> bool:
+def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None = None) -> bool:
     """True when free text (a wildcard slot) carries the sentence rather than the template.
 
     A sentence whose only slots are wildcards, or whose wildcards hold more than half of its
     words, matched a catch-all template ("add {item} to …") more than it matched a command;
-    the model reads such sentences better than a template does.
+    the model reads such sentences better than a template does. A wildcard that holds a name
+    the home knows is not free text: Home Assistant's zones are a wildcard list ("how many
+    people are at {zone}"), and a zone's name or a state a person is in reads as a list value.
     """
+    known = _place_names(model) if model is not None else frozenset()
     spoken = [entity for entity in result.entities_list if entity.text]
-    wildcards = [entity for entity in spoken if entity.is_wildcard]
+    wildcards = [
+        entity
+        for entity in spoken
+        if entity.is_wildcard and normalize_name(str(entity.text)) not in known
+    ]
     if not wildcards:
         return False
     if len(wildcards) == len(spoken):
         return True
     wildcard_words = sum(len(str(entity.text).split()) for entity in wildcards)
     return wildcard_words * 2 > len(text.split())
+
+
+def _place_names(model: HomeModel) -> frozenset[str]:
+    """Where people can be, as said: each zone's name and each state a person is in."""
+    names = {"home", "not home"}  # a person's own states, the same in every language
+    for entity_id in model.index.by_domain.get("zone", ()):
+        if (entity := model.entity(entity_id)) is not None:
+            names.add(normalize_name(entity.name))
+    for entity_id in model.index.by_domain.get("person", ()):
+        if (state := model.state(entity_id)) is not None:
+            names.add(normalize_name(state.state.replace("_", " ")))
+    return frozenset(names)
 
 
 def shared_name(model: HomeModel, slots: Mapping[str, Any], intent: str | None = None) -> bool:

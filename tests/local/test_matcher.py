@@ -145,6 +145,39 @@ def test_the_sentences_own_words_settle_a_shared_name(
     assert (match.slots["domain"], match.slots["device_class"]) == ([kind[0]], [kind[1]])
 
 
+PEOPLE = {
+    "person.alice": ("office", "Alice", [], "home", {}),
+    "person.bob": ("office", "Bob", [], "not_home", {}),
+    "zone.work": ("office", "Work", [], "1", {}),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "state"),
+    [
+        ("how many people are at home", "home"),
+        ("is anyone home", "home"),
+        ("who is at home", "home"),
+        ("is anyone at work", "work"),
+    ],
+)
+def test_a_zone_in_a_question_about_people_is_not_free_text(
+    matcher: LocalMatcher, text: str, state: str
+) -> None:
+    """Home Assistant's zones are a wildcard list; a zone's name there is a value, not chatter.
+
+    The "mostly free text" rule left these to a model, where Home Assistant answers them.
+    """
+    model = HomeModel.build(**home_dicts(PEOPLE))
+    match = matcher.recognize(text, model)
+    assert match is not None
+    assert (match.intent, match.slots["state"], match.slots["domain"]) == (
+        "HassGetState",
+        [state],
+        ["person"],
+    )
+
+
 def test_preferred_area_settles_a_shared_name(matcher: LocalMatcher, home: HomeModel) -> None:
     """The satellite's area picks one of two same-named lamps and travels with the slots."""
     match = matcher.recognize("turn on the reading lamp", home, preferred_area_id="office")
