@@ -32,7 +32,13 @@ from addon.home.actions.confirmation import (
     Holds,
     PolicyEntry,
 )
-from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
+from addon.home.actions.executor import (
+    ExecutorName,
+    HandedAnswer,
+    HandedSentence,
+    ReadState,
+    ScriptRun,
+)
 from addon.home.actions.impact import ImpactCache
 from addon.home.model.live import HomeModel
 from devtools.synthetic import synthetic_home
@@ -77,6 +83,10 @@ class NoExecutor:
     async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
         """Nothing."""
         return ()
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """Nothing."""
+        return HandedAnswer("", "action_done", handed=False)
 
     async def state(self, entity_id: str) -> ReadState | None:
         """No states."""

@@ -19,12 +19,17 @@ from datetime import UTC, datetime
 
 from addon.agent.confirm import question_for
 from addon.agent.trace import ToolCallTrace, TurnTrace
-from addon.errors import ErrorKind
+from addon.errors import ErrorKind, ToolError
+from addon.home.actions.confirmation import ConfirmingExecutor, Holds
+from addon.home.actions.executor import Executor, HandedAnswer, HandedSentence
 from addon.home.actions.gate import Decision
 from addon.home.actions.handlers import handle_intent
+from addon.home.actions.intents import HANDED_TO_HOME_ASSISTANT
 from addon.home.actions.response import IntentResult
+from addon.home.actions.virtual import VirtualExecutor
 from addon.home.targeting.targets import MatchTargetsPreferences
 from addon.i18n.questions import dont_know
+from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
 from addon.llm.outside_text import as_data
 from addon.local.failure_speech import spoken_unknown, unexposed_failure
@@ -103,6 +108,11 @@ async def run_local_turn(
     # the one to say, as its agent would (None: no release known, the first failure is said).
     own = release_stage(model.ha_version)
     while match is not None:
+        if match.intent in HANDED_TO_HOME_ASSISTANT:
+            command = str(match.slots.get("conversation_command") or "")
+            if command and not await _may_run_later(matcher, command, context):
+                return _refused_turn(match, context, trace, executor)
+            return await _handed_turn(match, text, context, trace, executor)
         if fall_through and not questions and match.intent in QUESTIONS:
             return None
         result = await handle_intent(
@@ -188,6 +198,142 @@ async def run_local_turn(
         AssistantMessage(reply),
     ]
     return LocalTurn(reply, messages, outcome, outcome.error)
+
+
+async def _may_run_later(matcher: LocalMatcher, command: str, context: ToolContext) -> bool:
+    """Whether a timer's command ("in 10 minutes turn off the lights") may be handed over.
+
+    Home Assistant runs the command itself when the timer ends, past our gate, so it is judged
+    now, on a copy of the home: it must read as one of our sentences, not as another timer, and
+    act without the confirmation policy holding it ("in 10 minutes unlock the front door" is
+    not scheduled). What cannot be judged is not handed over.
+    """
+    model = context.home
+    if model is None:
+        return False
+    match = next(
+        matcher.candidates(
+            command,
+            model,
+            preferred_area_id=context.area_id,
+            language=context.language,
+            tolerant=False,
+            ambiguous=False,
+        ),
+        None,
+    )
+    if match is None or match.intent in HANDED_TO_HOME_ASSISTANT or match.intent in QUESTIONS:
+        return False
+    probe = (
+        Holds(
+            context.holds.policy,
+            context.holds.describe,
+            context.holds.describe_group,
+            impacts=context.holds.impacts,
+        )
+        if context.holds is not None
+        else None
+    )
+    virtual: Executor = VirtualExecutor(model.copy())
+    executor = ConfirmingExecutor(virtual, probe) if probe is not None else virtual
+    result = await handle_intent(
+        match.intent,
+        match.slots,
+        model=model,
+        executor=executor,
+        preferences=MatchTargetsPreferences(area_id=context.area_id, floor_id=context.floor_id),
+        language=context.language,
+        now=context.now,
+    )
+    return answered_locally(result) and not result.is_error and not (probe and probe.held)
+
+
+def _refused_turn(
+    match: LocalMatch, context: ToolContext, trace: TurnTrace, executor: Executor
+) -> LocalTurn:
+    """A timer whose command may not run later unasked: nothing is handed over, and it says so."""
+    reply = messages_for(context.language).delayed_command_refused
+    call_id = "local_" + uuid.uuid4().hex[:12]
+    raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
+    reason = "a delayed command runs in Home Assistant past the gate; it must be allowed now"
+    outcome = ToolOutcome(
+        name=match.intent,
+        arguments=dict(match.slots),
+        raw_arguments=raw_arguments,
+        result=ToolResult.of({"error": "ToolError", "error_text": reason}),
+        error=reason,
+        duration_ms=0.0,
+        executor=executor.name,
+        decisions=(Decision("refuse", match.intent, "confirmation", reason),),
+    )
+    trace.tool_calls.append(ToolCallTrace(datetime.now(UTC), call_id, outcome, None))
+    trace.error_kind = ErrorKind.INTENT_FAILED
+    messages: list[ChatMessage] = [
+        AssistantMessage(None, (ToolCallRequest(call_id, match.intent, raw_arguments),)),
+        ToolMessage(call_id, as_data(outcome.result.text())),
+        AssistantMessage(reply),
+    ]
+    return LocalTurn(reply, messages, outcome, reason)
+
+
+async def _handed_turn(
+    match: LocalMatch, text: str, context: ToolContext, trace: TurnTrace, executor: Executor
+) -> LocalTurn:
+    """Hand a timer or broadcast to Home Assistant's own agent; what it says is the reply.
+
+    The device that heard the sentence goes with it, so the timer runs on that satellite; Home
+    Assistant says for itself what it did or why it cannot (a device without timers). In a dry
+    run the virtual executor sends nothing, and the reply says so.
+    """
+    started_at = datetime.now(UTC)
+    acted = time.perf_counter()
+    words = messages_for(context.language)
+    sentence = HandedSentence(text, context.language, context.device_id)
+    answer: HandedAnswer | None = None
+    error: str | None = None
+    try:
+        answer = await executor.hand_over(sentence)
+    except ToolError as err:
+        error = str(err)
+    if answer is None:
+        reply = words.could_not_do
+    elif not answer.handed:
+        reply = words.handed_in_dry_run
+    else:
+        reply = answer.speech or words.done
+        error = (answer.speech or answer.error_code or "failed") if answer.failed else None
+    sent = answer.response if answer is not None and answer.handed else {"sent": False}
+    tool_result = ToolResult.of(sent)
+    call_id = "local_" + uuid.uuid4().hex[:12]
+    raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
+    outcome = ToolOutcome(
+        name=match.intent,
+        arguments=dict(match.slots),
+        raw_arguments=raw_arguments,
+        result=tool_result,
+        error=error,
+        duration_ms=(time.perf_counter() - acted) * 1000,
+        executor=executor.name,
+        decisions=(
+            *held_by_executor(match.intent, context.dry_run),
+            Decision(
+                "allow",
+                match.intent,
+                None,
+                "handed to Home Assistant's own agent, with the device that heard it",
+            ),
+        ),
+    )
+    trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
+    trace.timings["local_action"] = outcome.duration_ms
+    if error is not None:
+        trace.error_kind = ErrorKind.INTENT_FAILED
+    messages: list[ChatMessage] = [
+        AssistantMessage(None, (ToolCallRequest(call_id, match.intent, raw_arguments),)),
+        ToolMessage(call_id, as_data(tool_result.text())),
+        AssistantMessage(reply),
+    ]
+    return LocalTurn(reply, messages, outcome, error)
 
 
 def _as_release_says(

@@ -17,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
+from addon.home.actions.executor import (
+    Executor,
+    ExecutorName,
+    HandedAnswer,
+    HandedSentence,
+    ReadState,
+    ScriptRun,
+)
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 
@@ -86,6 +93,10 @@ class RecordingExecutor:
         acted = await self._inner.handle_intent(intent, slots)
         await self._note_after(acted)
         return acted
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """Passed on; Home Assistant's agent acts on no entity we could note."""
+        return await self._inner.hand_over(sentence)
 
     async def state(self, entity_id: str) -> ReadState | None:
         """Passed on."""

@@ -67,6 +67,11 @@ class Messages:
     more: str
     """The remainder of a list too long to speak whole: ``{count}`` names."""
     could_not_do: str
+    handed_in_dry_run: str
+    delayed_command_refused: str
+    """A timer with a command ("in 10 minutes unlock the door") whose command cannot be done
+    now without asking first: Home Assistant would run it later past the confirmation policy."""
+    """A timer or broadcast in a dry run: only Home Assistant serves it, and nothing is sent."""
     done: str
     state_is: str
     expert_timeout: str

@@ -51,6 +51,12 @@ EN = Messages(
     and_word="and",
     more="{count} more",
     could_not_do="Sorry, I couldn't do that.",
+    delayed_command_refused=(
+        "I can only schedule a command I could carry out now without asking first."
+    ),
+    handed_in_dry_run=(
+        "Home Assistant would handle that on a live run; in a dry run nothing is sent to it."
+    ),
     done="Done",
     state_is="{name} is {state}",
     expert_timeout="The expert model did not answer in time.",
@@ -109,6 +115,13 @@ DE = Messages(
     and_word="und",
     more="{count} weitere",
     could_not_do="Entschuldigung, das konnte ich nicht tun.",
+    delayed_command_refused=(
+        "Ich kann nur einen Befehl planen, den ich jetzt ohne Rückfrage ausführen könnte."
+    ),
+    handed_in_dry_run=(
+        "Das würde Home Assistant bei einem echten Durchlauf erledigen; "
+        "im Probelauf wird nichts gesendet."
+    ),
     done="Erledigt",
     state_is="{name} ist {state}",
     expert_timeout="Das Expertenmodell hat nicht rechtzeitig geantwortet.",
@@ -162,6 +175,13 @@ FR = Messages(
     and_word="et",
     more="{count} autres",
     could_not_do="Désolé, je n'ai pas pu faire cela.",
+    delayed_command_refused=(
+        "Je ne peux programmer qu'une commande que je pourrais exécuter maintenant "
+        "sans confirmation."
+    ),
+    handed_in_dry_run=(
+        "Home Assistant s'en chargerait hors simulation ; en simulation, rien ne lui est envoyé."
+    ),
     done="C'est fait",
     state_is="{name} est {state}",
     expert_timeout="Le modèle expert n'a pas répondu à temps.",
@@ -215,6 +235,13 @@ ES = Messages(
     and_word="y",
     more="{count} más",
     could_not_do="Lo siento, no he podido hacerlo.",
+    delayed_command_refused=(
+        "Solo puedo programar una orden que podría ejecutar ahora sin pedir confirmación."
+    ),
+    handed_in_dry_run=(
+        "Home Assistant se encargaría de eso fuera del simulacro; "
+        "en un simulacro no se le envía nada."
+    ),
     done="Hecho",
     state_is="{name}: {state}",
     expert_timeout="El modelo experto no respondió a tiempo.",
@@ -260,6 +287,12 @@ NL = Messages(
     and_word="en",
     more="{count} andere",
     could_not_do="Sorry, dat kon ik niet doen.",
+    delayed_command_refused=(
+        "Ik kan alleen een opdracht inplannen die ik nu zonder bevestiging zou kunnen uitvoeren."
+    ),
+    handed_in_dry_run=(
+        "Home Assistant zou dat echt uitvoeren; in een proefrun wordt er niets naartoe gestuurd."
+    ),
     done="Klaar",
     state_is="{name} is {state}",
     expert_timeout="Het expertmodel antwoordde niet op tijd.",
@@ -313,6 +346,13 @@ IT = Messages(
     and_word="e",
     more="altri {count}",
     could_not_do="Mi dispiace, non sono riuscito a farlo.",
+    delayed_command_refused=(
+        "Posso programmare solo un comando che potrei eseguire ora senza chiedere conferma."
+    ),
+    handed_in_dry_run=(
+        "Home Assistant lo gestirebbe in un'esecuzione reale; "
+        "in una simulazione non gli viene inviato nulla."
+    ),
     done="Fatto",
     state_is="{name} è {state}",
     expert_timeout="Il modello esperto non ha risposto in tempo.",
@@ -362,6 +402,13 @@ PL = Messages(
     and_word="i",
     more="jeszcze {count}",
     could_not_do="Przepraszam, nie udało mi się tego zrobić.",
+    delayed_command_refused=(
+        "Mogę zaplanować tylko polecenie, które można wykonać teraz bez potwierdzenia."
+    ),
+    handed_in_dry_run=(
+        "Home Assistant zająłby się tym naprawdę; "
+        "w przebiegu próbnym nic do niego nie jest wysyłane."
+    ),
     done="Gotowe",
     state_is="{name}: {state}",
     expert_timeout="Model ekspercki nie odpowiedział na czas.",
@@ -408,6 +455,12 @@ PT = Messages(
     and_word="e",
     more="mais {count}",
     could_not_do="Desculpe, não consegui fazer isso.",
+    delayed_command_refused=(
+        "Só posso agendar um comando que poderia executar agora sem pedir confirmação."
+    ),
+    handed_in_dry_run=(
+        "O Home Assistant trataria disso numa execução real; numa simulação nada lhe é enviado."
+    ),
     done="Feito",
     state_is="{name}: {state}",
     expert_timeout="O modelo especialista não respondeu a tempo.",

@@ -19,7 +19,7 @@ from enum import StrEnum
 from hassil.intents import SlotList, TextSlotList
 from hassil.recognize import recognize_best
 
-from addon.home.actions.intents import INTENTS
+from addon.home.actions.intents import HANDED_TO_HOME_ASSISTANT, INTENTS
 from addon.home.model.release import RELEASE_2026_11, Release
 from addon.local.language import (
     LanguageIntents,
@@ -34,8 +34,8 @@ from addon.local.tolerant import Vocabulary, template_words
 
 _LOGGER = logging.getLogger(__name__)
 
-LOCAL_INTENTS = frozenset(INTENTS)
-"""What the matcher answers by default: every intent we handle."""
+LOCAL_INTENTS = frozenset(INTENTS) | HANDED_TO_HOME_ASSISTANT
+"""What the matcher answers by default: every intent we handle, and those we hand over."""
 
 
 class Stage(StrEnum):

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from hassil.models import UnmatchedRangeEntity, UnmatchedTextEntity
 from hassil.recognize import MISSING_ENTITY, RecognizeResult, recognize_all, recognize_best
 
-from addon.home.actions.intents import INTENTS
+from addon.home.actions.intents import HANDED_TO_HOME_ASSISTANT, INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
@@ -370,11 +370,26 @@ class LocalMatcher:
             _LOGGER.debug("No %s match for %r", sentences.stage, text)
             return None
         name = result.intent.name
+        if name in HANDED_TO_HOME_ASSISTANT and name in self._intent_names:
+            # Home Assistant's agent reads the sentence again: its free text (a broadcast's
+            # message, a timer's command) is its to judge, and the slots only show in the trace.
+            return LocalMatch(
+                intent=name,
+                slots={key: str(value) for key, value in speech_slots(result).items()},
+                response_key=result.response,
+                text=said,
+                ms=(time.perf_counter() - start) * 1000.0,
+                language=intents.language,
+                speech_slots=speech_slots(result),
+                templates=sentences.templates,
+                stage=sentences.stage,
+                matched_text=text,
+            )
         spec = INTENTS.get(name)
         if spec is None or name not in self._intent_names:
             return None
         metadata = result.intent_metadata or {}
-        if wildcard_heavy(result, text) and not metadata.get(METADATA_SUBJECT):
+        if wildcard_heavy(result, text, model) and not metadata.get(METADATA_SUBJECT):
             _LOGGER.debug(
                 "Local match %s for %r is mostly free text; left to the model", name, text
             )
@@ -383,7 +398,7 @@ class LocalMatcher:
         if slots is None:
             _LOGGER.debug("Local match %s for %r has a slot we do not take", name, text)
             return None
-        if not ambiguous and shared_name(model, slots):
+        if not ambiguous and shared_name(model, slots, name):
             _LOGGER.debug("Local match %s for %r names several devices", name, text)
             return None
         if metadata.get(METADATA_SINGLE_TARGET) and not single_target(model, name, slots):

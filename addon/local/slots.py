@@ -140,15 +140,22 @@ def intent_slots(
     return slots
 
 
-def wildcard_heavy(result: RecognizeResult, text: str) -> bool:
+def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None = None) -> bool:
     """True when free text (a wildcard slot) carries the sentence rather than the template.
 
     A sentence whose only slots are wildcards, or whose wildcards hold more than half of its
     words, matched a catch-all template ("add {item} to …") more than it matched a command;
-    the model reads such sentences better than a template does.
+    the model reads such sentences better than a template does. A wildcard that holds a name
+    the home knows is not free text: Home Assistant's zones are a wildcard list ("how many
+    people are at {zone}"), and a zone's name or a state a person is in reads as a list value.
     """
+    known = _place_names(model) if model is not None else frozenset()
     spoken = [entity for entity in result.entities_list if entity.text]
-    wildcards = [entity for entity in spoken if entity.is_wildcard]
+    wildcards = [
+        entity
+        for entity in spoken
+        if entity.is_wildcard and normalize_name(str(entity.text)) not in known
+    ]
     if not wildcards:
         return False
     if len(wildcards) == len(spoken):
@@ -157,11 +164,26 @@ def wildcard_heavy(result: RecognizeResult, text: str) -> bool:
     return wildcard_words * 2 > len(text.split())
 
 
-def shared_name(model: HomeModel, slots: Mapping[str, Any]) -> bool:
+def _place_names(model: HomeModel) -> frozenset[str]:
+    """Where people can be, as said: each zone's name and each state a person is in."""
+    names = {"home", "not home"}  # a person's own states, the same in every language
+    for entity_id in model.index.by_domain.get("zone", ()):
+        if (entity := model.entity(entity_id)) is not None:
+            names.add(normalize_name(entity.name))
+    for entity_id in model.index.by_domain.get("person", ()):
+        if (state := model.state(entity_id)) is not None:
+            names.add(normalize_name(state.state.replace("_", " ")))
+    return frozenset(names)
+
+
+def shared_name(model: HomeModel, slots: Mapping[str, Any], intent: str | None = None) -> bool:
     """True when the ``name`` slot names several exposed entities and nothing narrows it.
 
     Home Assistant would answer "there are multiple devices called …" or guess by the
-    satellite's area; the model can ask which one was meant, so the sentence goes to it.
+    satellite's area; the model can ask which one was meant, so the sentence goes to it. As
+    hassil and Home Assistant's matching do, the sentence's own words narrow first: a domain
+    or device class it names ("the garage *light*", "is the phone *connected*") and the
+    domains ``intent`` can act on; then the satellite's area.
     """
     name = slots.get("name")
     if not isinstance(name, str) or any(key in slots for key in ("area", "floor")):
@@ -171,6 +193,21 @@ def shared_name(model: HomeModel, slots: Mapping[str, Any]) -> bool:
         for entity_id in model.index.by_name.get(normalize_name(name), ())
         if model.is_exposed(entity_id)
     ]
+    if len(ids) < 2:
+        return False
+    rule = service_rule(intent, model.release) if intent is not None else None
+    domains = (
+        set(slots["domain"]) if "domain" in slots else (rule.required_domains if rule else None)
+    )
+    if domains:
+        ids = [entity_id for entity_id in ids if entity_id.split(".", 1)[0] in domains]
+    if "device_class" in slots:
+        classes = set(slots["device_class"])
+        ids = [
+            entity_id
+            for entity_id in ids
+            if (entity := model.entity(entity_id)) is not None and entity.device_class in classes
+        ]
     if len(ids) < 2:
         return False
     area_id = slots.get("preferred_area_id")

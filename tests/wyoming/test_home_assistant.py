@@ -116,3 +116,45 @@ async def test_home_assistant_uses_home_agent_as_its_conversation_agent(
     assert spoken(scripted_llm.chat_requests[0].messages)[-1]["content"] == (
         "turn off the kitchen lights please, thanks"
     )
+
+
+async def home_assistants_answer(home: HomeAssistantProcess, text: str, device_id: str) -> str:
+    """What Home Assistant's own agent says to ``text`` from ``device_id`` (asked directly)."""
+    message: dict[str, Any] = {
+        "type": "conversation/process",
+        "text": text,
+        "language": "en",
+        "agent_id": "conversation.home_assistant",
+    }
+    if not home.version.startswith("2025.4"):
+        message["device_id"] = device_id  # 2025.4's command takes no device id
+    answer = await home.websocket_command(message)
+    return str(answer["response"]["speech"]["plain"]["speech"])
+
+
+@pytest.mark.parametrize(
+    "text", ["set a timer for 5 minutes", "in 10 minutes turn off the kitchen lights"]
+)
+async def test_a_timer_is_handed_to_home_assistant_with_the_device_that_heard_it(
+    module_home_assistant: HomeAssistantProcess,
+    start_app: StartApp,
+    scripted_llm: ScriptedLLM,
+    text: str,
+) -> None:
+    """Timers run on the satellite that heard them: only Home Assistant's agent can start one.
+
+    The transcript's device goes with the sentence, and the person hears Home Assistant's own
+    answer: the timer started (a command to run later needs no device), or its own reason it
+    cannot (a device with no timers). Before, the sentence went to the model, which has no
+    timers.
+    """
+    home = module_home_assistant
+    devices = await home.websocket_command({"type": "config/device_registry/list"})
+    device_id = str(devices[0]["id"])
+    client = await start_for(start_app, home)
+    events = await converse(
+        wyoming_port(client), text, context={"device_id": device_id}, language="en"
+    )
+    heard = final(events).data["text"]
+    assert heard == await home_assistants_answer(home, text, device_id)
+    assert scripted_llm.chat_requests == []

@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from addon.errors import HomeAssistantUnavailableError
-from addon.home.actions.executor import Executor, ExecutorName, ReadState, ScriptRun
+from addon.home.actions.executor import (
+    Executor,
+    ExecutorName,
+    HandedAnswer,
+    HandedSentence,
+    ReadState,
+    ScriptRun,
+)
 from addon.home.actions.impact import Effect, Impacts
 from addon.text import JsonObject
 
@@ -446,6 +453,10 @@ class ConfirmingExecutor:
     async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
         """As the inner executor (to-do items only: nothing the policy covers)."""
         return await self._inner.handle_intent(intent, slots)
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """As the inner executor (timers and broadcasts: nothing the policy covers)."""
+        return await self._inner.hand_over(sentence)
 
     async def state(self, entity_id: str) -> ReadState | None:
         """As the inner executor reads it."""

@@ -62,6 +62,40 @@ class ScriptRun:
     still_running: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class HandedSentence:
+    """A sentence only Home Assistant's own agent can serve, and who heard it.
+
+    Timers run on the satellite that heard them and broadcasts play on the others, so the
+    request goes with the device (and satellite) id it came from.
+    """
+
+    text: str
+    language: str
+    device_id: str | None = None
+    satellite_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandedAnswer:
+    """What Home Assistant's agent answered a handed sentence: its speech, as it said it.
+
+    ``handed`` is False when nothing was sent (a dry run): nothing happened, and the speech is
+    empty. ``response`` is its whole intent response, for the trace.
+    """
+
+    speech: str
+    response_type: str
+    error_code: str | None = None
+    response: JsonObject = field(default_factory=dict)
+    handed: bool = True
+
+    @property
+    def failed(self) -> bool:
+        """Home Assistant answered with an error (no timer support, no timer of that name)."""
+        return self.response_type == "error"
+
+
 class Executor(Protocol):
     """Carries out service calls and reads states back."""
 
@@ -108,6 +142,14 @@ class Executor(Protocol):
         Only for an action no service allows although the intent does: Home Assistant's
         HassListAddItem adds to a to-do list directly, where ``todo.add_item`` refuses a list
         that does not declare it can add items. Raise ToolError if it fails.
+        """
+        ...
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """Hand ``sentence`` to Home Assistant's own agent and return what it said.
+
+        For the intents only Home Assistant serves (timers on the satellite that heard them,
+        broadcasts). Raise ToolError if it could not be asked.
         """
         ...
 

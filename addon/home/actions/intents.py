@@ -369,6 +369,25 @@ _OWN_SPECS: tuple[IntentSpec, ...] = (
 INTENTS: dict[str, IntentSpec] = {spec.name: spec for spec in (*_SPECS, *_OWN_SPECS)}
 """Every intent we handle, by name. Read-only by convention: build new specs, don't edit."""
 
+HANDED_TO_HOME_ASSISTANT = frozenset(
+    {
+        "HassStartTimer",
+        "HassCancelTimer",
+        "HassCancelAllTimers",
+        "HassIncreaseTimer",
+        "HassDecreaseTimer",
+        "HassPauseTimer",
+        "HassUnpauseTimer",
+        "HassTimerStatus",
+        "HassBroadcast",
+    }
+)
+"""Intents only Home Assistant's own agent can serve: a timer runs on the satellite that heard
+it (its device id), a broadcast plays on the other satellites. The local path recognises their
+sentences and hands them over whole (:meth:`~addon.home.actions.executor.Executor.hand_over`);
+a model is not offered them, as Home Assistant's LLM API offers timers only to a device that
+has them."""
+
 # Slots HA accepts from callers other than a model (the LLM API strips them from the schema
 # and fills them from the satellite's area); we accept them the same way.
 PREFERENCE_SLOTS = ("preferred_area_id", "preferred_floor_id")

@@ -26,11 +26,19 @@ from addon.errors import (
     ToolError,
 )
 from addon.home.actions import effects
-from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun
+from addon.home.actions.executor import (
+    ExecutorName,
+    HandedAnswer,
+    HandedSentence,
+    ReadState,
+    ScriptRun,
+)
 from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
+HOME_ASSISTANT_AGENT = "conversation.home_assistant"
+"""Home Assistant's built-in conversation agent: the one that knows its timers."""
 SERVICES_TTL = 30.0
 """Seconds a fetched service list is trusted; scripts and integrations add services at run time."""
 _STILL_RUNNING = object()
@@ -237,6 +245,48 @@ class LiveExecutor:
             speech = ((answer.get("speech") or {}).get("plain") or {}).get("speech")
             raise ToolError(f"{intent} failed: {speech or 'no answer'}")
         return done
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """Home Assistant's own agent (``conversation/process``) answers ``sentence``.
+
+        With the device and satellite ids it came from, so a timer runs on the satellite that
+        heard it. Home Assistant 2025.4's command takes neither id (``invalid_format``): there
+        it is asked without them, and says for itself what it cannot do without a device.
+        """
+        message: JsonObject = {
+            "type": "conversation/process",
+            "text": sentence.text,
+            "language": sentence.language,
+            "agent_id": HOME_ASSISTANT_AGENT,
+        }
+        ids = {
+            key: value
+            for key, value in (
+                ("device_id", sentence.device_id),
+                ("satellite_id", sentence.satellite_id),
+            )
+            if value
+        }
+        try:
+            try:
+                answer = await self._client.command({**message, **ids})
+            except HomeAssistantCommandError as err:
+                if not ids or err.code != "invalid_format":
+                    raise
+                answer = await self._client.command(message)
+        except HomeAssistantError as err:
+            raise ToolError(f"Home Assistant's agent could not be asked: {err}") from err
+        response = answer.get("response") if isinstance(answer, Mapping) else None
+        response = dict(response) if isinstance(response, Mapping) else {}
+        plain = (response.get("speech") or {}).get("plain") or {}
+        data = response.get("data")
+        code = data.get("code") if isinstance(data, Mapping) else None
+        return HandedAnswer(
+            speech=str(plain.get("speech") or ""),
+            response_type=str(response.get("response_type") or "error"),
+            error_code=str(code) if code else None,
+            response=response,
+        )
 
     async def read(
         self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]

@@ -16,7 +16,14 @@ from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions import effects
-from addon.home.actions.executor import ExecutorName, ReadState, ScriptRun, ServiceCall
+from addon.home.actions.executor import (
+    ExecutorName,
+    HandedAnswer,
+    HandedSentence,
+    ReadState,
+    ScriptRun,
+    ServiceCall,
+)
 from addon.home.actions.light_effects import LightMemory
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
@@ -29,7 +36,7 @@ def _utc_now() -> datetime:
 class VirtualExecutor:
     """Carries out service calls on a model instead of a Home Assistant."""
 
-    __slots__ = ("_calls", "_clock", "_lights", "_model", "_todo")
+    __slots__ = ("_calls", "_clock", "_handed", "_lights", "_model", "_todo")
 
     def __init__(self, model: HomeModel, *, clock: Callable[[], datetime] = _utc_now) -> None:
         self._model = model
@@ -37,6 +44,7 @@ class VirtualExecutor:
         self._lights = LightMemory()
         self._todo: dict[str, list[str]] = {}
         self._calls: list[ServiceCall] = []
+        self._handed: list[HandedSentence] = []
 
     @property
     def name(self) -> ExecutorName:
@@ -118,6 +126,16 @@ class VirtualExecutor:
     async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
         """Never needed: the virtual home's ``todo.add_item`` adds to any list, as the intent."""
         raise ToolError(f"{intent} runs in Home Assistant only, not in the virtual home")
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """Nothing is sent: a dry run starts no timer and plays no broadcast."""
+        self._handed.append(sentence)
+        return HandedAnswer("", "action_done", handed=False)
+
+    @property
+    def handed(self) -> tuple[HandedSentence, ...]:
+        """The sentences a live run would have handed to Home Assistant, in order."""
+        return tuple(self._handed)
 
     async def read(
         self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
