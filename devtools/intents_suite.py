@@ -275,7 +275,7 @@ class HassilRunner:
         )
 
     def read(self, case: Case) -> Reading:
-        """hassil's best match, with the case's area as the satellite's."""
+        """The best match hassil finds, with the case's area as the satellite's."""
         names = [value for _end, _text, value in self._names.find(case.sentence.lower())]
         context = None
         if case.area is not None:
