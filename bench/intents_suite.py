@@ -7,7 +7,8 @@ the local path's ``LocalMatcher`` with every entity exposed, and hassil as Home 
 runs it (its 2025.3.28 sentences, every intent, only the satellite's area known). A reading is
 right when its intent and slots are what the test expects, scored as the repository's own test
 script scores them; *wrong* is a match of ours with another intent or other slot values (it
-would act differently), as opposed to no match (the sentence goes to the model). A sentence for
+may act differently), as opposed to no match (the sentence goes to the model) or a match that
+only lacks a slot the test expects (partial: not right, not wrong). A sentence for
 an intent the local path does not handle is a miss for us. Prints per language: sentences,
 ours %, hassil %, ours wrong; then our misses grouped by expected intent and by what we did;
 then one JSON line with ``ours``, ``hassil``, ``wrong`` (overall) and per-language figures.
@@ -39,6 +40,8 @@ def cause(scored: Scored) -> str:
         return "no match (hassil right)" if scored.hassil_outcome is Outcome.RIGHT else "no match"
     if ours.intent != scored.case.intent:
         return f"read as {ours.intent}"
+    if scored.ours_outcome is Outcome.PARTIAL:
+        return "an expected slot missing"
     return "other slots"
 
 
