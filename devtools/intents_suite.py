@@ -1,0 +1,370 @@
+"""Home Assistant's intents tests run through our local path and through hassil, scored alike.
+
+The suite (tests/data/intents_suite, made by :mod:`devtools.intents_tests`) holds per served
+language a fixture home and sentences with the intent and slots each must give. Two runners read
+each sentence in that home:
+
+* :class:`OursRunner`: our local path's :class:`~addon.local.matcher.LocalMatcher` over a
+  :class:`~addon.home.model.live.HomeModel` of the fixture home, everything exposed; a sentence
+  for an intent we do not handle locally gets no match, which counts as a miss.
+* :class:`HassilRunner`: hassil as Home Assistant 2025.4.4's default agent runs it: the sentences
+  of its ``home-assistant-intents`` (2025.3.28, every intent), its slot lists (names and aliases
+  with ``{"domain", "device_class"}`` as context, areas, floors) and ``recognize_best`` preferring
+  a name, with only the satellite's area known as intent context.
+
+:func:`score` judges a reading as the repository's test script (tests/test_language_sentences.py)
+does: the intent name equal; every slot matched is expected, with the same value (a list on
+either side: one of / a subset of); every slot expected is matched. Two things are added: an
+area or floor named by another of its names (or in another case) is the same value, as Home
+Assistant resolves it; and a reading that lacks an expected slot but contradicts none is
+:attr:`Outcome.PARTIAL`, not right and not wrong. The script's check of
+hassil's internal ``result.context`` is not made: it is not a slot, has no effect on what is
+done, and our matcher does not return it. Where the test gives an ``area`` context, both runners
+are told that area as the satellite's; other context keys (``domain``, ``device_class``) are
+the script's way to satisfy a template's ``requires_context``, which Home Assistant never passes
+in, so neither runner gets them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from hassil import Intents, TextSlotList, TextSlotValue, Trie
+from hassil.recognize import recognize_best
+
+from addon.home.model.live import HomeModel
+from addon.local.language import LEGACY_DIR
+from addon.local.library import SentenceLibrary
+from addon.local.matcher import LocalMatcher
+
+SUITE_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "intents_suite"
+LANGUAGES = ("en", "de", "fr", "es", "nl", "it", "pl", "pt")
+_METADATA_CUSTOM_SENTENCE = "hass_custom_sentence"
+"""Home Assistant's ``METADATA_CUSTOM_SENTENCE``: its agent prefers custom sentences."""
+_LIGHT = {"supported_color_modes": ["brightness"], "color_mode": "brightness"}
+"""A fixture light as Home Assistant would hold a dimmable one (the fixtures give no modes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One sentence and what Home Assistant's test says it must give."""
+
+    language: str
+    file: str
+    """The test file's stem (``light_HassTurnOn``)."""
+    sentence: str
+    intent: str
+    slots: Mapping[str, Any]
+    area: str | None
+    """The area the test says the sentence was heard in (its ``context``), if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """One language's fixture home and cases."""
+
+    language: str
+    home: Mapping[str, Any]
+    cases: tuple[Case, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a runner made of a sentence: an intent and its slots, or nothing."""
+
+    intent: str | None
+    slots: Mapping[str, Any]
+
+
+NO_MATCH = Reading(None, {})
+
+
+class Outcome(StrEnum):
+    """How a reading compares with the expected intent and slots."""
+
+    RIGHT = "right"
+    MISS = "miss"
+    """No match: the sentence would go elsewhere (the model, or nothing)."""
+    PARTIAL = "partial"
+    """The intent and every slot given agree, but a slot the test expects is missing (mostly
+    ``domain`` and ``device_class``, which hassil copies from the named entity): not right by
+    the repository's rule, yet nothing given contradicts it."""
+    WRONG = "wrong"
+    """A match with another intent, a slot value that differs, or a slot the test does not
+    expect (an added ``domain`` narrows the targets): it may act differently."""
+
+
+def load(language: str, root: Path = SUITE_DIR) -> Suite:
+    """Read one language's generated suite."""
+    data = json.loads((root / f"{language}.json").read_text(encoding="utf-8"))
+    cases = tuple(
+        Case(
+            language=language,
+            file=test["file"],
+            sentence=sentence,
+            intent=test["intent"],
+            slots=test["slots"],
+            area=_context_area(test["context"]),
+        )
+        for test in data["tests"]
+        for sentence in test["sentences"]
+    )
+    return Suite(language, data["home"], cases)
+
+
+def _context_area(context: Mapping[str, Any]) -> str | None:
+    area = context.get("area")
+    if isinstance(area, list):
+        area = area[0] if area else None
+    return None if area is None else str(area)
+
+
+def _plain(value: Any) -> Any:
+    """A value as the test file writes it: whole floats as ints, text stripped."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def places(home: Mapping[str, Any]) -> dict[str, str]:
+    """Each area's and floor's names, case folded, to its id: names of one place are one value.
+
+    The fixtures give some areas as templates ("Salon[ie]", Polish cases) and some tests write
+    an area in another case than the fixture; Home Assistant resolves either to the same area,
+    so a reading naming it by another of its names acts alike and is scored alike.
+    """
+    return {
+        text.casefold(): str(place["id"])
+        for kind in ("areas", "floors")
+        for place in home.get(kind, [])
+        for text in place["names"]
+    }
+
+
+def _slot_fits(
+    name: str, expected: Any, matched: Any, same_place: Mapping[str, str] | None = None
+) -> bool:
+    """The repository's comparison of one slot, lists on either side included."""
+    expected, matched = _plain(expected), _plain(matched)
+    if same_place and name in ("area", "floor"):
+        expected, matched = _place(expected, same_place), _place(matched, same_place)
+    if isinstance(expected, list):
+        if isinstance(matched, list):
+            return set(expected).issubset(matched)
+        return matched in set(expected)
+    if isinstance(matched, list):
+        return expected in matched
+    return bool(expected == matched)
+
+
+def _place(value: Any, same_place: Mapping[str, str]) -> Any:
+    """An area or floor value as its place's id, when it names one."""
+    if isinstance(value, list):
+        return [_place(item, same_place) for item in value]
+    if isinstance(value, str):
+        return same_place.get(value.casefold(), value)
+    return value
+
+
+def score(case: Case, reading: Reading, same_place: Mapping[str, str] | None = None) -> Outcome:
+    """Judge ``reading`` as tests/test_language_sentences.py judges hassil's result.
+
+    Right only when the script would pass it. ``same_place`` (:func:`places`) makes an area or
+    floor named by another of its names the same value.
+    """
+    if reading.intent is None:
+        return Outcome.MISS
+    if reading.intent != case.intent:
+        return Outcome.WRONG
+    expected = case.slots
+    for name, value in reading.slots.items():
+        if name not in expected or not _slot_fits(name, expected[name], value, same_place):
+            return Outcome.WRONG
+    if any(name not in reading.slots for name in expected):
+        return Outcome.PARTIAL
+    return Outcome.RIGHT
+
+
+def _entity_rows(home: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each fixture entity with a unique id (a few fixtures repeat one; the later gets ``_2``)."""
+    seen: set[str] = set()
+    for entity in home["entities"]:
+        entity_id = entity["id"]
+        number = 2
+        while entity_id in seen:
+            entity_id = f"{entity['id']}_{number}"
+            number += 1
+        seen.add(entity_id)
+        yield entity_id, entity
+
+
+def home_model(suite: Suite) -> HomeModel:
+    """The fixture home as a :class:`HomeModel`: every entity exposed, names then aliases."""
+    home = suite.home
+    states = {}
+    for entity_id, entity in _entity_rows(home):
+        base = _LIGHT if entity_id.startswith("light.") else {}
+        attributes = {**base, **entity["attributes"], "friendly_name": entity["names"][0]}
+        states[entity_id] = {"s": entity["state"], "a": attributes}
+    return HomeModel.build(
+        config={"location_name": "Intents fixture", "language": suite.language},
+        floors=[
+            {"floor_id": f["id"], "name": f["names"][0], "aliases": f["names"][1:], "level": i}
+            for i, f in enumerate(home["floors"])
+        ],
+        areas=[
+            {
+                "area_id": a["id"],
+                "name": a["names"][0],
+                "aliases": a["names"][1:],
+                "floor_id": a["floor"],
+            }
+            for a in home["areas"]
+        ],
+        devices=[],
+        entities=[
+            {"entity_id": entity_id, "area_id": entity["area"], "platform": "intents_fixture"}
+            for entity_id, entity in _entity_rows(home)
+        ],
+        entity_details={
+            entity_id: {
+                "aliases": entity["names"][1:],
+                "options": {"conversation": {"should_expose": True}},
+            }
+            for entity_id, entity in _entity_rows(home)
+        },
+        exposure={},
+        states=states,
+    )
+
+
+def area_id(home: Mapping[str, Any], name: str | None) -> str | None:
+    """The id of the fixture area called ``name`` (case aside), None when none is."""
+    if name is None:
+        return None
+    wanted = name.casefold()
+    for area in home["areas"]:
+        if any(text.casefold() == wanted for text in area["names"]):
+            return str(area["id"])
+    return None
+
+
+class OursRunner:
+    """Our local path's matcher over the fixture home of one language."""
+
+    def __init__(self, suite: Suite, library: SentenceLibrary | None = None) -> None:
+        """Build the home; the library's sentences load on the first sentence."""
+        self._suite = suite
+        self._model = home_model(suite)
+        self._matcher = LocalMatcher(suite.language, library=library)
+
+    def read(self, case: Case) -> Reading:
+        """Our match for the case's sentence, heard in its area."""
+        match = self._matcher.recognize(
+            case.sentence,
+            self._model,
+            preferred_area_id=area_id(self._suite.home, case.area),
+            language=case.language,
+        )
+        if match is None:
+            return NO_MATCH
+        slots = {k: v for k, v in match.slots.items() if k != "preferred_area_id"}
+        return Reading(match.intent, slots)
+
+
+def legacy_intents(language: str, root: Path = LEGACY_DIR) -> Intents:
+    """Home Assistant 2025.4.4's sentences for ``language``: every intent, as its agent has."""
+    path = root / "home_assistant_intents" / "data" / f"{language}.json"
+    return Intents.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+class HassilRunner:
+    """hassil as Home Assistant 2025.4.4's default agent runs it, on the fixture home."""
+
+    def __init__(self, suite: Suite, intents: Intents | None = None) -> None:
+        """The slot lists of ``_make_slot_lists``: names by a trie, areas, floors."""
+        self._suite = suite
+        self._intents = intents if intents is not None else legacy_intents(suite.language)
+        home = suite.home
+        self._names = Trie()
+        for entity_id, entity in _entity_rows(home):
+            context = {"domain": entity_id.split(".", 1)[0]}
+            if (device_class := entity["attributes"].get("device_class")) is not None:
+                context["device_class"] = device_class
+            for text in entity["names"]:
+                value = TextSlotValue.from_tuple((text, text, context), allow_template=False)
+                self._names.insert(text.lower(), value)
+        self._area = TextSlotList.from_tuples(
+            [(text, text) for area in home["areas"] for text in area["names"]],
+            allow_template=False,
+            name="area",
+        )
+        self._floor = TextSlotList.from_tuples(
+            [(text, floor["names"][0]) for floor in home["floors"] for text in floor["names"]],
+            allow_template=False,
+            name="floor",
+        )
+
+    def read(self, case: Case) -> Reading:
+        """The best match hassil finds, with the case's area as the satellite's."""
+        names = [value for _end, _text, value in self._names.find(case.sentence.lower())]
+        context = None
+        if case.area is not None:
+            context = {"area": {"value": case.area, "text": case.area}}
+        result = recognize_best(
+            case.sentence,
+            self._intents,
+            slot_lists={
+                "name": TextSlotList(name="name", values=names),
+                "area": self._area,
+                "floor": self._floor,
+            },
+            intent_context=context,
+            language=self._intents.language,
+            best_metadata_key=_METADATA_CUSTOM_SENTENCE,
+            best_slot_name="name",
+        )
+        if result is None:
+            return NO_MATCH
+        return Reading(result.intent.name, {e.name: e.value for e in result.entities_list})
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One case with both readings and their outcomes."""
+
+    case: Case
+    ours: Reading
+    hassil: Reading
+    ours_outcome: Outcome
+    hassil_outcome: Outcome
+
+
+def run(
+    suite: Suite, *, limit: int | None = None, library: SentenceLibrary | None = None
+) -> list[Scored]:
+    """Both runners on the suite's first ``limit`` cases (all by default)."""
+    ours, hassil = OursRunner(suite, library), HassilRunner(suite)
+    same_place = places(suite.home)
+    results = []
+    for case in suite.cases[:limit]:
+        ours_reading, hassil_reading = ours.read(case), hassil.read(case)
+        results.append(
+            Scored(
+                case,
+                ours_reading,
+                hassil_reading,
+                score(case, ours_reading, same_place),
+                score(case, hassil_reading, same_place),
+            )
+        )
+    return results
