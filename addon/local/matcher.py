@@ -375,7 +375,7 @@ class LocalMatcher:
             # message, a timer's command) is its to judge, and the slots only show in the trace.
             return LocalMatch(
                 intent=name,
-                slots={key: str(value) for key, value in speech_slots(result).items()},
+                slots=handed_slots(result),
                 response_key=result.response,
                 text=said,
                 ms=(time.perf_counter() - start) * 1000.0,
@@ -587,3 +587,20 @@ def _better(rank: tuple[int, int, int, int, bool], best: tuple[int, int, int, in
 def _key(match: LocalMatch) -> str:
     """What makes two matches the same call: intent and slots."""
     return f"{match.intent}:{sorted(match.slots.items())!r}"
+
+
+def handed_slots(result: RecognizeResult) -> JsonObject:
+    """A handed-over sentence's slots as hassil read them, for the trace.
+
+    Whole numbers as ints ("5 minutes" is 5), text as said: Home Assistant reads the sentence
+    again, so these only show what was heard.
+    """
+    slots: JsonObject = {}
+    for entity in result.entities_list:
+        value = entity.value
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        elif not isinstance(value, (int, float, str)):
+            value = str(entity.text or value)
+        slots[entity.name] = value
+    return slots
