@@ -1,4 +1,4 @@
-"""The panel's theme in real Chromium: dark mode reaches the code editor, fonts match Home Assistant.
+"""The panel's theme in real Chromium: dark mode reaches the code editor, fonts are HA's own.
 
 A new user in dark mode found the tool editor still white (CodeMirror's own stylesheet, loaded
 after ours, set its colours), and the text in a font other than Home Assistant's when Roboto is
