@@ -22,10 +22,21 @@
  * the page the form would have gone to, and only that tool's row and the notice are swapped in,
  * so a switch keeps the reader's place in a long list. Should the fetch fail the form is sent
  * the ordinary way.
+ *
+ * On a phone the one-row tab bar scrolls to show the current section's tab.
  */
 "use strict";
 
 (function () {
+  /* On a phone the tab bar is one row that scrolls sideways (app.css): the current section's
+     tab is brought into sight, centred where the bar allows, without moving the page. */
+  const tabBar = document.querySelector(".tabs");
+  const currentTab = tabBar && tabBar.querySelector(".tab.active");
+  if (currentTab && tabBar.scrollWidth > tabBar.clientWidth) {
+    const offset = currentTab.getBoundingClientRect().left - tabBar.getBoundingClientRect().left;
+    tabBar.scrollLeft += offset - (tabBar.clientWidth - currentTab.offsetWidth) / 2;
+  }
+
   const ANSWERED_BY = { local: "local", llm: "model", failed: "failed" };
 
   function addMessage(log, role, text) {

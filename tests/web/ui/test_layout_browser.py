@@ -1,8 +1,10 @@
 """Every page at phone width (390 px) in real Chromium: nothing overflows, no word is broken.
 
 A new user found the panel at 390 px breaking names mid-word in tables ("fak e-mo del"), dates one
-digit per line, chart labels clipped and the tab bar cut off. This walks every page with data in
-it and measures what Chromium laid out, so a layout regression fails here rather than on a phone.
+digit per line, chart labels clipped, tables cut off at their card's edge (Safety's switch, a
+run's failure reasons, a tool's From/To radios) and the tab bar on three rows. This walks every
+page with data in it, its folded parts unfolded, and measures what Chromium laid out, so a
+layout regression fails here rather than on a phone.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from tests.web.ui.seed import seed_trace
 from tests.web.ui.test_direct_call_browser import call_get_date_time
 from tests.web.ui.test_evaluate import start
 from tests.web.ui.test_memories import remember
+from tests.web.ui.test_model_check import check
 from tests.web.ui.test_saved_tests import chat_turn, draft, save
 from tests.web.ui.test_tool_kinds_browser import KINDS, definition
 from tests.web.ui.test_tools import echo_server, echo_source
@@ -55,7 +58,9 @@ Action = Callable[[Page], Awaitable[None]]
 # Every problem Chromium's layout shows on the page, as text; an empty list is a good page.
 # A word is broken when its rendered boxes sit on more than one line; a cell overflows when its
 # content is wider than the cell; the document overflows when it is wider than the viewport;
-# a tab, or a chart's text, is cut off when it reaches outside the viewport or its chart.
+# a card when anything in it is wider than it or scrolls sideways (a table cut off at its
+# edge); the tab bar must be one row with the current tab in sight; a chart's text is cut off
+# when it reaches outside its chart.
 LAYOUT_PROBLEMS = """
 () => {
   const problems = [];
@@ -91,10 +96,49 @@ LAYOUT_PROBLEMS = """
       }
     }
   }
-  for (const tab of document.querySelectorAll(".tab")) {
-    const box = tab.getBoundingClientRect();
-    if (box.left < 0 || box.right > root.clientWidth) {
-      problems.push(`tab cut off: ${tab.textContent.trim()}`);
+  const scrolling = document.scrollingElement;
+  if (scrolling.scrollWidth > window.innerWidth) {
+    problems.push(`page scrolls sideways: ${scrolling.scrollWidth} px in ${window.innerWidth}`);
+  }
+  // Inside a card nothing is wider than the card, and no box scrolls sideways: a table that
+  // needs a scroll bar at this width is cut off for whoever does not find it (the editor's own
+  // scroller excepted: it wraps lines, and CodeMirror sizes its parts itself).
+  const describe = (element) => {
+    const label = element.id ? `#${element.id}` : `.${[...element.classList].join(".")}`;
+    const card = element.closest(".card");
+    const title = card && card.querySelector("h2, h3");
+    const where = title ? ` in "${title.textContent.trim()}"` : "";
+    return `${element.tagName.toLowerCase()}${label}${where}`;
+  };
+  for (const card of document.querySelectorAll(".card")) {
+    if (card.scrollWidth > card.clientWidth + 1) {
+      const sizes = `${card.scrollWidth} px in ${card.clientWidth}`;
+      problems.push(`card overflows: ${sizes} (${describe(card)})`);
+    }
+    for (const element of card.querySelectorAll("*")) {
+      if (element.closest(".CodeMirror")) continue;
+      const overflow = getComputedStyle(element).overflowX;
+      if ((overflow === "auto" || overflow === "scroll")
+          && element.scrollWidth > element.clientWidth + 1) {
+        const sizes = `${element.scrollWidth} px in ${element.clientWidth}`;
+        problems.push(`scrolls sideways in a card: ${sizes} (${describe(element)})`);
+      }
+    }
+  }
+  // The tab bar is one row: every tab on the same line, the bar about one tab high, and the
+  // current section's tab in sight (the others scroll sideways).
+  const tabs = [...document.querySelectorAll(".tab")];
+  if (tabs.length) {
+    const bar = document.querySelector(".tabs").getBoundingClientRect();
+    const tallest = Math.max(...tabs.map((tab) => tab.getBoundingClientRect().height));
+    const tops = new Set(tabs.map((tab) => Math.round(tab.getBoundingClientRect().top)));
+    if (tops.size > 1 || bar.height > tallest + 2) {
+      problems.push(`tab bar is ${tops.size} rows, ${Math.round(bar.height)} px high`);
+    }
+    const active = document.querySelector(".tab.active");
+    const box = active && active.getBoundingClientRect();
+    if (box && (box.left < 0 || box.right > root.clientWidth)) {
+      problems.push(`current tab out of sight: ${active.textContent.trim()}`);
     }
   }
   for (const svg of document.querySelectorAll(".plot svg")) {
@@ -110,6 +154,8 @@ LAYOUT_PROBLEMS = """
   return problems;
 }
 """
+OPEN_DETAILS = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+"""Every folded part unfolded, so the tables inside (a trace's timings) are measured too."""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -118,11 +164,14 @@ def screenshot_dir() -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
 
 
-async def seed_everything(ui: UI, notes_url: str, echo: Any) -> dict[str, str]:
+async def seed_everything(
+    ui: UI, notes_url: str, echo: Any, scripted_llm: ScriptedLLM
+) -> dict[str, str]:
     """Every page's data: three kinds of conversation, a tool of each kind, runs, an MCP server.
 
     The conversations are a model's trace, a chat turn and a direct MCP tool call; one tool has
-    two versions; there are two evaluation runs, a saved test and a memory.
+    two versions; there are two evaluation runs (one failing every task the model got, with its
+    reasons), a model check beside them, a saved test and a memory.
     """
     conversation_id, _ = await seed_trace(ui.store)
     chatted = await chat_turn(ui)
@@ -148,6 +197,7 @@ async def seed_everything(ui: UI, notes_url: str, echo: Any) -> dict[str, str]:
     memory = await remember(ui.store, "The cat is called Miso and sleeps on the radiator.")
     run_a = await start(ui, model="fake-model")
     run_b = await start(ui, model="fake-model", local_first="")
+    checked = await check(ui, scripted_llm)
     return {
         "dashboard": "/",
         "dashboard month": "/?span=month",
@@ -167,6 +217,8 @@ async def seed_everything(ui: UI, notes_url: str, echo: Any) -> dict[str, str]:
         "forget": "/memories/forget",
         "evaluate": "/evaluate",
         "run": f"/evaluate/runs/{run_a}",
+        "failed run": f"/evaluate/runs/{run_b}",
+        "model check": f"/evaluate/runs/{checked}",
         "compare": f"/evaluate/compare?a={run_a}&b={run_b}",
         "new test": draft_path(chatted),
         "mcp servers": "/mcp-servers",
@@ -209,10 +261,10 @@ async def shoot(page: Page, name: str, width: int) -> None:
 async def test_every_page_fits_a_phone(
     ingress_ui: UI, browsing: MakeBrowsing, scripted_llm: ScriptedLLM, echo_server: Any
 ) -> None:
-    """At 390 px no page overflows sideways, breaks a word in a table, or cuts off a label."""
+    """At 390 px no page or card overflows sideways, no table is cut off, tabs are one row."""
     scripted_llm.default = Completion("I did nothing.")
     async with notes_server() as notes:
-        pages = await seed_everything(ingress_ui, notes.url, echo_server)
+        pages = await seed_everything(ingress_ui, notes.url, echo_server, scripted_llm)
         phone = await browsing(viewport=PHONE)
         desktop = await browsing(viewport=DESKTOP)
         found: dict[str, list[str]] = {}
@@ -224,6 +276,7 @@ async def test_every_page_fits_a_phone(
                 await page.wait_for_load_state("load")
                 if act is not None:
                     await act(page)
+                await page.evaluate(OPEN_DETAILS)
                 problems = await page.evaluate(LAYOUT_PROBLEMS)
                 if problems:
                     found[f"{name} at {size['width']}"] = problems

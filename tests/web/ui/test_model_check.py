@@ -63,7 +63,7 @@ async def test_the_check_runs_on_the_candidate_beside_the_current_model(
     page = await ui.page(f"/evaluate/runs/{run_id}")
     assert "Model check: candidate-model" in page
     assert f"Current model, run {run_id - 1}" in page
-    assert re.search(r"Tool-call success</th><td>100.0 %</td><td>—</td>", page)
+    assert re.search(r"Tool-call success</th><td[^>]*>100.0 %</td><td[^>]*>—</td>", page)
 
 
 async def test_the_check_changes_nothing_and_keeps_no_key(ui: UI, candidate: ScriptedLLM) -> None:
