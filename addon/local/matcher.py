@@ -37,12 +37,13 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 
 from hassil.models import UnmatchedRangeEntity, UnmatchedTextEntity
-from hassil.recognize import MISSING_ENTITY, RecognizeResult, recognize_all, recognize_best
+from hassil.recognize import MISSING_ENTITY, RecognizeResult, recognize_all
 
 from addon.home.actions.intents import HANDED_TO_HOME_ASSISTANT, INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
+from addon.local.best import best_reading
 from addon.local.forms import TextMemo
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage, release_stage
 from addon.local.response_templates import ResponseTemplates
@@ -357,14 +358,17 @@ class LocalMatcher:
             return None
         area = model.areas.get(preferred_area_id) if preferred_area_id is not None else None
         context = None if area is None else {"area": {"value": area.name, "text": area.name}}
-        result = recognize_best(
-            text,
-            candidates,
-            slot_lists=slot_lists,
-            intent_context=context,
-            language=intents.language,
+        result = best_reading(
+            recognize_all(
+                text,
+                candidates,
+                slot_lists=slot_lists,
+                intent_context=context,
+                language=intents.language,
+            ),
             best_metadata_key=METADATA_CUSTOM_SENTENCE,
             best_slot_name="name",
+            present=lambda domains, classes: _present(model, domains, classes),
         )
         if result is None:
             _LOGGER.debug("No %s match for %r", sentences.stage, text)
@@ -604,3 +608,17 @@ def handed_slots(result: RecognizeResult) -> JsonObject:
             value = str(entity.text or value)
         slots[entity.name] = value
     return slots
+
+
+def _present(model: HomeModel, domains: frozenset[str], classes: frozenset[str]) -> bool:
+    """Whether an exposed entity of one of ``domains`` (and ``classes``, if any) exists."""
+    index = model.index
+    for domain in domains:
+        for entity_id in index.by_domain.get(domain, ()):
+            if classes and not any(
+                entity_id in index.by_device_class.get(kind, ()) for kind in classes
+            ):
+                continue
+            if model.is_exposed(entity_id):
+                return True
+    return False

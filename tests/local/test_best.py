@@ -1,0 +1,98 @@
+"""Which reading of a sentence wins when hassil's own order leaves several tied.
+
+hassil 3.12 ends a tie on the intent's name, alphabetically; we first prefer the reading the
+home can carry out (``addon.local.best``). The sentences are from Home Assistant's intents
+tests, where our matcher read them otherwise (bench/intents_suite.py's "wrong").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from addon.home.model.live import HomeModel
+from addon.local.matcher import LocalMatcher
+from tests.local.conftest import home_dicts
+
+Extra = dict[str, tuple[str, str, list[str], str, dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def matchers() -> dict[str, LocalMatcher]:
+    """One matcher per language, each compiled once for the module."""
+    built = {}
+    for language in ("en", "de", "pt"):
+        matcher = LocalMatcher(language)
+        matcher.prepare()
+        built[language] = matcher
+    return built
+
+
+CASES: list[tuple[str, str, Extra, str, dict[str, Any]]] = [
+    (
+        # "Climate" sorts before "GetState": the Furnace is a sensor, not a thermostat.
+        "en",
+        "what is the furnace temperature?",
+        {"sensor.furnace": ("kitchen", "Furnace", [], "40", {"device_class": "temperature"})},
+        "HassGetState",
+        {"name": "Furnace", "domain": ["sensor"], "device_class": ["temperature"]},
+    ),
+    (
+        # A cover set to 50 %, not a light's brightness.
+        "pt",
+        "muda a persiana da cozinha para 50%",
+        {
+            "cover.persiana": (
+                "kitchen",
+                "Persiana da Cozinha",
+                [],
+                "open",
+                {"device_class": "shutter", "supported_features": 15},
+            )
+        },
+        "HassSetPosition",
+        {"name": "Persiana da Cozinha", "position": 50, "domain": ["cover"]},
+    ),
+    (
+        # A fan turned on as a fan, not as a scene of the same name.
+        "de",
+        "Deckenventilator im Wohnzimmer an",
+        {"fan.decke": ("living_room", "Deckenventilator", [], "off", {})},
+        "HassTurnOn",
+        {"name": "Deckenventilator", "area": "Wohnzimmer"},
+    ),
+    (
+        # "Tore" are gates here (the home has gates and locks), the narrower reading.
+        "de",
+        "Wie viele Tore sind geschlossen?",
+        {
+            "cover.einfahrt": ("kitchen", "Einfahrt", [], "closed", {"device_class": "gate"}),
+            "lock.haustuer": ("kitchen", "Haustür", [], "locked", {}),
+        },
+        "HassGetState",
+        {"device_class": ["gate"], "state": ["closed"], "domain": ["cover"]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "extra", "intent", "slots"), CASES)
+def test_a_tie_goes_to_the_reading_the_home_can_carry_out(
+    matchers: dict[str, LocalMatcher],
+    language: str,
+    text: str,
+    extra: Extra,
+    intent: str,
+    slots: dict[str, Any],
+) -> None:
+    """The reading whose intent acts on what the sentence names wins the tie."""
+    dicts = home_dicts(extra)
+    if language == "de":
+        dicts["areas"] = [
+            {**area, "name": "Wohnzimmer"} if area["area_id"] == "living_room" else area
+            for area in dicts["areas"]
+        ]
+    model = HomeModel.build(**dicts)
+    match = matchers[language].recognize(text, model)
+    assert match is not None
+    assert (match.intent, match.slots) == (intent, slots)
