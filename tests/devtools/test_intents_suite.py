@@ -105,3 +105,18 @@ def test_hassil_runner_is_faithful_on_a_sample(language: str, library: SentenceL
         (r.case.sentence, r.hassil) for r in results if r.hassil_outcome is not Outcome.RIGHT
     ]
     assert all(isinstance(r.ours_outcome, Outcome) for r in results)
+
+
+def test_a_domain_every_entity_of_the_class_is_in_changes_nothing() -> None:
+    """An added ``domain: cover`` opens the same windows when every window is a cover.
+
+    Where a window is a binary sensor too, the added domain is another effect.
+    """
+    case = _case("HassTurnOn", {"area": "Bathroom", "device_class": "window"})
+    reading = Reading(
+        "HassTurnOn", {"area": "Bathroom", "device_class": ["window"], "domain": ["cover"]}
+    )
+    assert score(case, reading, None, {"window": frozenset({"cover"})}) is Outcome.RIGHT
+    both = {"window": frozenset({"cover", "binary_sensor"})}
+    assert score(case, reading, None, both) is Outcome.WRONG
+    assert score(case, reading) is Outcome.WRONG
