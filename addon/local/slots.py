@@ -150,11 +150,15 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
     people are at {zone}"), and a zone's name or a state a person is in reads as a list value.
     """
     known = _place_names(model) if model is not None else frozenset()
+    about_people = "person" in _domain_values(result)
     spoken = [entity for entity in result.entities_list if entity.text]
     wildcards = [
         entity
         for entity in spoken
-        if entity.is_wildcard and normalize_name(str(entity.text)) not in known
+        if entity.is_wildcard
+        # Where people are: a zone is a place's name, whether or not the home knows it.
+        and not (about_people and entity.name in ("state", "zone"))
+        and normalize_name(str(entity.text)) not in known
     ]
     if not wildcards:
         return False
@@ -162,6 +166,19 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
         return True
     wildcard_words = sum(len(str(entity.text).split()) for entity in wildcards)
     return wildcard_words * 2 > len(text.split())
+
+
+def _domain_values(result: RecognizeResult) -> frozenset[str]:
+    """The reading's ``domain`` slot as a set (a template's fixed domain included)."""
+    entity = result.entities.get("domain")
+    if entity is None:
+        return frozenset()
+    value = entity.value
+    if isinstance(value, str):
+        return frozenset({value})
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return frozenset(str(item) for item in value)
+    return frozenset()
 
 
 def _place_names(model: HomeModel) -> frozenset[str]:

@@ -159,6 +159,7 @@ PEOPLE = {
         ("is anyone home", "home"),
         ("who is at home", "home"),
         ("is anyone at work", "work"),
+        ("who is at school", "school"),  # no zone of that name: still a place, not chatter
     ],
 )
 def test_a_zone_in_a_question_about_people_is_not_free_text(
