@@ -44,6 +44,7 @@ from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
 from addon.local.best import best_reading
+from addon.local.fillers import without_now, without_request
 from addon.local.forms import TextMemo
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage, release_stage
 from addon.local.response_templates import ResponseTemplates
@@ -299,6 +300,7 @@ class LocalMatcher:
         if loaded is None or not text.strip():
             return
         text = without_answer_format(text, language or self._language)
+        text = without_now(text, language or self._language)
         seen: set[str] = set()
         memo = TextMemo()
         for sentences in loaded.sets:
@@ -308,6 +310,16 @@ class LocalMatcher:
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield match
+        plain = without_request(text, language or self._language)
+        if not seen and plain != text:
+            # "tell me if the lights are on": tried again as the question it stands for.
+            for sentences in loaded.sets:
+                match = self._recognize(
+                    text, plain, model, sentences, preferred_area_id, start, ambiguous
+                )
+                if match is not None and _key(match) not in seen:
+                    seen.add(_key(match))
+                    yield match
         if not tolerant:
             return
         corrected = correct(text, (self._home_vocabulary(model), loaded.words()))
