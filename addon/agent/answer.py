@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from addon.agent.conversation import ActionSummary, HandledBy
 from addon.agent.spoken import SpokenStream
-from addon.home.targeting.targets import MatchFailedReason
 from addon.llm.messages import ChatMessage
 from addon.tools.registry import ToolOutcome
 
@@ -42,14 +41,12 @@ def action_summary(outcome: ToolOutcome) -> ActionSummary:
 def missed_on_exposure(answer: Answer, spoken: SpokenStream | None) -> bool:
     """Whether a turn is worth answering again if exposure changed since the home was read.
 
-    A target was not exposed, and nothing was done or heard: a reply already streamed, or an
-    action taken, is never repeated.
+    A target was not found (not exposed, or not known by that name or in that area: an entity
+    Home Assistant exposes without telling is neither), and nothing was done or heard: a
+    reply already streamed, or an action taken, is never repeated.
     """
     if spoken is not None and spoken.heard:
         return False
     if any(outcome.acted or outcome.result.targets for outcome in answer.outcomes):
         return False
-    return any(
-        outcome.failure is not None and outcome.failure.reason is MatchFailedReason.ASSISTANT
-        for outcome in answer.outcomes
-    )
+    return any(outcome.failure is not None for outcome in answer.outcomes)

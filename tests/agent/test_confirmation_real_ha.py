@@ -408,7 +408,8 @@ async def test_an_entity_exposed_without_an_event_is_used_at_once(
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     refused = await agent.process(ask("lock the kitchen door"))
-    assert refused.reply == "Sorry, Kitchen Door is not exposed"
+    # Each release says it its own way (2025.4 reads "kitchen" as an area); nothing is done.
+    assert refused.reply.startswith("Sorry")
     assert str((await home.state("lock.kitchen_door"))["state"]) == "unlocked"
     await home.expose_entities(["lock.kitchen_door"])
     locked = await agent.process(ask("lock the kitchen door"))
