@@ -210,7 +210,7 @@ async def test_live_context_reports_current_states(
 ) -> None:
     """GetLiveContext gives the model states in Home Assistant's live-context format."""
     scripted_llm.tool_calls(("GetLiveContext", {"domain": ["light"]})).reply("Some are on.")
-    await make_agent(llm=scripted_llm).process(ask("which lights are on right now"))
+    await make_agent(llm=scripted_llm).process(ask("give me a rundown of the lights"))
     tool_message = scripted_llm.chat_requests[1].messages[-1]
     result = json.loads(tool_message["content"])
     assert result["success"] is True
