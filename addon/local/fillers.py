@@ -14,6 +14,10 @@ currently").
   order makes that a plain swap (English "the lights are on" → "are the lights on", German
   "ob die Lichter an sind" → "sind die Lichter an"); elsewhere the clause is tried as it is.
 
+* :func:`first_alternative` is tried last, for questions only: "is the TV playing, paused or
+  stopped?" is asked as "is the TV playing?", whose answer names the state it is in ("No,
+  paused"). A command with alternatives is never cut short this way.
+
 Only whole words are removed, and never everything.
 """
 
@@ -51,6 +55,18 @@ _TELL: dict[str, str] = {
 }
 """A request to tell whether something holds, at the front of a yes/no question."""
 
+_OR: dict[str, str] = {
+    "en": "or",
+    "de": "oder",
+    "fr": "ou",
+    "es": "o|u",
+    "it": "o|oppure",
+    "nl": "of",
+    "pt": "ou",
+    "pl": "lub|czy|albo",
+}
+"""The word that joins the last of several alternatives."""
+
 _SEPARATORS = r"[\s,;:!]*"
 
 
@@ -59,6 +75,12 @@ def _words(pattern: str) -> re.Pattern[str]:
 
 
 _NOW_PATTERNS = {language: _words(words) for language, words in _NOW.items()}
+_ALTERNATIVES = {
+    language: re.compile(
+        rf"^(.+?\s\w+)(?:\s*,\s*\w+)*\s*,?\s+(?:{words})\s+\w+\s*([?.!]*)$", re.IGNORECASE
+    )
+    for language, words in _OR.items()
+}
 _TELL_PATTERNS = {
     language: re.compile(rf"^{_SEPARATORS}(?:{words}){_SEPARATORS}", re.IGNORECASE)
     for language, words in _TELL.items()
@@ -79,6 +101,15 @@ def without_request(text: str, language: str) -> str:
     if tell is None or not tell.search(text):
         return text
     return _tidy(text, _as_question(tell.sub("", text).strip(), base))
+
+
+def first_alternative(text: str, language: str) -> str:
+    """``text`` with only the first of the states it offers ("playing, paused or stopped")."""
+    pattern = _ALTERNATIVES.get(base_language(language))
+    found = pattern.match(text.strip()) if pattern is not None else None
+    if found is None:
+        return text
+    return _tidy(text, found.group(1) + found.group(2))
 
 
 def _tidy(text: str, stripped: str) -> str:

@@ -44,7 +44,7 @@ from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.model.live import HomeModel
 from addon.local.answer_format import without_answer_format
 from addon.local.best import best_reading
-from addon.local.fillers import without_now, without_request
+from addon.local.fillers import first_alternative, without_now, without_request
 from addon.local.forms import TextMemo
 from addon.local.library import Language, SentenceLibrary, Sentences, Stage, release_stage
 from addon.local.response_templates import ResponseTemplates
@@ -318,6 +318,17 @@ class LocalMatcher:
                     text, plain, model, sentences, preferred_area_id, start, ambiguous
                 )
                 if match is not None and _key(match) not in seen:
+                    seen.add(_key(match))
+                    yield match
+        first = first_alternative(plain, language or self._language)
+        if not seen and first != plain:
+            # "is it playing, paused or stopped": asked of the first state, whose answer says
+            # the state it is in; only ever a question, never a command cut short.
+            for sentences in loaded.sets:
+                match = self._recognize(
+                    text, first, model, sentences, preferred_area_id, start, ambiguous
+                )
+                if match is not None and match.intent in QUESTIONS and _key(match) not in seen:
                     seen.add(_key(match))
                     yield match
         if not tolerant:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from addon.home.model.live import HomeModel
-from addon.local.fillers import without_now, without_request
+from addon.local.fillers import first_alternative, without_now, without_request
 from addon.local.matcher import LocalMatcher
+from tests.local.conftest import home_dicts
 
 
 @pytest.mark.parametrize(
@@ -72,3 +73,33 @@ def test_the_question_is_answered_locally(
         "HassGetState",
         {"name": "Kitchen Lights", "state": ["on"]},
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "asked"),
+    [
+        ("en", "is the tv playing, paused or stopped?", "is the tv playing?"),
+        ("en", "is the tv playing or paused", "is the tv playing"),
+        ("fr", "la lumière est allumée ou éteinte", "la lumière est allumée"),
+        ("nl", "is de lamp aan of uit", "is de lamp aan"),
+        ("en", "turn on the kitchen lights", "turn on the kitchen lights"),
+    ],
+)
+def test_a_question_offering_states_is_asked_of_the_first(
+    language: str, said: str, asked: str
+) -> None:
+    """Its answer names the state the device is in ("No, paused"), which is what was asked."""
+    assert first_alternative(said, language) == asked
+
+
+def test_offered_states_are_answered_but_a_command_is_never_cut_short(
+    matcher: LocalMatcher,
+) -> None:
+    """Only a question is asked of its first alternative; "turn on A or B" acts on neither."""
+    model = HomeModel.build(
+        **home_dicts({"media_player.tv": ("living_room", "TV", [], "paused", {})})
+    )
+    match = matcher.recognize("is the tv playing, paused or stopped?", model)
+    assert match is not None
+    assert (match.intent, match.slots) == ("HassGetState", {"name": "TV", "state": ["playing"]})
+    assert matcher.recognize("turn on the kitchen lights or the sofa light", model) is None
