@@ -156,8 +156,13 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
         entity
         for entity in spoken
         if entity.is_wildcard
-        # Where people are: a zone is a place's name, whether or not the home knows it.
-        and not (about_people and entity.name in ("state", "zone"))
+        # Where people are: a zone is a place's name, whether or not the home knows it (a
+        # name is a word or two; "Türen im Flur öffnen" is a command a catch-all swallowed).
+        and not (
+            about_people
+            and entity.name in ("state", "zone")
+            and len(str(entity.text).split()) <= _PLACE_WORDS
+        )
         and normalize_name(str(entity.text)) not in known
     ]
     if not wildcards:
@@ -166,6 +171,10 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
         return True
     wildcard_words = sum(len(str(entity.text).split()) for entity in wildcards)
     return wildcard_words * 2 > len(text.split())
+
+
+_PLACE_WORDS = 2
+"""The most words a place's name unknown to the home may have ("Schule", "the office")."""
 
 
 def _domain_values(result: RecognizeResult) -> frozenset[str]:

@@ -96,3 +96,15 @@ def test_a_tie_goes_to_the_reading_the_home_can_carry_out(
     match = matchers[language].recognize(text, model)
     assert match is not None
     assert (match.intent, match.slots) == (intent, slots)
+
+
+def test_a_command_is_not_read_as_a_place_people_are_in(
+    matchers: dict[str, LocalMatcher],
+) -> None:
+    """A place in a question about people is a value; a whole command in its wildcard is not."""
+    model = HomeModel.build(**home_dicts({"person.anna": ("kitchen", "Anna", [], "Schule", {})}))
+    match = matchers["de"].recognize("alle Türen im Flur öffnen", model)
+    assert match is None or match.slots.get("domain") != ["person"]
+    asked = matchers["de"].recognize("wer ist in der Schule", model)
+    assert asked is not None
+    assert asked.slots == {"state": ["Schule"], "domain": ["person"]}
