@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from addon.home.model.release import RELEASE_2026_11, Release
 from addon.text import JsonObject
 
 ASSISTANT = "conversation"
@@ -81,6 +82,10 @@ class IntentSpec:
     """Offered to a model as a tool; False keeps the intent local-only (sentences only)."""
     platforms: frozenset[str] | None = None
     """Domains the intent serves; HA offers the tool only if one such entity is exposed."""
+    since: Release | None = None
+    """The first release whose sentences mean this intent; on an older (or unknown) release
+    the local path leaves them alone: HassListRemoveItem's "delete X from my list" is a
+    completion in Home Assistant 2025.4's sentences, and a removal cannot be undone."""
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if the intent has one."""
@@ -400,6 +405,7 @@ _SPECS: tuple[IntentSpec, ...] = (
         "Remove one or more items from a todo list",
         _LIST_SLOTS,
         platforms=frozenset({"todo"}),
+        since=RELEASE_2026_11,
     ),
     IntentSpec(
         "HassShoppingListAddItem",
