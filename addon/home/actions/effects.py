@@ -370,7 +370,8 @@ def _vacuum(
 def _lawn_mower(
     service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
 ) -> Effect | None:
-    ends = {"start_mowing": "mowing", "pause": "paused", "dock": "docked"}
+    # Docking sends the mower home: it shows "returning" until it arrives (as the demo's).
+    ends = {"start_mowing": "mowing", "pause": "paused", "dock": "returning"}
     return Effect(ends[service], attrs) if service in ends else None
 
 
