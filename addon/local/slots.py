@@ -152,8 +152,9 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
     A sentence whose only slots are wildcards (but for :data:`ITEM_ONLY_INTENTS`), or whose
     wildcards hold more than half of its words, matched a catch-all template ("add {item} to
     …") more than it matched a command; the model reads such sentences better than a template
-    does. A wildcard that holds a name the home knows is not free text: Home Assistant's zones are a wildcard list ("how many
-    people are at {zone}"), and a zone's name or a state a person is in reads as a list value.
+    does. A wildcard that holds a name the home knows is not free text: Home Assistant's zones
+    are a wildcard list ("how many people are at {zone}"), and a zone's name or a state a
+    person is in reads as a list value.
     """
     known = _place_names(model) if model is not None else frozenset()
     about_people = "person" in _domain_values(result)
