@@ -133,6 +133,8 @@ def _target_slots(
 
 
 _MEDIA = ("media_player",)
+_NEWER_MEDIA_PLAYER_CLASSES = (*_MEDIA_PLAYER_CLASSES, "projector")
+"""``MediaPlayerDeviceClass`` in 2026.11, which the intents it brought take."""
 _MUTED = SlotSpec(
     "is_volume_muted",
     SlotKind.BOOLEAN,
@@ -328,13 +330,13 @@ _SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
         "HassMediaPlayerMute",
         "Mutes a media player",
-        (*_target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES), _MUTED),
+        (*_target_slots(domains=_MEDIA, device_classes=_NEWER_MEDIA_PLAYER_CLASSES), _MUTED),
         platforms=frozenset(_MEDIA),
     ),
     IntentSpec(
         "HassMediaPlayerUnmute",
         "Unmutes a media player",
-        (*_target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES), _MUTED),
+        (*_target_slots(domains=_MEDIA, device_classes=_NEWER_MEDIA_PLAYER_CLASSES), _MUTED),
         platforms=frozenset(_MEDIA),
     ),
     IntentSpec(
@@ -555,14 +557,16 @@ def _slot_schema(slot: SlotSpec) -> JsonObject:
     elif slot.kind is SlotKind.NUMBER:
         schema = {"type": "number"}
     elif slot.kind is SlotKind.BOOLEAN:
-        schema = {"type": "boolean"}
+        # ``probatio.Boolean()`` has no JSON form: Home Assistant 2026.11 gives only the
+        # description.
+        schema = {}
     elif slot.kind is SlotKind.STEP:
-        # ``Any("up", "down", All(Coerce(int), Range(...)))`` as voluptuous_openapi writes it.
-        words: list[JsonObject] = [
-            {"type": "string", "enum": [word]} for word in slot.choices or ()
-        ]
+        # ``Any("up", "down", All(Coerce(int), Range(...)))`` as probatio writes it.
+        words: JsonObject = {"type": "string", "enum": list(slot.choices or ())}
         number: JsonObject = {"type": "integer", "minimum": slot.minimum, "maximum": slot.maximum}
-        return {"anyOf": [*words, number]}
+        return {"anyOf": [words, number]}
+    elif slot.choices is not None:
+        schema = {"type": "string", "enum": list(slot.choices)}
     else:
         schema = {"type": "string"}
     if slot.minimum is not None:
