@@ -33,6 +33,9 @@ EXPECTED_STATES: dict[tuple[str, str], set[str]] = {
     ("HassMediaUnpause", "media_player"): {"playing"},
     ("HassVacuumStart", "vacuum"): {"cleaning"},
     ("HassVacuumReturnToBase", "vacuum"): {"returning", "docked", "idle"},
+    ("HassVacuumCleanArea", "vacuum"): {"cleaning"},
+    ("HassLawnMowerStartMowing", "lawn_mower"): {"mowing"},
+    ("HassLawnMowerDock", "lawn_mower"): {"returning", "docked"},
 }
 
 # A custom tool's Home Assistant action, read as the intent whose expected states apply.

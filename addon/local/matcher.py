@@ -415,6 +415,9 @@ class LocalMatcher:
         spec = INTENTS.get(name)
         if spec is None or name not in self._intent_names:
             return None
+        if spec.since is not None and model.release < spec.since:
+            _LOGGER.debug("Local match %s for %r is newer than the home's release", name, text)
+            return None
         metadata = result.intent_metadata or {}
         if wildcard_heavy(result, text, model) and not metadata.get(METADATA_SUBJECT):
             _LOGGER.debug(

@@ -140,14 +140,21 @@ def intent_slots(
     return slots
 
 
+ITEM_ONLY_INTENTS = frozenset({"HassShoppingListAddItem", "HassShoppingListCompleteItem"})
+"""Intents whose only slot is free text by design: the shopping list's item. Their sentences
+name the list in words ("… to my shopping list"), so the item is free text only when it holds
+most of the sentence."""
+
+
 def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None = None) -> bool:
     """True when free text (a wildcard slot) carries the sentence rather than the template.
 
-    A sentence whose only slots are wildcards, or whose wildcards hold more than half of its
-    words, matched a catch-all template ("add {item} to …") more than it matched a command;
-    the model reads such sentences better than a template does. A wildcard that holds a name
-    the home knows is not free text: Home Assistant's zones are a wildcard list ("how many
-    people are at {zone}"), and a zone's name or a state a person is in reads as a list value.
+    A sentence whose only slots are wildcards (but for :data:`ITEM_ONLY_INTENTS`), or whose
+    wildcards hold more than half of its words, matched a catch-all template ("add {item} to
+    …") more than it matched a command; the model reads such sentences better than a template
+    does. A wildcard that holds a name the home knows is not free text: Home Assistant's zones
+    are a wildcard list ("how many people are at {zone}"), and a zone's name or a state a
+    person is in reads as a list value.
     """
     known = _place_names(model) if model is not None else frozenset()
     about_people = "person" in _domain_values(result)
@@ -167,7 +174,7 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
     ]
     if not wildcards:
         return False
-    if len(wildcards) == len(spoken):
+    if len(wildcards) == len(spoken) and result.intent.name not in ITEM_ONLY_INTENTS:
         return True
     wildcard_words = sum(len(str(entity.text).split()) for entity in wildcards)
     return wildcard_words * 2 > len(text.split())

@@ -1,10 +1,11 @@
 """Intents that act on exactly one matched entity and wait for the result.
 
 Ports of Home Assistant 2025.4's ``SetTemperatureIntent`` (``components/climate/intent.py``)
-and ``ListAddItemIntent`` (``components/todo/intent.py``), plus the two intents that do
-nothing (HassNevermind, HassRespond). Unlike the service intents these wait for the call to
-finish, as Home Assistant does, so a refused temperature ("accepted range is 7 to 35") comes
-back as the answer rather than a success.
+and ``ListAddItemIntent`` (``components/todo/intent.py``), 2026.11's ``SetFanModeIntent``
+(climate) and ``CleanAreaIntentHandler`` (``components/vacuum/intent.py``), plus the two
+intents that do nothing (HassNevermind, HassRespond). Unlike the service intents these wait
+for the call to finish, as Home Assistant does, so a refused temperature ("accepted range is
+7 to 35") comes back as the answer rather than a success.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
 from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.queries import report
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
@@ -27,7 +29,12 @@ from addon.home.actions.response import (
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
 from addon.home.targeting.matching import match_targets
-from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.targeting.targets import (
+    MatchFailedReason,
+    MatchTargetsConstraints,
+    MatchTargetsPreferences,
+    MatchTargetsResult,
+)
 
 _TARGET_TEMPERATURE = 1
 """``ClimateEntityFeature.TARGET_TEMPERATURE``."""
@@ -153,4 +160,142 @@ def respond(intent: str, slots: Mapping[str, Any], language: str) -> IntentResul
         response_type=ResponseType.ACTION_DONE,
         language=language,
         speech=slots.get("response"),
+    )
+
+
+_FAN_MODE = 8
+"""``ClimateEntityFeature.FAN_MODE``."""
+
+
+async def set_fan_mode(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassClimateSetFanMode (2026.11): one climate entity with fan modes, one of its modes.
+
+    The requested mode is the entity's own if it is one of ``fan_modes`` as said or up to
+    case. Home Assistant also accepts a mode's translated name in the request's language; the
+    local sentences already give the mode's own value ("gering" is ``low``), so that last
+    step is not ported.
+    """
+    requested = str(slots["fan_mode"])
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains={"climate"},
+        features=_FAN_MODE,
+        assistant=ASSISTANT,
+        single_target=True,
+    )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        return match_failed(
+            intent,
+            result,
+            constraints,
+            model,
+            language=language,
+            requirement="able to set a fan mode",
+        )
+    climate = result.states[0]
+    available = [str(mode) for mode in climate.attributes.get("fan_modes") or ()]
+    by_casefold = {mode.casefold(): mode for mode in available}
+    fan_mode = requested if requested in available else by_casefold.get(requested.casefold())
+    if fan_mode is None:
+        message = f"Fan mode {requested} is not supported by {climate.name}"
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    call = ServiceCall("climate", "set_fan_mode", (climate.entity_id,), {"fan_mode": fan_mode})
+    try:
+        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+    except ToolError as err:
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
+        matched_states=(report(climate),),
+        calls=(call,),
+    )
+
+
+_CLEAN_AREA = 16384
+"""``VacuumEntityFeature.CLEAN_AREA``."""
+
+
+async def clean_area(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassVacuumCleanArea (2026.11): the area is what to clean, not where the vacuum is.
+
+    The area name picks the areas (the satellite's area, then its floor, narrow several of
+    that name); the vacuums that can clean an area are matched by the optional name, with the
+    first area and its floor as preferences; one ``vacuum.clean_area`` call sends them all.
+    """
+    area_name = str(slots["area"])
+    areas = model.find_areas(area_name)
+    if not areas:
+        failed = MatchTargetsResult(
+            is_match=False,
+            no_match_reason=MatchFailedReason.INVALID_AREA,
+            no_match_name=area_name,
+        )
+        area_only = MatchTargetsConstraints(area_name=area_name, assistant=ASSISTANT)
+        return match_failed(intent, failed, area_only, model, language=language)
+    if len(areas) > 1 and preferences.area_id is not None:
+        areas = [area for area in areas if area.area_id == preferences.area_id] or areas
+    if len(areas) > 1 and preferences.floor_id is not None:
+        areas = [area for area in areas if area.floor_id == preferences.floor_id] or areas
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        domains={"vacuum"},
+        features=_CLEAN_AREA,
+        assistant=ASSISTANT,
+    )
+    target = areas[0]
+    result = match_targets(
+        model, constraints, MatchTargetsPreferences(target.area_id, target.floor_id)
+    )
+    if not result.is_match:
+        return match_failed(
+            intent,
+            result,
+            constraints,
+            model,
+            language=language,
+            requirement="able to clean an area",
+        )
+    entity_ids = tuple(state.entity_id for state in result.states)
+    area_ids = [area.area_id for area in areas]
+    call = ServiceCall("vacuum", "clean_area", entity_ids, {"cleaning_area_id": area_ids})
+    try:
+        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+    except ToolError as err:
+        message = (
+            f"Failed to call clean_area for areas: {area_ids} "
+            f"with vacuums: {list(entity_ids)} ({err})"
+        )
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        success=(
+            *(IntentTarget(area.name, TargetType.AREA, area.area_id) for area in areas),
+            *(IntentTarget(s.name, TargetType.ENTITY, s.entity_id) for s in result.states),
+        ),
+        matched_states=tuple(report(state) for state in result.states),
+        calls=(call,),
     )

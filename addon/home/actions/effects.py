@@ -43,15 +43,19 @@ SERVICES: dict[str, frozenset[str]] = {
         "media_previous_track",
         "volume_set",
         "volume_mute",
+        "volume_up",
+        "volume_down",
+        "play_media",
     },
-    "climate": _ON_OFF | {"set_temperature", "set_hvac_mode"},
+    "climate": _ON_OFF | {"set_temperature", "set_hvac_mode", "set_fan_mode"},
     "cover": frozenset({"open_cover", "close_cover", "set_cover_position", "stop_cover", "toggle"}),
     "valve": frozenset({"open_valve", "close_valve", "set_valve_position", "stop_valve", "toggle"}),
     "lock": frozenset({"lock", "unlock", "open"}),
-    "vacuum": frozenset({"start", "pause", "stop", "return_to_base"}),
+    "vacuum": frozenset({"start", "pause", "stop", "return_to_base", "clean_area"}),
+    "lawn_mower": frozenset({"start_mowing", "pause", "dock"}),
     "scene": frozenset({"turn_on"}),
     "script": _ON_OFF,
-    "todo": frozenset({"add_item"}),
+    "todo": frozenset({"add_item", "update_item", "remove_item"}),
     "water_heater": frozenset({"turn_on", "turn_off", "set_temperature"}),
 }
 """The services the virtual home offers (Home Assistant's names, a subset of its list)."""
@@ -70,6 +74,9 @@ REQUIRED_FEATURES: dict[tuple[str, str], int] = {
     ("media_player", "media_pause"): 1,
     ("media_player", "volume_set"): 4,
     ("media_player", "volume_mute"): 8,
+    ("media_player", "volume_up"): 4 | 1024,
+    ("media_player", "volume_down"): 4 | 1024,
+    ("media_player", "play_media"): 512,
     ("media_player", "media_previous_track"): 16,
     ("media_player", "media_next_track"): 32,
     ("media_player", "turn_on"): 128,
@@ -83,13 +90,21 @@ REQUIRED_FEATURES: dict[tuple[str, str], int] = {
     ("fan", "turn_off"): 16,
     ("fan", "turn_on"): 32,
     ("climate", "set_temperature"): 1 | 2,
+    ("climate", "set_fan_mode"): 8,
     ("climate", "turn_off"): 128,
     ("climate", "turn_on"): 256,
     ("vacuum", "pause"): 4,
     ("vacuum", "stop"): 8,
     ("vacuum", "return_to_base"): 16,
     ("vacuum", "start"): 8192,
+    ("vacuum", "clean_area"): 16384,
+    ("lawn_mower", "start_mowing"): 1,
+    ("lawn_mower", "pause"): 2,
+    ("lawn_mower", "dock"): 4,
 }
+
+VOLUME_STEP = 0.1
+"""``MediaPlayerEntity.volume_step``'s default: what ``volume_up``/``volume_down`` move by."""
 
 FAN_DEFAULT_PERCENTAGE = 67
 """What the demo fans (and many real ones) run at when turned on without a speed."""
@@ -234,6 +249,15 @@ def _climate(
         return Effect(_climate_on(state, modes), attrs)
     if service == "set_hvac_mode":
         return Effect(str(data["hvac_mode"]), attrs)
+    if service == "set_fan_mode":
+        modes = [str(mode) for mode in attrs.get("fan_modes") or ()]
+        if modes and data["fan_mode"] not in modes:
+            raise ToolError(
+                f"Validation error: Fan mode {data['fan_mode']} is not valid. "
+                f"Valid fan modes are: {', '.join(modes)}"
+            )
+        attrs["fan_mode"] = data["fan_mode"]
+        return Effect(state, attrs)
     if service != "set_temperature":
         return None
     if "temperature" in data:
@@ -278,6 +302,14 @@ def _media_player(
         attrs["volume_level"] = float(data["volume_level"])
     elif service == "volume_mute":
         attrs["is_volume_muted"] = bool(data["is_volume_muted"])
+    elif service in ("volume_up", "volume_down") and attrs.get("volume_level") is not None:
+        # ``async_volume_up``/``down`` without a device method: one step, within 0..1.
+        step = VOLUME_STEP if service == "volume_up" else -VOLUME_STEP
+        attrs["volume_level"] = max(0.0, min(1.0, float(attrs["volume_level"]) + step))
+    elif service == "play_media":
+        attrs["media_content_id"] = data["media_content_id"]
+        attrs["media_content_type"] = data["media_content_type"]
+        return Effect("playing", attrs)
     elif service in ("media_next_track", "media_previous_track"):
         _step_track(attrs, 1 if service == "media_next_track" else -1)
     else:
@@ -323,9 +355,23 @@ def _fan(
 def _vacuum(
     service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
 ) -> Effect | None:
-    ends = {"start": "cleaning", "pause": "paused", "stop": "idle", "return_to_base": "returning"}
+    ends = {
+        "start": "cleaning",
+        "clean_area": "cleaning",
+        "pause": "paused",
+        "stop": "idle",
+        "return_to_base": "returning",
+    }
     if service == "pause" and state != "cleaning":
         return None
+    return Effect(ends[service], attrs) if service in ends else None
+
+
+def _lawn_mower(
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+) -> Effect | None:
+    # Docking sends the mower home: it shows "returning" until it arrives (as the demo's).
+    ends = {"start_mowing": "mowing", "pause": "paused", "dock": "returning"}
     return Effect(ends[service], attrs) if service in ends else None
 
 
@@ -349,7 +395,8 @@ def _script(
 def _todo(
     service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
 ) -> Effect | None:
-    # A to-do list's state is how many items still need doing.
+    # A to-do list's state is how many items still need doing; the virtual executor keeps
+    # the items themselves and sets the count after an update or a removal.
     if service != "add_item":
         return None
     return Effect(str(int(state) + 1 if state.isdigit() else 1), attrs)
@@ -363,6 +410,7 @@ _HANDLERS = {
     "media_player": _media_player,
     "fan": _fan,
     "vacuum": _vacuum,
+    "lawn_mower": _lawn_mower,
     "scene": _scene,
     "script": _script,
     "todo": _todo,

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
-from addon.home.actions import direct_intents, queries, questions
+from addon.home.actions import direct_intents, list_intents, media_intents, queries, questions
 from addon.home.actions.executor import Executor
 from addon.home.actions.intents import INTENTS
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
@@ -121,6 +121,9 @@ async def _dispatch(
         return await direct_intents.add_list_item(
             name, slots, model=model, executor=executor, language=language
         )
+    acted = await _newer(name, slots, model, executor, preferences, language)
+    if acted is not None:
+        return acted
     moment = now if now is not None else datetime.now().astimezone()
     own = await _question(name, slots, model, executor, preferences, language, moment)
     if own is not None:
@@ -132,6 +135,40 @@ async def _dispatch(
     if name == "HassRespond":
         return direct_intents.respond(name, slots, language)
     return direct_intents.nevermind(name, language)
+
+
+async def _newer(
+    name: str,
+    slots: Mapping[str, SlotValue],
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult | None:
+    """The intents Home Assistant 2026.11's own handlers brought; None for another."""
+    if name in ("HassListCompleteItem", "HassListRemoveItem"):
+        return await list_intents.change_list_item(
+            name, slots, model=model, executor=executor, language=language
+        )
+    if name == "HassShoppingListAddItem":
+        return await list_intents.shopping_list_add(
+            name, slots, model=model, executor=executor, language=language
+        )
+    if name == "HassShoppingListCompleteItem":
+        return await list_intents.shopping_list_complete(
+            name, slots, model=model, executor=executor, language=language
+        )
+    placed = {
+        "HassSetVolumeRelative": media_intents.set_volume_relative,
+        "HassMediaSearchAndPlay": media_intents.search_and_play,
+        "HassClimateSetFanMode": direct_intents.set_fan_mode,
+        "HassVacuumCleanArea": direct_intents.clean_area,
+    }.get(name)
+    if placed is None:
+        return None
+    return await placed(
+        name, slots, model=model, executor=executor, preferences=preferences, language=language
+    )
 
 
 async def _question(

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from addon.home.model.release import RELEASE_2026_11, Release
 from addon.text import JsonObject
 
 ASSISTANT = "conversation"
@@ -46,6 +47,12 @@ class SlotKind(StrEnum):
 
     COLOR = "color"
     """A colour name Home Assistant knows ("red", "warm white" is not one)."""
+
+    BOOLEAN = "boolean"
+    """``cv.boolean``/``probatio.Boolean()``: true/false, "on"/"off", "yes"/"no", 1/0."""
+
+    STEP = "step"
+    """One of ``choices`` ("up", "down") or a whole number in range (HassSetVolumeRelative)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +79,13 @@ class IntentSpec:
     description: str
     slots: tuple[SlotSpec, ...]
     in_assist_api: bool = True
+    """Offered to a model as a tool; False keeps the intent local-only (sentences only)."""
     platforms: frozenset[str] | None = None
     """Domains the intent serves; HA offers the tool only if one such entity is exposed."""
+    since: Release | None = None
+    """The first release whose sentences mean this intent; on an older (or unknown) release
+    the local path leaves them alone: HassListRemoveItem's "delete X from my list" is a
+    completion in Home Assistant 2025.4's sentences, and a removal cannot be undone."""
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if the intent has one."""
@@ -121,6 +133,41 @@ def _target_slots(
 
 
 _MEDIA = ("media_player",)
+_NEWER_MEDIA_PLAYER_CLASSES = (*_MEDIA_PLAYER_CLASSES, "projector")
+"""``MediaPlayerDeviceClass`` in 2026.11, which the intents it brought take."""
+_MUTED = SlotSpec(
+    "is_volume_muted",
+    SlotKind.BOOLEAN,
+    description="Whether the media player should be muted or unmuted",
+)
+"""Mute/Unmute's optional slot; the handler sets it from the intent whatever is passed."""
+MEDIA_CLASSES = (
+    "album",
+    "app",
+    "artist",
+    "channel",
+    "composer",
+    "contributing_artist",
+    "directory",
+    "episode",
+    "game",
+    "genre",
+    "image",
+    "movie",
+    "music",
+    "playlist",
+    "podcast",
+    "season",
+    "track",
+    "tv_show",
+    "url",
+    "video",
+)
+"""``MediaClass`` values, HassMediaSearchAndPlay's ``media_class`` choices."""
+_LIST_SLOTS = (
+    SlotSpec("item", SlotKind.TEXT, required=True),
+    SlotSpec("name", SlotKind.TEXT, required=True),
+)
 
 _SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
@@ -272,12 +319,116 @@ _SPECS: tuple[IntentSpec, ...] = (
         platforms=frozenset({"vacuum"}),
     ),
     IntentSpec(
+        "HassVacuumCleanArea",
+        "Tells a vacuum to clean a specific area",
+        (
+            SlotSpec("area", SlotKind.TEXT, required=True, allow_empty=True),
+            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
+        ),
+        platforms=frozenset({"vacuum"}),
+    ),
+    IntentSpec(
+        "HassMediaPlayerMute",
+        "Mutes a media player",
+        (*_target_slots(domains=_MEDIA, device_classes=_NEWER_MEDIA_PLAYER_CLASSES), _MUTED),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassMediaPlayerUnmute",
+        "Unmutes a media player",
+        (*_target_slots(domains=_MEDIA, device_classes=_NEWER_MEDIA_PLAYER_CLASSES), _MUTED),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassSetVolumeRelative",
+        "Increases or decreases the volume of a media player",
+        (
+            SlotSpec(
+                "volume_step",
+                SlotKind.STEP,
+                required=True,
+                minimum=-100,
+                maximum=100,
+                choices=("up", "down"),
+            ),
+            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("area", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+        ),
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassMediaSearchAndPlay",
+        "Searches for media and plays the first result",
+        (
+            SlotSpec("search_query", SlotKind.TEXT, required=True, allow_empty=True),
+            SlotSpec("media_class", SlotKind.TEXT, choices=MEDIA_CLASSES),
+            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("area", SlotKind.TEXT, allow_empty=True),
+            SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+        ),
+        # Home Assistant 2026.11 offers a model its search and play tools instead.
+        in_assist_api=False,
+        platforms=frozenset(_MEDIA),
+    ),
+    IntentSpec(
+        "HassClimateSetFanMode",
+        "Sets the fan mode of a climate device or entity",
+        (
+            SlotSpec("fan_mode", SlotKind.TEXT, required=True),
+            SlotSpec("area", SlotKind.TEXT),
+            SlotSpec("name", SlotKind.TEXT),
+            SlotSpec("floor", SlotKind.TEXT),
+        ),
+        # Not among the climate integration's LLM tools in Home Assistant 2026.11.
+        in_assist_api=False,
+        platforms=frozenset({"climate"}),
+    ),
+    IntentSpec(
+        "HassLawnMowerStartMowing",
+        "Starts a lawn mower",
+        _target_slots(domains=("lawn_mower",)),
+        platforms=frozenset({"lawn_mower"}),
+    ),
+    IntentSpec(
+        "HassLawnMowerDock",
+        "Sends a lawn mower to dock",
+        _target_slots(domains=("lawn_mower",)),
+        platforms=frozenset({"lawn_mower"}),
+    ),
+    IntentSpec(
+        "HassListCompleteItem",
+        "Complete item on a todo list",
+        _LIST_SLOTS,
+        platforms=frozenset({"todo"}),
+    ),
+    IntentSpec(
+        "HassListRemoveItem",
+        "Remove one or more items from a todo list",
+        _LIST_SLOTS,
+        platforms=frozenset({"todo"}),
+        since=RELEASE_2026_11,
+    ),
+    IntentSpec(
+        "HassShoppingListAddItem",
+        "Adds an item to the shopping list",
+        (SlotSpec("item", SlotKind.TEXT, required=True, allow_empty=True),),
+        # Home Assistant offers it for a "shopping_list" entity, which never exists (the
+        # list is a to-do entity): no model is offered it.
+        in_assist_api=False,
+        platforms=frozenset({"todo"}),
+    ),
+    IntentSpec(
+        "HassShoppingListCompleteItem",
+        "Marks an item as completed on the shopping list",
+        (SlotSpec("item", SlotKind.TEXT, required=True, allow_empty=True),),
+        in_assist_api=False,
+        platforms=frozenset({"todo"}),
+    ),
+    IntentSpec(
         "HassListAddItem",
         "Add item to a todo list",
-        (
-            SlotSpec("item", SlotKind.TEXT, required=True),
-            SlotSpec("name", SlotKind.TEXT, required=True),
-        ),
+        _LIST_SLOTS,
         platforms=frozenset({"todo"}),
     ),
     IntentSpec(
@@ -405,6 +556,17 @@ def _slot_schema(slot: SlotSpec) -> JsonObject:
         schema = {"type": "integer"}
     elif slot.kind is SlotKind.NUMBER:
         schema = {"type": "number"}
+    elif slot.kind is SlotKind.BOOLEAN:
+        # ``probatio.Boolean()`` has no JSON form: Home Assistant 2026.11 gives only the
+        # description.
+        schema = {}
+    elif slot.kind is SlotKind.STEP:
+        # ``Any("up", "down", All(Coerce(int), Range(...)))`` as probatio writes it.
+        words: JsonObject = {"type": "string", "enum": list(slot.choices or ())}
+        number: JsonObject = {"type": "integer", "minimum": slot.minimum, "maximum": slot.maximum}
+        return {"anyOf": [words, number]}
+    elif slot.choices is not None:
+        schema = {"type": "string", "enum": list(slot.choices)}
     else:
         schema = {"type": "string"}
     if slot.minimum is not None:

@@ -85,6 +85,8 @@ class ServiceRule:
     required_states: frozenset[str] | None = None
     slot_data: tuple[tuple[str, str], ...] = ()
     """(slot, service data key) pairs copied into the call when the slot was given."""
+    fixed_data: tuple[tuple[str, Any], ...] = ()
+    """Service data the handler always sends, whatever the slots say (mute: muted or not)."""
     on_off: bool = False
     """OnOffIntentHandler's domain rules (HassTurnOn/HassTurnOff)."""
     by_domain: Mapping[str, str] | None = None
@@ -95,6 +97,12 @@ class ServiceRule:
 
 
 _MEDIA = frozenset({"media_player"})
+_LAWN_MOWER = frozenset({"lawn_mower"})
+_VOLUME_MUTE = 8
+"""``MediaPlayerEntityFeature.VOLUME_MUTE``."""
+_START_MOWING = 1
+_DOCK = 4
+"""``LawnMowerEntityFeature.START_MOWING`` and ``DOCK``."""
 
 SERVICE_RULES: dict[str, ServiceRule] = {
     "HassTurnOn": ServiceRule("homeassistant", "turn_on", on_off=True),
@@ -161,12 +169,46 @@ SERVICE_RULES: dict[str, ServiceRule] = {
         required_domains=frozenset({"fan"}),
         slot_data=(("percentage", "percentage"),),
     ),
+    "HassMediaPlayerMute": ServiceRule(
+        "media_player",
+        "volume_mute",
+        required_domains=_MEDIA,
+        required_features=_VOLUME_MUTE,
+        fixed_data=(("is_volume_muted", True),),
+        requirement="able to mute",
+    ),
+    "HassMediaPlayerUnmute": ServiceRule(
+        "media_player",
+        "volume_mute",
+        required_domains=_MEDIA,
+        required_features=_VOLUME_MUTE,
+        fixed_data=(("is_volume_muted", False),),
+        requirement="able to mute",
+    ),
+    "HassLawnMowerStartMowing": ServiceRule(
+        "lawn_mower",
+        "start_mowing",
+        required_domains=_LAWN_MOWER,
+        required_features=_START_MOWING,
+        requirement="able to start mowing",
+    ),
+    "HassLawnMowerDock": ServiceRule(
+        "lawn_mower",
+        "dock",
+        required_domains=_LAWN_MOWER,
+        required_features=_DOCK,
+        requirement="able to dock",
+    ),
     "HassVacuumStart": ServiceRule("vacuum", "start", required_domains=frozenset({"vacuum"})),
     "HassVacuumReturnToBase": ServiceRule(
         "vacuum", "return_to_base", required_domains=frozenset({"vacuum"})
     ),
 }
-"""The rules as Home Assistant 2025.4 has them; :func:`service_rule` gives a release's."""
+"""The rules as Home Assistant 2025.4 has them; :func:`service_rule` gives a release's.
+
+Mute, unmute and the lawn mower's are 2026.11's (2025.4 has no such intents): the handlers
+``MediaPlayerMuteUnmuteHandler`` (``media_player/intent.py``) and ``lawn_mower/intent.py``'s
+two ``ServiceIntentHandler``s."""
 
 _VACUUM_START = 8192
 _VACUUM_RETURN_HOME = 16
@@ -302,7 +344,7 @@ async def handle_service_intent(
 
 def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> JsonObject:
     """The slot values the rule copies into the service call."""
-    data: JsonObject = {}
+    data: JsonObject = dict(rule.fixed_data)
     for slot, key in rule.slot_data:
         if slot in slots:
             value = slots[slot]

@@ -18,7 +18,7 @@ from addon.errors import ToolError
 from addon.home.actions.color_names import closest_color_names, color_name_to_rgb
 from addon.home.actions.intents import PREFERENCE_SLOTS, IntentSpec, SlotKind, SlotSpec
 
-type SlotValue = str | int | float | list[str] | tuple[int, int, int]
+type SlotValue = str | bool | int | float | list[str] | tuple[int, int, int]
 """A converted slot value: text, a list of texts, a number, or a colour as an RGB triple."""
 
 
@@ -62,7 +62,28 @@ def _convert(spec: IntentSpec, slot: SlotSpec, value: Any) -> SlotValue:
         return _in_range(spec, slot, _integer(spec, slot.name, value))
     if slot.kind is SlotKind.NUMBER:
         return _in_range(spec, slot, _number(spec, slot.name, value))
+    if slot.kind is SlotKind.BOOLEAN:
+        return _boolean(spec, slot.name, value)
+    if slot.kind is SlotKind.STEP:
+        if isinstance(value, str) and slot.choices is not None and value in slot.choices:
+            return value
+        return _in_range(spec, slot, _integer(spec, slot.name, value))
     return _color(spec, slot.name, value)
+
+
+_TRUE = frozenset({"1", "true", "yes", "on", "enable"})
+_FALSE = frozenset({"0", "false", "no", "off", "disable"})
+
+
+def _boolean(spec: IntentSpec, name: str, value: Any) -> bool:
+    """``cv.boolean``: a bool, 1/0, or the words Home Assistant reads as one."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ToolError(f"{spec.name} slot '{name}' must be true or false, not {_describe(value)}")
 
 
 def _text(spec: IntentSpec, name: str, value: Any, *, allow_empty: bool) -> str:

@@ -24,7 +24,7 @@ from addon.home.actions.executor import (
     ScriptRun,
     ServiceCall,
 )
-from addon.home.actions.light_effects import LightMemory
+from addon.home.actions.light_effects import Effect, LightMemory
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 
@@ -36,13 +36,14 @@ def _utc_now() -> datetime:
 class VirtualExecutor:
     """Carries out service calls on a model instead of a Home Assistant."""
 
-    __slots__ = ("_calls", "_clock", "_handed", "_lights", "_model", "_todo")
+    __slots__ = ("_calls", "_clock", "_handed", "_lights", "_lists", "_model", "_todo")
 
     def __init__(self, model: HomeModel, *, clock: Callable[[], datetime] = _utc_now) -> None:
         self._model = model
         self._clock = clock
         self._lights = LightMemory()
         self._todo: dict[str, list[str]] = {}
+        self._lists: dict[str, list[dict[str, str]]] = {}
         self._calls: list[ServiceCall] = []
         self._handed: list[HandedSentence] = []
 
@@ -102,13 +103,57 @@ class VirtualExecutor:
                 memory=self._lights,
                 now=now,
             )
-            if domain == "todo" and service == "add_item":
-                self._todo.setdefault(entity_id, []).append(str(data["item"]))
+            if domain == "todo":
+                outcome = self._change_list(entity_id, service, data, outcome)
             if outcome is not None:
                 self._model.set_state(
                     entity_id, outcome.state, outcome.attributes, when=now.timestamp()
                 )
         self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
+
+    def _items(self, entity_id: str) -> list[dict[str, str]]:
+        """The list's items (uid, summary, status): the fixture's open ones, then changes."""
+        if entity_id not in self._lists:
+            current = self._model.state(entity_id)
+            seeded = (current.attributes.get("items") or ()) if current is not None else ()
+            self._lists[entity_id] = [
+                {"uid": f"{entity_id}-{index}", "summary": str(name), "status": "needs_action"}
+                for index, name in enumerate(seeded)
+            ]
+        return self._lists[entity_id]
+
+    def _change_list(
+        self,
+        entity_id: str,
+        service: str,
+        data: Mapping[str, Any],
+        outcome: Effect | None,
+    ) -> Effect | None:
+        """``todo.add_item``/``update_item``/``remove_item`` on the list's items.
+
+        Items are found as the services find them, by uid or by summary; one that is not on
+        the list is refused with Home Assistant's words. The state becomes the open count.
+        """
+        items = self._items(entity_id)
+        if service == "add_item":
+            self._todo.setdefault(entity_id, []).append(str(data["item"]))
+            uid = f"{entity_id}-{len(items)}"
+            items.append({"uid": uid, "summary": str(data["item"]), "status": "needs_action"})
+            return outcome
+        wanted = data["item"] if service == "remove_item" else [data["item"]]
+        wanted = [str(item) for item in (wanted if isinstance(wanted, list) else [wanted])]
+        for key in wanted:
+            found = next((i for i in items if key in (i["uid"], i["summary"])), None)
+            if found is None:
+                raise ToolError(f"Unable to find To-do item: {key}")
+            if service == "remove_item":
+                items.remove(found)
+            elif "status" in data:
+                found["status"] = str(data["status"])
+        current = self._model.state(entity_id)
+        attributes = dict(current.attributes) if current is not None else {}
+        count = sum(1 for item in items if item["status"] == "needs_action")
+        return Effect(str(count), attributes)
 
     async def run_script(
         self, service: str, variables: Mapping[str, Any], *, wait: float
@@ -143,8 +188,11 @@ class VirtualExecutor:
         """What the virtual home knows: a list's items, a calendar's events, as attributes.
 
         An evaluation fixture gives a to-do list's open items as ``attributes.items`` and a
-        calendar's events as ``attributes.events`` (``summary``, ``start``, ``end``); items
-        this executor added follow. Any other read answers nothing.
+        calendar's events as ``attributes.events`` (``summary``, ``start``, ``end``); a list's
+        items as this executor changed them, with the statuses asked for (default: all).
+        ``media_player.search_media`` finds what a player's ``attributes.media_library``
+        (``title``, ``media_content_id``, ``media_content_type``, ``media_class``) has whose
+        title holds the query. Any other read answers nothing.
         """
         answer: JsonObject = {}
         for entity_id in entity_ids:
@@ -152,11 +200,13 @@ class VirtualExecutor:
             if current is None:
                 continue
             if (domain, service) == ("todo", "get_items"):
-                names = [*(current.attributes.get("items") or ()), *self._todo.get(entity_id, ())]
-                items = [{"summary": str(name), "status": "needs_action"} for name in names]
-                answer[entity_id] = {"items": items}
+                statuses = data.get("status") or ["needs_action", "completed"]
+                items = [dict(item) for item in self._items(entity_id)]
+                answer[entity_id] = {"items": [i for i in items if i["status"] in statuses]}
             elif (domain, service) == ("calendar", "get_events"):
                 answer[entity_id] = {"events": _on_days(current.attributes.get("events"), data)}
+            elif (domain, service) == ("media_player", "search_media"):
+                answer[entity_id] = {"result": _search(current.attributes, data)}
         return answer
 
     async def state(self, entity_id: str) -> ReadState | None:
@@ -165,6 +215,19 @@ class VirtualExecutor:
         if current is None:
             return None
         return ReadState(current.entity_id, current.state, dict(current.attributes))
+
+
+def _search(attributes: Mapping[str, Any], data: Mapping[str, Any]) -> list[Any]:
+    """The library items whose title holds the query, of the classes asked for if any."""
+    query = str(data.get("search_query") or "").casefold()
+    classes = data.get("media_filter_classes")
+    return [
+        dict(item)
+        for item in attributes.get("media_library") or ()
+        if isinstance(item, Mapping)
+        and query in str(item.get("title") or "").casefold()
+        and (not classes or item.get("media_class") in classes)
+    ]
 
 
 def _on_days(events: Any, data: Mapping[str, Any]) -> list[Any]:

@@ -60,6 +60,15 @@ BY_NAME: Mapping[str, ToolLabels] = {
     "HassVacuumStart": CONTROLS,
     "HassVacuumReturnToBase": CONTROLS,
     "HassListAddItem": ADDS,
+    # Home Assistant 2026.11's labels for the intents it brought (each integration's llm.py).
+    "HassMediaPlayerMute": CONTROLS,
+    "HassMediaPlayerUnmute": CONTROLS,
+    "HassSetVolumeRelative": REPEATS,
+    "HassLawnMowerStartMowing": CONTROLS,
+    "HassLawnMowerDock": CONTROLS,
+    "HassVacuumCleanArea": REPEATS,
+    "HassListCompleteItem": REPEATS,
+    "HassListRemoveItem": REPEATS,
     "remember": ADDS,
     # Forgetting deletes; forgetting the same memory again changes nothing.
     "forget_memory": ToolLabels(idempotent=True, open_world=False),

@@ -31,6 +31,7 @@ COMPARED_DOMAINS = frozenset(
         "media_player",
         "fan",
         "vacuum",
+        "lawn_mower",
         "todo",
     }
 )
@@ -74,6 +75,8 @@ EXPOSED = (
     "weather.demo_weather_south",
     "weather.demo_weather_north",
 )
+LAWN_MOWER = "lawn_mower.my_lawn_mower"
+"""The demo's mower (2026.11 only); lawn mowers are not exposed by default."""
 UNEXPOSED_LOCK = "lock.poorly_installed_door"
 """Left unexposed (the default for locks): the exposure test's target."""
 
@@ -95,6 +98,8 @@ async def arrange_home(process: HomeAssistantProcess) -> None:
         for entity_id in entity_ids:
             await process.put_in_area(entity_id, area_id)
     await process.expose_entities(EXPOSED)
+    if LAWN_MOWER in await snapshot(process):
+        await process.expose_entities([LAWN_MOWER])
 
 
 async def snapshot(process: HomeAssistantProcess) -> Snapshot:

@@ -50,6 +50,8 @@ class Case:
     """HA pairs states with ``asyncio.as_completed`` results, so *which* entities it lists as
     failed depends on completion order; compare all targets and the number of failures."""
     virtual: Literal["full", "state"] = "full"
+    since: str | None = None
+    """The first release whose own handler the case compares with; skipped on older ones."""
 
 
 CASES: tuple[Case, ...] = (
@@ -209,6 +211,34 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     Case("list-add-item", "HassListAddItem", {"name": "Shopping List", "item": "milk"}),
+    # Intents Home Assistant 2026.11 brought: compared with its own handlers there.
+    Case("mute-by-name", "HassMediaPlayerMute", {"name": "Kitchen"}, since="2026.11.0"),
+    Case("unmute-by-name", "HassMediaPlayerUnmute", {"name": "Kitchen"}, since="2026.11.0"),
+    Case(
+        "volume-step-up",
+        "HassSetVolumeRelative",
+        {"name": "Kitchen", "volume_step": "up"},
+        since="2026.11.0",
+    ),
+    Case(
+        "volume-down-by-percent",
+        "HassSetVolumeRelative",
+        {"name": "Kitchen", "volume_step": -20},
+        since="2026.11.0",
+    ),
+    Case(
+        "climate-fan-mode",
+        "HassClimateSetFanMode",
+        {"name": "Ecobee", "fan_mode": "AUTO_HIGH"},
+        since="2026.11.0",
+    ),
+    Case(
+        "lawn-mower-start",
+        "HassLawnMowerStartMowing",
+        {"name": "My Lawn Mower"},
+        since="2026.11.0",
+    ),
+    Case("lawn-mower-dock", "HassLawnMowerDock", {"name": "My Lawn Mower"}, since="2026.11.0"),
     Case("current-time", "HassGetCurrentTime", {}),
     Case("current-date", "HassGetCurrentDate", {}),
     Case("area-only-on", "HassTurnOn", {"area": "Kitchen"}, virtual="state"),

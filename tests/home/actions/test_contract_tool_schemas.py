@@ -89,8 +89,28 @@ def _comparable(schema: Any) -> Any:
     return schema
 
 
+NEWER = frozenset(
+    {
+        "HassFanSetSpeed",
+        "HassMediaPlayerMute",
+        "HassMediaPlayerUnmute",
+        "HassSetVolumeRelative",
+        "HassMediaSearchAndPlay",
+        "HassClimateSetFanMode",
+        "HassLawnMowerStartMowing",
+        "HassLawnMowerDock",
+        "HassVacuumCleanArea",
+        "HassListRemoveItem",
+    }
+)
+"""Intents Home Assistant 2025.4.4 does not have (described as its later release does)."""
+SHOPPING_LIST = frozenset({"HassShoppingListAddItem", "HassShoppingListCompleteItem"})
+"""Offered for a ``shopping_list`` entity, which never exists: local-only here."""
+
 SHARED = sorted(
-    name for name in INTENTS if name != "HassFanSetSpeed" and not name.startswith(OWN_PREFIX)
+    name
+    for name in INTENTS
+    if name not in NEWER | SHOPPING_LIST and not name.startswith(OWN_PREFIX)
 )
 
 

@@ -7,6 +7,10 @@ from addon.home.actions.intents import (
     ON_OFF_DEVICE_CLASSES,
     parameters_schema,
 )
+from addon.home.actions.slots import validate_slots
+from addon.home.model.live import HomeModel
+from addon.tools.home_tools import home_tools
+from tests.local.newer_home import english_home
 
 REQUIRED_INTENTS = {
     "HassTurnOn",
@@ -81,3 +85,57 @@ def test_assist_api_hides_the_query_intents() -> None:
     hidden = {name for name, spec in INTENTS.items() if not spec.in_assist_api}
     assert {"HassGetState", "HassToggle", "HassGetCurrentTime", "HassGetWeather"} <= hidden
     assert INTENTS["HassTurnOn"].in_assist_api
+
+
+OFFERED_BY_2026_11 = {
+    "HassMediaPlayerMute",
+    "HassMediaPlayerUnmute",
+    "HassSetVolumeRelative",
+    "HassLawnMowerStartMowing",
+    "HassLawnMowerDock",
+    "HassVacuumCleanArea",
+    "HassListCompleteItem",
+    "HassListRemoveItem",
+}
+"""The newer intents Home Assistant 2026.11's integrations offer a model (their ``llm.py``)."""
+LOCAL_ONLY = {
+    "HassClimateSetFanMode",
+    "HassMediaSearchAndPlay",
+    "HassShoppingListAddItem",
+    "HassShoppingListCompleteItem",
+}
+"""Handled for sentences but offered to no model, as in Home Assistant 2026.11."""
+
+
+def test_newer_intents_are_tools_where_home_assistant_offers_them() -> None:
+    """A home with every domain exposed gets the tools 2026.11 offers, not the local-only ones."""
+    names = {tool.name for tool in home_tools(english_home())} | {
+        tool.name for tool in home_tools(_mower_home())
+    }
+
+    assert names >= OFFERED_BY_2026_11
+    assert names.isdisjoint(LOCAL_ONLY)
+    assert all(name in INTENTS for name in LOCAL_ONLY)
+
+
+def _mower_home() -> HomeModel:
+    """A home with one exposed lawn mower."""
+    return HomeModel.build(
+        config={"location_name": "Mower", "language": "en"},
+        floors=[],
+        areas=[],
+        devices=[],
+        entities=[],
+        entity_details={},
+        exposure={},
+        states={"lawn_mower.mower": {"s": "docked", "a": {"supported_features": 5}}},
+    )
+
+
+def test_volume_step_takes_a_word_or_a_percentage() -> None:
+    """HassSetVolumeRelative's step is "up", "down" or a whole number from -100 to 100."""
+    step = parameters_schema(INTENTS["HassSetVolumeRelative"])["properties"]["volume_step"]
+    assert step["anyOf"][-1] == {"type": "integer", "minimum": -100, "maximum": 100}
+    assert validate_slots(INTENTS["HassSetVolumeRelative"], {"volume_step": "-20"}) == {
+        "volume_step": -20
+    }

@@ -1,0 +1,169 @@
+"""The media player intents that are more than one service call per matched player.
+
+Ports of Home Assistant 2026.11's ``MediaSetVolumeRelativeHandler`` and
+``MediaSearchAndPlayHandler`` (``components/media_player/intent.py``):
+
+* HassSetVolumeRelative matches players that can set their volume; with several matched and
+  no name, only the playing ones. "up"/"down" is one volume step (Home Assistant calls the
+  entity's ``async_volume_up``/``down``, which is what ``media_player.volume_up``/``down``
+  run), a number is that many percent added to each player's level, kept within 0..100. Its
+  answer lists no targets, as Home Assistant's does;
+* HassMediaSearchAndPlay matches one player that can search and play, reads the first result
+  of ``media_player.search_media`` (a read: it changes nothing) and plays it with
+  ``media_player.play_media``. The answer carries the result as the ``media`` speech slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from addon.errors import ToolError
+from addon.home.actions.executor import Executor, ServiceCall
+from addon.home.actions.failure import match_failed
+from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.response import ErrorCode, IntentResult, ResponseType, error_result
+from addon.home.model.live import HomeModel
+from addon.home.model.records import EntityState
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import (
+    MatchFailedReason,
+    MatchTargetsConstraints,
+    MatchTargetsPreferences,
+    MatchTargetsResult,
+)
+
+_VOLUME_SET = 4
+_PLAY_MEDIA = 512
+_SEARCH_MEDIA = 4194304
+"""``MediaPlayerEntityFeature`` bits."""
+
+
+async def set_volume_relative(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassSetVolumeRelative: step each matched player's volume up or down."""
+    step = slots["volume_step"]
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains={"media_player"},
+        features=_VOLUME_SET,
+        assistant=ASSISTANT,
+    )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        return match_failed(
+            intent, result, constraints, model, language=language, requirement="able to set volume"
+        )
+    states = list(result.states)
+    if len(states) > 1 and "name" not in slots:
+        states = [state for state in states if state.state == "playing"]
+        if not states:
+            none_playing = MatchTargetsResult(
+                is_match=False, no_match_reason=MatchFailedReason.STATE
+            )
+            return match_failed(
+                intent, none_playing, constraints, model, language=language, requirement="playing"
+            )
+    try:
+        calls = [_volume_call(state, step) for state in states]
+        await asyncio.gather(
+            *(executor.call_service(c.domain, c.service, c.entity_ids, c.data) for c in calls)
+        )
+    except ToolError as err:
+        message = f"Error setting relative volume: {err}"
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        calls=tuple(calls),
+    )
+
+
+def _volume_call(state: EntityState, step: object) -> ServiceCall:
+    """The call that moves one player's volume by ``step`` ("up", "down" or a percentage)."""
+    if step in ("up", "down"):
+        return ServiceCall("media_player", f"volume_{step}", (state.entity_id,), {})
+    level = state.attributes.get("volume_level")
+    if not isinstance(level, int | float) or not isinstance(step, int):
+        raise ToolError(f"{state.entity_id} reports no volume level to change")
+    volume = max(0.0, min(1.0, level + step / 100))
+    return ServiceCall("media_player", "volume_set", (state.entity_id,), {"volume_level": volume})
+
+
+async def search_and_play(
+    intent: str,
+    slots: Mapping[str, Any],
+    *,
+    model: HomeModel,
+    executor: Executor,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> IntentResult:
+    """HassMediaSearchAndPlay: search the one matched player, play the first result."""
+    query = str(slots["search_query"])
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains={"media_player"},
+        features=_SEARCH_MEDIA | _PLAY_MEDIA,
+        assistant=ASSISTANT,
+        single_target=True,
+    )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        return match_failed(
+            intent,
+            result,
+            constraints,
+            model,
+            language=language,
+            requirement="able to search and play media",
+        )
+    player = result.states[0].entity_id
+    search: dict[str, Any] = {"search_query": query}
+    if slots.get("media_class"):
+        search["media_filter_classes"] = [slots["media_class"]]
+    try:
+        answer = await executor.read("media_player", "search_media", [player], search)
+    except ToolError as err:
+        message = f"Error searching media: {err}"
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    entry = answer.get(player)
+    found = entry.get("result") if isinstance(entry, Mapping) else None
+    first = found[0] if isinstance(found, list) and found else None
+    if not isinstance(first, Mapping):
+        message = f"No results found for {query}"
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    call = ServiceCall(
+        "media_player",
+        "play_media",
+        (player,),
+        {
+            "media_content_id": first.get("media_content_id"),
+            "media_content_type": first.get("media_content_type"),
+        },
+    )
+    try:
+        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+    except ToolError as err:
+        message = f"Error playing media: {err}"
+        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    return IntentResult(
+        intent=intent,
+        response_type=ResponseType.ACTION_DONE,
+        language=language,
+        speech_slots={"media": dict(first)},
+        calls=(call,),
+    )
