@@ -189,18 +189,33 @@ def _slot_fits(
     return bool(expected == matched)
 
 
+_READS = frozenset({"HassGetState"})
+"""Intents that read: an added domain narrows what they report, so it always counts."""
+_READ_ONLY = frozenset({"sensor", "binary_sensor"})
+"""Domains no action can change: an action's added domain that leaves them out loses nothing."""
+
+
 def _implied(
-    expected: Mapping[str, Any], domain: Any, domains: Mapping[str, frozenset[str]] | None
+    expected: Mapping[str, Any],
+    domain: Any,
+    domains: Mapping[str, frozenset[str]] | None,
+    *,
+    acts: bool = False,
 ) -> bool:
-    """Whether ``domain`` holds every entity of the expected device class anyway."""
+    """Whether ``domain`` holds every entity of the expected device class anyway.
+
+    For an action (``acts``), entities no action can change (a window's binary sensor beside
+    its cover) are left out: "open the windows" opens the same covers either way.
+    """
     if domains is None or "device_class" not in expected:
         return False
     classes = _plain(expected["device_class"])
     classes = classes if isinstance(classes, list) else [classes]
     said = _plain(domain)
     said = set(said) if isinstance(said, list) else {said}
-    return all(domains.get(str(kind), frozenset()) <= said for kind in classes) and all(
-        domains.get(str(kind)) for kind in classes
+    ignored = _READ_ONLY if acts else frozenset()
+    return all((domains.get(str(kind), frozenset()) - ignored) <= said for kind in classes) and all(
+        domains.get(str(kind), frozenset()) - ignored for kind in classes
     )
 
 
@@ -231,7 +246,11 @@ def score(
         return Outcome.WRONG
     expected = case.slots
     for name, value in reading.slots.items():
-        if name == "domain" and name not in expected and _implied(expected, value, domains):
+        if (
+            name == "domain"
+            and name not in expected
+            and _implied(expected, value, domains, acts=case.intent not in _READS)
+        ):
             continue
         if name not in expected or not _slot_fits(name, expected[name], value, same_place):
             return Outcome.WRONG

@@ -110,13 +110,18 @@ def test_hassil_runner_is_faithful_on_a_sample(language: str, library: SentenceL
 def test_a_domain_every_entity_of_the_class_is_in_changes_nothing() -> None:
     """An added ``domain: cover`` opens the same windows when every window is a cover.
 
-    Where a window is a binary sensor too, the added domain is another effect.
+    For a question it narrows what is reported, so there it is another reading.
     """
     case = _case("HassTurnOn", {"area": "Bathroom", "device_class": "window"})
     reading = Reading(
         "HassTurnOn", {"area": "Bathroom", "device_class": ["window"], "domain": ["cover"]}
     )
     assert score(case, reading, None, {"window": frozenset({"cover"})}) is Outcome.RIGHT
+    # A window's binary sensor beside its cover: opening changes only covers either way.
     both = {"window": frozenset({"cover", "binary_sensor"})}
-    assert score(case, reading, None, both) is Outcome.WRONG
+    assert score(case, reading, None, both) is Outcome.RIGHT
+    # Asked about, the sensor would have been reported: the added domain narrows the answer.
+    asked = _case("HassGetState", {"area": "Bathroom", "device_class": "window"})
+    narrowed = Reading("HassGetState", {**reading.slots})
+    assert score(asked, narrowed, None, both) is Outcome.WRONG
     assert score(case, reading) is Outcome.WRONG
