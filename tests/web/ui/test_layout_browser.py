@@ -4,11 +4,13 @@ A new user found the panel at 390 px breaking names mid-word in tables ("fak e-m
 digit per line, chart labels clipped, tables cut off at their card's edge (Safety's switch, a
 run's failure reasons, a tool's From/To radios) and the tab bar on three rows. This walks every
 page with data in it, its folded parts unfolded, and measures what Chromium laid out, so a
-layout regression fails here rather than on a phone.
+layout regression fails here rather than on a phone. With ``HOME_AGENT_SCREENSHOTS=1`` it also
+leaves a full-page screenshot of each page at both widths in /tmp/home-agent-layout-screenshots.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -254,6 +256,13 @@ ACTIONS: dict[str, tuple[str, Action]] = {
 
 
 async def shoot(page: Page, name: str, width: int) -> None:
+    """A full-page screenshot for a person to look at, when ``HOME_AGENT_SCREENSHOTS`` is set.
+
+    Seventy full-page PNGs cost the suite about a minute of CPU; the test's verdict does not
+    need them, so they are taken only when someone asks.
+    """
+    if not os.environ.get("HOME_AGENT_SCREENSHOTS"):
+        return
     path = SCREENSHOTS / f"{name.replace(' ', '-')}-{width}.png"
     await page.screenshot(path=path, full_page=True)
 
