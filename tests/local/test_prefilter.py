@@ -294,6 +294,22 @@ def test_needs_of_a_template() -> None:
     assert frozenset({Word("please", Where.END), Slot("name", Where.END)}) in clauses
 
 
+def test_an_alternative_is_known_by_its_branches_sharpest_words() -> None:
+    """Each branch of ``<duration>`` needs a unit word and a number; the unit words are kept.
+
+    A number is in almost any sentence and "a" inside most words, so a clause of those let
+    Home Assistant 2025.4's "in <timer_duration> {command}" through for "the Garage 2 Lamp".
+    """
+    rules = {
+        "duration": parse_sentence("({minutes} minute[s])|({half} a minute[s])|({hours} hour[s])"),
+    }
+    sentence = parse_sentence("in <duration> {command}")
+
+    clauses = Analysis(rules, wildcards={"command"}).needs(sentence)
+
+    assert frozenset({Word("minute"), Word("hour")}) in clauses
+
+
 def test_wildcard_at_the_end_gives_no_start_clause() -> None:
     """A template ending in a wildcard is read with skip words removed only at its start.
 
