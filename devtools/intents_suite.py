@@ -205,7 +205,8 @@ def _implied(
     """Whether ``domain`` holds every entity of the expected device class anyway.
 
     For an action (``acts``), entities no action can change (a window's binary sensor beside
-    its cover) are left out: "open the windows" opens the same covers either way.
+    its cover) are left out: "open the windows" opens the same covers either way. A class the
+    home has none of is acted on nowhere either way.
     """
     if domains is None or "device_class" not in expected:
         return False
@@ -214,9 +215,8 @@ def _implied(
     said = _plain(domain)
     said = set(said) if isinstance(said, list) else {said}
     ignored = _READ_ONLY if acts else frozenset()
-    return all((domains.get(str(kind), frozenset()) - ignored) <= said for kind in classes) and all(
-        domains.get(str(kind), frozenset()) - ignored for kind in classes
-    )
+    # A class the home has none of is acted on nowhere, with the added domain or without it.
+    return all((domains.get(str(kind), frozenset()) - ignored) <= said for kind in classes)
 
 
 def _place(value: Any, same_place: Mapping[str, str]) -> Any:

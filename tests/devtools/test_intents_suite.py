@@ -74,6 +74,8 @@ def test_an_area_by_another_of_its_names_is_the_same_area() -> None:
     suite = load("pl")
     case = Case("pl", "test", "s", "HassTurnOn", {"area": "Salon", "domain": "cover"}, None)
     reading = Reading("HassTurnOn", {"area": "Salonie", "domain": ["cover"]})
+    # A home with no window at all opens none, with the added domain or without it.
+    assert score(case, reading, None, {}) is Outcome.RIGHT
     assert score(case, reading) is Outcome.WRONG
     assert score(case, reading, places(suite.home)) is Outcome.RIGHT
 
