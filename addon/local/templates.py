@@ -283,12 +283,6 @@ def _branch_clause_order(
     )
 
 
-def _clause_order(clause: Iterable[Atom]) -> tuple[int, list[tuple[str, str, str, int]]]:
-    """Fewest atoms first, then a fixed order, so the analysis is the same on every run."""
-    order = sorted(map(atom_order, clause))
-    return (len(order), order)
-
-
 def atom_order(atom: Atom) -> tuple[str, str, str, int]:
     """A sort key for atoms (sets of them iterate in an order that changes between runs)."""
     if isinstance(atom, Word):
