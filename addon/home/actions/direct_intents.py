@@ -40,6 +40,38 @@ _TARGET_TEMPERATURE = 1
 """``ClimateEntityFeature.TARGET_TEMPERATURE``."""
 
 
+def one_able(
+    intent: str,
+    slots: Mapping[str, Any],
+    domain: str,
+    features: int,
+    requirement: str,
+    model: HomeModel,
+    preferences: MatchTargetsPreferences,
+    language: str,
+) -> MatchTargetsResult | IntentResult:
+    """The one ``domain`` entity the slots name that has ``features``, or the failure to say.
+
+    What Home Assistant's single-target handlers (set temperature, fan mode, search and play)
+    match first: by name, area or floor, exposed, and able to do it ("able to set a fan mode").
+    """
+    constraints = MatchTargetsConstraints(
+        name=slots.get("name"),
+        area_name=slots.get("area"),
+        floor_name=slots.get("floor"),
+        domains={domain},
+        features=features,
+        assistant=ASSISTANT,
+        single_target=True,
+    )
+    result = match_targets(model, constraints, preferences)
+    if not result.is_match:
+        return match_failed(
+            intent, result, constraints, model, language=language, requirement=requirement
+        )
+    return result
+
+
 async def set_temperature(
     intent: str,
     slots: Mapping[str, Any],
@@ -50,25 +82,18 @@ async def set_temperature(
     language: str,
 ) -> IntentResult:
     """HassClimateSetTemperature: one climate entity that has a target temperature."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"climate"},
-        features=_TARGET_TEMPERATURE,
-        assistant=ASSISTANT,
-        single_target=True,
+    result = one_able(
+        intent,
+        slots,
+        "climate",
+        _TARGET_TEMPERATURE,
+        "able to set a target temperature",
+        model,
+        preferences,
+        language,
     )
-    result = match_targets(model, constraints, preferences)
-    if not result.is_match:
-        return match_failed(
-            intent,
-            result,
-            constraints,
-            model,
-            language=language,
-            requirement="able to set a target temperature",
-        )
+    if isinstance(result, IntentResult):
+        return result
     climate = result.states[0]
     call = ServiceCall(
         "climate", "set_temperature", (climate.entity_id,), {"temperature": slots["temperature"]}
@@ -184,25 +209,11 @@ async def set_fan_mode(
     step is not ported.
     """
     requested = str(slots["fan_mode"])
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"climate"},
-        features=_FAN_MODE,
-        assistant=ASSISTANT,
-        single_target=True,
+    result = one_able(
+        intent, slots, "climate", _FAN_MODE, "able to set a fan mode", model, preferences, language
     )
-    result = match_targets(model, constraints, preferences)
-    if not result.is_match:
-        return match_failed(
-            intent,
-            result,
-            constraints,
-            model,
-            language=language,
-            requirement="able to set a fan mode",
-        )
+    if isinstance(result, IntentResult):
+        return result
     climate = result.states[0]
     available = [str(mode) for mode in climate.attributes.get("fan_modes") or ()]
     by_casefold = {mode.casefold(): mode for mode in available}

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from addon.errors import ToolError
+from addon.home.actions.direct_intents import one_able
 from addon.home.actions.executor import Executor, ServiceCall
 from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
@@ -112,25 +113,18 @@ async def search_and_play(
 ) -> IntentResult:
     """HassMediaSearchAndPlay: search the one matched player, play the first result."""
     query = str(slots["search_query"])
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"media_player"},
-        features=_SEARCH_MEDIA | _PLAY_MEDIA,
-        assistant=ASSISTANT,
-        single_target=True,
+    result = one_able(
+        intent,
+        slots,
+        "media_player",
+        _SEARCH_MEDIA | _PLAY_MEDIA,
+        "able to search and play media",
+        model,
+        preferences,
+        language,
     )
-    result = match_targets(model, constraints, preferences)
-    if not result.is_match:
-        return match_failed(
-            intent,
-            result,
-            constraints,
-            model,
-            language=language,
-            requirement="able to search and play media",
-        )
+    if isinstance(result, IntentResult):
+        return result
     player = result.states[0].entity_id
     search: dict[str, Any] = {"search_query": query}
     if slots.get("media_class"):
