@@ -94,10 +94,13 @@ async def test_journal_mode_is_wal(store: Store) -> None:
         assert await connection.scalar(text("PRAGMA journal_mode")) == "wal"
 
 
-async def test_synchronous_is_normal(store: Store) -> None:
-    """Connections sync at NORMAL, the safe and fast setting for WAL."""
+async def test_every_commit_reaches_the_disk(store: Store) -> None:
+    """Connections sync at FULL: a commit (which an answer waits for) survives a power cut."""
     async with store.engine.connect() as connection:
-        assert await connection.scalar(text("PRAGMA synchronous")) == 1
+        assert await connection.scalar(text("PRAGMA synchronous")) == 2
+    for engine in store.writer.batch_engines:
+        with engine.connect() as own:
+            assert own.scalar(text("PRAGMA synchronous")) == 2
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
