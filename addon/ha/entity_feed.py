@@ -11,6 +11,7 @@ from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
 
+
 class EntityFeed:
     """The callback of one ``subscribe_entities``: first event is the snapshot, then diffs.
 

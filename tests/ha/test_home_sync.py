@@ -304,8 +304,7 @@ async def test_a_reconnect_brings_what_changed_meanwhile(
 async def test_a_turn_while_the_first_snapshot_is_taken_waits_for_it(
     linked: HomeAssistantClient, home: ScriptedHome
 ) -> None:
-    """Connected but with no model yet (the first snapshot never came and is tried again):
-    ``fresh`` waits for the model rather than answering without the home."""
+    """Connected, no model yet (the first snapshot is tried again): ``fresh`` waits for it."""
     home.withhold_snapshots = 1
     home_sync = HomeSync(linked, snapshot_timeout=0.5, retry_interval=0.1, fresh_wait=30.0)
     await home_sync.start()

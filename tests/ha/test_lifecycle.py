@@ -52,4 +52,7 @@ async def test_app_connects_and_builds_model(
     body = await (await client.get("/health")).json()
     assert body["components"]["home_assistant"]["status"] == "ok"
     home = body["components"]["home"]
-    assert (home["status"], home["detail"].split("; ")[1]) == ("ok", "snapshots taken: 1, registry patches: 0")
+    assert (home["status"], home["detail"].split("; ")[1]) == (
+        "ok",
+        "snapshots taken: 1, registry patches: 0",
+    )
