@@ -26,11 +26,9 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(_BENCH.parent), *(p for p in sys.path if Path(p or ".").resolve() != _BENCH)]
 
 from addon.home.actions.confirmation import (
-    DEFAULT_ENTRIES,
     ConfirmationPolicy,
     ConfirmingExecutor,
     Holds,
-    PolicyEntry,
 )
 from addon.home.actions.executor import (
     ExecutorName,
@@ -42,6 +40,7 @@ from addon.home.actions.executor import (
 from addon.home.actions.impact import ImpactCache
 from addon.home.model.live import HomeModel
 from devtools.synthetic import synthetic_home
+from tests.fixtures.policy import default_policy
 
 SIZE = 1_100
 """Asked of the synthetic home: about 1,000 entities once registry-only ones are left out."""
@@ -119,10 +118,7 @@ async def one_turn(
 async def main() -> None:
     model = synthetic_home(SIZE, seed=0).build()
     lights = [e.entity_id for e in model.exposed_entities() if e.entity_id.startswith("light.")]
-    defaults = ConfirmationPolicy.of(
-        PolicyEntry(number, scope, target, actions)
-        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
-    )
+    defaults = default_policy()
     empty = ConfirmationPolicy()
     impacts = ImpactCache()  # the agent's: what calls do, kept per home model and revision
     timed: dict[str, list[float]] = {"defaults": [], "empty": []}

@@ -15,13 +15,13 @@ from addon.errors import TaskFileInvalid
 from addon.eval.runner import Evaluation, RunSettings
 from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
-from addon.home.actions.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, PolicyEntry
 from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
 from addon.store.queries.dashboard import confirmations_since
 from addon.store.records import ConversationRecords
 from tests.eval.tasks import TASKS_YAML
+from tests.fixtures.policy import default_policy
 
 UNLOCK = """\
   - id: unlock-confirmed
@@ -32,14 +32,6 @@ UNLOCK = """\
     sentence: unlock the front door
     expect: {lock.front_door: {state: unlocked}}
 """
-
-
-def default_policy() -> ConfirmationPolicy:
-    """The policy a new install starts with."""
-    return ConfirmationPolicy.of(
-        PolicyEntry(number, scope, target, actions)
-        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
-    )
 
 
 async def test_then_say_yes_confirms_a_held_unlock(

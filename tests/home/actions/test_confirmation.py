@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from addon.home.actions.confirmation import (
-    DEFAULT_ENTRIES,
     ConfirmationPolicy,
     Holds,
     PolicyEntry,
@@ -13,15 +12,12 @@ from addon.home.actions.confirmation import (
     pin_matches,
 )
 from addon.i18n.confirmation import TABLE, question, says_yes
+from tests.fixtures.policy import default_policy
 
 
 def defaults(*extra: PolicyEntry) -> ConfirmationPolicy:
     """The install's defaults, then ``extra``."""
-    entries = [
-        PolicyEntry(number, scope, target, actions)
-        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
-    ]
-    return ConfirmationPolicy.of([*entries, *extra])
+    return default_policy(*extra)
 
 
 def kinds(entity_id: str) -> tuple[str | None, str]:

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from addon.home.actions.confirmation import (
-    DEFAULT_ENTRIES,
     ConfirmationPolicy,
     Holds,
     PolicyEntry,
@@ -16,6 +15,7 @@ from addon.home.actions.gate import Gate
 from addon.home.actions.impact import Effect, ImpactCache, Impacts
 from addon.home.model.live import HomeModel
 from addon.home.model.routines import Routines
+from tests.fixtures.policy import default_policy
 from tests.home.homes import HomeData
 
 UNLOCK = {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}
@@ -23,10 +23,7 @@ UNLOCK = {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}
 
 def policy() -> ConfirmationPolicy:
     """The install's defaults."""
-    return ConfirmationPolicy.of(
-        PolicyEntry(number, scope, target, actions)
-        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
-    )
+    return default_policy()
 
 
 def home(routines: Routines | None = None) -> HomeModel:
