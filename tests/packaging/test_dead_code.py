@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 USED_ELSEWHERE = {
     # Alembic calls a revision's upgrade() and downgrade() by name.
     "downgrade": "alembic",
-    # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
+    # Declares id_counters in the metadata; addon/store/turns/ids.py reserves ids in it with plain
+    # SQL.
     "IdCounter": "schema",
     # Long-term memory's store, ahead of the panel's Memories page (issue 12), which will use
     # them.

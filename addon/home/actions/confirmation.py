@@ -84,7 +84,7 @@ DEFAULT_ENTRIES: tuple[tuple[Scope, str, tuple[str, ...]], ...] = (
 
 
 class PolicyRow(Protocol):
-    """A stored entry as the store hands it over (``addon.store.confirmation_policy``)."""
+    """A stored entry as the store hands it over (``addon.store.policy.confirmation_policy``)."""
 
     @property
     def id(self) -> int:
