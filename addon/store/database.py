@@ -42,7 +42,10 @@ from addon.health import ComponentHealth
 from addon.store.file import BackupGuard, Permit, encoding, open_pin, pragmas
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
 from addon.store.tools import TableChanges, withhold_secret_statements
-from addon.store.turns import TurnWriter
+
+# The writer from its own module, not the turns' face: the face also holds the agent's view of the
+# Store (ConversationRecords), which sits above it.
+from addon.store.turns.writer import TurnWriter
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from aiohttp import web
 
 from addon import keys
 from addon.store.database import Store
-from addon.store.file import prune_periodically
 from addon.store.policy import PolicyRecords
+from addon.store.retention import prune_periodically
 from addon.store.tools import StoredToolSource
 
 _LOGGER = logging.getLogger(__name__)

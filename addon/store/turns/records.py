@@ -23,8 +23,8 @@ from addon.store.turns.write_queue import AddedTurn
 from addon.text import JsonObject
 
 if TYPE_CHECKING:
-    # Only a type here: the Store holds the turns' writer, so importing it at run time would be a
-    # cycle (database -> turns -> records -> database).
+    # Only a type here: the Store builds the turns' writer, and importing the writer loads this
+    # package's face, so importing the Store at run time would be a cycle.
     from addon.store.database import Store
 
 

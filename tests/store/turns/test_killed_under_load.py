@@ -30,7 +30,7 @@ CLIENTS = 20
 # Answers in before the kill, per round: enough that many turns are in flight when it lands.
 ANSWERED_BEFORE_KILL = 100
 START_TIMEOUT_S = 30.0
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def free_port() -> int:

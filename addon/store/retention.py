@@ -14,17 +14,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, exists, select
 from sqlalchemy.sql.dml import ReturningDelete
 
+from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, LLMPayload
-
-if TYPE_CHECKING:
-    # Only a type here: the Store imports the file's care, so importing it at run time would be a
-    # cycle (database -> file -> retention -> database).
-    from addon.store.database import Store
 
 _LOGGER = logging.getLogger(__name__)
 

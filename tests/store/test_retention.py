@@ -16,8 +16,8 @@ from sqlalchemy import delete, func, select
 
 from addon import keys
 from addon.store.database import Store
-from addon.store.file.retention import FIRST_RUN_DELAY_S, prune, prune_payloads
 from addon.store.models import Conversation, LLMPayload, Memory, Turn
+from addon.store.retention import FIRST_RUN_DELAY_S, prune, prune_payloads
 from tests.fixtures.app import MakeApp, MakeSettings
 from tests.store.data import NOW, add_conversation, add_memory
 from tests.store.search import search_turn_ids
@@ -159,7 +159,7 @@ async def test_failing_prune_is_logged_and_the_app_keeps_running(
     async def logged() -> logging.LogRecord:
         while True:
             for record in caplog.records:
-                if record.name == "addon.store.file.retention" and record.exc_info:
+                if record.name == "addon.store.retention" and record.exc_info:
                     return record
             await asyncio.sleep(0.1)
 
