@@ -42,6 +42,8 @@ from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.agent.turn_setup import TurnSetup
 from addon.errors import ErrorKind, HomeAgentError
 from addon.home.actions.confirmation import ConfirmationPolicy, Method, perform
+from addon.home.actions.executor import Executor
+from addon.home.model.live import HomeModel
 from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.text import JsonObject
@@ -182,10 +184,7 @@ class Confirmations:
         trace.tool_calls.append(
             ToolCallTrace(at, "confirmation", _status("Cancelled by a new request", detail), None)
         )
-        self._events.emit(
-            CONFIRMATION_CANCELLED,
-            confirmation_event(pending.conversation_id, request.device_id, detail, "superseded"),
-        )
+        self._tell(CONFIRMATION_CANCELLED, pending, request, "superseded")
 
     async def answer(
         self,
@@ -207,40 +206,29 @@ class Confirmations:
         locked out no PIN it says is checked.
         """
         detail = pending.as_dict()
-        conversation_id = pending.conversation_id
         if expired(pending, at, self._timeout):
             trace.tool_calls.append(
                 ToolCallTrace(at, "confirmation", _status("Expired", detail), None)
             )
-            self._events.emit(
-                CONFIRMATION_CANCELLED,
-                confirmation_event(conversation_id, request.device_id, detail, "expired"),
-            )
+            self._tell(CONFIRMATION_CANCELLED, pending, request, "expired")
             return None
         dry_run = pending.dry_run or context.dry_run
         answer = await self._answer_of(pending, said, request, context.language, at)
-        home = context.home
-
-        def state_of(entity_id: str) -> str | None:
-            state = home.state(entity_id) if home is not None else None
-            return state.state if state is not None else None
-
-        reply = reply_for(answer, pending, context.language, dry_run=dry_run, state_of=state_of)
+        reply = reply_for(
+            answer, pending, context.language, dry_run=dry_run, state_of=_states(context.home)
+        )
         executor = setup.executor(context.home, dry_run)
         acted: tuple[ActedTarget, ...] = ()
         error: str | None = None
-        unreachable = executor is None and any(held.replay is None for held in pending.held)
-        if answer == "confirmed" and not unreachable:
-            try:
-                for held in pending.held:
-                    await perform(executor, held, dry_run=dry_run)
-                    acted += tuple(ActedTarget(held.action, e) for e in held.entity_ids)
-            except HomeAgentError as err:
-                error = str(err)
-                reply = messages_for(context.language).could_not_do
-        elif answer == "confirmed":
-            error = "not connected"
-            reply = messages_for(context.language).for_error(ErrorKind.NOT_CONNECTED)
+        if answer == "confirmed":
+            acted, error = await _carry_out(pending, executor, dry_run)
+            if error is not None:
+                words = messages_for(context.language)
+                reply = (
+                    words.for_error(ErrorKind.NOT_CONNECTED)
+                    if error == NOT_CONNECTED
+                    else words.could_not_do
+                )
         done = _STATUS[answer] if error is None else "Cancelled"
         shown = {**detail, "dry_run": True} if dry_run else detail
         outcome = dataclasses.replace(
@@ -248,19 +236,20 @@ class Confirmations:
         )
         trace.tool_calls.append(ToolCallTrace(at, "confirmation", outcome, None))
         if answer != "wrong_pin":
-            self._events.emit(
-                _EVENTS[done],
-                confirmation_event(
-                    conversation_id,
-                    request.device_id,
-                    detail,
-                    answer if error is None else "failed",
-                ),
-            )
+            self._tell(_EVENTS[done], pending, request, answer if error is None else "failed")
         if spoken is not None:
             await spoken.send(reply)
         messages: list[ChatMessage] = [UserMessage(request.text), AssistantMessage(reply)]
         return Answer(reply, messages, "local", error, (outcome,))
+
+    def _tell(
+        self, event_type: str, pending: Pending, request: ConversationRequest, how: str
+    ) -> None:
+        """Fire the event of an answered (or expired) question: what was held and how it ended."""
+        self._events.emit(
+            event_type,
+            confirmation_event(pending.conversation_id, request.device_id, pending.as_dict(), how),
+        )
 
     async def _answer_of(
         self,
@@ -331,3 +320,35 @@ def _status(status: str, detail: JsonObject, executor: str = "gate") -> ToolOutc
         duration_ms=0.0,
         executor=executor,
     )
+
+
+NOT_CONNECTED = "not connected"
+
+
+def _states(home: HomeModel | None) -> Callable[[str], str | None]:
+    """An entity's state as the home has it now (None when unknown), for "still locked"."""
+
+    def state_of(entity_id: str) -> str | None:
+        state = home.state(entity_id) if home is not None else None
+        return state.state if state is not None else None
+
+    return state_of
+
+
+async def _carry_out(
+    pending: Pending, executor: Executor | None, dry_run: bool
+) -> tuple[tuple[ActedTarget, ...], str | None]:
+    """Perform every held action, in order: what was done, and why it stopped, if it did.
+
+    Without an executor (Home Assistant away) an action that needs one is not tried at all.
+    """
+    if executor is None and any(held.replay is None for held in pending.held):
+        return (), NOT_CONNECTED
+    acted: tuple[ActedTarget, ...] = ()
+    try:
+        for held in pending.held:
+            await perform(executor, held, dry_run=dry_run)
+            acted += tuple(ActedTarget(held.action, e) for e in held.entity_ids)
+    except HomeAgentError as err:
+        return acted, str(err)
+    return acted, None

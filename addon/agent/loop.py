@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
@@ -26,11 +26,11 @@ from addon.agent.spoken import SpokenStream
 from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.errors import ErrorKind, LLMError
 from addon.i18n.translations import messages_for
-from addon.llm.client import LLMClient
+from addon.llm.client import Completion, LLMClient
 from addon.llm.fallback import Attempt, Fallback, complete
 from addon.llm.messages import ChatMessage, ToolCallRequest, ToolMessage
 from addon.llm.outside_text import CallKey, as_data, call_key, calls_written_in
-from addon.text import JsonObject
+from addon.text import JsonObject, ToolSpecs
 from addon.tools.base import ToolContext
 from addon.tools.registry import ToolOutcome, ToolRegistry
 from addon.tools.result import ToolResult, cut
@@ -97,18 +97,7 @@ async def run_tool_loop(
     added: list[ChatMessage] = []
     outcomes: list[ToolOutcome] = []
     for _ in range(max_iterations):
-        request_messages = [*messages, *added]
-        attempts = await complete(
-            llm,
-            fallback,
-            request_messages,
-            tools,
-            stream=stream,
-            on_text=spoken.message_sink() if spoken is not None else None,
-        )
-        for attempt in attempts:
-            trace.llm_calls.append(_call_trace(attempt, stream, request_messages, tools))
-        completion = attempts[-1].result
+        completion = await _ask(llm, fallback, [*messages, *added], tools, stream, spoken, trace)
         if isinstance(completion, LLMError):
             trace.error_kind = completion.kind
             reply = messages_for(context.language).for_error(completion.kind)
@@ -119,33 +108,10 @@ async def run_tool_loop(
         # Taken before the tools run: a tool may add model calls of its own (the expert's).
         asked_by = len(trace.llm_calls) - 1
         calls = completion.tool_calls
-        # Text from outside is data: a call the model wrote as text that one of this turn's tool
-        # results holds was echoed, not asked for, and is not run. Read only when needed.
-        written: set[CallKey] = set()
-        if any(call.recovered for call in calls):
-            written = {
-                key for outcome in outcomes for key in calls_written_in(outcome.result.content)
-            }
-        if len(calls) > MAX_TOOL_CALLS:
-            _LOGGER.warning(
-                "The model asked for %d tool calls at once; running %d", len(calls), MAX_TOOL_CALLS
-            )
-        results = await asyncio.gather(
-            *(
-                _refused(call)
-                if call.recovered and call_key(call.name, call.arguments) in written
-                else _run_call(registry, call, context, progress)
-                for call in calls[:MAX_TOOL_CALLS]
-            )
-        )
-        results.extend(_not_run(call) for call in calls[MAX_TOOL_CALLS:])
+        results = await _run_calls(registry, calls, context, progress, outcomes)
         for call, (started_at, outcome) in zip(calls, results, strict=True):
-            text = outcome.result.text()  # once: the model reads it cut, the trace keeps more
-            trace.tool_calls.append(
-                ToolCallTrace(started_at, call.id, _for_trace(outcome, text), asked_by)
-            )
             outcomes.append(outcome)
-            added.append(ToolMessage(call.id, as_data(cut(text, MAX_RESULT_CHARS))))
+            added.append(_answered(call, started_at, outcome, asked_by, trace))
             if spoken is not None and holds_words is not None and holds_words(outcome):
                 spoken.hold()
         if context.holds is not None and context.holds.held:
@@ -160,6 +126,74 @@ async def run_tool_loop(
         f"stopped after {max_iterations} model calls",
         outcomes,
     )
+
+
+async def _ask(
+    llm: LLMClient,
+    fallback: Fallback | None,
+    request_messages: list[ChatMessage],
+    tools: ToolSpecs,
+    stream: bool,
+    spoken: SpokenStream | None,
+    trace: TurnTrace,
+) -> Completion | LLMError:
+    """One model call (and the backup's, if it failed), each traced; the last one's answer."""
+    attempts = await complete(
+        llm,
+        fallback,
+        request_messages,
+        tools,
+        stream=stream,
+        on_text=spoken.message_sink() if spoken is not None else None,
+    )
+    for attempt in attempts:
+        trace.llm_calls.append(_call_trace(attempt, stream, request_messages, tools))
+    return attempts[-1].result
+
+
+def _answered(
+    call: ToolCallRequest,
+    started_at: datetime,
+    outcome: ToolOutcome,
+    asked_by: int,
+    trace: TurnTrace,
+) -> ToolMessage:
+    """Trace a tool call that ran and make its result the model's next message (as data)."""
+    text = outcome.result.text()  # once: the model reads it cut, the trace keeps more
+    trace.tool_calls.append(ToolCallTrace(started_at, call.id, _for_trace(outcome, text), asked_by))
+    return ToolMessage(call.id, as_data(cut(text, MAX_RESULT_CHARS)))
+
+
+async def _run_calls(
+    registry: ToolRegistry,
+    calls: Sequence[ToolCallRequest],
+    context: ToolContext,
+    progress: ToolProgress | None,
+    earlier: Sequence[ToolOutcome],
+) -> list[tuple[datetime, ToolOutcome]]:
+    """Run one message's tool calls at once, each with when it started, in the calls' order.
+
+    Text from outside is data: a call the model wrote as text that one of this turn's
+    ``earlier`` tool results holds was echoed, not asked for, and is not run. At most
+    :data:`MAX_TOOL_CALLS` run; the rest are answered with an error the model can act on.
+    """
+    written: set[CallKey] = set()
+    if any(call.recovered for call in calls):  # read only when needed
+        written = {key for outcome in earlier for key in calls_written_in(outcome.result.content)}
+    if len(calls) > MAX_TOOL_CALLS:
+        _LOGGER.warning(
+            "The model asked for %d tool calls at once; running %d", len(calls), MAX_TOOL_CALLS
+        )
+    results = await asyncio.gather(
+        *(
+            _refused(call)
+            if call.recovered and call_key(call.name, call.arguments) in written
+            else _run_call(registry, call, context, progress)
+            for call in calls[:MAX_TOOL_CALLS]
+        )
+    )
+    results.extend(_not_run(call) for call in calls[MAX_TOOL_CALLS:])
+    return results
 
 
 def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:

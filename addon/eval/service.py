@@ -76,10 +76,6 @@ class Evaluations:
         )
         return run_id
 
-    def is_running(self, run_id: int) -> bool:
-        """Whether this process is running (or queueing) the run now."""
-        return run_id in self._tasks
-
     async def wait(self, run_id: int) -> None:
         """Wait for a run of this process to end (at once if it is not running)."""
         task = self._tasks.get(run_id)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)
-
-ChangeListener = Callable[[list[str], HomeModel], None]
 
 
 class EntityFeed:
@@ -23,9 +20,8 @@ class EntityFeed:
     ignored.
     """
 
-    def __init__(self, notify: ChangeListener) -> None:
+    def __init__(self) -> None:
         self.snapshot: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
-        self._notify = notify
         self._buffer: list[JsonObject] = []
         self._model: HomeModel | None = None
         self._retired = False
@@ -42,9 +38,7 @@ class EntityFeed:
         elif self._model is None:
             self._buffer.append(event)
         else:
-            changed = self._model.apply_entity_diff(event)
-            if changed:
-                self._notify(changed, self._model)
+            self._model.apply_entity_diff(event)
 
     def attach(self, model: HomeModel) -> None:
         """Apply what arrived during the build; from now on diffs go straight to ``model``.

@@ -46,11 +46,11 @@ from addon.errors import (
     HomeAssistantUnavailableError,
 )
 from addon.ha.client import HomeAssistantClient, Subscription
-from addon.ha.entity_feed import ChangeListener, EntityFeed
+from addon.ha.entity_feed import EntityFeed
 from addon.ha.entity_patches import EntityPatches, Entries, patched_ids
 from addon.ha.routines import RELOAD_EVENTS
 from addon.ha.script_fields import SCRIPT_DOMAIN, ScriptFieldsReader
-from addon.ha.snapshot import build_model, changed_states
+from addon.ha.snapshot import build_model
 from addon.home.model.live import HomeModel
 from addon.home.model.records import RegistryEntry
 
@@ -104,7 +104,6 @@ class HomeSync:
         self._feed: EntityFeed | None = None
         self._entities_sub: Subscription | None = None
         self._registry_subs: list[Subscription] = []
-        self._listeners: list[ChangeListener] = []
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -181,8 +180,16 @@ class HomeSync:
         once when there is no model yet or the link is down (nothing can arrive), and without
         waiting for a snapshot while snapshots are failing (waiting would not help). After
         ``fresh_wait`` it returns the model as it is and logs what it was still waiting for: a
-        turn is answered late by at most that much, never not at all.
+        turn is answered late by at most that much, never not at all. A turn that comes while
+        the link is up but the first snapshot is still being taken (the add-on or Home
+        Assistant just started) waits for that snapshot, as long, rather than being answered
+        without the home.
         """
+        if self._model is None and self._client.connected:
+            try:
+                await self.wait_ready(self.fresh_wait)
+            except HomeAssistantUnavailableError as err:
+                _LOGGER.warning("Answering without the home: %s", err)
         if self._model is None or not self.live:
             return self._model
         loop = asyncio.get_running_loop()
@@ -257,19 +264,6 @@ class HomeSync:
                 f"no home model from Home Assistant after {timeout:g} s "
                 f"({self._client.last_error or 'still connecting'})"
             ) from None
-
-    def add_change_listener(self, listener: ChangeListener) -> Callable[[], None]:
-        """Call ``listener(entity_ids, model)`` after each change; returns its remover.
-
-        It runs synchronously inside the WebSocket reader, so it must be quick.
-        """
-        self._listeners.append(listener)
-
-        def remove() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return remove
 
     async def start(self) -> None:
         """Snapshot on every (re)connect; call before the client starts, or it snapshots now."""
@@ -433,7 +427,7 @@ class HomeSync:
 
     async def _snapshot(self, wanted: int) -> None:
         """Build and swap in one snapshot that sees the first ``wanted`` reported changes."""
-        feed = EntityFeed(self._notify)
+        feed = EntityFeed()
         sub = await self._client.subscribe(
             {"type": "subscribe_entities"},
             feed,
@@ -448,7 +442,7 @@ class HomeSync:
             feed.retire()
             await self._end(sub)
             raise
-        old_model, old_feed, old_sub = self._model, self._feed, self._entities_sub
+        old_feed, old_sub = self._feed, self._entities_sub
         # No await from here to the swap: readers see the old home or the new one.
         if self._patched_during_build:
             model = model.with_entries(self._patched_during_build)
@@ -466,9 +460,6 @@ class HomeSync:
             len(model.exposed_entities()),
             len(model.areas),
         )
-        changed = changed_states(old_model, model)
-        if changed:
-            self._notify(changed, model)
         if old_sub is not None:
             await self._end(old_sub)
 
@@ -478,10 +469,3 @@ class HomeSync:
             await sub.unsubscribe()
         except HomeAssistantError as err:
             _LOGGER.debug("Unsubscribing %s: %s", sub.message.get("type"), err)
-
-    def _notify(self, entity_ids: list[str], model: HomeModel) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(entity_ids, model)
-            except Exception:  # boundary: one listener's bug must not stop the others
-                _LOGGER.exception("Home change listener %r failed", listener)

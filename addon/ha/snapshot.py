@@ -101,11 +101,3 @@ def service_names(services: JsonObject | HomeAssistantCommandError) -> dict[str,
         for domain, described in services.items()
         if isinstance(described, dict)
     }
-
-
-def changed_states(old: HomeModel | None, new: HomeModel) -> list[str]:
-    """Entity ids whose state differs between two models (all of them if there was none)."""
-    if old is None:
-        return new.entity_ids()
-    ids = dict.fromkeys([*old.entity_ids(), *new.entity_ids()])
-    return [entity_id for entity_id in ids if old.state(entity_id) != new.state(entity_id)]

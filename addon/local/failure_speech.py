@@ -46,40 +46,6 @@ _LOGGER = logging.getLogger(__name__)
 NO_INTENT = "no_intent"
 HANDLE_ERROR = "handle_error"
 
-SPOKEN_KEYS = frozenset(
-    {
-        NO_INTENT,
-        HANDLE_ERROR,
-        "no_area",
-        "no_floor",
-        "no_domain",
-        "no_domain_in_area",
-        "no_domain_in_floor",
-        "no_device_class",
-        "no_device_class_in_area",
-        "no_device_class_in_floor",
-        "no_entity",
-        "no_entity_in_area",
-        "no_entity_in_floor",
-        "no_entity_exposed",
-        "no_entity_in_area_exposed",
-        "no_entity_in_floor_exposed",
-        "no_domain_exposed",
-        "no_domain_in_area_exposed",
-        "no_domain_in_floor_exposed",
-        "no_device_class_exposed",
-        "no_device_class_in_area_exposed",
-        "no_device_class_in_floor_exposed",
-        "duplicate_entities",
-        "duplicate_entities_in_area",
-        "duplicate_entities_in_floor",
-        "duplicate_targets",
-        "feature_not_supported",
-        "entity_wrong_state",
-    }
-)
-"""Every error key :func:`spoken_failure` may say; each language we match in must have all."""
-
 
 def spoken_failure(result: IntentResult, templates: ResponseTemplates | None) -> str:
     """The short sentence a listener hears for the failed ``result``, in its language."""

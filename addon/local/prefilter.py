@@ -188,19 +188,6 @@ class TemplateFilter:
         """The block's own list ``slot`` refers to, if it has one."""
         return None if slot.block is None else self._scopes[slot.block].own.get(slot.name)
 
-    @property
-    def template_count(self) -> int:
-        """How many sentence templates the language has."""
-        return len(self._templates)
-
-    def template(self, index: int) -> Sentence:
-        """Template ``index`` (of :meth:`survivors`), as hassil parsed it."""
-        return self._templates[index][1]
-
-    def template_text(self, index: int) -> str:
-        """The source of template ``index``, for logs and tests."""
-        return self.template(index).text or ""
-
     def survivors(
         self,
         text: str,

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from addon.home.actions.response import IntentResult, ResponseType, StateReport, TargetType
+from addon.home.model.records import EntityIdParts
 from addon.i18n.messages import Action, Done, Messages
 from addon.i18n.translations import messages_for
 from addon.local.failure_speech import spoken_failure
@@ -41,7 +42,7 @@ _VERBS = {
 """Fallback wording for the intents whose success list says it all."""
 
 
-class TemplateState:
+class TemplateState(EntityIdParts):
     """A state as a response template reads it: HA's ``TemplateState`` attributes we have."""
 
     __slots__ = ("attributes", "entity_id", "name", "state")
@@ -51,16 +52,6 @@ class TemplateState:
         self.name = report.name
         self.state = report.state
         self.attributes = dict(report.attributes)
-
-    @property
-    def domain(self) -> str:
-        """The part of the entity id before the dot (``state.domain`` in templates)."""
-        return self.entity_id.partition(".")[0]
-
-    @property
-    def object_id(self) -> str:
-        """The part of the entity id after the dot."""
-        return self.entity_id.partition(".")[2]
 
     @property
     def state_with_unit(self) -> str:

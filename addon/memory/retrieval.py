@@ -128,11 +128,6 @@ class Retriever:
         self._embed_batch = embed_batch
 
     @property
-    def hybrid(self) -> bool:
-        """Whether vectors take part (an embedding source exists)."""
-        return self._source is not None
-
-    @property
     def index(self) -> MemoryIndex:
         """The in-memory vectors, for tests and the benchmark."""
         return self._index

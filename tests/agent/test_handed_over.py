@@ -14,19 +14,14 @@ import pytest
 
 from addon.agent.local_turn import LocalTurn, run_local_turn
 from addon.agent.trace import TurnTrace
-from addon.home.actions.confirmation import (
-    DEFAULT_ENTRIES,
-    ConfirmationPolicy,
-    ConfirmingExecutor,
-    Holds,
-    PolicyEntry,
-)
+from addon.home.actions.confirmation import ConfirmingExecutor, Holds
 from addon.home.actions.executor import HandedSentence
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.i18n.translations import messages_for
 from addon.local.matcher import LocalMatcher
 from addon.tools.base import ToolContext
+from tests.fixtures.policy import default_policy
 from tests.local.issue_home import english_home
 
 
@@ -40,11 +35,7 @@ def matcher() -> LocalMatcher:
 
 def default_holds() -> Holds:
     """The product's default confirmation policy (locks' unlock, garage doors' open...)."""
-    entries = [
-        PolicyEntry(number, scope, target, actions)
-        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
-    ]
-    return Holds(ConfirmationPolicy.of(entries))
+    return Holds(default_policy())
 
 
 async def say(

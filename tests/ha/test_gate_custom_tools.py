@@ -19,8 +19,9 @@ from addon.errors import CustomToolInvalid
 from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.ha.home_sync import HomeSync
-from addon.home.actions.confirmation import DEFAULT_ENTRIES, ConfirmationPolicy, Holds, PolicyEntry
+from addon.home.actions.confirmation import Holds
 from addon.home.actions.gate import Gate
+from tests.fixtures.policy import default_policy
 from tests.ha.fake_ws_server import FakeHomeAssistant
 from tests.web.ui.home import serve_home
 
@@ -199,11 +200,7 @@ async def test_a_forbidden_action_is_refused_when_authored() -> None:
 
 def default_policy_gate() -> Gate:
     """A gate with the default confirmation policy: locks' unlock, garage covers' open..."""
-    entries = [
-        PolicyEntry(number, scope, target, actions)
-        for number, (scope, target, actions) in enumerate(DEFAULT_ENTRIES, start=1)
-    ]
-    return Gate(False, holds=Holds(ConfirmationPolicy.of(entries)))
+    return Gate(False, holds=Holds(default_policy()))
 
 
 @pytest.mark.parametrize("key", ["area_id", "device_id", "floor_id", "label_id"])

@@ -168,6 +168,11 @@ def _current(sync: HomeSync) -> HomeModel:
     return sync.model
 
 
+def _state(model: HomeModel, entity_id: str) -> str | None:
+    state = model.state(entity_id)
+    return None if state is None else state.state
+
+
 async def test_an_exposure_recheck_with_nothing_changed_takes_no_snapshot(sync: HomeSync) -> None:
     """A turn told "not exposed" asks again; the same list answers None and costs one command."""
     before = sync.refreshes
@@ -196,14 +201,12 @@ async def test_model_is_built_before_connected(sync: HomeSync) -> None:
     assert (state.state, model.areas["kitchen"].name, sync.live) == ("on", "Kitchen", True)
 
 
-async def test_diff_updates_model_and_tells_listeners(sync: HomeSync, home: ScriptedHome) -> None:
-    """A state change event changes the model in place and reaches change listeners."""
-    heard: list[list[str]] = []
-    sync.add_change_listener(lambda ids, _model: heard.append(ids))
+async def test_a_diff_updates_the_model_in_place(sync: HomeSync, home: ScriptedHome) -> None:
+    """A state change event changes the model itself: no new snapshot, the same model."""
+    model = _current(sync)
     await home.send_diff({"c": {"light.kitchen": {"+": {"s": "off", "lc": 2.0}}}})
-    await until(lambda: bool(heard))
-    state = _current(sync).state("light.kitchen")
-    assert (heard, state and state.state) == ([["light.kitchen"]], "off")
+    await until(lambda: _state(model, "light.kitchen") == "off")
+    assert (_current(sync) is model, sync.refreshes) == (True, 1)
 
 
 async def test_diffs_during_build_are_applied(
@@ -286,17 +289,41 @@ async def test_endless_registry_events_still_refresh(
     await home_sync.stop()
 
 
-async def test_reconnect_tells_listeners_what_changed_meanwhile(
+async def test_a_reconnect_brings_what_changed_meanwhile(
     sync: HomeSync, home: ScriptedHome, fake_ha: FakeHomeAssistant, linked: HomeAssistantClient
 ) -> None:
-    """Entities whose state differs in the new snapshot are passed to change listeners."""
-    heard: list[list[str]] = []
-    sync.add_change_listener(lambda ids, _model: heard.append(ids))
+    """A state that changed while the link was down is in the snapshot taken on reconnect."""
     home.state = {**KITCHEN_STATE, "s": "off"}
     await fake_ha.drop_all()
     await fake_ha.wait_for_connection(2)
     await linked.wait_connected(5.0)
-    assert heard == [["light.kitchen"]]
+    await until(lambda: sync.refreshes == 2)
+    assert _state(_current(sync), "light.kitchen") == "off"
+
+
+async def test_a_turn_while_the_first_snapshot_is_taken_waits_for_it(
+    linked: HomeAssistantClient, home: ScriptedHome
+) -> None:
+    """Connected, no model yet (the first snapshot is tried again): ``fresh`` waits for it."""
+    home.withhold_snapshots = 1
+    home_sync = HomeSync(linked, snapshot_timeout=0.5, retry_interval=0.1, fresh_wait=30.0)
+    await home_sync.start()
+    await linked.start()
+    await until(lambda: linked.connected)
+    assert home_sync.model is None
+    model = await home_sync.fresh()
+    assert (model is not None, len(home.entity_subscriptions)) == (True, 2)
+    await home_sync.stop()
+
+
+async def test_with_home_assistant_away_a_turn_does_not_wait(
+    linked: HomeAssistantClient, fake_ha: FakeHomeAssistant
+) -> None:
+    """Not connected at all: nothing is coming soon, so ``fresh`` answers None at once."""
+    home_sync = HomeSync(linked, fresh_wait=30.0)
+    await home_sync.start()
+    assert await asyncio.wait_for(home_sync.fresh(), 5.0) is None
+    await home_sync.stop()
 
 
 async def test_missing_snapshot_is_retried(linked: HomeAssistantClient, home: ScriptedHome) -> None:

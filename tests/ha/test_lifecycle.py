@@ -25,6 +25,10 @@ async def test_app_serves_health_while_home_assistant_is_unreachable(
     assert response.status == 200
     assert body["components"]["home_assistant"]["status"] == "degraded"
     assert body["components"]["home_assistant"]["detail"].startswith("not connected")
+    assert body["components"]["home"] == {
+        "status": "degraded",
+        "detail": "no home model yet: waiting for Home Assistant",
+    }
 
 
 async def test_app_exposes_client_and_sync(app_client: TestClient[Any, Any]) -> None:
@@ -47,3 +51,8 @@ async def test_app_connects_and_builds_model(
     await client.server.app[keys.HOME_SYNC].wait_ready(15.0)
     body = await (await client.get("/health")).json()
     assert body["components"]["home_assistant"]["status"] == "ok"
+    home = body["components"]["home"]
+    assert (home["status"], home["detail"].split("; ")[1]) == (
+        "ok",
+        "snapshots taken: 1, registry patches: 0",
+    )

@@ -18,7 +18,13 @@ from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
 from addon.i18n.translations import TABLE
-from addon.local.failure_speech import SPOKEN_KEYS, failure_key, spoken_failure, spoken_unknown
+from addon.local.failure_speech import (
+    HANDLE_ERROR,
+    NO_INTENT,
+    failure_key,
+    spoken_failure,
+    spoken_unknown,
+)
 from addon.local.library import SentenceLibrary, Stage, release_stage
 from addon.local.matcher import LocalMatcher
 from addon.local.response_templates import ResponseTemplates
@@ -31,6 +37,41 @@ from tests.local.issue_home import (
     LIGHT,
     build,
 )
+
+# Every error key spoken_failure may say; each language we match in must have all.
+SPOKEN_KEYS = frozenset(
+    {
+        NO_INTENT,
+        HANDLE_ERROR,
+        "no_area",
+        "no_floor",
+        "no_domain",
+        "no_domain_in_area",
+        "no_domain_in_floor",
+        "no_device_class",
+        "no_device_class_in_area",
+        "no_device_class_in_floor",
+        "no_entity",
+        "no_entity_in_area",
+        "no_entity_in_floor",
+        "no_entity_exposed",
+        "no_entity_in_area_exposed",
+        "no_entity_in_floor_exposed",
+        "no_domain_exposed",
+        "no_domain_in_area_exposed",
+        "no_domain_in_floor_exposed",
+        "no_device_class_exposed",
+        "no_device_class_in_area_exposed",
+        "no_device_class_in_floor_exposed",
+        "duplicate_entities",
+        "duplicate_entities_in_area",
+        "duplicate_entities_in_floor",
+        "duplicate_targets",
+        "feature_not_supported",
+        "entity_wrong_state",
+    }
+)
+"""Every error key :func:`spoken_failure` may say; each language we match in must have all."""
 
 MODEL_WORDS = ("exposed to Assist", "the user", "Expose", "Closest", "entity", "'")
 """Words of the model-facing explanations (addon/home/actions/failure.py), never spoken."""

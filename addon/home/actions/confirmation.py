@@ -73,16 +73,6 @@ class PolicyEntry:
         }
 
 
-DEFAULT_ENTRIES: tuple[tuple[Scope, str, tuple[str, ...]], ...] = (
-    ("domain", "lock", ("unlock", "open")),
-    ("domain", "alarm_control_panel", ("alarm_disarm",)),
-    ("device_class", "cover.garage", ("open_cover", "toggle", "set_cover_position")),
-    ("device_class", "cover.gate", ("open_cover", "toggle", "set_cover_position")),
-    ("device_class", "cover.door", ("open_cover", "toggle", "set_cover_position")),
-)
-"""The policy a new install starts with, every entry on and confirmed by "yes"."""
-
-
 class PolicyRow(Protocol):
     """A stored entry as the store hands it over (``addon.store.policy.confirmation_policy``)."""
 

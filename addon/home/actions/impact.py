@@ -120,9 +120,6 @@ class Impact:
     unknown: str = ""
 
 
-NO_IMPACT = Impact()
-
-
 def is_template(value: Any) -> bool:
     """Whether a string holds a Jinja template Home Assistant would render."""
     return isinstance(value, str) and ("{{" in value or "{%" in value)

@@ -451,13 +451,9 @@ _SPECS: tuple[IntentSpec, ...] = (
     ),
 )
 
-OWN_PREFIX = "HomeAgent"
-"""Our own intents' names begin with this: questions Home Assistant 2025.4 has no intent for.
-
-They answer local sentences (``addon/local/custom``) only; no model is offered them, and Home
-Assistant's handlers are not their reference.
-"""
-
+# Our own intents (named "HomeAgent..."): questions Home Assistant 2025.4 has no intent for.
+# They answer local sentences (``addon/local/custom``) only; no model is offered them, and Home
+# Assistant's handlers are not their reference.
 _OWN_SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
         "HomeAgentSensorValue",

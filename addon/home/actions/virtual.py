@@ -36,13 +36,12 @@ def _utc_now() -> datetime:
 class VirtualExecutor:
     """Carries out service calls on a model instead of a Home Assistant."""
 
-    __slots__ = ("_calls", "_clock", "_handed", "_lights", "_lists", "_model", "_todo")
+    __slots__ = ("_calls", "_clock", "_handed", "_lights", "_lists", "_model")
 
     def __init__(self, model: HomeModel, *, clock: Callable[[], datetime] = _utc_now) -> None:
         self._model = model
         self._clock = clock
         self._lights = LightMemory()
-        self._todo: dict[str, list[str]] = {}
         self._lists: dict[str, list[dict[str, str]]] = {}
         self._calls: list[ServiceCall] = []
         self._handed: list[HandedSentence] = []
@@ -61,10 +60,6 @@ class VirtualExecutor:
     def calls(self) -> tuple[ServiceCall, ...]:
         """Every call that took effect, in order (what a dry run reports)."""
         return tuple(self._calls)
-
-    def todo_items(self, entity_id: str) -> tuple[str, ...]:
-        """Items added to a to-do list by this executor."""
-        return tuple(self._todo.get(entity_id, ()))
 
     async def call_service(
         self,
@@ -136,7 +131,6 @@ class VirtualExecutor:
         """
         items = self._items(entity_id)
         if service == "add_item":
-            self._todo.setdefault(entity_id, []).append(str(data["item"]))
             uid = f"{entity_id}-{len(items)}"
             items.append({"uid": uid, "summary": str(data["item"]), "status": "needs_action"})
             return outcome

@@ -211,8 +211,25 @@ MODEL_ATTRIBUTES = (
 )
 
 
+class EntityIdParts:
+    """``domain`` and ``object_id`` of anything with an ``entity_id``, named as HA's ``State``."""
+
+    __slots__ = ()
+    entity_id: str
+
+    @property
+    def domain(self) -> str:
+        """The part of the entity id before the dot (``state.domain`` in templates)."""
+        return self.entity_id.partition(".")[0]
+
+    @property
+    def object_id(self) -> str:
+        """The part of the entity id after the dot."""
+        return self.entity_id.partition(".")[2]
+
+
 @dataclass(frozen=True, slots=True)
-class EntityState:
+class EntityState(EntityIdParts):
     """One entity's state as ``subscribe_entities`` reports it.
 
     ``last_changed``/``last_updated`` are POSIX timestamps, as in the compressed format;
@@ -225,16 +242,6 @@ class EntityState:
     last_changed: float
     last_updated: float
     context: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-
-    @property
-    def domain(self) -> str:
-        """The part of the entity id before the dot."""
-        return self.entity_id.partition(".")[0]
-
-    @property
-    def object_id(self) -> str:
-        """The part of the entity id after the dot."""
-        return self.entity_id.partition(".")[2]
 
     @property
     def name(self) -> str:

@@ -24,8 +24,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.engine.interfaces import DBAPICursor, ExecutionContext
 
-REPLACEMENT = "\ufffd"
-
 
 def storable(text: str) -> str:
     """``text`` with each lone surrogate replaced by U+FFFD; ``text`` itself if it has none.

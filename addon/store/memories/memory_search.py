@@ -9,25 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.file import fts_query
-from addon.store.memories.memories import (
-    RAW_COLUMNS,
-    MemoryRecord,
-    fetch_rows,
-    raw_record,
-    unpack_vector,
-)
-from addon.store.models import Memory
-
-if TYPE_CHECKING:
-    import numpy as np
+from addon.store.memories.memories import RAW_COLUMNS, MemoryRecord, fetch_rows, raw_record
 
 _WORD = re.compile(r"\w+")
 # Recall leaves out words held by more than this share of the memories (or COMMON_FLOOR of them).
@@ -51,14 +38,6 @@ class SearchableMemory:
 
     record: MemoryRecord
     vector: bytes | None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEmbedding:
-    """A live memory's embedding as stored: float32 little-endian bytes."""
-
-    id: int
-    vector: bytes
 
 
 def word_stems(text: str) -> list[str]:
@@ -119,15 +98,6 @@ async def _telling_terms(session: AsyncSession, query: str) -> str:
     return " OR ".join(fts_query(stem) + ("*" if _prefix(stem) else "") for stem in telling)
 
 
-async def search_memories(session: AsyncSession, query: str, *, limit: int = 20) -> list[ScoredId]:
-    """Live memories sharing any telling word stem with ``query``, best BM25 first.
-
-    The score is ``-bm25()`` (FTS5 gives lower-is-better negatives), so higher is better. Any
-    text is safe: :func:`addon.store.file.search.fts_query` quotes every term.
-    """
-    return [hit.scored for hit in await search_memory_records(session, query, limit=limit)]
-
-
 @dataclass(frozen=True, slots=True)
 class ScoredRecord:
     """A search hit with its memory, read in the same query (recall saves a round trip)."""
@@ -139,7 +109,11 @@ class ScoredRecord:
 async def search_memory_records(
     session: AsyncSession, query: str, *, limit: int = 20
 ) -> list[ScoredRecord]:
-    """:func:`search_memories` with each hit's memory."""
+    """Live memories sharing any telling word stem with ``query``, best BM25 first, with each one.
+
+    The score is ``-bm25()`` (FTS5 gives lower-is-better negatives), so higher is better. Any
+    text is safe: :func:`addon.store.file.search.fts_query` quotes every term.
+    """
     match = await _telling_terms(session, query)
     if not match:
         return []
@@ -157,18 +131,6 @@ async def search_memory_records(
     ]
 
 
-async def stored_embeddings(session: AsyncSession, model: str) -> list[StoredEmbedding]:
-    """Every live memory's embedding made by ``model`` (others are stale for it)."""
-    rows = await session.execute(
-        select(Memory.id, Memory.embedding).where(
-            Memory.deleted_at.is_(None),
-            Memory.embedding.is_not(None),
-            Memory.embedding_model == model,
-        )
-    )
-    return [StoredEmbedding(memory_id, vector) for memory_id, vector in rows if vector]
-
-
 async def searchable_memories(session: AsyncSession, model: str | None) -> list[SearchableMemory]:
     """Every live memory, with its embedding if ``model`` made it (recall's copy, at start)."""
     rows = await fetch_rows(
@@ -178,23 +140,3 @@ async def searchable_memories(session: AsyncSession, model: str | None) -> list[
         (model,),
     )
     return [SearchableMemory(raw_record(row), bytes(row[-1]) if row[-1] else None) for row in rows]
-
-
-async def nearest_ids(
-    session: AsyncSession, vector: Sequence[float] | np.ndarray, model: str, *, limit: int = 20
-) -> list[ScoredId]:
-    """The live memories whose ``model`` embedding is closest to ``vector`` by cosine.
-
-    Reads every embedding: for tools and tests. The reply's path uses the retrieval's index.
-    """
-    import numpy as np
-
-    stored = await stored_embeddings(session, model)
-    query = np.asarray(vector, dtype=np.float32)
-    if not stored or not query.any():
-        return []
-    matrix = np.stack([unpack_vector(item.vector) for item in stored])
-    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query))
-    scores = (matrix @ query) / np.where(norms == 0, 1.0, norms)
-    order = np.argsort(-scores)[:limit]
-    return [ScoredId(stored[i].id, float(scores[i])) for i in order]

@@ -26,7 +26,7 @@ METHODS = ("yes", "pin")
 
 @dataclass(frozen=True, slots=True)
 class StoredEntry:
-    """One row as the agent and the panel read it (``has_pin``: a PIN is set, never which)."""
+    """One row as the agent and the panel read it (``pin_hash``: a PIN is set, never which)."""
 
     id: int
     scope: str
@@ -35,11 +35,6 @@ class StoredEntry:
     method: str
     enabled: bool
     pin_hash: str | None
-
-    @property
-    def has_pin(self) -> bool:
-        """Whether a PIN confirms this entry."""
-        return self.pin_hash is not None
 
     @property
     def summary(self) -> str:

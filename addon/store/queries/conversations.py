@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal
 
 from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -116,11 +117,15 @@ class SearchMatch:
     reply_text: str
 
 
+LastStatus = Literal["waiting", "confirmed", "cancelled", "failed", "answered"]
+"""How a conversation's latest turn ended, as the list shows it (see :class:`LastTurn`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class LastTurn:
     """A conversation's latest turn as the list shows it: the reply and what came of it.
 
-    ``status`` is one of :data:`LAST_STATUSES`: "waiting" (a question the gate asked is still
+    ``status`` is a :data:`LastStatus`: "waiting" (a question the gate asked is still
     open), "confirmed" or "cancelled" (a question answered; one set aside by a new request
     gives way to that request's own status), "failed" (nothing the turn tried happened, or it
     broke), or "answered". Four conversations that all say "unlock the front door" then read
@@ -128,11 +133,10 @@ class LastTurn:
     """
 
     reply_text: str
-    status: str
+    status: LastStatus
 
 
-LAST_STATUSES = ("waiting", "confirmed", "cancelled", "failed", "answered")
-_GATE_STATUS = {
+_GATE_STATUS: dict[str, LastStatus] = {
     "Held for confirmation": "waiting",
     "Confirmed": "confirmed",
     "Cancelled": "cancelled",
@@ -419,7 +423,7 @@ async def _last_turns(
             )
         )
     ).all()
-    gate: dict[int, str] = {}
+    gate: dict[int, LastStatus] = {}
     if turns:
         records = await session.execute(
             select(ToolCall.turn_id, ToolCall.result)
@@ -431,13 +435,13 @@ async def _last_turns(
             .order_by(ToolCall.seq)
         )
         for turn_id, result in records.all():
-            status = _GATE_STATUS.get(str((result or {}).get("confirmation")))
-            if status is not None:
-                gate[turn_id] = status  # the turn's last word from the gate
+            said = _GATE_STATUS.get(str((result or {}).get("confirmation")))
+            if said is not None:
+                gate[turn_id] = said  # the turn's last word from the gate
     last: dict[str, LastTurn] = {}
     for row in turns:
         failed = row.handled_by == "failed" or row.error is not None or row.outcome == "failed"
-        status = gate.get(row.id) or ("failed" if failed else "answered")
+        status: LastStatus = gate.get(row.id) or ("failed" if failed else "answered")
         last[row.conversation_id] = LastTurn(row.reply_text, status)
     return last
 

@@ -97,7 +97,9 @@ async def test_list_add_item(run: Run, virtual: VirtualExecutor) -> None:
         "type": "entity",
         "id": "todo.shopping_list",
     }
-    assert virtual.todo_items("todo.shopping_list") == ("milk",)
+    assert [(c.service, c.entity_ids, dict(c.data)) for c in virtual.calls] == [
+        ("add_item", ("todo.shopping_list",), {"item": "milk"})
+    ]
     todo = virtual.model.state("todo.shopping_list")
     assert todo is not None
     assert todo.state == "3"

@@ -7,10 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import NotFoundError
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord, PrunePolicy, memories, memory_search, memory_upkeep
+from addon.store.memories import (
+    MemoryRecord,
+    PrunePolicy,
+    ScoredId,
+    memories,
+    memory_search,
+    memory_upkeep,
+)
 from tests.store.data import NOW
 from tests.store.turns.build import record, turn
 
@@ -28,6 +36,12 @@ async def prune(store: Store, policy: PrunePolicy, at: timedelta) -> memory_upke
     """Prune as if ``at`` after NOW."""
     async with store.sessionmaker.begin() as session:
         return await memory_upkeep.prune(session, policy, now=NOW + at)
+
+
+async def search(session: AsyncSession, query: str, limit: int = 20) -> list[ScoredId]:
+    """What recall's search finds for ``query``: ids and scores, best first."""
+    found = await memory_search.search_memory_records(session, query, limit=limit)
+    return [hit.scored for hit in found]
 
 
 async def live_ids(store: Store) -> list[int]:
@@ -98,7 +112,7 @@ async def test_search_ranks_the_memory_sharing_the_rarer_words_first(store: Stor
     garage = await add(store, "The garage door sticks when it is cold")
     await add(store, "The heating in the bedroom is set to 19 degrees")
     async with store.sessionmaker() as session:
-        hits = await memory_search.search_memories(session, "what do you know about the garage?")
+        hits = await search(session, "what do you know about the garage?")
     assert hits[0].id == garage.id
 
 
@@ -109,7 +123,7 @@ async def test_hostile_search_text_is_searched_as_words(store: Store, query: str
     """FTS5 syntax, stray quotes, NUL and lone surrogates neither raise nor match everything."""
     await add(store, "The garage door sticks")
     async with store.sessionmaker() as session:
-        hits = await memory_search.search_memories(session, query)
+        hits = await search(session, query)
         listed = await memories.list_memories(session, query=query)
     expected = {"garage\x00door"}
     assert bool(hits) == (query in expected)
@@ -143,15 +157,13 @@ async def test_delete_hides_and_restore_brings_back(store: Store) -> None:
     async with store.sessionmaker.begin() as session:
         await memories.delete_memory(session, added.id, now=NOW)
     async with store.sessionmaker() as session:
-        assert await memory_search.search_memories(session, "Miso") == []
+        assert await search(session, "Miso") == []
         assert await memories.list_memories(session) == []
         assert [m.id for m in await memories.list_memories(session, deleted=True)] == [added.id]
     async with store.sessionmaker.begin() as session:
         await memories.restore_memory(session, added.id)
     async with store.sessionmaker() as session:
-        assert [hit.id for hit in await memory_search.search_memories(session, "Miso")] == [
-            added.id
-        ]
+        assert [hit.id for hit in await search(session, "Miso")] == [added.id]
 
 
 async def test_forget_everything_removes_all_rows_and_recalls(store: Store) -> None:
@@ -167,7 +179,7 @@ async def test_forget_everything_removes_all_rows_and_recalls(store: Store) -> N
     async with store.sessionmaker() as session:
         assert await memories.list_memories(session, deleted=True) == []
         assert await memory_upkeep.recalled_into(session, first.id) == []
-        assert await memory_search.search_memories(session, "one") == []
+        assert await search(session, "one") == []
 
 
 async def test_mark_recalled_counts_and_links_the_turn(store: Store) -> None:
@@ -251,16 +263,6 @@ async def test_long_deleted_memories_are_purged(store: Store) -> None:
     assert (await prune(store, PrunePolicy(), 31 * DAY)).purged == 1
 
 
-async def test_nearest_ids_ranks_by_cosine(store: Store) -> None:
-    """The stored embedding pointing the query's way comes first; other models are ignored."""
-    east = await add(store, "east", embedding=memories.pack_vector([1, 0]), embedding_model="m")
-    north = await add(store, "north", embedding=memories.pack_vector([0, 1]), embedding_model="m")
-    await add(store, "other", embedding=memories.pack_vector([1, 0]), embedding_model="n")
-    async with store.sessionmaker() as session:
-        hits = await memory_search.nearest_ids(session, [0.1, 1.0], "m")
-    assert [hit.id for hit in hits] == [north.id, east.id]
-
-
 async def test_memories_survive_closing_and_reopening_the_store(tmp_path: Path) -> None:
     """A memory, its embedding and its search index are all there after a restart."""
     path = tmp_path / "home_agent.db"
@@ -272,12 +274,12 @@ async def test_memories_survive_closing_and_reopening_the_store(tmp_path: Path) 
     second = await Store.open(path)
     try:
         async with second.sessionmaker() as session:
-            hits = await memory_search.search_memories(session, "Miso")
-            embedded = await memory_search.stored_embeddings(session, "m")
+            hits = await search(session, "Miso")
+            embedded = await memory_search.searchable_memories(session, "m")
     finally:
         await second.close()
     assert [hit.id for hit in hits] == [added.id]
-    assert [item.id for item in embedded] == [added.id]
+    assert [(item.record.id, item.vector) for item in embedded] == [(added.id, b"\0" * 8)]
 
 
 async def test_recall_search_leaves_out_words_nearly_every_memory_holds(store: Store) -> None:
@@ -286,8 +288,8 @@ async def test_recall_search_leaves_out_words_nearly_every_memory_holds(store: S
         await add(store, f"the lamp {number} is on the plug")
     garage = await add(store, "the garage door sticks")
     async with store.sessionmaker() as session:
-        telling = await memory_search.search_memories(session, "the garage", limit=100)
-        common = await memory_search.search_memories(session, "the plug", limit=100)
+        telling = await search(session, "the garage", limit=100)
+        common = await search(session, "the plug", limit=100)
     assert [hit.id for hit in telling] == [garage.id]
     assert len(common) == 59
 
@@ -297,5 +299,5 @@ async def test_recall_search_matches_word_stems(store: Store) -> None:
     allergic = await add(store, "Anna is allergic to peanuts")
     await add(store, "Anna likes jazz")
     async with store.sessionmaker() as session:
-        hits = await memory_search.search_memories(session, "does anyone have an allergy")
+        hits = await search(session, "does anyone have an allergy")
     assert [hit.id for hit in hits] == [allergic.id]
