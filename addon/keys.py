@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from addon.mcp_client.hub import McpHub
     from addon.memory.records import MemoryChanges
     from addon.memory.service import MemoryService
-    from addon.store.confirmation_policy import PolicyRecords
     from addon.store.database import Store
+    from addon.store.policy import PolicyRecords
     from addon.tools.custom import CustomToolProvider
     from addon.wyoming.server import WyomingServer
 

@@ -8,7 +8,7 @@ system prompt, a first model call that asks for ``HassTurnOn`` on a light of the
 domain, the tool call (target resolution and the virtual executor acting on the home model), a
 second model call whose answer is the spoken reply, and handing the turn with both model calls
 (their full request messages and tools) and the tool call to the store's writer, whose commit
-the reply waits for (``addon.store.writer``: an answered turn is a stored turn).
+the reply waits for (``addon.store.turns.writer``: an answered turn is a stored turn).
 
 The model is ``devtools.scripted_llm.ScriptedLLM`` on loopback, answering at once, reached
 through the real ``openai`` client. Overhead per turn = the turn's wall time (around
@@ -82,7 +82,7 @@ from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
 from addon.store.models import LLMCall, Turn
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 from devtools.scripted_llm import Completion, ScriptedLLM, ToolCall
 from devtools.synthetic import synthetic_home
 

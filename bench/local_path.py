@@ -60,7 +60,7 @@ from addon.local.matcher import LocalMatcher, answered_locally
 from addon.local.responses import render_speech
 from addon.store.database import Store
 from addon.store.models import Turn
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 
 ROUNDS = 25
 TARGET_P50_MS = 10.0

@@ -46,8 +46,8 @@ from addon.embeddings.static import StaticEmbeddings, load_local_embeddings
 from addon.memory.records import RecallRequest
 from addon.memory.retrieval import RecallQuery, Retriever
 from addon.memory.service import MemoryService
-from addon.store import memories
 from addon.store.database import Store
+from addon.store.memories import memories
 from bench import memory_turn
 
 TOTAL = 10_000

@@ -43,7 +43,7 @@ from addon.memory.records import RecallRequest
 from addon.memory.retrieval import Retriever
 from addon.memory.service import MemoryService
 from addon.store.database import Store
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 from addon.tools.home_tools import build_registry
 from addon.tools.memory import memory_tools
 from bench.prompt import ENCODING, START, change_states, common_prefix, our_system_prompt

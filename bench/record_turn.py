@@ -51,10 +51,15 @@ from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.home.actions.virtual import VirtualExecutor
 from addon.local.matcher import LocalMatcher
-from addon.store.conversations import LLMCallRecord, OutcomeUpdate, ToolCallRecord, TurnRecord
 from addon.store.database import Store
-from addon.store.records import ConversationRecords
-from addon.store.write_queue import AddedTurn
+from addon.store.turns import (
+    AddedTurn,
+    ConversationRecords,
+    LLMCallRecord,
+    OutcomeUpdate,
+    ToolCallRecord,
+    TurnRecord,
+)
 from bench.local_path import SENTENCES, StaticHome, demo_home
 from devtools.recording import record_turn
 

@@ -47,8 +47,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from addon.app import create_app
 from addon.config.settings import Options, Settings
-from addon.store import memories
 from addon.store.database import Store
+from addon.store.memories import memories
 from addon.store.migrate import MIGRATIONS_DIR
 from devtools.standalone import standalone_settings
 

@@ -1,17 +1,15 @@
 """Store one turn at once, outside the store's writer: for tests and benchmarks.
 
-The agent's turns go through the store's writer (:mod:`addon.store.writer`); this writes one in
-the caller's transaction, with ids reserved the writer's way (:mod:`addon.store.ids`), so both may
-write the same file. Kept out of the add-on's package because the product never does this.
+The agent's turns go through the store's writer (:mod:`addon.store.turns.writer`); this writes one
+in the caller's transaction, with ids reserved the writer's way (:mod:`addon.store.turns.ids`), so
+both may write the same file. Kept out of the add-on's package because the product never does this.
 """
 
 from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.conversations import NumberedTurn, TurnRecord
-from addon.store.ids import reserve
-from addon.store.turn_writes import write_turns
+from addon.store.turns import NumberedTurn, TurnRecord, reserve, write_turns
 
 
 async def record_turn(session: AsyncSession, record: TurnRecord) -> int:

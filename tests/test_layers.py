@@ -175,9 +175,8 @@ EDGES: dict[str, frozenset[str]] = {
 AGENT_FACE = frozenset({"addon.agent.service", "addon.agent.conversation", "addon.agent.spoken"})
 # The agent reaches the store only through its facade and the records it hands over.
 STORE_FACE = {
-    "addon.store.records": frozenset({"ConversationRecords"}),
-    "addon.store.conversations": frozenset(
-        {"TurnRecord", "LLMCallRecord", "ToolCallRecord", "OutcomeUpdate"}
+    "addon.store.turns": frozenset(
+        {"ConversationRecords", "TurnRecord", "LLMCallRecord", "ToolCallRecord", "OutcomeUpdate"}
     ),
 }
 

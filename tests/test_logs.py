@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from addon.logs import MASK, SecretFilter, log_formatter
-from addon.store import stored_secrets
 from addon.store.database import Store
+from addon.store.tools import stored_secrets
 
 
 def test_secret_in_message_arguments_is_masked(caplog: pytest.LogCaptureFixture) -> None:

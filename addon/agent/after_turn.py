@@ -28,8 +28,7 @@ from addon.llm.messages import ChatMessage
 from addon.memory.extraction import Exchange
 from addon.memory.records import AfterTurn, TurnSource
 from addon.memory.service import MemoryService
-from addon.store.conversations import OutcomeUpdate
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords, OutcomeUpdate
 from addon.tools.memory import MEMORY_TOOL_NAMES, told_memory_ids
 from addon.tools.registry import ToolOutcome
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from addon.agent.conversation import ConversationRequest
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 
 REMEMBERED_DEVICES = 1024
 

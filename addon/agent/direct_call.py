@@ -22,7 +22,7 @@ from addon.agent.toolbox import Toolbox
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.agent.turn_setup import TurnSetup
 from addon.home.model.live import HomeModel
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 from addon.tools.registry import ToolRegistry
 
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from addon.llm.messages import ChatMessage, ToolMessage, from_wire, wire_messages
 from addon.llm.outside_text import as_data
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 
 # About a third of an 8k-context local model, leaving room for the prompt and tools. A constant,
 # not an option: DOCS.md (under ``history_turns``) says what it bounds.

@@ -20,8 +20,8 @@ from addon.custom_tools.trial import Trial, TryTool
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.live import LiveExecutor
 from addon.local.matcher import LocalMatcher
-from addon.store.confirmation_policy import PolicyRecords
-from addon.store.records import ConversationRecords
+from addon.store.policy import PolicyRecords
+from addon.store.turns import ConversationRecords
 from addon.tools.custom import CustomToolProvider
 
 

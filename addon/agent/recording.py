@@ -10,7 +10,7 @@ from datetime import datetime
 from addon.agent.conversation import ConversationRequest, HandledBy
 from addon.agent.trace import TurnTrace
 from addon.llm.messages import ChatMessage, wire_messages
-from addon.store.conversations import LLMCallRecord, ToolCallRecord, TurnRecord
+from addon.store.turns import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
 

@@ -73,7 +73,7 @@ from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.local.failure_speech import spoken_match_failure
 from addon.local.matcher import LocalMatcher
 from addon.memory.service import MemoryService
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 from addon.tools.base import Tool, ToolContext
 from addon.tools.memory import memory_tools
 from addon.tools.registry import ToolOutcome
@@ -261,7 +261,7 @@ class Agent:
                     record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
                     record.flagged = verdict.flagged
             # The id is ours now; the row is written with every turn finishing meanwhile, in
-            # one transaction (addon.store.writer), awaited below, outside the lock.
+            # one transaction (addon.store.turns.writer), awaited below, outside the lock.
             added = await self.records.add_turn(record)
             turn_id = added.turn_id
             self.history.append(conversation_id, answer.messages)

@@ -1,7 +1,7 @@
 """Where enabled custom tools and secrets come from: the store in the app, memory in tests.
 
 The agent asks on every turn, so a tool enabled in the panel joins the next turn without a
-restart. The store's implementation (``addon/store/custom_tools.py``) returns each enabled
+restart. The store's implementation (``addon/store/tools/custom_tools.py``) returns each enabled
 tool's current definition as the mapping users edit.
 """
 

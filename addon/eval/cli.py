@@ -30,7 +30,7 @@ from addon.eval.runner import (
 from addon.eval.tasks import TaskFile, load_task_file
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 
 ENV_PREFIX = "HOME_AGENT_"
 

@@ -28,7 +28,7 @@ from addon.home.model.live import HomeModel
 from addon.home.model.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
-from addon.store.records import ConversationRecords
+from addon.store.turns import ConversationRecords
 from addon.text import JsonObject
 
 _LOGGER = logging.getLogger(__name__)

@@ -22,9 +22,9 @@ from addon.eval.tasks import TaskFile
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.local.library import SentenceLibrary
 from addon.local.matcher import LocalMatcher
-from addon.store import eval_runs
 from addon.store.database import Store
-from addon.store.records import ConversationRecords
+from addon.store.evaluation import eval_runs
+from addon.store.turns import ConversationRecords
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.mcp_client.hub import McpHub
-from addon.store.mcp_servers import StoredMcpServers
+from addon.store.tools import StoredMcpServers
 
 REFRESH_STOP_WAIT_S = 2.0
 """How long stopping waits for an MCP refresh under way before cancelling it."""

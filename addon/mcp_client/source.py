@@ -1,6 +1,6 @@
 """What the hub needs to know of a server the user added, and where it reads them from.
 
-The store implements :class:`ServerSource` structurally (``store/mcp_servers.py``), so this
+The store implements :class:`ServerSource` structurally (``store/tools/mcp_servers.py``), so this
 package does not import the store and the store does not import it.
 """
 

@@ -12,8 +12,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from addon.store import memory_search
-from addon.store.memory_search import ScoredId
+from addon.store.memories import ScoredId, memory_search
 
 if TYPE_CHECKING:
     import numpy as np

@@ -30,9 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from addon.embeddings.source import EmbeddingSource
 from addon.errors import LLMError
 from addon.memory.indexes import LexicalIndex, MemoryIndex
-from addon.store import memories, memory_search
-from addon.store.memories import MemoryRecord
-from addon.store.memory_search import ScoredId
+from addon.store.memories import MemoryRecord, ScoredId, memories, memory_search
 
 _LOGGER = logging.getLogger(__name__)
 

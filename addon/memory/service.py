@@ -44,10 +44,8 @@ from addon.memory.records import (
 )
 from addon.memory.retrieval import Recalled, RecallQuery, Retriever
 from addon.memory.rules import MAX_CONTENT, RejectReason, check
-from addon.store import memories, memory_search, memory_upkeep
-from addon.store.conversations import LLMCallRecord
-from addon.store.memories import MemoryRecord
-from addon.store.memory_upkeep import PrunePolicy
+from addon.store.memories import MemoryRecord, PrunePolicy, memories, memory_search, memory_upkeep
+from addon.store.turns import LLMCallRecord
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ file to WAL) and Alembic upgrade it.
 
 The store runs the WAL checkpoints itself, not SQLite: SQLite's automatic checkpoint could write
 the database file at any commit, even while Supervisor copies it for a backup, whereas the
-store's checkpoints are skipped while the backup flag is up (:mod:`addon.store.checkpoint` says
+store's checkpoints are skipped while the backup flag is up (:mod:`addon.store.file.checkpoint` says
 why that makes backups sound). A background task checkpoints every
 :data:`CHECKPOINT_INTERVAL_S`, or sooner once the WAL passes :data:`WAL_LIMIT_BYTES`; closing
 the store folds the WAL in one last time.
@@ -39,12 +39,13 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from addon.errors import SchemaTooNewError, StoreError, StoreLockedError
 from addon.health import ComponentHealth
-from addon.store import encoding, pragmas
-from addon.store.backup_guard import BackupGuard, Permit, open_pin
-from addon.store.changes import TableChanges
+from addon.store.file import BackupGuard, Permit, encoding, open_pin, pragmas
 from addon.store.migrate import alembic_config, database_url, known_revisions, upgrade_to_head
-from addon.store.stored_secrets import withhold_secret_statements
-from addon.store.writer import TurnWriter
+from addon.store.tools import TableChanges, withhold_secret_statements
+
+# The writer from its own module, not the turns' face: the face also holds the agent's view of the
+# Store (ConversationRecords), which sits above it.
+from addon.store.turns.writer import TurnWriter
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -185,8 +186,8 @@ class Store:
     async def _dispose_without_checkpoint(self) -> None:
         """Close the pool without the checkpoint SQLite runs as a database's last connection closes.
 
-        A read-only pin (:func:`~addon.store.backup_guard.open_pin`) opened first and closed last
-        keeps the database file as the backup is copying it.
+        A read-only pin (:func:`~addon.store.file.backup_guard.open_pin`) opened first and closed
+        last keeps the database file as the backup is copying it.
         """
         try:
             pin = await asyncio.to_thread(open_pin, self.path, self.busy_timeout_s)
@@ -413,7 +414,7 @@ def _release_unclaimed(taking: asyncio.Future[Permit | None]) -> None:
 def _create_engine(path: Path, busy_timeout_s: float) -> AsyncEngine:
     """The engine, with the pragmas every new connection gets before anyone uses it.
 
-    Its text parameters are made storable on the way in (:mod:`addon.store.encoding`).
+    Its text parameters are made storable on the way in (:mod:`addon.store.file.encoding`).
     """
     engine = create_async_engine(
         database_url(path),

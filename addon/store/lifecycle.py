@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from addon import keys
-from addon.store.confirmation_policy import PolicyRecords
 from addon.store.database import Store
+from addon.store.policy import PolicyRecords
 from addon.store.retention import prune_periodically
-from addon.store.tool_source import StoredToolSource
+from addon.store.tools import StoredToolSource
 
 _LOGGER = logging.getLogger(__name__)
 

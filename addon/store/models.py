@@ -139,7 +139,7 @@ class LLMCall(Base):
     The system prompt and the tool list are the bulk of every request (the whole home overview)
     and the same for most of them, so they live once in ``llm_payloads``: ``request_messages``
     then holds a reference in place of the system message's content and ``request_tools`` is
-    empty, and :mod:`addon.store.payloads` puts them back together. Rows written before that
+    empty, and :mod:`addon.store.turns.payloads` puts them back together. Rows written before that
     keep both inline, with no hashes.
     """
 
@@ -214,7 +214,7 @@ class IdCounter(Base):
     """The next id nobody has reserved, per table whose ids are given out before their rows.
 
     The store's writer reserves turn and model-call ids here ahead of writing the rows, so an
-    id it has given out can never be taken by another writer (:mod:`addon.store.ids`).
+    id it has given out can never be taken by another writer (:mod:`addon.store.turns.ids`).
     """
 
     __tablename__ = "id_counters"

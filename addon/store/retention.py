@@ -72,9 +72,9 @@ async def prune(
 async def prune_payloads(store: Store, *, batch_size: int = PAYLOAD_BATCH_SIZE) -> int:
     """Delete the payloads no model call references any more; returns how many.
 
-    Each batch is its own transaction and selects inside its delete statement, so a payload a
-    turn has just started to reference again is not deleted; a batch of turns written after
-    this inserts the payloads it references again (:func:`addon.store.turn_writes.write_turns`).
+    Each batch is its own transaction and selects inside its delete statement, so a payload a turn
+    has just started to reference again is not deleted; a batch of turns written after this inserts
+    the payloads it references again (:func:`addon.store.turns.turn_writes.write_turns`).
     """
     unreferenced = (
         select(LLMPayload.hash)

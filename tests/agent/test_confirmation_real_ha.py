@@ -15,9 +15,9 @@ from addon.agent.conversation import ConversationRequest
 from addon.agent.service import Agent
 from addon.home.actions.confirmation import hash_pin
 from addon.home.actions.live import LiveExecutor
-from addon.store import custom_tools
 from addon.store.models import ToolCall
-from addon.store.queries.dashboard import confirmations_since
+from addon.store.queries import confirmations_since
+from addon.store.tools import custom_tools
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_agent_real_ha import home_events, started_app, wait_for_state

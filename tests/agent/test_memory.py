@@ -16,11 +16,10 @@ from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
 from addon.memory.retrieval import Retriever
 from addon.memory.service import MemoryService
-from addon.store import memories
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord
+from addon.store.memories import MemoryRecord, memories
 from addon.store.models import LLMCall
-from addon.store.queries.detail import conversation_detail
+from addon.store.queries import conversation_detail
 from devtools.scripted_llm import Completion, ScriptedLLM, Step
 from tests.fixtures.agent import MakeAgent, RecordedEvents, ask
 from tests.home.context.test_selection import small_home

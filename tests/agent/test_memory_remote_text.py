@@ -14,8 +14,8 @@ from addon.llm.client import LLMClient
 from addon.memory.extraction import Extractor
 from addon.memory.retrieval import Retriever
 from addon.memory.service import MemoryService
-from addon.store import mcp_servers as stored
 from addon.store.database import Store
+from addon.store.tools import mcp_servers as stored
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, ask
 from tests.fixtures.app import MakeApp, MakeSettings

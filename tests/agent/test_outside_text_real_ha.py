@@ -13,8 +13,8 @@ from sqlalchemy import select
 from addon import keys
 from addon.agent.conversation import ConversationRequest
 from addon.home.actions.live import LiveExecutor
-from addon.store import custom_tools
 from addon.store.models import ToolCall
+from addon.store.tools import custom_tools
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM, TextCallStyle, text_call
 from tests.agent.test_agent_real_ha import started_app

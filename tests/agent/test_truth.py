@@ -10,7 +10,7 @@ import pytest
 
 from addon.agent.spoken import reply_tail
 from addon.store.database import Store
-from addon.store.queries.conversations import ConversationFilters, list_conversations
+from addon.store.queries import ConversationFilters, list_conversations
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import MakeAgent, RecordedEvents, ask, stored_turn
 

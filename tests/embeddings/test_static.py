@@ -10,8 +10,8 @@ import pytest
 from addon.embeddings.static import StaticEmbeddings, WordPiece, load_local_embeddings
 from addon.errors import ConfigError
 from addon.memory.retrieval import RecallQuery, Retriever
-from addon.store import memories, memory_search
 from addon.store.database import Store
+from addon.store.memories import memories, memory_search
 
 
 @pytest.fixture(scope="module")

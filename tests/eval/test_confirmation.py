@@ -18,8 +18,8 @@ from addon.eval.tasks import parse_task_file
 from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatcher
 from addon.store.database import Store
-from addon.store.queries.dashboard import confirmations_since
-from addon.store.records import ConversationRecords
+from addon.store.queries import confirmations_since
+from addon.store.turns import ConversationRecords
 from tests.eval.tasks import TASKS_YAML
 from tests.fixtures.policy import default_policy
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from addon import keys
-from addon.store import mcp_servers as stored
 from addon.store.models import ToolCall
+from addon.store.tools import mcp_servers as stored
 from devtools.scripted_llm import ScriptedLLM
 from tests.mcp_client.notes_server import TOKEN, notes_server
 from tests.web.api.conftest import AppClient

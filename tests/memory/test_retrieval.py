@@ -12,10 +12,8 @@ from addon.embeddings.source import EndpointEmbeddings
 from addon.llm.client import LLMClient
 from addon.memory.indexes import MemoryIndex
 from addon.memory.retrieval import RecallQuery, Retriever, blend
-from addon.store import memories, memory_search
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord
-from addon.store.memory_search import ScoredId
+from addon.store.memories import MemoryRecord, ScoredId, memories, memory_search
 from devtools.scripted_llm import ScriptedLLM
 
 EMBEDDING_MODEL = "scripted-embeddings"

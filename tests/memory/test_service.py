@@ -19,9 +19,8 @@ from addon.memory.records import AfterTurn, MemoryLimits, Outcome, RecallRequest
 from addon.memory.retrieval import Retriever
 from addon.memory.rules import RejectReason
 from addon.memory.service import MemoryService
-from addon.store import memories
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord
+from addon.store.memories import MemoryRecord, memories
 from addon.store.models import LLMCall, MemoryRecall
 from devtools.recording import record_turn
 from devtools.scripted_llm import ScriptedLLM

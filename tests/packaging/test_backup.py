@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from addon.config.load import load_settings
-from addon.store.backup_guard import flag_path
+from addon.store.file.backup_guard import flag_path
 from tests.packaging.supervisor import REPO, RUN_SCRIPT, config, exec_arguments
 
 BACKUP_TIMEOUT_S = 60
@@ -72,7 +72,7 @@ def test_hook_names_the_database_the_addon_uses(hook: str, tmp_path: Path) -> No
 def test_hook_runs_its_step_of_the_checkpoint_module(hook: str, step: str) -> None:
     """backup_pre begins the backup and backup_post ends it, through the checkpoint module."""
     words = shlex.split(config()[hook])
-    assert words[1:-1] == ["-m", "addon.store.checkpoint", step]
+    assert words[1:-1] == ["-m", "addon.store.file.checkpoint", step]
 
 
 def test_backup_pre_leaves_every_committed_row_in_the_database_file(

@@ -21,7 +21,8 @@ MIGRATIONS = ROOT / "addon" / "store" / "migrations"
 USED_ELSEWHERE = {
     # Alembic calls a revision's upgrade() and downgrade() by name.
     "downgrade": "alembic",
-    # Declares id_counters in the metadata; addon/store/ids.py reserves ids in it with plain SQL.
+    # Declares id_counters in the metadata; addon/store/turns/ids.py reserves ids in it with plain
+    # SQL.
     "IdCounter": "schema",
     # Home Assistant's response templates (home-assistant-intents' YAML) read state.state_with_unit.
     "state_with_unit": "response templates",

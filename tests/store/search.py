@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.search import fts_query
+from addon.store.file import fts_query
 
 _SEARCH = text(
     "SELECT rowid FROM turns_fts WHERE turns_fts MATCH :query ORDER BY rank LIMIT :limit"

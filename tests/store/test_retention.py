@@ -21,7 +21,7 @@ from addon.store.retention import FIRST_RUN_DELAY_S, prune, prune_payloads
 from tests.fixtures.app import MakeApp, MakeSettings
 from tests.store.data import NOW, add_conversation, add_memory
 from tests.store.search import search_turn_ids
-from tests.store.turns import PROMPT, record, turn
+from tests.store.turns.build import PROMPT, record, turn
 
 AiohttpClient = Callable[..., Any]
 

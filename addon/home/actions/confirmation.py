@@ -74,7 +74,7 @@ class PolicyEntry:
 
 
 class PolicyRow(Protocol):
-    """A stored entry as the store hands it over (``addon.store.confirmation_policy``)."""
+    """A stored entry as the store hands it over (``addon.store.policy.confirmation_policy``)."""
 
     @property
     def id(self) -> int:

@@ -5,7 +5,7 @@ the same as the first: the ``(updated_at, id)`` index is walked from the cursor,
 from the top.
 
 Search goes through the FTS5 index ``turns_fts`` with the query built by
-:func:`addon.store.search.fts_query` (every term quoted, so user input is never FTS syntax). A
+:func:`addon.store.file.search.fts_query` (every term quoted, so user input is never FTS syntax). A
 conversation matches when one of its turns contains every term, and results keep the list's
 order (latest activity first) and cursor. Matching turns are read newest first, in windows of
 :data:`SEARCH_WINDOW` rowids (the rowid is the turn id, which grows with time), starting at the
@@ -25,8 +25,8 @@ from typing import Literal
 from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from addon.store.file import fts_query
 from addon.store.models import Conversation, ToolCall, Turn
-from addon.store.search import fts_query
 
 PAGE_SIZE = 50
 # Matching turns read per step of a search, and how many steps a page may take: 20,000 matching

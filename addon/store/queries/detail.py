@@ -18,7 +18,7 @@ from sqlalchemy.orm import raiseload, selectinload
 
 from addon.errors import NotFoundError
 from addon.store.models import Conversation, MemoryRecall, Turn
-from addon.store.payloads import SentRequest, sent_requests
+from addon.store.turns import SentRequest, sent_requests
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class ConversationDetail:
     """A conversation as its trace page shows it, with what each model call was sent.
 
     ``sent`` maps each model call's id to its messages and tools as they were sent: the rows
-    keep the system prompt and the tool list by reference (:mod:`addon.store.payloads`).
+    keep the system prompt and the tool list by reference (:mod:`addon.store.turns.payloads`).
     """
 
     conversation: Conversation

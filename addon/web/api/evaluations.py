@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from addon import keys
 from addon.eval.runner import TaskResult, Totals
-from addon.store import eval_runs
+from addon.store.evaluation import eval_runs
 from addon.web.api.eval_schemas import (
     EvaluationIn,
     EvaluationOut,

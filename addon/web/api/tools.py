@@ -1,6 +1,6 @@
 """The JSON API behind the panel's Custom tools page: tools, their versions, import, secrets.
 
-Thin views over :mod:`addon.store.custom_tools`: parse the request, call one function in one
+Thin views over :mod:`addon.store.tools.custom_tools`: parse the request, call one function in one
 transaction, answer JSON. A definition the parser refuses comes back as a 422 listing every
 problem with its field (the error middleware renders :class:`~addon.errors.CustomToolInvalid`).
 The access middleware guards every route; the author of a save is the Home Assistant user named
@@ -30,9 +30,14 @@ from addon import keys
 from addon.custom_tools.extended_openai import import_functions
 from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid
-from addon.store import custom_tools as stored
-from addon.store import stored_secrets
-from addon.store.custom_tools import StoredTool, ToolSummary, ToolVersion, render_definition
+from addon.store.tools import (
+    StoredTool,
+    ToolSummary,
+    ToolVersion,
+    render_definition,
+    stored_secrets,
+)
+from addon.store.tools import custom_tools as stored
 from addon.text import load_yaml
 from addon.web.access import ingress_user
 from addon.web.api.tool_schemas import (

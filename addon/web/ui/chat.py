@@ -20,7 +20,7 @@ from aiohttp import web
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.i18n.confirmation import yes_and_no
-from addon.store.queries.detail import conversation_turns
+from addon.store.queries import conversation_turns
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls

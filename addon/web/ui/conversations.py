@@ -10,14 +10,14 @@ from multidict import MultiMapping
 
 from addon import keys
 from addon.agent.conversation import Source
-from addon.store.queries.conversations import (
+from addon.store.queries import (
     HANDLED_BY,
     ConversationFilters,
     Cursor,
+    conversation_detail,
     known_devices,
     list_conversations,
 )
-from addon.store.queries.detail import conversation_detail
 from addon.web.ui.templating import home_timezone, render
 
 MAX_SEARCH_LENGTH = 200

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.health import ComponentHealth
-from addon.store.queries.dashboard import (
+from addon.store.queries import (
     HandledShare,
     Resolution,
     TurnSummary,

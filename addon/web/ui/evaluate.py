@@ -17,7 +17,7 @@ from aiohttp import web
 from addon import keys
 from addon.eval.runner import TaskResult, Totals
 from addon.eval.suite import suite_yaml
-from addon.store import eval_runs, eval_tasks
+from addon.store.evaluation import eval_runs, eval_tasks
 from addon.web.ui.eval_start import RunChoice, start_run, task_source
 from addon.web.ui.forms import read_form
 from addon.web.ui.model_check import baseline, held_by

@@ -1,6 +1,6 @@
 """The MCP servers page: add a server, see whether it answers and its tools, switch tools on.
 
-Thin views over :mod:`addon.store.mcp_servers` and the MCP hub (``keys.MCP_HUB``), which lists
+Thin views over :mod:`addon.store.tools.mcp_servers` and the MCP hub (``keys.MCP_HUB``), which lists
 a server's tools and says whether it answered. Every change is a form POST answered with a
 redirect, so it all works without script. A header's value is written here and never shown
 again: it is kept as a secret.
@@ -18,7 +18,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.errors import McpServerInvalid, NotFoundError
-from addon.store import mcp_servers as stored
+from addon.store.tools import mcp_servers as stored
 from addon.text import JsonObject
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls

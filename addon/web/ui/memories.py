@@ -1,8 +1,8 @@
 """The Memories page: search and filter what the agent remembers, edit, delete, restore, add.
 
-Thin views over :mod:`addon.store.memories`, in the custom tools pages' manner: every change is
-a form POST answered with a redirect, or with the page again and the problem beside its field
-(422), so all of it works without script. After each change the memory service, when memory is
+Thin views over :mod:`addon.store.memories.memories`, in the custom tools pages' manner: every
+change is a form POST answered with a redirect, or with the page again and the problem beside its
+field (422), so all of it works without script. After each change the memory service, when memory is
 on, is told (:data:`addon.keys.MEMORY_CHANGES`), so the next recall sees the change at once.
 
 "Forget everything" is its own page, and works only with the words typed into its form: one
@@ -24,10 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon import keys
 from addon.errors import NotFoundError
-from addon.store import memories as stored
-from addon.store import memory_upkeep
-from addon.store.memories import KINDS, MemoryRecord
-from addon.store.queries.memory_turns import turn_summaries
+from addon.store.memories import KINDS, MemoryRecord, memory_upkeep
+from addon.store.memories import memories as stored
+from addon.store.queries import turn_summaries
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import home_timezone, render
 from addon.web.ui.urls import Urls

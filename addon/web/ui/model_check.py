@@ -21,7 +21,7 @@ from addon.eval.runner import RunSettings, TaskResult, Totals, make_llm
 from addon.eval.suite import suite_yaml
 from addon.eval.tasks import parse_task_file
 from addon.home.actions.confirmation import ConfirmationPolicy
-from addon.store import eval_runs
+from addon.store.evaluation import eval_runs
 from addon.text import is_unicode
 from addon.web.ui.forms import read_form
 from addon.web.ui.saved_tests import live_home, saved_tests_file

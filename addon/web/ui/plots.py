@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from addon.store.queries.dashboard import Bucket
+from addon.store.queries import Bucket
 
 WIDTH = 640
 HEIGHT = 200

@@ -21,7 +21,7 @@ from addon.eval.saved import TurnFacts, draft_task, saved_suite, task_yaml
 from addon.eval.suite import exposed_home
 from addon.eval.tasks import parse_task_file
 from addon.home.model.live import HomeModel
-from addon.store import eval_tasks
+from addon.store.evaluation import eval_tasks
 from addon.text import JsonObject
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dataclasses import fields as dc_fields
 
 from addon.custom_tools.trial import NOTHING_RAN, Trial
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from addon.text import JsonObject
 from addon.web.ui import tool_editor as editor
 from addon.web.ui import tool_text

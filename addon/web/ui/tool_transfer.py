@@ -15,7 +15,7 @@ from addon import keys
 from addon.custom_tools.extended_openai import import_functions
 from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render

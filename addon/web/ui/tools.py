@@ -1,6 +1,6 @@
 """The Custom tools pages: the list, the editor, try it, versions, import, export and secrets.
 
-Thin views over :mod:`addon.store.custom_tools` and the tool runner; the editor's own logic
+Thin views over :mod:`addon.store.tools.custom_tools` and the tool runner; the editor's own logic
 (reading its text, placing problems on lines, the try-it form) is in :mod:`.tool_editor`, import
 and export in :mod:`.tool_transfer`. Every change is a form POST answered with a redirect (or the
 page again with its problems), so all of it works without script; ``app.js`` adds the
@@ -21,8 +21,8 @@ from aiohttp import web
 from addon import keys
 from addon.custom_tools.definition import template_warnings
 from addon.errors import CustomToolInvalid, NotFoundError
-from addon.store import custom_tools as stored
-from addon.store import stored_secrets
+from addon.store.tools import custom_tools as stored
+from addon.store.tools import stored_secrets
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render

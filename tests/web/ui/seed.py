@@ -7,14 +7,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.store.conversations import (
+from addon.store.database import Store
+from addon.store.turns import (
     LLMCallRecord,
     OutcomeUpdate,
     ToolCallRecord,
     TurnRecord,
 )
-from addon.store.database import Store
-from addon.store.turn_writes import write_outcomes
+from addon.store.turns.turn_writes import write_outcomes
 from devtools.recording import record_turn
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import text
 
-from addon.store.conversations import ToolCallRecord
 from addon.store.queries.conversations import PAGE_SIZE
+from addon.store.turns import ToolCallRecord
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import parse
 from tests.web.ui.seed import T0, model_call, seed_many, seed_trace, seed_turn, tool_call

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from addon import keys
-from addon.store import eval_runs
+from addon.store.evaluation import eval_runs
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.eval.tasks import TASKS_YAML
 from tests.web.ui.conftest import UI

@@ -16,7 +16,7 @@ import pytest
 
 from addon import keys
 from addon.eval.runner import TaskResult
-from addon.store import eval_runs
+from addon.store.evaluation import eval_runs
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.fixtures.app import MakeSettings

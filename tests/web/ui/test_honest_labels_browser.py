@@ -14,7 +14,7 @@ import pytest
 import yaml
 from playwright.async_api import expect
 
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from devtools.scripted_llm import ScriptedLLM
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.home import demo_home

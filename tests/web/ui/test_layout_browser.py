@@ -20,7 +20,7 @@ import yaml
 from playwright.async_api import Page
 
 from addon import keys
-from addon.store import custom_tools, mcp_servers
+from addon.store.tools import custom_tools, mcp_servers
 from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.mcp_client.notes_server import TOKEN as NOTES_TOKEN
 from tests.mcp_client.notes_server import notes_server

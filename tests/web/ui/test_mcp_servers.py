@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from addon import keys
-from addon.store import mcp_servers as stored
+from addon.store.tools import mcp_servers as stored
 from tests.mcp_client.notes_server import TOKEN as NOTES_TOKEN
 from tests.mcp_client.notes_server import notes_server
 from tests.web.ui.conftest import UI

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy import update
 
 from addon import keys
-from addon.store import mcp_servers as stored
 from addon.store.models import McpServer
+from addon.store.tools import mcp_servers as stored
 from tests.mcp_client.notes_server import TOKEN, notes_server
 from tests.web.ui.conftest import UI
 

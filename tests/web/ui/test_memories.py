@@ -13,9 +13,8 @@ from aiohttp.test_utils import TestClient
 from addon import keys
 from addon.config.settings import Settings
 from addon.memory.service import MemoryService
-from addon.store import memories, memory_upkeep
 from addon.store.database import Store
-from addon.store.memories import MemoryRecord
+from addon.store.memories import MemoryRecord, memories, memory_upkeep
 from tests.fixtures.app import MakeApp
 from tests.web.csrf import plant_key
 from tests.web.ui.conftest import UI

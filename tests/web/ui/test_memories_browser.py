@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import expect
 
-from addon.store import memory_upkeep
+from addon.store.memories import memory_upkeep
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.seed import T0, seed_turn
 from tests.web.ui.test_memories import remember

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from addon import keys
-from addon.store import eval_runs
+from addon.store.evaluation import eval_runs
 from devtools.scripted_llm import Completion, ScriptedLLM, Step, ToolCall
 from tests.web.ui.conftest import UI
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from playwright.async_api import expect
 
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from tests.ha.fake_ws_server import FakeConnection, FakeHomeAssistant
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.home import demo_home, serve_home

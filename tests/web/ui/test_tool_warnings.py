@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from tests.web.ui.conftest import UI
 
 

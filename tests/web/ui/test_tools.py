@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from tests.web.api.test_tools import EOC
 from tests.web.ui.conftest import UI
 from tests.web.ui.html import misplaced_urls, parse

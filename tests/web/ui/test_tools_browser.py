@@ -10,8 +10,8 @@ import pytest
 import yaml
 from playwright.async_api import Page, expect
 
-from addon.store import custom_tools as stored
-from addon.store import stored_secrets
+from addon.store.tools import custom_tools as stored
+from addon.store.tools import stored_secrets
 from devtools.scripted_llm import ScriptedLLM
 from tests.web.ui.conftest import UI, MakeBrowsing
 from tests.web.ui.test_tools import IMPORT_YAML, SECRET, echo_server, echo_source

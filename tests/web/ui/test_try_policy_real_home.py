@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from addon import keys
-from addon.store import custom_tools as stored
+from addon.store.tools import custom_tools as stored
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_agent_real_ha import wait_for_state

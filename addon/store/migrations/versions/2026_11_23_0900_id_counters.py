@@ -1,8 +1,8 @@
 """Reserve turn and model-call ids in the database before they are given out.
 
 ``id_counters`` holds, for ``turns`` and ``llm_calls``, the next id nobody has reserved
-(:mod:`addon.store.ids`); it starts above the largest id each table holds. Going down drops it:
-an older Home Agent counts on from the largest stored id, as it always did.
+(:mod:`addon.store.turns.ids`); it starts above the largest id each table holds. Going down drops
+it: an older Home Agent counts on from the largest stored id, as it always did.
 
 Revision ID: 5b7c3e1a9d20
 Revises: 8c4b7e2f1a93

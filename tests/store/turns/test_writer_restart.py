@@ -1,0 +1,96 @@
+"""The task that writes turns stops on a fault nobody foresaw: health says so, and it restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+from aiohttp.test_utils import TestClient
+from sqlalchemy import event
+
+from addon import keys
+from addon.store.database import Store
+from addon.store.models import Turn
+from tests.store.turns.build import turn
+
+WAIT_S = 30.0
+
+
+class FaultyDriver(RuntimeError):
+    """What the database layer raises here: neither a refused write nor a bad item."""
+
+
+def fail_next_write(store: Store) -> None:
+    """Make the writer's next batch raise at its first statement (SQLAlchemy's event seam)."""
+    fired = threading.Event()
+
+    def fail(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("INSERT INTO conversations") and not fired.is_set():
+            fired.set()
+            raise FaultyDriver("the driver broke")
+
+    for engine in store.writer.batch_engines:
+        event.listen(engine, "before_cursor_execute", fail)
+
+
+def next_turn_insert(store: Store) -> asyncio.Event:
+    """An event set when the writer next inserts turns (on the loop or in its thread)."""
+    inserting = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def seen(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("INSERT INTO turns"):
+            loop.call_soon_threadsafe(inserting.set)
+
+    for engine in store.writer.batch_engines:
+        event.listen(engine, "before_cursor_execute", seen)
+    return inserting
+
+
+async def test_a_fault_stops_the_writer_which_health_reports_and_which_restarts(
+    store: Store,
+) -> None:
+    """The failed batch is kept; health is degraded with the reason; the restart writes it."""
+    fail_next_write(store)
+    turn_id = store.writer.submit(turn("c1"))
+    assert not await store.writer.flush()
+    health = await store.health()
+    assert health.status == "degraded"
+    assert "stopped unexpectedly (FaultyDriver: the driver broke)" in health.detail
+    assert store.writer.pending == 1
+    inserting = next_turn_insert(store)
+    await asyncio.wait_for(inserting.wait(), WAIT_S)  # the restart's write, nobody flushing
+    assert await store.writer.flush()
+    async with store.sessionmaker() as session:
+        stored = await session.get(Turn, turn_id)
+    assert stored is not None
+    health = await store.health()
+    assert health.status == "ok"
+    assert "recovered from 1 unexpected failures" in health.detail
+
+
+async def test_the_writer_keeps_writing_after_a_restart(store: Store) -> None:
+    """Turns handed over after the restart are written as before."""
+    fail_next_write(store)
+    store.writer.submit(turn("c1"))
+    assert not await store.writer.flush()
+    assert await store.writer.flush()
+    later = store.writer.submit(turn("c1", user_text="later"))
+    assert await store.writer.flush()
+    async with store.sessionmaker() as session:
+        assert await session.get(Turn, later) is not None
+    assert store.writer.restarts == 1
+
+
+async def test_health_shows_the_stopped_writer(app_client: TestClient[Any, Any]) -> None:
+    """/health reports the store degraded with the reason, and stays up for the watchdog."""
+    store = app_client.app[keys.STORE]
+    fail_next_write(store)
+    store.writer.submit(turn("c1"))
+    assert not await store.writer.flush()
+    response = await app_client.get("/health")
+    assert response.status == 200
+    component = (await response.json())["components"]["store"]
+    assert component["status"] == "degraded"
+    assert "FaultyDriver: the driver broke" in component["detail"]
