@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from addon.mcp_client.hub import McpHub
     from addon.memory.records import MemoryChanges
     from addon.memory.service import MemoryService
+    from addon.store.actor_rules import RuleRecords
     from addon.store.confirmation_policy import PolicyRecords
     from addon.store.database import Store
     from addon.tools.custom import CustomToolProvider
@@ -71,6 +72,8 @@ MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
 """The MCP servers the user added, their tools and state."""
 CONFIRMATION_POLICY: web.AppKey[PolicyRecords] = web.AppKey("confirmation_policy")
 """The confirmation policy's rows (the Safety page edits them)."""
+ACTOR_RULES: web.AppKey[RuleRecords] = web.AppKey("actor_rules")
+"""The rules per person and per satellite (the Safety page edits them)."""
 CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")
 """The install's secret key the panel's CSRF tokens are signed with (kept under the data dir)."""
 
