@@ -228,7 +228,7 @@ class ActorRules:
         ):
             if subject is not None:
                 found.extend(self._by_subject.get((kind, subject), ()))
-        return tuple(dict.fromkeys(found))
+        return tuple({rule.id: rule for rule in found}.values())
 
     def access(
         self, actor: Actor, area_of: Callable[[str], str | None], language: str
