@@ -338,7 +338,8 @@ async def test_a_typed_request_from_a_guest_user_is_refused_outside_the_preset(
     ``person.guest`` maps to the person.
     """
     user_id = await guest_user(effects_home)
-    await effects_home.request("POST", "/api/services/light/turn_on", {"entity_id": "light.bed_light"})
+    bed_light = {"entity_id": "light.bed_light"}
+    await effects_home.request("POST", "/api/services/light/turn_on", bed_light)
     client = await effects_app(
         aiohttp_client, make_app, make_settings, effects_home, scripted_llm, local_first=True
     )
