@@ -307,7 +307,16 @@ class Agent:
             actions_failed=answer.actions_failed,
         )
         self._after.start(
-            FinishedTurn(request, result, trace, answer.outcomes, dry_run, language, history),
+            FinishedTurn(
+                request,
+                result,
+                trace,
+                answer.outcomes,
+                dry_run,
+                language,
+                history,
+                actor.person_key,
+            ),
             self.outcome_delay,
         )
         return result

@@ -67,6 +67,7 @@ class TurnSetup:
             area_id=area_id,
             floor_id=model.areas[area_id].floor_id if model and area_id else None,
             dry_run=dry_run,
+            actor=actor,
         )
 
     def executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:

@@ -64,6 +64,8 @@ class MemoryRecord:
     areas: tuple[str, ...]
     embedding_model: str | None
     deleted_at: datetime | None
+    person_id: str | None = None
+    """The person it belongs to (recalled only for them); None: the household's."""
 
 
 async def fetch_rows(session: AsyncSession, sql: str, params: Sequence[object]) -> list[Any]:
@@ -107,13 +109,14 @@ def raw_record(row: Sequence[Any]) -> MemoryRecord:
         areas=tuple(json.loads(row[14] or "[]")),
         embedding_model=row[15],
         deleted_at=_time(row[16]),
+        person_id=row[17],
     )
 
 
 RAW_COLUMNS = (
     "id, content, kind, importance, created_at, updated_at, last_recalled_at, recall_count, "
     "expires_at, pinned, source, source_conversation_id, source_turn_id, entity_ids, areas, "
-    "embedding_model, deleted_at"
+    "embedding_model, deleted_at, person_id"
 )
 
 
@@ -137,6 +140,7 @@ def memory_record(row: Memory) -> MemoryRecord:
         areas=tuple(row.areas or ()),
         embedding_model=row.embedding_model,
         deleted_at=row.deleted_at,
+        person_id=row.person_id,
     )
 
 
@@ -177,8 +181,9 @@ async def add_memory(
     embedding: bytes | None = None,
     embedding_model: str | None = None,
     now: datetime | None = None,
+    person_id: str | None = None,
 ) -> MemoryRecord:
-    """Store a new memory and return it with its id."""
+    """Store a new memory and return it with its id (``person_id``: only theirs)."""
     _check(kind, importance)
     at = now or utcnow()
     row = Memory(
@@ -197,6 +202,7 @@ async def add_memory(
         areas=list(areas),
         embedding=embedding,
         embedding_model=embedding_model if embedding is not None else None,
+        person_id=person_id,
     )
     session.add(row)
     await session.flush()

@@ -257,6 +257,9 @@ class Memory(Base):
         ForeignKey("turns.id", ondelete="SET NULL"), index=True
     )
     entity_ids: Mapped[list[str]] = mapped_column(JSON, default=list)
+    # The person it belongs to (a person entity, else a Home Assistant user id); NULL: the
+    # household's, recalled for everyone.
+    person_id: Mapped[str | None] = mapped_column(String(255))
     areas: Mapped[list[str]] = mapped_column(JSON, default=list)
     embedding: Mapped[bytes | None] = mapped_column(LargeBinary)
     embedding_model: Mapped[str | None] = mapped_column(String(200))

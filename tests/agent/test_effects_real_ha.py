@@ -74,6 +74,7 @@ async def effects_app(
     *,
     local_first: bool = False,
     api: bool = False,
+    **options: Any,
 ) -> TestClient[Any, Any]:
     """The add-on against ``home``: lock, garage (in its area), scene and script exposed.
 
@@ -94,6 +95,7 @@ async def effects_app(
         llm_model="scripted-model",
         local_first=local_first,
         **({"api_token": TOKEN} if api else {}),
+        **options,
     )
     if api:
         settings = on_direct_port(settings)
@@ -313,17 +315,17 @@ async def test_a_satellite_whose_rule_forbids_locks_cannot_unlock_by_any_path(
             assert await unchanged(agent, effects_home) == ("locked", "closed")
 
 
-async def guest_user(home: HomeAssistantProcess) -> str:
-    """A Home Assistant user with a person entity (``person.guest``); made once per home."""
+async def guest_user(home: HomeAssistantProcess, name: str = "Guest") -> str:
+    """A Home Assistant user with a person entity (``person.<name>``); made once per home."""
     people = await home.websocket_command({"type": "person/list"})
     for person in people.get("storage", ()):
-        if person["name"] == "Guest" and person.get("user_id"):
+        if person["name"] == name and person.get("user_id"):
             return str(person["user_id"])
     made = await home.websocket_command(
-        {"type": "config/auth/create", "name": "Guest", "group_ids": ["system-users"]}
+        {"type": "config/auth/create", "name": name, "group_ids": ["system-users"]}
     )
     user_id = str(made["user"]["id"])
-    await home.websocket_command({"type": "person/create", "name": "Guest", "user_id": user_id})
+    await home.websocket_command({"type": "person/create", "name": name, "user_id": user_id})
     return user_id
 
 
@@ -363,3 +365,40 @@ async def test_a_typed_request_from_a_guest_user_is_refused_outside_the_preset(
     assert await unchanged(client.server.app[keys.AGENT], effects_home) == ("locked", "closed")
     listed = await client.get("/conversations")
     assert "person Guest · satellite unknown" in await listed.text()
+
+
+async def test_a_memory_stored_for_one_person_is_not_in_another_persons_prompt(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """Anna's "remember" is recalled into her next prompt, never into the guest's."""
+    anna, guest = await guest_user(effects_home, "Anna"), await guest_user(effects_home)
+    client = await effects_app(
+        aiohttp_client, make_app, make_settings, effects_home, scripted_llm, memory_extraction=False
+    )
+
+    async def typed(text: str, user_id: str) -> None:
+        headers = {"X-Remote-User-Id": user_id}
+        response = await client.post("/api/conversation", json={"text": text}, headers=headers)
+        assert response.status == 200, await response.text()
+
+    scripted_llm.tool_calls(("remember", {"content": "Anna's favourite colour is teal"}))
+    scripted_llm.reply("I will remember that.")
+    await typed("remember that my favourite colour is teal", anna)
+    stored = await client.server.app[keys.MEMORY].search(
+        "favourite colour", person_id="person.anna"
+    )
+    assert [memory.person_id for memory in stored] == ["person.anna"]
+
+    def prompt() -> str:
+        return str(scripted_llm.chat_requests[-1].messages)
+
+    scripted_llm.reply("I don't know.")
+    await typed("what is my favourite colour?", guest)
+    assert "teal" not in prompt()
+    scripted_llm.reply("Teal.")
+    await typed("what is my favourite colour?", anna)
+    assert "teal" in prompt()

@@ -69,6 +69,11 @@ class Actor:
         }
 
     @property
+    def person_key(self) -> str | None:
+        """Whose memories are theirs: the person entity, else the Home Assistant user id."""
+        return self.person_id or self.user_id
+
+    @property
     def person_label(self) -> str:
         """The person as the pages show them: a name, else "unknown"."""
         return self.person_name or self.user_name or UNKNOWN

@@ -5,7 +5,8 @@ could not tell), NULL for every turn stored before. A new table, ``actor_rules``
 Safety page's rules: per person (a person entity or a Home Assistant user) or per satellite (a
 device), a level per domain, area or entity, a default, an optional preset and, for a
 satellite, whether it acts only in its own area. It starts empty: nothing changes until the
-user writes a rule.
+user writes a rule. ``memories.person_id`` names the person a memory belongs to (NULL: the
+household's, recalled for everyone).
 
 Revision ID: 4a9e2c7b1d58
 Revises: 3e7a91c5d2f4
@@ -29,6 +30,8 @@ def upgrade() -> None:
     # A nullable column is added in place, even in batch mode: the FTS triggers stay.
     with op.batch_alter_table("turns", schema=None) as batch_op:
         batch_op.add_column(sa.Column("actor", sa.JSON(), nullable=True))
+    with op.batch_alter_table("memories", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("person_id", sa.String(255), nullable=True))
     op.create_table(
         "actor_rules",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -47,5 +50,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("actor_rules")
+    op.drop_column("memories", "person_id")
     # Dropped in place (SQLite 3.35+); batch mode would copy the table and lose its triggers.
     op.drop_column("turns", "actor")
