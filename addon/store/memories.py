@@ -290,11 +290,13 @@ async def list_memories(
     deleted: bool = False,
     limit: int = 100,
     offset: int = 0,
+    person: str | None = None,
 ) -> list[MemoryRecord]:
     """Memories for the panel, newest change first: every word of ``query``, and the filters.
 
     ``expiring_before`` keeps those with an expiry up to that time; ``deleted`` lists the
-    deleted ones instead of the live ones.
+    deleted ones instead of the live ones; ``person`` one person's (:data:`HOUSEHOLD`: the
+    household's, which belong to nobody).
     """
     statement = select(Memory)
     match = fts_query(query)
@@ -310,6 +312,10 @@ async def list_memories(
         statement = statement.where(Memory.source == source)
     if pinned is not None:
         statement = statement.where(Memory.pinned.is_(pinned))
+    if person == HOUSEHOLD:
+        statement = statement.where(Memory.person_id.is_(None))
+    elif person is not None:
+        statement = statement.where(Memory.person_id == person)
     if expiring_before is not None:
         statement = statement.where(
             Memory.expires_at.is_not(None), Memory.expires_at <= expiring_before
@@ -317,6 +323,18 @@ async def list_memories(
     statement = statement.order_by(Memory.updated_at.desc(), Memory.id.desc())
     rows = await session.scalars(statement.limit(limit).offset(offset))
     return [memory_record(row) for row in rows]
+
+
+HOUSEHOLD = "household"
+"""The person filter that lists the memories of no one person (recalled for everyone)."""
+
+
+async def memory_people(session: AsyncSession) -> list[str]:
+    """Every person some memory belongs to, in order: what the panel's person filter offers."""
+    rows = await session.scalars(
+        select(Memory.person_id).where(Memory.person_id.is_not(None)).distinct()
+    )
+    return sorted(person for person in rows if person is not None)
 
 
 async def count_memories(session: AsyncSession) -> int:
