@@ -249,8 +249,6 @@ async def test_a_scene_that_unlocks_a_pin_lock_is_held_over_mcp_and_v1_despite_a
         reply = (await response.json())["choices"][0]["message"]["content"]
         assert "PIN" in reply
     assert await unchanged(client.server.app[keys.AGENT], effects_home) == ("locked", "closed")
-    listed = await client.get("/conversations")
-    assert "person Guest · satellite unknown" in await listed.text()
 
 
 KIDS = "satellite-kids-room"
@@ -363,6 +361,8 @@ async def test_a_typed_request_from_a_guest_user_is_refused_outside_the_preset(
     assert done["actions"][0]["success"] is True
     await wait_for_state(effects_home, "light.bed_light", "off")
     assert await unchanged(client.server.app[keys.AGENT], effects_home) == ("locked", "closed")
+    listed = await client.get("/conversations")
+    assert "person Guest · satellite unknown" in await listed.text()
     listed = await client.get("/conversations")
     assert "person Guest · satellite unknown" in await listed.text()
 

@@ -431,21 +431,38 @@ class Holds:
         refused by any rule that restricts anything. Returns why the call needs confirming
         ("" when it does not).
         """
-        judged: list[tuple[Judged, str]] = [
-            (access.judge(entity_id), f"{domain}.{service} on {entity_id}")
-            for entity_id in entity_ids
-        ]
-        if not entity_ids and not (impact and impact.effects):
-            judged.append((access.judge_domain(domain), f"{domain}.{service}"))
-        if impact is not None:
-            for effect in impact.effects:
-                what = f"{effect.domain}.{(effect.services or ('*',))[0]}"
+        # Only what is not simply allowed is put in words (a call on every light pays lookups).
+        judged: list[tuple[Judged, str]] = []
+        effects = impact.effects if impact is not None else ()
+        if access.by_domain:
+            # The rules look at domains alone: each domain the call touches is judged once.
+            domains = {entity_id.partition(".")[0] for entity_id in entity_ids}
+            domains.update(effect.domain for effect in effects)
+            for touched in domains:
+                found = access.judge_domain_of(touched)
+                if found.level != "act":
+                    judged.append((found, f"{domain}.{service} on some {touched}"))
+        else:
+            judge = access.judge
+            for entity_id in entity_ids:
+                found = judge(entity_id)
+                if found.level != "act":
+                    judged.append((found, f"{domain}.{service} on {entity_id}"))
+            named = frozenset(entity_ids)
+            for effect in effects:
                 if effect.entity_id is None:
-                    judged.append((access.judge_domain(effect.domain), f"{what} on some entity"))
+                    found = access.judge_domain(effect.domain)
+                elif effect.entity_id in named:
+                    continue  # judged above, as the call names it
                 else:
-                    judged.append((access.judge(effect.entity_id), f"{what} on {effect.entity_id}"))
-            if impact.unknown:
-                judged.append((access.judge_unknown(), f"cannot be known: {impact.unknown}"))
+                    found = judge(effect.entity_id)
+                if found.level != "act":
+                    what = f"{effect.domain}.{(effect.services or ('*',))[0]}"
+                    judged.append((found, f"{what} on {effect.entity_id or 'some entity'}"))
+        if not entity_ids and not effects:
+            judged.append((access.judge_domain(domain), f"{domain}.{service}"))
+        if impact is not None and impact.unknown:
+            judged.append((access.judge_unknown(), f"cannot be known: {impact.unknown}"))
         confirms = ""
         for found, why in judged:
             if found.level in ("none", "read"):

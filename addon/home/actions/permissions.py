@@ -174,6 +174,13 @@ class ActorRule:
         return found
 
     @property
+    def by_domain(self) -> bool:
+        """Whether an entity's level depends on its domain alone (no entity, area or own area)."""
+        return not self.own_area and not any(
+            "." in target or target.startswith(AREA_PREFIX) for target in self.targets
+        )
+
+    @property
     def restricts(self) -> bool:
         """Whether the rule allows less than everything anywhere."""
         return (
@@ -256,10 +263,32 @@ class Access:
     rules: tuple[ActorRule, ...]
     area_of: Callable[[str], str | None]
     language: str
+    _seen: dict[str, Judged] = field(default_factory=dict, repr=False, compare=False)
+    """What was judged this turn, by entity (or by domain, when the rules look at no more)."""
+    _by_domain: bool = field(default=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_domain", all(rule.by_domain for rule in self.rules))
+
+    @property
+    def by_domain(self) -> bool:
+        """Whether the rules look at an entity's domain alone (then judge by domain)."""
+        return self._by_domain
 
     def judge(self, entity_id: str) -> Judged:
-        """The lowest level any applying rule gives ``entity_id``."""
-        area_id = self.area_of(entity_id)
+        """The lowest level any applying rule gives ``entity_id`` (each judged once a turn)."""
+        key = entity_id.partition(".")[0] if self._by_domain else entity_id
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = self._judge(entity_id)
+        return found
+
+    def judge_domain_of(self, domain: str) -> Judged:
+        """The level of every entity of ``domain``, when :attr:`by_domain` (rules of domains)."""
+        return self.judge(f"{domain}.")
+
+    def _judge(self, entity_id: str) -> Judged:
+        area_id = None if self._by_domain else self.area_of(entity_id)
         found: Judged = Judged("act", None)
         for rule in self.rules:
             level = rule.level(entity_id, area_id, self.actor.area_id)
