@@ -85,6 +85,19 @@ class ToolError(HomeAgentError):
     """A tool could not run: bad arguments, unknown tool, or a failure while acting."""
 
 
+class ActorRefusedError(ToolError):
+    """The turn's actor may not do this: a rule of the Safety page for the person or satellite.
+
+    ``spoken`` is the refusal in the person's language ("Kids Room Speaker can't unlock the Front
+    Door."), what the local path says and the model reads; ``reason`` is the trace's English.
+    """
+
+    def __init__(self, spoken: str, reason: str) -> None:
+        super().__init__(spoken)
+        self.spoken = spoken
+        self.reason = reason
+
+
 class LLMError(HomeAgentError):
     """The language model endpoint failed or answered with something unusable."""
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from addon.memory.records import MemoryChanges
     from addon.memory.service import MemoryService
     from addon.store.database import Store
-    from addon.store.policy import PolicyRecords
+    from addon.store.policy import PolicyRecords, RuleRecords
     from addon.tools.custom import CustomToolProvider
     from addon.wyoming.server import WyomingServer
 
@@ -71,6 +71,8 @@ MCP_HUB: web.AppKey[McpHub] = web.AppKey("mcp_hub")
 """The MCP servers the user added, their tools and state."""
 CONFIRMATION_POLICY: web.AppKey[PolicyRecords] = web.AppKey("confirmation_policy")
 """The confirmation policy's rows (the Safety page edits them)."""
+ACTOR_RULES: web.AppKey[RuleRecords] = web.AppKey("actor_rules")
+"""The rules per person and per satellite (the Safety page edits them)."""
 CSRF_KEY: web.AppKey[bytes] = web.AppKey("csrf_key")
 """The install's secret key the panel's CSRF tokens are signed with (kept under the data dir)."""
 

@@ -64,7 +64,7 @@ EDGES: dict[str, frozenset[str]] = {
     # Names and overviews reach the model with tool-call markup broken (``llm/outside_text.py``).
     "home/context": frozenset({"base", "embeddings", "home/model", "llm"}),
     # A question's subject drops the filler words of ``home/context/lexicon.py``.
-    "home/actions": frozenset({"base", "home/context", "home/model", "home/targeting"}),
+    "home/actions": frozenset({"base", "home/context", "home/model", "home/targeting", "i18n"}),
     "ha": frozenset({"base", "home/actions", "home/model"}),
     # Long-term memory: extraction asks the model, the store keeps; the agent drives it.
     "memory": frozenset({"base", "embeddings", "llm", "store"}),

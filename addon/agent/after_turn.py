@@ -47,6 +47,8 @@ class FinishedTurn:
     language: str
     history: list[ChatMessage]
     """The conversation's messages before the turn (what extraction reads for "she", "there")."""
+    person: str | None = None
+    """Who asked (their person, else their user): what is learned is theirs; None: household."""
 
 
 def verdict_without_acting(
@@ -105,7 +107,8 @@ class AfterTurnWork:
                 if extract
                 else None
             )
-            self._spawn(self._learn(result, turn.trace.recalled_memories, told, exchange))
+            person = turn.person
+            self._spawn(self._learn(result, turn.trace.recalled_memories, told, exchange, person))
 
     def check_later(
         self,
@@ -169,8 +172,9 @@ class AfterTurnWork:
         recalled: tuple[int, ...],
         told: tuple[int, ...],
         exchange: Exchange | None,
+        person: str | None = None,
     ) -> None:
-        """Extract, then link and keep once the turn itself is stored."""
+        """Extract, then link and keep once the turn itself is stored (``person``'s, if known)."""
         assert self._memory is not None
         try:
             extraction = await self._memory.extract(exchange) if exchange is not None else None
@@ -181,7 +185,7 @@ class AfterTurnWork:
                     "Turn %s is not stored yet; memory keeps what it learned without linking it",
                     result.turn_id,
                 )
-            source = TurnSource(result.conversation_id, result.turn_id) if stored else None
+            source = TurnSource(result.conversation_id, result.turn_id, person) if stored else None
             learned = await self._memory.after_turn(AfterTurn(source, recalled, told, extraction))
         except Exception:
             _LOGGER.exception("Memory could not learn from turn %s", result.turn_id)

@@ -26,6 +26,9 @@ class ConversationRequest:
     satellite_id: str | None = None
     # True asks for a dry run; the dry_run option, when on, makes every turn one regardless.
     dry_run: bool | None = None
+    user_id: str | None = None
+    """The Home Assistant user, where the endpoint knows it for certain (ingress names it)."""
+    user_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from addon.agent.recording import committed, turn_record
 from addon.agent.toolbox import Toolbox
 from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.agent.turn_setup import TurnSetup
+from addon.home.actions.actor import resolve_actor
 from addon.home.model.live import HomeModel
 from addon.store.turns import ConversationRecords
 from addon.tools.registry import ToolRegistry
@@ -56,6 +57,8 @@ async def call_directly(
         started = time.perf_counter()
         context = setup.context(direct.model, language, direct.created_at, None, dry_run)
         trace = TurnTrace()
+        # An MCP client names no person or satellite: recorded as unknown, never guessed.
+        trace.actor = resolve_actor(direct.model, endpoint=call.source).as_dict()
         registry = await toolbox.registry(direct.model, trace)
         if call.name in registry and registry.get(call.name).kind in direct.exclude_kinds:
             registry = ToolRegistry(

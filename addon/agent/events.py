@@ -181,6 +181,8 @@ def finished_events(
                 "completion_tokens": trace.completion_tokens,
                 "device_id": request.device_id,
                 "source": request.source,
+                # Who asked: person, satellite and endpoint, "unknown" where a path cannot tell.
+                "actor": trace.actor,
             },
         )
     )

@@ -19,8 +19,9 @@ from addon.agent.service import Agent
 from addon.custom_tools.trial import Trial, TryTool
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.live import LiveExecutor
+from addon.home.actions.permissions import ActorRules
 from addon.local.matcher import LocalMatcher
-from addon.store.policy import PolicyRecords
+from addon.store.policy import PolicyRecords, RuleRecords
 from addon.store.turns import ConversationRecords
 from addon.tools.custom import CustomToolProvider
 
@@ -47,6 +48,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         embedder=app[keys.EMBEDDINGS],
         tool_providers=(app[keys.MCP_HUB].tools,),
         confirmation=compiled_policy(app[keys.CONFIRMATION_POLICY]),
+        actor_rules=compiled_rules(app[keys.ACTOR_RULES]),
     )
     app[keys.AGENT] = agent
     app[keys.CUSTOM_TOOL_TRY] = policed_trial(app[keys.CUSTOM_TOOLS], agent)
@@ -86,6 +88,18 @@ def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:
     def current() -> ConfirmationPolicy:
         if not compiled or compiled[0][0] != records.version:
             compiled[:] = [(records.version, ConfirmationPolicy.of_rows(records.entries))]
+        return compiled[0][1]
+
+    return current
+
+
+def compiled_rules(records: RuleRecords) -> Callable[[], ActorRules]:
+    """The persons' and satellites' rules as turns check them, compiled once per change."""
+    compiled: list[tuple[int, ActorRules]] = []
+
+    def current() -> ActorRules:
+        if not compiled or compiled[0][0] != records.version:
+            compiled[:] = [(records.version, ActorRules.of_rows(records.rules))]
         return compiled[0][1]
 
     return current

@@ -103,6 +103,7 @@ async def run_local_turn(
     acted = time.perf_counter()
     holds = context.holds
     held_before = len(holds.held) if holds is not None else 0
+    refused_before = len(holds.refused) if holds is not None else 0
     empty: tuple[LocalMatch, IntentResult] | None = None
     # The sentences the connected Home Assistant's own agent matches with: its failure is
     # the one to say, as its agent would (None: no release known, the first failure is said).
@@ -168,7 +169,12 @@ async def run_local_turn(
     raw_arguments = json.dumps(match.slots, ensure_ascii=False, default=list)
     tool_result = ToolResult.of(result.for_model())
     decisions = held_by_executor(match.intent, context.dry_run)
-    if holds is not None and len(holds.held) > held_before:
+    if holds is not None and len(holds.refused) > refused_before:
+        # The actor's rule refused the intent's call: nothing was done, and it says why.
+        refused = holds.refused[refused_before]
+        reply = refused.spoken
+        decisions = (*decisions, Decision("refuse", refused.action, "actor", refused.reason))
+    elif holds is not None and len(holds.held) > held_before:
         # The policy held the intent's call: nothing was done, the user is asked instead.
         held = tuple(holds.held[held_before:])
         tool_result = HELD

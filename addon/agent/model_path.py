@@ -75,7 +75,8 @@ class ModelPath:
         area_name = model.areas[context.area_id].name if model and context.area_id else None
         system = self.prompt_for(self.options, prefix, area_name)
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
-        recalled = await self._recall(request.text, area_name, history, trace)
+        person = context.actor.person_key if context.actor is not None else None
+        recalled = await self._recall(request.text, area_name, history, trace, person)
         # The time, the memories and a large home's devices change every turn, so they ride on
         # the user's message, after the system prompt and the tools: both stay byte-identical and
         # a prefix cache holds. History keeps the message with its time and memories (the next
@@ -177,10 +178,12 @@ class ModelPath:
         area_name: str | None,
         history: list[ChatMessage],
         trace: TurnTrace,
+        person: str | None = None,
     ) -> tuple[RecalledMemory, ...]:
         """The memories for this turn's request; a failing store costs the turn its memories.
 
-        ``area_name`` is the speaker's area, whose memories count for more.
+        ``area_name`` is the speaker's area, whose memories count for more; ``person`` who
+        asks: their memories and the household's, never another person's.
         """
         if self.memory is None:
             return ()
@@ -195,7 +198,7 @@ class ModelPath:
         )
         try:
             recalled = await self.memory.recall(
-                RecallRequest(utterance=text, area=area_name, history=earlier)
+                RecallRequest(utterance=text, area=area_name, history=earlier, person_id=person)
             )
         except Exception:  # the turn goes on without memories
             _LOGGER.exception("Could not recall memories; this turn goes without them")

@@ -49,6 +49,7 @@ def turn_record(
         timings={key: round(value, 3) for key, value in trace.timings.items()},
         context=trace.context,
         states=trace.states,
+        actor=trace.actor,
         llm_calls=[
             LLMCallRecord(
                 started_at=call.started_at,

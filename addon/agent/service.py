@@ -62,9 +62,11 @@ from addon.agent.turn_setup import TurnSetup
 from addon.config.settings import Options
 from addon.embeddings.source import EmbeddingSource
 from addon.errors import ErrorKind
+from addon.home.actions.actor import Actor, resolve_actor
 from addon.home.actions.confirmation import ConfirmationPolicy, Holds, Method
 from addon.home.actions.executor import Executor
 from addon.home.actions.impact import ImpactCache
+from addon.home.actions.permissions import ActorRules
 from addon.home.model.live import HomeModel
 from addon.i18n.translations import messages_for
 from addon.llm.client import LLMClient, TextSink
@@ -83,6 +85,18 @@ OUTCOME_DELAY_S = 2.0
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def actor_of(request: ConversationRequest, model: HomeModel | None) -> Actor:
+    """The turn's actor: what the endpoint told of the user and device, read against the home."""
+    return resolve_actor(
+        model,
+        endpoint=request.source,
+        user_id=request.user_id,
+        user_name=request.user_name,
+        device_id=request.device_id,
+        satellite_id=request.satellite_id,
+    )
 
 
 class HomeSource(Protocol):
@@ -132,6 +146,8 @@ class Agent:
     """Embeds requests and entities for a large home's context selection; lexical without."""
     confirmation: Callable[[], ConfirmationPolicy] | None = None
     """The user's confirmation policy as it stands (kept in memory by the store); None: none."""
+    actor_rules: Callable[[], ActorRules] | None = None
+    """The persons' and satellites' rules as they stand (kept in memory by the store)."""
     history: ConversationHistory = field(init=False)
     _home_context: HomeContext = field(init=False)
     _events: EventOutbox = field(init=False)
@@ -200,7 +216,12 @@ class Agent:
             history = [] if found.is_new else await self.history.messages(conversation_id)
             model = await self.home.fresh()
             trace = TurnTrace()
-            context = self._setup().context(model, language, created_at, request.device_id, dry_run)
+            # Who is asking, once per turn: the gate judges every call by their rules.
+            actor = actor_of(request, model)
+            trace.actor = actor.as_dict()
+            context = self._setup().context(
+                model, language, created_at, request.device_id, dry_run, actor
+            )
             spoken = SpokenStream(on_text) if on_text is not None else None
             if superseded is not None:
                 self._confirmations.supersede(superseded, request, trace, created_at)
@@ -223,7 +244,7 @@ class Agent:
                     trace.timings["exposure_recheck"] = (time.perf_counter() - rechecked) * 1000
                     if newer is not None:
                         context = self._setup().context(
-                            newer, language, created_at, request.device_id, dry_run
+                            newer, language, created_at, request.device_id, dry_run, actor
                         )
                         answer = await self._answer(
                             request, context, history, trace, spoken, progress
@@ -286,7 +307,16 @@ class Agent:
             actions_failed=answer.actions_failed,
         )
         self._after.start(
-            FinishedTurn(request, result, trace, answer.outcomes, dry_run, language, history),
+            FinishedTurn(
+                request,
+                result,
+                trace,
+                answer.outcomes,
+                dry_run,
+                language,
+                history,
+                actor.person_key,
+            ),
             self.outcome_delay,
         )
         return result
@@ -400,7 +430,7 @@ class Agent:
     # agent was made (as tests do) counts from the next turn on.
 
     def _setup(self) -> TurnSetup:
-        return TurnSetup(self.live_executor, self.confirmation, self._impacts)
+        return TurnSetup(self.live_executor, self.confirmation, self._impacts, self.actor_rules)
 
     def _failure_speech(self, context: ToolContext) -> FailureSpeech:
         """A failed call as the connected Home Assistant's agent says it, in the turn's language.

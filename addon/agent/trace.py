@@ -76,6 +76,8 @@ class TurnTrace:
     """A large home's selected entities and why each was chosen; None in a small home."""
     states: JsonObject | None = None
     """The states of the entities the turn acted on, before and after (``state_record.py``)."""
+    actor: JsonObject | None = None
+    """Who asked (:class:`~addon.home.actions.actor.Actor`), "unknown" for what is not known."""
 
     @property
     def prompt_tokens(self) -> int:

@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from addon.agent.state_record import RecordingExecutor
+from addon.home.actions.actor import Actor
 from addon.home.actions.confirmation import ConfirmationPolicy, ConfirmingExecutor, Holds
 from addon.home.actions.executor import Executor
 from addon.home.actions.gate import executor_for
 from addon.home.actions.impact import ImpactCache
+from addon.home.actions.permissions import Access, ActorRules
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.tools.base import ToolContext
@@ -31,6 +33,8 @@ class TurnSetup:
     confirmation: Callable[[], ConfirmationPolicy] | None
     impacts: ImpactCache = field(default_factory=ImpactCache)
     """What calls do in the current home, kept while the home model and its revision last."""
+    rules: Callable[[], ActorRules] | None = None
+    """The persons' and satellites' rules as they stand (the Safety page's); None: none."""
 
     def context(
         self,
@@ -39,11 +43,15 @@ class TurnSetup:
         created_at: datetime,
         device_id: str | None,
         dry_run: bool,
+        actor: Actor | None = None,
     ) -> ToolContext:
-        """The context of a turn from ``device_id`` (None: no particular one)."""
+        """The context of a turn from ``device_id`` (None: no particular one) by ``actor``.
+
+        The actor's rules join the turn's ``Holds``: the gate judges every call by them.
+        """
         area_id = _device_area(model, device_id)
         executor = self.executor(model, dry_run)
-        holds = self.holds(model)
+        holds = self.holds(model, actor, language)
         if holds is not None and executor is not None:
             executor = ConfirmingExecutor(executor, holds)
         if executor is not None and model is not None:
@@ -59,6 +67,7 @@ class TurnSetup:
             area_id=area_id,
             floor_id=model.areas[area_id].floor_id if model and area_id else None,
             dry_run=dry_run,
+            actor=actor,
         )
 
     def executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:
@@ -67,13 +76,16 @@ class TurnSetup:
             return None
         return executor_for(dry_run, self.live_executor, lambda: VirtualExecutor(model.copy()))
 
-    def holds(self, model: HomeModel | None) -> Holds | None:
-        """The turn's confirmation policy, naming entities from the home model (None: none).
+    def holds(
+        self, model: HomeModel | None, actor: Actor | None = None, language: str = "en"
+    ) -> Holds | None:
+        """The turn's confirmation policy and actor's rules, naming entities from the home model.
 
-        Also what the panel's "Try it" of a custom tool checks its calls against, so a try is
-        held exactly where a turn would be.
+        None when there is neither. Also what the panel's "Try it" of a custom tool checks its
+        calls against, so a try is held exactly where a turn would be.
         """
-        if self.confirmation is None:
+        access = self.access(model, actor, language)
+        if self.confirmation is None and access is None:
             return None
 
         def describe(entity_id: str) -> tuple[str | None, str]:
@@ -83,7 +95,20 @@ class TurnSetup:
         def describe_group(kind: str, group_id: str) -> str:
             return group_name(model, kind, group_id)
 
-        return Holds(self.confirmation(), describe, describe_group, impacts=self.impacts.of(model))
+        policy = self.confirmation() if self.confirmation is not None else ConfirmationPolicy()
+        impacts = self.impacts.of(model)
+        return Holds(policy, describe, describe_group, impacts=impacts, access=access)
+
+    def access(self, model: HomeModel | None, actor: Actor | None, language: str) -> Access | None:
+        """The rules that apply to ``actor`` in this turn (None: none, or no actor known)."""
+        if self.rules is None or actor is None:
+            return None
+
+        def area_of(entity_id: str) -> str | None:
+            entity = model.entity(entity_id) if model is not None else None
+            return entity.area_id if entity is not None else None
+
+        return self.rules().access(actor, area_of, language)
 
 
 def group_name(model: HomeModel | None, kind: str, group_id: str) -> str:

@@ -37,6 +37,9 @@ class RecallRequest:
     """The speaking device's entities."""
     history: str = ""
     """The user's earlier words in this conversation, for follow-ups ("and what about her?")."""
+    person_id: str | None = None
+    """Who asks (their person, else their user): their memories and the household's are
+    recalled, never another person's. None: the household's only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,8 @@ class TurnSource:
 
     conversation_id: str
     turn_id: int
+    person_id: str | None = None
+    """Who said it: what is learned from the turn is theirs (None: the household's)."""
 
 
 class Outcome(StrEnum):

@@ -158,6 +158,8 @@ class MemoryService:
         budget = self._limits.recall_tokens * CHARS_PER_TOKEN
         kept: list[RecalledMemory] = []
         for item in found:
+            if not _theirs(item.memory, request.person_id):
+                continue  # another person's memory is never recited to someone else
             if not self._relevant(item, stems, request):
                 continue
             content = " ".join(item.memory.content.split())
@@ -169,12 +171,21 @@ class MemoryService:
                 break
         return tuple(kept)
 
-    async def search(self, query: str, *, limit: int = 5) -> tuple[MemoryRecord, ...]:
-        """The live memories about ``query``, best first (the recall tool's search)."""
+    async def search(
+        self, query: str, *, limit: int = 5, person_id: str | None = None
+    ) -> tuple[MemoryRecord, ...]:
+        """The live memories about ``query`` that ``person_id`` may hear, best first.
+
+        The recall tool's search: theirs and the household's, never another person's.
+        """
         found = await self._retriever.recall(RecallQuery(text=query), limit=limit * 2)
         stems = _stems(query)
-        request = RecallRequest(query)
-        return tuple(item.memory for item in found if self._relevant(item, stems, request))[:limit]
+        request = RecallRequest(query, person_id=person_id)
+        return tuple(
+            item.memory
+            for item in found
+            if _theirs(item.memory, person_id) and self._relevant(item, stems, request)
+        )[:limit]
 
     @staticmethod
     def _relevant(item: Recalled, stems: frozenset[str], request: RecallRequest) -> bool:
@@ -194,6 +205,7 @@ class MemoryService:
         kind: MemoryKind = MemoryKind.FACT,
         importance: float = 0.7,
         dry_run: bool = False,
+        person_id: str | None = None,
     ) -> Remembered:
         """Keep what the user asked to keep, unless it is a secret; merge it with its like.
 
@@ -214,7 +226,7 @@ class MemoryService:
         if dry_run:
             return Remembered(Outcome.ADDED, new.content)
         async with self._sessionmaker.begin() as session:
-            record, merged = await self._keep(session, new, None, self._clock())
+            record, merged = await self._keep(session, new, None, self._clock(), person_id)
         await self._embed([record])
         await self.prune()
         return Remembered(Outcome.MERGED if merged else Outcome.ADDED, record.content, record)
@@ -278,7 +290,8 @@ class MemoryService:
                     if rejection is not None:
                         rejected.append(rejection)
                         continue
-                    record, was_merged = await self._keep(session, found, after.turn, now)
+                    person = after.turn.person_id if after.turn is not None else None
+                    record, was_merged = await self._keep(session, found, after.turn, now, person)
                     if record.id not in added:
                         (merged if was_merged else added)[record.id] = None
                     kept[record.id] = record
@@ -305,12 +318,22 @@ class MemoryService:
             )
 
     async def _keep(
-        self, session: AsyncSession, new: Candidate, source: TurnSource | None, now: datetime
+        self,
+        session: AsyncSession,
+        new: Candidate,
+        source: TurnSource | None,
+        now: datetime,
+        person_id: str | None = None,
     ) -> tuple[MemoryRecord, bool]:
-        """Store ``new``, or merge it into the live memory it repeats; True if it merged."""
-        hits = await memory_search.search_memory_records(
+        """Store ``new`` as ``person_id``'s, or merge it into their live memory it repeats.
+
+        True if it merged. Only a memory of the same person (or of the household, for a
+        household memory) is merged into: one person's words never join another's memory.
+        """
+        found = await memory_search.search_memory_records(
             session, new.content, limit=MERGE_CANDIDATES
         )
+        hits = [hit for hit in found if hit.record.person_id == person_id]
         existing = [_as_candidate(hit.record) for hit in hits]
         index = closest(new, existing)
         if index is not None:
@@ -335,6 +358,7 @@ class MemoryService:
             source="conversation",
             conversation_id=source.conversation_id if source is not None else None,
             turn_id=source.turn_id if source is not None else None,
+            person_id=person_id,
             entity_ids=new.entities,
             areas=new.areas,
             expires_at=expires_at(new.kind, now),
@@ -388,3 +412,8 @@ class MemoryService:
     async def cleared(self) -> None:
         """The panel forgot everything: so does the index."""
         self._retriever.forget_everything()
+
+
+def _theirs(memory: MemoryRecord, person_id: str | None) -> bool:
+    """Whether ``person_id`` may hear ``memory``: the household's, or their own."""
+    return memory.person_id is None or memory.person_id == person_id

@@ -13,7 +13,7 @@ from aiohttp import web
 
 from addon import keys
 from addon.store.database import Store
-from addon.store.policy import PolicyRecords
+from addon.store.policy import PolicyRecords, RuleRecords
 from addon.store.retention import prune_periodically
 from addon.store.tools import StoredToolSource
 
@@ -24,8 +24,8 @@ async def store_ctx(app: web.Application) -> AsyncIterator[None]:
     """Open (and migrate) the SQLite store for the app's lifetime, with the readers it serves.
 
     The agent reads the enabled custom tools and the secrets at every turn (kept until they
-    change), and every turn checks the confirmation policy (loaded here, edited by the Safety
-    page).
+    change), and every turn checks the confirmation policy and the persons' and satellites'
+    rules (loaded here, edited by the Safety page).
     """
     settings = app[keys.SETTINGS]
     store = await Store.open(settings.database_path)
@@ -36,6 +36,9 @@ async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         policy = PolicyRecords(store.sessionmaker)
         await policy.load()
         app[keys.CONFIRMATION_POLICY] = policy
+        rules = RuleRecords(store.sessionmaker)
+        await rules.load()
+        app[keys.ACTOR_RULES] = rules
         yield
     finally:
         app[keys.HEALTH].unregister("store")

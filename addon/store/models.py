@@ -112,6 +112,9 @@ class Turn(Base):
     # The acted-on entities' states before and after the turn ("Save as test"); NULL when
     # nothing acted, and for turns stored before.
     states: Mapped[JsonObject | None] = mapped_column(JSON)
+    # Who asked: person, satellite and endpoint ("unknown" where the path cannot tell); NULL for
+    # turns stored before.
+    actor: Mapped[JsonObject | None] = mapped_column(JSON)
 
     conversation: Mapped[Conversation] = relationship(back_populates="turns")
     llm_calls: Mapped[list[LLMCall]] = relationship(
@@ -254,6 +257,9 @@ class Memory(Base):
         ForeignKey("turns.id", ondelete="SET NULL"), index=True
     )
     entity_ids: Mapped[list[str]] = mapped_column(JSON, default=list)
+    # The person it belongs to (a person entity, else a Home Assistant user id); NULL: the
+    # household's, recalled for everyone.
+    person_id: Mapped[str | None] = mapped_column(String(255))
     areas: Mapped[list[str]] = mapped_column(JSON, default=list)
     embedding: Mapped[bytes | None] = mapped_column(LargeBinary)
     embedding_model: Mapped[str | None] = mapped_column(String(200))
@@ -452,3 +458,25 @@ class ConfirmationPolicyChange(Base):
     change: Mapped[str] = mapped_column(String(16))
     summary: Mapped[str] = mapped_column(String(512))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ActorRuleRow(Base):
+    """One person's or one satellite's rule (``home.actions.permissions``).
+
+    ``kind`` is ``person`` (``subject`` a person entity id or a Home Assistant user id) or
+    ``satellite`` (a device id); ``targets`` maps a domain, ``area:<id>`` or an entity id to a
+    level (``none``, ``read``, ``confirm``, ``act``); ``preset`` (``guest``) lies under them.
+    """
+
+    __tablename__ = "actor_rules"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    subject: Mapped[str] = mapped_column(String(255))
+    name: Mapped[str] = mapped_column(String(255), default="")
+    preset: Mapped[str | None] = mapped_column(String(16))
+    default: Mapped[str] = mapped_column(String(8), default="act")
+    targets: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    own_area: Mapped[bool] = mapped_column(Boolean, default=False)
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

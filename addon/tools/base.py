@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from addon.text import JsonObject
 
 if TYPE_CHECKING:
+    from addon.home.actions.actor import Actor
     from addon.home.actions.confirmation import Holds
     from addon.home.actions.executor import Executor
     from addon.home.actions.gate import Gate
@@ -39,6 +40,8 @@ class ToolContext:
     gate: Gate | None = None
     """The call's gate (:mod:`addon.home.actions.gate`), set per call by the registry: every tool
     that acts on or reads the home asks it, and its decisions go to the trace."""
+    actor: Actor | None = None
+    """Who asked (:mod:`addon.home.actions.actor`): the memory tools keep and recall theirs."""
     holds: Holds | None = None
     """The turn's confirmation policy and the actions it held
     (:mod:`addon.home.actions.confirmation`); ``executor`` holds covered calls into it, and so

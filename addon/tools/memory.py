@@ -70,6 +70,7 @@ class RememberTool:
             str(arguments.get("content", "")),
             kind=MemoryKind(kind) if kind in _KINDS else MemoryKind.FACT,
             dry_run=context.dry_run,
+            person_id=context.actor.person_key if context.actor is not None else None,
         )
         if remembered.outcome is Outcome.REFUSED:
             secret = remembered.reason is RejectReason.SECRET
@@ -120,7 +121,10 @@ class RecallTool:
 
     async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject:
         """The memories about ``query``, best first."""
-        found = await self.service.search(str(arguments.get("query", "")), limit=RECALL_LIMIT)
+        person = context.actor.person_key if context.actor is not None else None
+        found = await self.service.search(
+            str(arguments.get("query", "")), limit=RECALL_LIMIT, person_id=person
+        )
         result: JsonObject = {
             "success": True,
             "memories": [

@@ -133,6 +133,7 @@ class ToolRegistry:
             gate.decisions.extend(held_by_executor(name, context.dry_run))
         holds = context.holds
         held_before = len(holds.held) if holds is not None else 0
+        refused_before = len(holds.refused) if holds is not None else 0
         try:
             if tool is None:
                 known = ", ".join(self._tools) or "none"
@@ -156,6 +157,11 @@ class ToolRegistry:
             _LOGGER.exception("Tool %s raised with arguments %s", name, raw_arguments[:500])
             error = str(err) or repr(err)
             result = ToolResult.failure(type(err).__name__, error)
+        refused_now = holds.refused[refused_before:] if holds is not None else []
+        if refused_now and not any(d.rule == "actor" for d in gate.decisions):
+            # The actor's rule refused it through the turn's executor (an intent, a script).
+            for refused in refused_now:
+                gate.decisions.append(Decision("refuse", refused.action, "actor", refused.reason))
         if holds is not None and len(holds.held) > held_before:
             # Whatever the tool answered, nothing covered was done: the model reads that.
             for held in holds.held[held_before:]:

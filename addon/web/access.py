@@ -34,6 +34,7 @@ import ipaddress
 import logging
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 from aiohttp import web
@@ -196,6 +197,29 @@ def ingress_user(request: web.Request) -> str | None:
         if value:
             return value[:200]
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class IngressIdentity:
+    """The Home Assistant user ingress let in: their id and the name they are shown by."""
+
+    user_id: str | None = None
+    name: str | None = None
+
+
+NO_IDENTITY = IngressIdentity()
+
+
+def ingress_identity(request: web.Request) -> IngressIdentity:
+    """Who ingress says is asking (``X-Remote-User-Id`` and a name), on ingress requests only.
+
+    On the direct port anyone could send the headers, so a request there names no user: a
+    person's rule applies only where ingress vouches for the person.
+    """
+    if request.get(ACCESS) != "ingress":
+        return NO_IDENTITY
+    user_id = request.headers.get("X-Remote-User-Id", "").strip()[:64] or None
+    return IngressIdentity(user_id, ingress_user(request))
 
 
 def is_trusted(remote: str | None, trusted_proxies: Iterable[str]) -> bool:

@@ -74,6 +74,7 @@ async def effects_app(
     *,
     local_first: bool = False,
     api: bool = False,
+    **options: Any,
 ) -> TestClient[Any, Any]:
     """The add-on against ``home``: lock, garage (in its area), scene and script exposed.
 
@@ -94,6 +95,7 @@ async def effects_app(
         llm_model="scripted-model",
         local_first=local_first,
         **({"api_token": TOKEN} if api else {}),
+        **options,
     )
     if api:
         settings = on_direct_port(settings)
@@ -247,3 +249,156 @@ async def test_a_scene_that_unlocks_a_pin_lock_is_held_over_mcp_and_v1_despite_a
         reply = (await response.json())["choices"][0]["message"]["content"]
         assert "PIN" in reply
     assert await unchanged(client.server.app[keys.AGENT], effects_home) == ("locked", "closed")
+
+
+KIDS = "satellite-kids-room"
+"""A satellite device the kids' room rule names (the hall's, ``satellite-hall``, has none)."""
+
+
+async def forbid_locks_in_the_kids_room(client: TestClient[Any, Any]) -> None:
+    """The Safety page's rule: the kids' room speaker may do anything but act on a lock."""
+    rules = client.server.app[keys.ACTOR_RULES]
+    await rules.add("satellite", KIDS, "Kids Room Speaker", targets={"lock": "read"})
+
+
+@pytest.mark.parametrize("path", ["sentence", "model", "custom-tool", "scene"])
+async def test_a_satellite_whose_rule_forbids_locks_cannot_unlock_by_any_path(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+    path: str,
+) -> None:
+    """From the kids' room: refused in words, the door stays locked; from the hall: asked first.
+
+    A local sentence, the model's intent call, a custom tool calling ``lock.unlock`` and the
+    model turning on a scene that unlocks: each is judged by its effect on the lock.
+    """
+    client = await effects_app(
+        aiohttp_client,
+        make_app,
+        make_settings,
+        effects_home,
+        scripted_llm,
+        local_first=path == "sentence",
+    )
+    await forbid_locks_in_the_kids_room(client)
+    agent = await with_tool(client, {"action": "lock.unlock", "target": {"entity_id": LOCK}})
+    calls = {
+        "model": ("HassTurnOff", {"name": "Front Door", "domain": ["lock"]}),
+        "custom-tool": ("do_it", {}),
+        "scene": ("HassTurnOn", {"name": "Leave Home Open"}),
+    }
+    text = "unlock the front door" if path == "sentence" else "let me in"
+    for device in (KIDS, "satellite-hall"):
+        if path in calls:
+            scripted_llm.tool_calls(calls[path]).reply("I could not do that.")
+        answer = await agent.process(ConversationRequest(text, source="wyoming", device_id=device))
+        if device == KIDS:
+            assert answer.needs_confirmation is None
+            said = (
+                answer.reply
+                if path == "sentence"
+                else next(
+                    m["content"]
+                    for m in reversed(scripted_llm.chat_requests[-1].messages)
+                    if m["role"] == "tool"
+                )
+            )
+            assert "Kids Room Speaker can't" in said
+            assert await unchanged(agent, effects_home) == ("locked", "closed")
+        else:
+            assert answer.needs_confirmation is not None
+            assert await unchanged(agent, effects_home) == ("locked", "closed")
+
+
+async def guest_user(home: HomeAssistantProcess, name: str = "Guest") -> str:
+    """A Home Assistant user with a person entity (``person.<name>``); made once per home."""
+    people = await home.websocket_command({"type": "person/list"})
+    for person in people.get("storage", ()):
+        if person["name"] == name and person.get("user_id"):
+            return str(person["user_id"])
+    made = await home.websocket_command(
+        {"type": "config/auth/create", "name": name, "group_ids": ["system-users"]}
+    )
+    user_id = str(made["user"]["id"])
+    await home.websocket_command({"type": "person/create", "name": name, "user_id": user_id})
+    return user_id
+
+
+async def test_a_typed_request_from_a_guest_user_is_refused_outside_the_preset(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """Typed through ingress by the guest's user: the lights obey, the garage door does not.
+
+    The rule names the person entity; ingress names the Home Assistant user, which the live
+    ``person.guest`` maps to the person; the conversation list names who asked.
+    """
+    user_id = await guest_user(effects_home)
+    bed_light = {"entity_id": "light.bed_light"}
+    await effects_home.request("POST", "/api/services/light/turn_on", bed_light)
+    client = await effects_app(
+        aiohttp_client, make_app, make_settings, effects_home, scripted_llm, local_first=True
+    )
+    await client.server.app[keys.ACTOR_RULES].add("person", "person.guest", "Guest", preset="guest")
+    headers = {"X-Remote-User-Id": user_id, "X-Remote-User-Name": "guest"}
+
+    async def typed(text: str) -> dict[str, Any]:
+        response = await client.post("/api/conversation", json={"text": text}, headers=headers)
+        assert response.status == 200, await response.text()
+        answer: dict[str, Any] = await response.json()
+        return answer
+
+    refused = await typed("open the garage door")
+    assert refused["reply"] == "Guest can't open the Garage Door."
+    assert refused["needs_confirmation"] is None
+    done = await typed("turn off the bed light")
+    assert done["actions"][0]["success"] is True
+    await wait_for_state(effects_home, "light.bed_light", "off")
+    assert await unchanged(client.server.app[keys.AGENT], effects_home) == ("locked", "closed")
+    listed = await client.get("/conversations")
+    assert "person Guest · satellite unknown" in await listed.text()
+    listed = await client.get("/conversations")
+    assert "person Guest · satellite unknown" in await listed.text()
+
+
+async def test_a_memory_stored_for_one_person_is_not_in_another_persons_prompt(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+) -> None:
+    """Anna's "remember" is recalled into her next prompt, never into the guest's."""
+    anna, guest = await guest_user(effects_home, "Anna"), await guest_user(effects_home)
+    client = await effects_app(
+        aiohttp_client, make_app, make_settings, effects_home, scripted_llm, memory_extraction=False
+    )
+
+    async def typed(text: str, user_id: str) -> None:
+        headers = {"X-Remote-User-Id": user_id}
+        response = await client.post("/api/conversation", json={"text": text}, headers=headers)
+        assert response.status == 200, await response.text()
+
+    scripted_llm.tool_calls(("remember", {"content": "Anna's favourite colour is teal"}))
+    scripted_llm.reply("I will remember that.")
+    await typed("remember that my favourite colour is teal", anna)
+    stored = await client.server.app[keys.MEMORY].search(
+        "favourite colour", person_id="person.anna"
+    )
+    assert [memory.person_id for memory in stored] == ["person.anna"]
+
+    def prompt() -> str:
+        return str(scripted_llm.chat_requests[-1].messages)
+
+    scripted_llm.reply("I don't know.")
+    await typed("what is my favourite colour?", guest)
+    assert "teal" not in prompt()
+    scripted_llm.reply("Teal.")
+    await typed("what is my favourite colour?", anna)
+    assert "teal" in prompt()

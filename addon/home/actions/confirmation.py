@@ -32,7 +32,8 @@ from addon.home.actions.executor import (
     ReadState,
     ScriptRun,
 )
-from addon.home.actions.impact import Effect, Impacts
+from addon.home.actions.impact import Effect, Impact, Impacts
+from addon.home.actions.permissions import Access, Judged
 from addon.text import JsonObject
 
 Scope = Literal["domain", "device_class", "entity"]
@@ -286,6 +287,21 @@ class HeldAction:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A call the actor's rule refused: nothing of it was done."""
+
+    action: str
+    spoken: str
+    """The refusal in the actor's language, as said and as the model reads it."""
+    reason: str
+    """The trace's English: which rule, what it allows, which effect."""
+
+
+ACTOR_CONFIRMS = PolicyEntry(0, "domain", "actor", ())
+"""What holds a call the actor's rule lets them do only with confirmation (by "yes")."""
+
+
 @dataclass(slots=True)
 class Holds:
     """One turn's policy and the actions it held (shared by the turn's every call).
@@ -303,6 +319,9 @@ class Holds:
     held: list[HeldAction] = field(default_factory=list)
     impacts: Impacts = field(default_factory=lambda: Impacts(None))
     """What calls do in the turn's home (kept per home model and revision by the agent)."""
+    access: Access | None = None
+    """The rules of the turn's person and satellite (None: no rule names them)."""
+    refused: list[Refused] = field(default_factory=list)
 
     def check(
         self,
@@ -326,7 +345,8 @@ class Holds:
         held, by "yes", where no entry covers it, unless the user switched off a domain entry
         naming it (:meth:`ConfirmationPolicy.waives`).
         """
-        if self.policy.empty and not asks:
+        access = self.access
+        if self.policy.empty and not asks and access is None:
             return None
         policy = self.policy
         covering: PolicyEntry | None = None
@@ -349,6 +369,12 @@ class Holds:
                 covering = entry
                 why = f"{domain}.{service} on {entity_id}"
         impact = self.impacts.of(domain, service, entity_ids, data, groups)
+        if access is not None:
+            # Raises when the actor's rule refuses any effect; else names one it only confirms.
+            confirms = self._actor(access, domain, service, entity_ids, names, impact)
+            if confirms and (covering is None or covering.method != "pin"):
+                covering = covering or ACTOR_CONFIRMS
+                why = why or confirms
         if impact is not None:
             for effect in impact.effects:
                 entry, what = self._effect(effect)
@@ -378,6 +404,65 @@ class Holds:
         )
         self.held.append(held)
         return held
+
+    def _actor(
+        self,
+        access: Access,
+        domain: str,
+        service: str,
+        entity_ids: Sequence[str],
+        names: Sequence[str],
+        impact: Impact | None,
+    ) -> str:
+        """Judge the call by the actor's rules: raise a refusal, or say what needs a "yes".
+
+        Every entity the call names and every effect on an entity counts; an effect on some
+        entity of a domain by the domain's lowest level; a call whose effects cannot be known is
+        refused by any rule that restricts anything. Returns why the call needs confirming
+        ("" when it does not).
+        """
+        # Only what is not simply allowed is put in words (a call on every light pays lookups).
+        judged: list[tuple[Judged, str]] = []
+        effects = impact.effects if impact is not None else ()
+        if access.by_domain:
+            # The rules look at domains alone: each domain the call touches is judged once.
+            domains = {entity_id.partition(".")[0] for entity_id in entity_ids}
+            domains.update(effect.domain for effect in effects)
+            for touched in domains:
+                found = access.judge_domain_of(touched)
+                if found.level != "act":
+                    judged.append((found, f"{domain}.{service} on some {touched}"))
+        else:
+            judge = access.judge
+            for entity_id in entity_ids:
+                found = judge(entity_id)
+                if found.level != "act":
+                    judged.append((found, f"{domain}.{service} on {entity_id}"))
+            named = frozenset(entity_ids)
+            for effect in effects:
+                if effect.entity_id is None:
+                    found = access.judge_domain(effect.domain)
+                elif effect.entity_id in named:
+                    continue  # judged above, as the call names it
+                else:
+                    found = judge(effect.entity_id)
+                if found.level != "act":
+                    what = f"{effect.domain}.{(effect.services or ('*',))[0]}"
+                    judged.append((found, f"{what} on {effect.entity_id or 'some entity'}"))
+        if not entity_ids and not effects:
+            judged.append((access.judge_domain(domain), f"{domain}.{service}"))
+        if impact is not None and impact.unknown:
+            judged.append((access.judge_unknown(), f"cannot be known: {impact.unknown}"))
+        confirms = ""
+        for found, why in judged:
+            if found.level in ("none", "read"):
+                error = access.refuse(found, domain, service, names, why)
+                self.refused.append(Refused(f"{domain}.{service}", error.spoken, error.reason))
+                raise error
+            if found.level == "confirm" and not confirms:
+                rule = found.rule
+                confirms = f"the rule for {rule.name if rule else 'the actor'} asks first: {why}"
+        return confirms
 
     def _effect(self, effect: Effect) -> tuple[PolicyEntry | None, str]:
         """The entry covering one effect, and the effect in words."""

@@ -21,7 +21,12 @@ The gate decides four things:
 * **confirmation**: an action the user's policy covers (unlocking a lock...) is held with the
   verdict ``confirm`` until the user says yes (:mod:`addon.home.actions.confirmation`; the turn's
   :class:`~addon.home.actions.confirmation.Holds` keeps what was held), and so is a tool that
-  labels itself destructive (:class:`ToolLabels`) unless an entry the user switched off waives it.
+  labels itself destructive (:class:`ToolLabels`) unless an entry the user switched off waives it;
+* **who is asking**: the rules of the turn's person and satellite (the Safety page, kept on the
+  turn's ``Holds`` as its :class:`~addon.home.actions.permissions.Access`) refuse an action on
+  what they may not act on, in the person's words ("Kids Room Speaker can't unlock the Front
+  Door."), hold what they may act on only with confirmation, and refuse a read of what they
+  may not read, judged like the policy by each call's effects (scripts and scenes included).
 
 A tool's own labels (an MCP server's safety hints) can only make the gate stricter, or let a
 read-only tool run in a dry run: they never pass over exposure or an entry of the policy.
@@ -38,6 +43,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from addon.errors import ActorRefusedError
 from addon.home.actions.confirmation import Holds
 from addon.text import JsonObject
 
@@ -45,7 +51,7 @@ Verdict = Literal["allow", "hold", "refuse", "confirm"]
 """``allow``: go ahead; ``hold``: a dry run records it without sending; ``refuse``: never;
 ``confirm``: held until the user confirms (:mod:`addon.home.actions.confirmation`)."""
 
-Rule = Literal["dry_run", "exposure", "forbidden", "read_only", "confirmation"]
+Rule = Literal["dry_run", "exposure", "forbidden", "read_only", "confirmation", "actor"]
 
 FORBIDDEN_ACTIONS: tuple[str, ...] = (
     "hassio.*",
@@ -245,16 +251,21 @@ class Gate:
             return Decision("allow", action)
         domain, service = action.split(".", 1)
         asks = labels is not None and labels.destroys
-        held = self.holds.check(
-            domain,
-            service,
-            entity_ids,
-            data,
-            script=script,
-            replay=replay,
-            groups=groups,
-            asks=asks,
-        )
+        try:
+            held = self.holds.check(
+                domain,
+                service,
+                entity_ids,
+                data,
+                script=script,
+                replay=replay,
+                groups=groups,
+                asks=asks,
+            )
+        except ActorRefusedError as err:
+            # The caller never sends it: the refusal is the call's error, in the person's words.
+            self._decide(Decision("refuse", action, "actor", err.reason))
+            raise
         if held is None:
             return Decision("allow", action)
         names = ", ".join(held.shown_names)
@@ -316,11 +327,24 @@ class Gate:
         return Decision("allow", action)
 
     def entity(self, entity_id: str) -> Decision:
-        """An entity a call reads or acts on, not written by the user: it must be exposed."""
+        """An entity a call reads or acts on, not written by the user: it must be exposed.
+
+        And readable by the turn's actor: a rule that gives it ``none`` refuses it.
+        """
         if self.exposed is not None and self.exposed(entity_id):
-            return Decision("allow", entity_id)
+            return self.readable(entity_id)
         return self._decide(
             Decision("refuse", entity_id, "exposure", f"{entity_id} is not exposed to Assist")
+        )
+
+    def readable(self, entity_id: str) -> Decision:
+        """Whether the turn's actor may read ``entity_id`` (always, when no rule names them)."""
+        access = self.holds.access if self.holds is not None else None
+        if access is None or access.may_read(entity_id):
+            return Decision("allow", entity_id)
+        reason = f"the rules for {access.actor.person_label} / {access.actor.satellite_label} "
+        return self._decide(
+            Decision("refuse", entity_id, "actor", reason + f"do not let them read {entity_id}")
         )
 
     def targets(self, subject: str, values: Any, literal: frozenset[str]) -> Decision:
@@ -372,6 +396,9 @@ class Gate:
             if self.exposed is None or not self.exposed(entity_id):
                 reason = f"the template read {entity_id}, which is not exposed to Assist"
                 return self._decide(Decision("refuse", subject, "exposure", reason))
+            decision = self.readable(entity_id)
+            if not decision.allowed:
+                return decision
         return Decision("allow", subject)
 
 

@@ -65,6 +65,8 @@ class MemoryRecord:
     areas: tuple[str, ...]
     embedding_model: str | None
     deleted_at: datetime | None
+    person_id: str | None = None
+    """The person it belongs to (recalled only for them); None: the household's."""
 
 
 async def fetch_rows(session: AsyncSession, sql: str, params: Sequence[object]) -> list[Any]:
@@ -108,13 +110,14 @@ def raw_record(row: Sequence[Any]) -> MemoryRecord:
         areas=tuple(json.loads(row[14] or "[]")),
         embedding_model=row[15],
         deleted_at=_time(row[16]),
+        person_id=row[17],
     )
 
 
 RAW_COLUMNS = (
     "id, content, kind, importance, created_at, updated_at, last_recalled_at, recall_count, "
     "expires_at, pinned, source, source_conversation_id, source_turn_id, entity_ids, areas, "
-    "embedding_model, deleted_at"
+    "embedding_model, deleted_at, person_id"
 )
 
 
@@ -138,6 +141,7 @@ def memory_record(row: Memory) -> MemoryRecord:
         areas=tuple(row.areas or ()),
         embedding_model=row.embedding_model,
         deleted_at=row.deleted_at,
+        person_id=row.person_id,
     )
 
 
@@ -178,8 +182,9 @@ async def add_memory(
     embedding: bytes | None = None,
     embedding_model: str | None = None,
     now: datetime | None = None,
+    person_id: str | None = None,
 ) -> MemoryRecord:
-    """Store a new memory and return it with its id."""
+    """Store a new memory and return it with its id (``person_id``: only theirs)."""
     _check(kind, importance)
     at = now or utcnow()
     row = Memory(
@@ -198,6 +203,7 @@ async def add_memory(
         areas=list(areas),
         embedding=embedding,
         embedding_model=embedding_model if embedding is not None else None,
+        person_id=person_id,
     )
     session.add(row)
     await session.flush()
@@ -285,11 +291,13 @@ async def list_memories(
     deleted: bool = False,
     limit: int = 100,
     offset: int = 0,
+    person: str | None = None,
 ) -> list[MemoryRecord]:
     """Memories for the panel, newest change first: every word of ``query``, and the filters.
 
     ``expiring_before`` keeps those with an expiry up to that time; ``deleted`` lists the
-    deleted ones instead of the live ones.
+    deleted ones instead of the live ones; ``person`` one person's (:data:`HOUSEHOLD`: the
+    household's, which belong to nobody).
     """
     statement = select(Memory)
     match = fts_query(query)
@@ -305,6 +313,10 @@ async def list_memories(
         statement = statement.where(Memory.source == source)
     if pinned is not None:
         statement = statement.where(Memory.pinned.is_(pinned))
+    if person == HOUSEHOLD:
+        statement = statement.where(Memory.person_id.is_(None))
+    elif person is not None:
+        statement = statement.where(Memory.person_id == person)
     if expiring_before is not None:
         statement = statement.where(
             Memory.expires_at.is_not(None), Memory.expires_at <= expiring_before
@@ -312,6 +324,18 @@ async def list_memories(
     statement = statement.order_by(Memory.updated_at.desc(), Memory.id.desc())
     rows = await session.scalars(statement.limit(limit).offset(offset))
     return [memory_record(row) for row in rows]
+
+
+HOUSEHOLD = "household"
+"""The person filter that lists the memories of no one person (recalled for everyone)."""
+
+
+async def memory_people(session: AsyncSession) -> list[str]:
+    """Every person some memory belongs to, in order: what the panel's person filter offers."""
+    rows = await session.scalars(
+        select(Memory.person_id).where(Memory.person_id.is_not(None)).distinct()
+    )
+    return sorted(person for person in rows if person is not None)
 
 
 async def count_memories(session: AsyncSession) -> int:

@@ -134,6 +134,9 @@ class LastTurn:
 
     reply_text: str
     status: LastStatus
+    who: str = ""
+    """Who asked it: the person and the satellite, "unknown" for what the path could not tell;
+    empty for a turn stored before the actor was recorded."""
 
 
 _GATE_STATUS: dict[str, LastStatus] = {
@@ -417,6 +420,7 @@ async def _last_turns(
                 Turn.handled_by,
                 Turn.error,
                 Turn.outcome,
+                Turn.actor,
             ).join(
                 latest,
                 and_(Turn.conversation_id == latest.c.conversation_id, Turn.seq == latest.c.seq),
@@ -442,8 +446,20 @@ async def _last_turns(
     for row in turns:
         failed = row.handled_by == "failed" or row.error is not None or row.outcome == "failed"
         status: LastStatus = gate.get(row.id) or ("failed" if failed else "answered")
-        last[row.conversation_id] = LastTurn(row.reply_text, status)
+        last[row.conversation_id] = LastTurn(row.reply_text, status, _who(row.actor))
     return last
+
+
+def _who(actor: object) -> str:
+    """The stored actor as the list names it: "person Anna · satellite Kids Room Speaker"."""
+    if not isinstance(actor, dict):
+        return ""
+    names = []
+    for part in ("person", "satellite"):
+        value = actor.get(part)
+        name = value.get("name", "unknown") if isinstance(value, dict) else "unknown"
+        names.append(f"{part} {name}")
+    return " · ".join(names)
 
 
 def _row(

@@ -88,6 +88,8 @@ class TurnRecord:
     """A large home's selected entities and the reasons for each (``addon.agent.context``)."""
     states: JsonObject | None = None
     """The acted-on entities' states before and after (``addon.agent.state_record``)."""
+    actor: JsonObject | None = None
+    """Who asked: person, satellite and endpoint (``addon.home.actions.actor``)."""
 
 
 @dataclass(slots=True)

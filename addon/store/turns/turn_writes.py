@@ -212,6 +212,7 @@ def _turn_row(numbered: NumberedTurn, later: int) -> Row:
         "flagged": record.flagged,
         "context": record.context,
         "states": record.states,
+        "actor": record.actor,
     }
 
 

@@ -8,6 +8,7 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from addon import keys
+from addon.web.access import ingress_identity
 from addon.web.api.schemas import ConversationIn, ConversationOut, DeltaEvent, ErrorOut
 from addon.web.api.sse import EventStream, process_streaming
 from addon.web.problems import KIB, invalid_fields, read_json_object
@@ -23,7 +24,8 @@ INTERNAL_MESSAGE = "Internal error; the add-on log has the details."
 async def conversation_view(request: web.Request) -> web.Response:
     """Answer once the turn is finished (and stored)."""
     body = await _parse(request)
-    result = await request.config_dict[keys.AGENT].process(body.to_request())
+    asked = body.to_request(ingress_identity(request))
+    result = await request.config_dict[keys.AGENT].process(asked)
     return web.json_response(ConversationOut.from_result(result).model_dump(mode="json"))
 
 
@@ -41,7 +43,8 @@ async def conversation_stream_view(request: web.Request) -> web.StreamResponse:
 
     agent = request.config_dict[keys.AGENT]
     try:
-        result = await process_streaming(agent, body.to_request(), send_delta)
+        asked = body.to_request(ingress_identity(request))
+        result = await process_streaming(agent, asked, send_delta)
     except Exception:  # the headers are sent: the error middleware can no longer answer
         _LOGGER.exception(
             "Streamed turn failed (conversation %s, from %s)",

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
+from addon.web.access import ingress_identity
 from addon.web.api.openai_schemas import (
     AssistantMessage,
     ChatCompletionChunk,
@@ -92,10 +93,13 @@ async def openai_error_middleware(request: web.Request, handler: Handler) -> web
 async def chat_completions_view(request: web.Request) -> web.StreamResponse:
     """``POST /v1/chat/completions``: one agent turn, as a completion or a chunk stream."""
     body = await _parse(request)
+    identity = ingress_identity(request)
     turn = ConversationRequest(
         text=last_utterance(body.messages),
         source="openai",
         conversation_id=conversation_for(body.user),
+        user_id=identity.user_id,
+        user_name=identity.name,
     )
     completion = _Completion(f"chatcmpl-{uuid.uuid4().hex}", int(time.time()), body.model)
     if body.stream:

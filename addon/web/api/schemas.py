@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
+from addon.web.access import NO_IDENTITY, IngressIdentity
 
 MAX_TEXT = 4000
 MAX_ID = 128
@@ -62,8 +63,8 @@ class ConversationIn(BaseModel):
             raise ValueError("must contain more than whitespace")
         return stripped
 
-    def to_request(self) -> ConversationRequest:
-        """The agent's request for this body, from the HTTP API."""
+    def to_request(self, identity: IngressIdentity = NO_IDENTITY) -> ConversationRequest:
+        """The agent's request for this body, from the HTTP API (``identity``: ingress's user)."""
         return ConversationRequest(
             text=self.text,
             source="http",
@@ -71,6 +72,8 @@ class ConversationIn(BaseModel):
             language=self.language,
             device_id=self.device_id,
             dry_run=self.dry_run,
+            user_id=identity.user_id,
+            user_name=identity.name,
         )
 
 

@@ -21,6 +21,7 @@ from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.i18n.confirmation import yes_and_no
 from addon.store.queries import conversation_turns
+from addon.web.access import IngressIdentity, ingress_identity
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
@@ -77,7 +78,7 @@ async def chat_send_view(request: web.Request) -> web.StreamResponse:
     if not form.text:
         query = {"conversation": form.conversation_id} if form.conversation_id else None
         raise web.HTTPSeeOther(urls.page("ui.chat", query))
-    result = await request.app[keys.AGENT].process(_agent_request(form))
+    result = await request.app[keys.AGENT].process(_agent_request(form, ingress_identity(request)))
     _LOGGER.debug("UI chat turn %s in %s", result.turn_id, result.conversation_id)
     raise web.HTTPSeeOther(_trace_url(urls, result))
 
@@ -98,7 +99,8 @@ async def chat_stream_view(request: web.Request) -> web.StreamResponse:
         await events.send("text", {"text": chunk})
 
     try:
-        result = await request.app[keys.AGENT].process(_agent_request(form), on_text=on_text)
+        asked = _agent_request(form, ingress_identity(request))
+        result = await request.app[keys.AGENT].process(asked, on_text=on_text)
     except Exception:  # the boundary: the browser gets a message, the log the traceback
         _LOGGER.exception("UI chat turn failed (conversation %s)", form.conversation_id)
         await events.send("failed", {"message": "The turn failed; the add-on log has details."})
@@ -166,9 +168,14 @@ def _conversation_id(value: str | None) -> str | None:
     return value
 
 
-def _agent_request(form: ChatForm) -> ConversationRequest:
+def _agent_request(form: ChatForm, identity: IngressIdentity) -> ConversationRequest:
     return ConversationRequest(
-        text=form.text, source="ui", conversation_id=form.conversation_id, dry_run=form.dry_run
+        text=form.text,
+        source="ui",
+        conversation_id=form.conversation_id,
+        dry_run=form.dry_run,
+        user_id=identity.user_id,
+        user_name=identity.name,
     )
 
 

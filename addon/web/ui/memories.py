@@ -41,7 +41,7 @@ EXPIRING_WITHIN = timedelta(days=7)
 CONFIRM_WORDS = "forget everything"
 SOURCES = {"conversation": "from a conversation", "manual": "added by hand"}
 PINNED: dict[str, bool | None] = {"": None, "1": True, "0": False}
-FILTER_FIELDS = ("q", "kind", "source", "pinned", "expiring", "deleted")
+FILTER_FIELDS = ("q", "kind", "source", "pinned", "expiring", "deleted", "person")
 # SQLite's integers are 64-bit: a longer id in the URL names no memory.
 _MAX_ID = 2**63 - 1
 
@@ -65,6 +65,8 @@ class MemoryFilters:
     expiring: bool = False
     deleted: bool = False
     offset: int = 0
+    person: str | None = None
+    """One person's memories (a person entity or user id), or ``household``'s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +118,10 @@ async def _list_page(
             deleted=filters.deleted,
             limit=PAGE_SIZE + 1,
             offset=filters.offset,
+            person=filters.person,
         )
         total = await stored.count_memories(session)
+        people = await stored.memory_people(session)
     form = filter_form(request.query)
     more = len(found) > PAGE_SIZE
     return render(
@@ -136,6 +140,8 @@ async def _list_page(
             ),
             "kinds": KINDS,
             "sources": SOURCES,
+            "people": people,
+            "household": stored.HOUSEHOLD,
             "expiring_days": EXPIRING_WITHIN.days,
             "now": now,
             "soon": now + EXPIRING_WITHIN,
@@ -317,6 +323,7 @@ def parse_filters(query: MultiMapping[str]) -> MemoryFilters:
         expiring=query.get("expiring") == "1",
         deleted=query.get("deleted") == "1",
         offset=int(offset),
+        person=(query.get("person") or "")[:255] or None,
     )
 
 

@@ -19,6 +19,7 @@ from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.actions.confirmation import ConfirmationPolicy, hash_pin
 from addon.logs import remember_secrets
 from addon.web.ui.safety_home import governing, pickers
+from addon.web.ui.safety_people import RULE_NOTICES, add_people_routes, people, satellites
 from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
@@ -45,6 +46,7 @@ def add_safety_pages(router: web.UrlDispatcher) -> None:
     router.add_get("/safety/{entry_id:\\d+}/edit", safety_edit_view, name="ui.safety_edit")
     router.add_post("/safety/{entry_id:\\d+}/edit", safety_save_view, name="ui.safety_save")
     router.add_post("/safety/{entry_id:\\d+}/delete", safety_delete_view, name="ui.safety_delete")
+    add_people_routes(router)
 
 
 async def safety_view(request: web.Request) -> web.Response:
@@ -181,7 +183,11 @@ async def _page(
             "placeholders": PLACEHOLDERS,
             "governs": governing(home, policy, policy.entries),
             "changes": await records.changes(),
-            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "notice": {**NOTICES, **RULE_NOTICES}.get(request.query.get("done", ""), ""),
+            "rules": request.app[keys.ACTOR_RULES].rules,
+            "people": people(home),
+            "satellites": satellites(home),
+            "rule_problem": request.query.get("rule_problem", ""),
         },
         status=422 if problem else 200,
     )

@@ -130,6 +130,20 @@ async def test_filters_by_kind_source_pinned_and_expiring(ingress_ui: UI) -> Non
     assert "expires soon" in parse(html).text
 
 
+async def test_filters_by_person_and_the_household(ingress_ui: UI) -> None:
+    """A person's memories, the household's (no person), and the person offered in the form."""
+    store = ingress_ui.store
+    await remember(store, "Anna likes tea.", person_id="person.anna")
+    await remember(store, "Ben likes coffee.", person_id="person.ben")
+    await remember(store, "The bins go out on Monday.")
+    html = await ingress_ui.page("/memories?person=person.anna")
+    assert listed(html) == ["Anna likes tea."]
+    assert '<option value="person.ben">' in html
+    assert listed(await ingress_ui.page("/memories?person=household")) == [
+        "The bins go out on Monday."
+    ]
+
+
 @pytest.mark.parametrize(
     "query", ["kind=secret", "source=dream", "pinned=yes", "offset=-1", "offset=1e9"]
 )

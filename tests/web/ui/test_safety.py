@@ -227,3 +227,54 @@ def governs(html: str) -> dict[str, list[str]]:
             " ".join(unescape(re.sub("<[^>]+>", "", line)).split()) for line in lines
         ]
     return found
+
+
+async def test_a_guest_rule_added_on_the_page_is_listed_and_applies_to_the_person(ui: UI) -> None:
+    """A person rule with the guest preset is stored, listed in words, and compiled for turns."""
+    response = await ui.post(
+        "/safety/rules",
+        {
+            "kind": "person",
+            "subject": "person.guest",
+            "name": "Guest",
+            "preset": "guest",
+            "default": "act",
+            "targets": "light.kitchen_lights: read",
+        },
+    )
+    assert response.status == 303
+    page = unescape(await ui.page("/safety"))
+    assert 'data-subject="person.guest"' in page
+    assert "preset guest, light.kitchen_lights: read" in page
+    rules = ui.client.app[keys.ACTOR_RULES].rules
+    assert [(rule.kind, rule.preset, dict(rule.targets)) for rule in rules] == [
+        ("person", "guest", {"light.kitchen_lights": "read"})
+    ]
+
+
+async def test_a_satellite_rule_keeps_it_to_its_area_and_is_switched_off_and_deleted(
+    ui: UI,
+) -> None:
+    """The own-area switch is stored; switched off, then deleted, the rule is gone."""
+    await ui.post(
+        "/safety/rules",
+        {"kind": "satellite", "subject": "dev_kids", "default": "act", "own_area": "on"},
+    )
+    rule = ui.client.app[keys.ACTOR_RULES].rules[0]
+    assert rule.own_area is True
+    await ui.post(f"/safety/rules/{rule.id}/switch", {"enabled": "off"})
+    assert ui.client.app[keys.ACTOR_RULES].rules[0].enabled is False
+    await ui.post(f"/safety/rules/{rule.id}/delete", {})
+    assert ui.client.app[keys.ACTOR_RULES].rules == ()
+
+
+async def test_a_rule_line_with_an_unknown_level_is_refused_with_the_reason(ui: UI) -> None:
+    """``lock: maybe`` is not stored; the page says which levels there are."""
+    response = await ui.post(
+        "/safety/rules", {"kind": "satellite", "subject": "dev_kids", "targets": "lock: maybe"}
+    )
+    assert response.status == 303
+    query = response.headers["Location"].partition("?")[2]
+    page = unescape(await ui.page(f"/safety?{query}"))
+    assert "lock: the level is one of none, read, confirm, act" in page
+    assert ui.client.app[keys.ACTOR_RULES].rules == ()
