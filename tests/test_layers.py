@@ -179,6 +179,8 @@ STORE_FACE = {
     "addon.store.conversations": frozenset(
         {"TurnRecord", "LLMCallRecord", "ToolCallRecord", "OutcomeUpdate"}
     ),
+    # Drafted automations: the agent's drafts service keeps them through their repository.
+    "addon.store.automation_drafts": frozenset({"DraftRecords", "StoredDraft"}),
 }
 
 
