@@ -28,11 +28,13 @@ from addon.store.automation_drafts import DraftRecords, StoredDraft
 from addon.text import JsonObject
 from addon.tools.automation import (
     HOME_AGENT_MARK,
+    DraftAutomationTool,
     DraftOffer,
     Judgement,
     automation_entities,
     judge,
 )
+from addon.tools.base import Tool
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -216,3 +218,39 @@ class AutomationDrafts:
     async def drain(self) -> None:
         """Fire the events still queued (at shutdown)."""
         await self._events.drain()
+
+
+class KeptDrafts:
+    """Drafts kept in memory, not validated, never created: an evaluation's copy of the home.
+
+    An evaluation runs on a virtual home with no Home Assistant to validate or create
+    automations; what the model drafted (and whether the answer approved it) is kept here for
+    the scorer (:func:`addon.eval.scoring.automation_problems`).
+    """
+
+    def __init__(self) -> None:
+        self.kept: list[JsonObject] = []
+        self.approved: list[int] = []
+
+    async def problems(self, config: Mapping[str, Any]) -> tuple[str, ...]:
+        """Nothing to validate against."""
+        return ()
+
+    async def keep(self, config: Mapping[str, Any], summary: str, judged: Judgement) -> DraftOffer:
+        """Keep the configuration; its number counts from 1."""
+        self.kept.append(dict(config))
+        return DraftOffer(len(self.kept), judged.confirm_by)
+
+    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[Any]]:
+        """Note the approval."""
+
+        async def approve() -> None:
+            self.approved.append(draft_id)
+
+        return approve
+
+
+def draft_tools(drafting: AutomationDrafts | KeptDrafts) -> Callable[[], list[Tool]]:
+    """The agent's ``extra_tools`` offering ``draft_automation`` over ``drafting``."""
+    tools: list[Tool] = [DraftAutomationTool(drafting)]
+    return lambda: list(tools)

@@ -15,7 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from addon import keys
-from addon.agent.automations import AutomationDrafts
+from addon.agent.automations import AutomationDrafts, draft_tools
 from addon.agent.events import EventOutbox
 from addon.agent.service import Agent
 from addon.custom_tools.trial import Trial, TryTool
@@ -27,8 +27,6 @@ from addon.local.matcher import LocalMatcher
 from addon.store.automation_drafts import DraftRecords
 from addon.store.confirmation_policy import PolicyRecords
 from addon.store.records import ConversationRecords
-from addon.tools.automation import DraftAutomationTool
-from addon.tools.base import Tool
 from addon.tools.custom import CustomToolProvider
 
 
@@ -65,8 +63,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     )
     app[keys.AUTOMATIONS] = drafts
     # The draft tool joins every turn's tools (the model's, and the MCP server's through them).
-    drafting: list[Tool] = [DraftAutomationTool(drafts)]
-    agent.extra_tools = lambda: list(drafting)
+    agent.extra_tools = draft_tools(drafts)
     warm_up: asyncio.Task[bool] | None = None
     if options.local_first:
         # About 100 ms of template compilation that would otherwise land on the first command.
