@@ -32,6 +32,7 @@ _KEPT_ATTRIBUTES: Mapping[str, tuple[str, ...]] = {
     "sensor": ("unit_of_measurement",),
 }
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri")
+"""Home Assistant's time condition's working days (as ``addon.tools.automation.WEEKDAYS``)."""
 _SKIPPED_STATES = frozenset({"unavailable", "unknown", ""})
 _ON_OFF = ("light", "switch", "fan", "input_boolean")
 

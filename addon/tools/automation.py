@@ -33,6 +33,7 @@ ConfirmBy = Literal["yes", "pin", "panel"]
 """How a draft may be approved besides the panel: a spoken yes, the PIN, or the panel only."""
 
 DRAFT_TOOL = "draft_automation"
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri")
 HOME_AGENT_MARK = "Created by Home Agent"
 """How an approved automation's description begins in Home Assistant."""
 

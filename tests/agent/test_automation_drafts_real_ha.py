@@ -204,3 +204,31 @@ async def test_home_assistant_validates_the_draft_before_it_is_offered(
     assert "Home Assistant rejects the draft: triggers:" in tool_result
     with pytest.raises(HomeAssistantCommandError):
         await app[keys.HA_CLIENT].rest_get("/config/automation/config/home_agent_draft_1")
+
+
+async def test_a_local_sentence_drafts_a_weekday_automation_home_assistant_takes(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    automation_home: HomeAssistantProcess,
+) -> None:
+    """No model: "every weekday at seven..." is drafted locally, validated, and a yes creates it."""
+    home = automation_home
+    await home.expose_entities([LIGHT])
+    settings = make_settings(ha_url=home.url, ha_token=home.token)
+    app = (await started_app(aiohttp_client, make_app(settings))).server.app
+    held = await app[keys.AGENT].process(ask("every weekday at seven turn on the kitchen lights"))
+    assert held.handled_by == "local"
+    assert held.reply == (
+        "I drafted an automation: Every weekday at 07:00 it turns on Kitchen Lights. It waits "
+        "for your approval. Create it now? Say yes to confirm."
+    )
+    assert (await app[keys.AGENT].process(ask("yes"))).reply == "Done."
+    (approved,) = await app[keys.AUTOMATIONS].records.listed()
+    stored = await home.request("GET", f"/api/config/automation/config/{approved.automation_id}")
+    assert stored["triggers"] == [{"trigger": "time", "at": "07:00:00"}]
+    assert stored["conditions"] == [
+        {"condition": "time", "weekday": ["mon", "tue", "wed", "thu", "fri"]}
+    ]
+    assert stored["actions"] == [{"action": "light.turn_on", "target": {"entity_id": LIGHT}}]
+    await app[keys.AUTOMATIONS].delete(approved.id, "test")
