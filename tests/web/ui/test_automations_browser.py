@@ -13,6 +13,7 @@ from addon import keys
 from addon.config.settings import Settings
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
+from tests.agent.test_agent_real_ha import wait_for_state
 from tests.fixtures.app import MakeSettings
 from tests.web.ui.conftest import UI, MakeBrowsing
 
@@ -60,7 +61,10 @@ def ui_settings(
 async def test_a_draft_is_approved_from_the_page_on_a_phone(
     ingress_ui: UI, browsing: MakeBrowsing, automation_home: HomeAssistantProcess
 ) -> None:
-    """At 390 px, Approve creates the draft in Home Assistant; Delete removes it again."""
+    """At 390 px: Approve creates it in Home Assistant, Disable switches it off, Delete removes it.
+
+    Once approved it is listed with its entity's last run (never, so far).
+    """
     app = ingress_ui.client.app
     await app[keys.HOME_SYNC].wait_ready(20.0)
     draft = await app[keys.AUTOMATIONS].records.add(
@@ -86,7 +90,15 @@ async def test_a_draft_is_approved_from_the_page_on_a_phone(
     )
     assert stored["alias"] == "Kitchen lights at seven"
     assert stored["description"].startswith("Created by Home Agent")
-    await page.reload()
+    for _ in range(40):  # the home model learns of the new automation entity from its events
+        await page.reload()
+        if await approved.locator(".last-run").count():
+            break
+    await expect(approved.locator(".last-run")).to_have_text("never")
+    await approved.get_by_role("button", name=f"Disable draft {draft.id}").click()
+    await expect(page.get_by_role("status").first).to_contain_text("switched off")
+    entity_id = await approved.locator(".automation-entity").inner_text()
+    await wait_for_state(automation_home, entity_id, "off")
     await approved.get_by_role("button", name=f"Delete draft {draft.id}").click()
     await expect(page.get_by_role("status").first).to_contain_text("deleted")
     await expect(page.locator(f'[data-draft="{draft.id}"][data-state="deleted"]')).to_have_count(1)
