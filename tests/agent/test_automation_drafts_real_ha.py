@@ -9,21 +9,29 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
+from sqlalchemy import select
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest
 from addon.errors import HomeAssistantCommandError
 from addon.home.actions.confirmation import hash_pin
+from addon.store.models import ToolCall
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
-from tests.agent.test_agent_real_ha import started_app, wait_for_state
+from tests.agent.test_agent_real_ha import home_events, started_app, wait_for_state
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
 
 LIGHT = "light.kitchen_lights"
 LOCK = "lock.front_door"
 EVERY_FIVE_SECONDS = {"trigger": "time_pattern", "seconds": "/5"}
+EVENTS = (
+    "home_agent_automation_drafted",
+    "home_agent_automation_approved",
+    "home_agent_automation_deleted",
+)
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +111,11 @@ async def test_a_time_automation_appears_only_after_the_yes_and_then_fires(
     automation_home: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
 ) -> None:
-    """Drafted, nothing is in Home Assistant; a spoken yes creates it, and it turns the light on."""
+    """Drafted, nothing is in Home Assistant; a spoken yes creates it, and it turns the light on.
+
+    The draft, the approval and the deletion each fire their event; the draft's tool call and
+    the confirmation are in the turns' traces.
+    """
     home = automation_home
     client = await drafting_app(aiohttp_client, make_app, make_settings, home, scripted_llm)
     app = client.server.app
@@ -111,25 +123,42 @@ async def test_a_time_automation_appears_only_after_the_yes_and_then_fires(
     await wait_for_state(home, LIGHT, "off")
     action = {"action": "light.turn_on", "target": {"entity_id": LIGHT}}
     scripted_llm.tool_calls(draft("Kitchen lights on", [action]))
-    held = await app[keys.AGENT].process(ask("turn on the kitchen lights every five seconds"))
-    assert held.reply == (
-        "I drafted an automation: Every five seconds: Kitchen lights on. It waits for your "
-        "approval. Create it now? Say yes to confirm."
-    )
-    (kept,) = await app[keys.AUTOMATIONS].records.listed()
-    assert (kept.state, kept.entities, kept.confirm_by) == ("draft", (LIGHT,), "yes")
-    assert not await in_home_assistant(home, "home_agent_draft_1")
-    assert (await home.state(LIGHT))["state"] == "off"
-    confirmed = await app[keys.AGENT].process(ask("yes"))
-    assert confirmed.reply == "Done."
-    stored = await home.request("GET", "/api/config/automation/config/home_agent_draft_1")
-    assert stored["description"].startswith("Created by Home Agent (draft 1, approved by spoken")
-    assert stored["triggers"] == [EVERY_FIVE_SECONDS]
-    await automation_entity(home, "home_agent_draft_1")
-    await wait_for_state(home, LIGHT, "on")  # fired within five seconds
-    (approved,) = await app[keys.AUTOMATIONS].records.listed()
-    assert (approved.state, approved.approved_by) == ("approved", "spoken yes")
-    await app[keys.AUTOMATIONS].delete(approved.id, "test")
+    async with home_events(home, *EVENTS) as seen:
+        held = await app[keys.AGENT].process(ask("turn on the kitchen lights every five seconds"))
+        assert held.reply == (
+            "I drafted an automation: Every five seconds: Kitchen lights on. It waits for your "
+            "approval. Create it now? Say yes to confirm."
+        )
+        (kept,) = await app[keys.AUTOMATIONS].records.listed()
+        assert (kept.state, kept.entities, kept.confirm_by) == ("draft", (LIGHT,), "yes")
+        assert not await in_home_assistant(home, "home_agent_draft_1")
+        assert (await home.state(LIGHT))["state"] == "off"
+        confirmed = await app[keys.AGENT].process(ask("yes"))
+        assert confirmed.reply == "Done."
+        stored = await home.request("GET", "/api/config/automation/config/home_agent_draft_1")
+        assert stored["description"].startswith(
+            "Created by Home Agent (draft 1, approved by spoken"
+        )
+        assert stored["triggers"] == [EVERY_FIVE_SECONDS]
+        await automation_entity(home, "home_agent_draft_1")
+        await wait_for_state(home, LIGHT, "on")  # fired within five seconds
+        (approved,) = await app[keys.AUTOMATIONS].records.listed()
+        assert (approved.state, approved.approved_by) == ("approved", "spoken yes")
+        await app[keys.AUTOMATIONS].delete(approved.id, "test")
+        await app[keys.AUTOMATIONS].drain()
+        await until(lambda: len(seen) == len(EVENTS))
+    assert [event["event_type"] for event in seen] == list(EVENTS)
+    assert seen[1]["data"]["by"] == "spoken yes"
+    assert seen[2]["data"]["automation_id"] == "home_agent_draft_1"
+    await app[keys.STORE].writer.flush()
+    async with app[keys.STORE].sessionmaker() as session:
+        calls = list(await session.scalars(select(ToolCall).order_by(ToolCall.id)))
+    traced = [(call.turn_id, call.name, (call.result or {}).get("confirmation")) for call in calls]
+    assert traced == [
+        (held.turn_id, "draft_automation", None),
+        (held.turn_id, "confirmation", "Held for confirmation"),
+        (confirmed.turn_id, "confirmation", "Confirmed"),
+    ]
     assert not await in_home_assistant(home, "home_agent_draft_1")
 
 
