@@ -210,3 +210,11 @@ class McpError(ToolError):
 
 class PolicyEntryInvalid(HomeAgentError):
     """A confirmation policy entry the user added breaks the rules (its target, actions, PIN)."""
+
+
+class AutomationDraftInvalid(HomeAgentError):
+    """A drafted automation Home Assistant or the gate will not take (said to the model or page)."""
+
+
+class AutomationDraftState(HomeAgentError):
+    """A draft asked to do what its state does not allow (approve one already discarded...)."""

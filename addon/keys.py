@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 if TYPE_CHECKING:
+    from addon.agent.automations import AutomationDrafts
     from addon.agent.service import Agent
     from addon.config.settings import Settings
     from addon.custom_tools.runner import Runner
@@ -45,6 +46,8 @@ LLM_EXPERT: web.AppKey[LLMClient | None] = web.AppKey("llm_expert")
 HA_CLIENT: web.AppKey[HomeAssistantClient] = web.AppKey("ha_client")
 HOME_SYNC: web.AppKey[HomeSync] = web.AppKey("home_sync")
 AGENT: web.AppKey[Agent] = web.AppKey("agent")
+AUTOMATIONS: web.AppKey[AutomationDrafts] = web.AppKey("automations")
+"""Drafted automations: kept, approved into Home Assistant, discarded, deleted (the page's)."""
 WYOMING: web.AppKey[WyomingServer] = web.AppKey("wyoming")
 EVALUATIONS: web.AppKey[Evaluations] = web.AppKey("evaluations")
 """Starts evaluation runs in the background (the Evaluate page)."""

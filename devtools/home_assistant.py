@@ -274,6 +274,7 @@ class HomeAssistantProcess:
         demo: bool = True,
         extra_config: Mapping[str, Any] | None = None,
         version: str | None = None,
+        automations: bool = False,
     ) -> None:
         self.config_dir = config_dir.resolve()
         self.version = version or recorded_version(self.config_dir) or OLDEST_VERSION
@@ -288,6 +289,7 @@ class HomeAssistantProcess:
         self.recorder = recorder
         self.demo = demo
         self.extra_config = extra_config
+        self.automations = automations
         self._boot_timeout = boot_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._credentials = load_credentials(self.config_dir)
@@ -305,6 +307,7 @@ class HomeAssistantProcess:
         demo: bool = True,
         extra_config: Mapping[str, Any] | None = None,
         version: str | None = None,
+        automations: bool = False,
     ) -> Self:
         """A fresh home copied from an onboarded template; the template's token works for it too.
 
@@ -320,6 +323,7 @@ class HomeAssistantProcess:
             demo=demo,
             extra_config=extra_config,
             version=version,
+            automations=automations,
         )
 
     @property
@@ -411,6 +415,13 @@ class HomeAssistantProcess:
             ),
             sort_keys=False,
         )
+        if self.automations:
+            # Automations as Home Assistant's editor keeps them: the config API writes the file
+            # and reloads. An ``!include`` cannot come out of safe_dump, so it is added as text.
+            text += "automation: !include automations.yaml\nconfig:\n"
+            automations = self.config_dir / "automations.yaml"
+            if not automations.exists():
+                automations.write_text("[]\n", "utf-8")
         (self.config_dir / "configuration.yaml").write_text(text, "utf-8")
 
     def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:

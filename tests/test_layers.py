@@ -172,12 +172,22 @@ EDGES: dict[str, frozenset[str]] = {
 
 # The endpoints reach the agent only through its public face: the agent, its request/result, and
 # how a streamed reply is pieced together (so every endpoint sends what the listener heard).
-AGENT_FACE = frozenset({"addon.agent.service", "addon.agent.conversation", "addon.agent.spoken"})
+AGENT_FACE = frozenset(
+    {
+        "addon.agent.service",
+        "addon.agent.conversation",
+        "addon.agent.spoken",
+        # Drafted automations: the page changes them, evaluation keeps its run's drafts.
+        "addon.agent.automations",
+    }
+)
 # The agent reaches the store only through its facade and the records it hands over.
 STORE_FACE = {
     "addon.store.turns": frozenset(
         {"ConversationRecords", "TurnRecord", "LLMCallRecord", "ToolCallRecord", "OutcomeUpdate"}
     ),
+    # Drafted automations: the agent's drafts service keeps them through their repository.
+    "addon.store.automations": frozenset({"DraftRecords", "StoredDraft"}),
 }
 
 

@@ -37,6 +37,11 @@ CONFIRMATION_REQUESTED = "home_agent_confirmation_requested"
 CONFIRMATION_CONFIRMED = "home_agent_confirmation_confirmed"
 CONFIRMATION_CANCELLED = "home_agent_confirmation_cancelled"
 CONFIRMATION_LOCKED = "home_agent_confirmation_locked"
+AUTOMATION_DRAFTED = "home_agent_automation_drafted"
+AUTOMATION_APPROVED = "home_agent_automation_approved"
+AUTOMATION_DISCARDED = "home_agent_automation_discarded"
+AUTOMATION_DISABLED = "home_agent_automation_disabled"
+AUTOMATION_DELETED = "home_agent_automation_deleted"
 # Events waiting for Home Assistant; beyond this (it answers far slower than turns come) new ones
 # are dropped with a warning rather than held in memory without bound.
 MAX_PENDING = 1000

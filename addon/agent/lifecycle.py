@@ -9,18 +9,23 @@ try runs under the confirmation policy a turn would, never performing what a tur
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
 
 from addon import keys
+from addon.agent.automations import AutomationDrafts, draft_tools
+from addon.agent.events import EventOutbox
 from addon.agent.service import Agent
 from addon.custom_tools.trial import Trial, TryTool
+from addon.ha.automations import HomeAssistantAutomations
 from addon.home.actions.confirmation import ConfirmationPolicy
+from addon.home.actions.gate import Gate
 from addon.home.actions.live import LiveExecutor
 from addon.home.actions.permissions import ActorRules
 from addon.local.matcher import LocalMatcher
+from addon.store.automations import DraftRecords
 from addon.store.policy import PolicyRecords, RuleRecords
 from addon.store.turns import ConversationRecords
 from addon.tools.custom import CustomToolProvider
@@ -52,6 +57,15 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
     )
     app[keys.AGENT] = agent
     app[keys.CUSTOM_TOOL_TRY] = policed_trial(app[keys.CUSTOM_TOOLS], agent)
+    drafts = AutomationDrafts(
+        DraftRecords(app[keys.STORE].sessionmaker),
+        HomeAssistantAutomations(client),
+        EventOutbox(client),
+        gate_now(agent),
+    )
+    app[keys.AUTOMATIONS] = drafts
+    # The draft tool joins every turn's tools (the model's, and the MCP server's through them).
+    agent.extra_tools = draft_tools(drafts)
     warm_up: asyncio.Task[bool] | None = None
     if options.local_first:
         # About 100 ms of template compilation that would otherwise land on the first command.
@@ -62,6 +76,7 @@ async def agent_ctx(app: web.Application) -> AsyncIterator[None]:
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
         await agent.drain(cancel=True)
+        await drafts.drain()
 
 
 def policed_trial(provider: CustomToolProvider, agent: Agent) -> TryTool:
@@ -79,6 +94,18 @@ def policed_trial(provider: CustomToolProvider, agent: Agent) -> TryTool:
         return await provider.trial(definition, arguments, dry_run=dry_run, holds=holds)
 
     return trial
+
+
+def gate_now(agent: Agent) -> Callable[[], Awaitable[Gate | None]]:
+    """The gate a turn starting now would judge an edited draft with (None: no home yet)."""
+
+    async def gate() -> Gate | None:
+        home = await agent.home.fresh()
+        if home is None:
+            return None
+        return Gate(False, home.is_exposed, holds=await agent.holds())
+
+    return gate
 
 
 def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:

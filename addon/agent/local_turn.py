@@ -24,10 +24,12 @@ from addon.home.actions.confirmation import ConfirmingExecutor, Holds
 from addon.home.actions.executor import Executor, HandedAnswer, HandedSentence
 from addon.home.actions.gate import Decision
 from addon.home.actions.handlers import handle_intent
-from addon.home.actions.intents import HANDED_TO_HOME_ASSISTANT
+from addon.home.actions.intents import DRAFT_AUTOMATION, HANDED_TO_HOME_ASSISTANT, INTENTS
 from addon.home.actions.response import IntentResult
 from addon.home.actions.virtual import VirtualExecutor
-from addon.home.targeting.targets import MatchTargetsPreferences
+from addon.home.targeting.matching import match_targets
+from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.i18n.automations import automation_words, time_automation_summary
 from addon.i18n.questions import dont_know
 from addon.i18n.translations import messages_for
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolCallRequest, ToolMessage
@@ -42,8 +44,9 @@ from addon.local.matcher import (
     answered_nothing,
 )
 from addon.local.responses import render_speech
-from addon.tools.base import ToolContext
-from addon.tools.registry import ToolOutcome, held_by_executor
+from addon.tools.automation import WEEKDAYS
+from addon.tools.base import Tool, ToolContext
+from addon.tools.registry import ToolOutcome, ToolRegistry, held_by_executor
 from addon.tools.result import HELD, ToolResult
 
 
@@ -65,6 +68,7 @@ async def run_local_turn(
     *,
     fall_through: bool = True,
     questions: bool = True,
+    drafting: Tool | None = None,
 ) -> LocalTurn | None:
     """Answer ``text`` locally, or None to hand it to the model.
 
@@ -109,6 +113,12 @@ async def run_local_turn(
     # the one to say, as its agent would (None: no release known, the first failure is said).
     own = release_stage(model.ha_version)
     while match is not None:
+        if match.intent == DRAFT_AUTOMATION:
+            drafted = await _drafted_turn(match, context, trace, drafting)
+            if drafted is not None:
+                return drafted
+            match = next(candidates, None)
+            continue
         if match.intent in HANDED_TO_HOME_ASSISTANT:
             command = str(match.slots.get("conversation_command") or "")
             if command and not await _may_run_later(matcher, command, context):
@@ -386,3 +396,79 @@ def _as_release_says(
 def _uncertain(match: LocalMatch, result: IntentResult) -> bool:
     """A question not answered, with no failure of matching that says why."""
     return match.intent in QUESTIONS and not answered_locally(result) and result.failure is None
+
+
+def _one_of(value: object) -> str:
+    """A list slot's one value ("weekdays" of ``["weekdays"]``), or the text itself."""
+    if isinstance(value, list | tuple):
+        return str(value[0]) if value else ""
+    return str(value or "")
+
+
+async def _drafted_turn(
+    match: LocalMatch, context: ToolContext, trace: TurnTrace, drafting: Tool | None
+) -> LocalTurn | None:
+    """A time-of-day automation sentence ("every weekday at seven..."): drafted, not acted on.
+
+    The sentence's one device is found among the exposed ones, and the automation goes through
+    the model's own ``draft_automation`` tool (the gate's verdict, Home Assistant's validation,
+    the kept draft, the held spoken approval), so both paths draft alike. None (the sentence
+    goes on) without the tool, or when the words name no single exposed device.
+    """
+    model = context.home
+    if drafting is None or model is None:
+        return None
+    spec = INTENTS[DRAFT_AUTOMATION]
+    found = match_targets(
+        model,
+        MatchTargetsConstraints(
+            name=str(match.slots.get("name") or ""),
+            domains=sorted(spec.platforms or ()),
+        ),
+    )
+    if not found.is_match or len(found.entity_ids) != 1:
+        return None
+    entity_id = found.entity_ids[0]
+    entity = model.entity(entity_id)
+    name = entity.name if entity is not None else entity_id
+    service = _one_of(match.slots.get("service")) or "turn_on"
+    days = _one_of(match.slots.get("days")) or "daily"
+    hour, minute = int(match.slots.get("hour") or 0), int(match.slots.get("minute") or 0)
+    summary = time_automation_summary(context.language, days, hour, minute, service, name)
+    conditions: list[dict[str, object]] = []
+    if days in ("weekdays", "weekend"):
+        chosen = WEEKDAYS if days == "weekdays" else ("sat", "sun")
+        conditions.append({"condition": "time", "weekday": list(chosen)})
+    action = f"{entity_id.partition('.')[0]}.{service}"
+    arguments = {
+        "alias": f"{name} {service.replace('_', ' ')} {hour:02d}:{minute:02d}",
+        "summary": summary,
+        "triggers": [{"trigger": "time", "at": f"{hour:02d}:{minute:02d}:00"}],
+        "conditions": conditions,
+        "actions": [
+            {
+                "action": action,
+                "target": {"entity_id": entity_id},
+            }
+        ],
+    }
+    started_at = datetime.now(UTC)
+    holds = context.holds
+    held_before = len(holds.held) if holds is not None else 0
+    raw_arguments = json.dumps(arguments, ensure_ascii=False)
+    outcome = await ToolRegistry([drafting]).execute(drafting.name, raw_arguments, context)
+    if holds is not None and len(holds.held) > held_before:
+        reply = question_for(tuple(holds.held[held_before:]), context.language)
+    elif outcome.ok and outcome.result.succeeded:
+        reply = automation_words(context.language).on_the_page.format(summary=summary)
+    else:
+        reply = messages_for(context.language).could_not_do
+        trace.error_kind = ErrorKind.INTENT_FAILED
+    call_id = "local_" + uuid.uuid4().hex[:12]
+    trace.tool_calls.append(ToolCallTrace(started_at, call_id, outcome, None))
+    messages: list[ChatMessage] = [
+        AssistantMessage(None, (ToolCallRequest(call_id, drafting.name, raw_arguments),)),
+        ToolMessage(call_id, as_data(outcome.result.text())),
+        AssistantMessage(reply),
+    ]
+    return LocalTurn(reply, messages, outcome, outcome.error)

@@ -76,6 +76,7 @@ from addon.local.failure_speech import spoken_match_failure
 from addon.local.matcher import LocalMatcher
 from addon.memory.service import MemoryService
 from addon.store.turns import ConversationRecords
+from addon.tools.automation import DRAFT_TOOL
 from addon.tools.base import Tool, ToolContext
 from addon.tools.memory import memory_tools
 from addon.tools.registry import ToolOutcome
@@ -341,6 +342,7 @@ class Agent:
                 trace,
                 fall_through=self.llm is not None,
                 questions=self.options.local_questions,
+                drafting=next((t for t in self.extra_tools() if t.name == DRAFT_TOOL), None),
             )
             if local is not None:
                 if spoken is not None:

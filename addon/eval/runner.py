@@ -16,11 +16,18 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
+from addon.agent.automations import KeptDrafts, draft_tools
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.service import Agent
 from addon.config.settings import Options
 from addon.eval.home import apply_states, build_model
-from addon.eval.scoring import EntityView, Snapshot, compared_attributes, score
+from addon.eval.scoring import (
+    EntityView,
+    Snapshot,
+    automation_problems,
+    compared_attributes,
+    score,
+)
 from addon.eval.tasks import Task, TaskFile
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.actions.virtual import VirtualExecutor
@@ -201,6 +208,7 @@ class Evaluation:
         model = pristine.copy()
         apply_states(model, task.setup)
         before = snapshot(model)
+        drafts = KeptDrafts()
         agent = Agent(
             options=options,
             records=self.records,
@@ -210,6 +218,7 @@ class Evaluation:
             local=self.local if options.local_first else None,
             outcome_delay=0.0,
             confirmation=self.confirmation,
+            extra_tools=draft_tools(drafts),
         )
         request = ConversationRequest(text=task.sentence, source="eval", language=language)
         started = time.perf_counter()
@@ -248,6 +257,7 @@ class Evaluation:
                 "", "failed", latency, 0, 0, None, None, task.tags,
             )  # fmt: skip
         failed = outcome.handled_by == "failed" or outcome.error is not None
+        confirmation += automation_problems(task.automation, drafts.kept)
         verdict = score(
             task,
             before=before,

@@ -10,12 +10,13 @@ the product's evaluation and the comparison with Home Assistant's agent cannot d
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from addon.eval.tasks import HomeSpec, StateSpec, Task
+from addon.eval.tasks import AutomationSpec, HomeSpec, StateSpec, Task
 
 BRIGHTNESS_TOLERANCE = 1.5
 """Brightness is 0-255 set from a percentage: "50% brightness" is 127 or 128 by rounding."""
@@ -170,3 +171,60 @@ def _describe(old: EntityView | None, new: EntityView | None, keys: frozenset[st
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def automation_problems(
+    expected: AutomationSpec | None, drafted: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """Why the drafted automations miss what the task expects; empty when one has it all.
+
+    Each expected trigger, condition and action must be part of one of the draft's (see
+    :class:`~addon.eval.tasks.AutomationSpec`); no draft at all is a problem of its own.
+    """
+    if expected is None:
+        return []
+    if not drafted:
+        return ["no automation was drafted"]
+    best: list[str] | None = None
+    for config in drafted:
+        missing = [
+            f"the draft has no {part[:-1]} like {_compact(item)}"
+            for part in ("triggers", "conditions", "actions")
+            for item in getattr(expected, part)
+            if not any(_contains(got, item) for got in config.get(part) or [])
+        ]
+        if best is None or len(missing) < len(best):
+            best = missing
+    return best or []
+
+
+def _contains(got: Any, expected: Any) -> bool:
+    """Whether ``got`` has every key and value ``expected`` names (lists: each item somewhere)."""
+    if isinstance(expected, Mapping):
+        return isinstance(got, Mapping) and all(
+            key in got and _contains(got[key], value) for key, value in expected.items()
+        )
+    if isinstance(expected, list):
+        items = got if isinstance(got, list) else [got]
+        return all(any(_contains(have, want) for have in items) for want in expected)
+    if isinstance(got, list):
+        return any(_contains(have, expected) for have in got)
+    return bool(_plain(got) == _plain(expected))
+
+
+_TIME = re.compile(r"^\d{1,2}:\d{2}$")
+
+
+def _plain(value: Any) -> Any:
+    """A value as compared: text in lower case, ``7:00`` as ``07:00:00``."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if _TIME.match(text):
+            hours, minutes = text.split(":")
+            return f"{int(hours):02d}:{minutes}:00"
+        return text
+    return value
+
+
+def _compact(item: Mapping[str, Any]) -> str:
+    return json.dumps(item, sort_keys=True, ensure_ascii=False)

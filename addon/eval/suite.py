@@ -31,6 +31,8 @@ _KEPT_ATTRIBUTES: Mapping[str, tuple[str, ...]] = {
     "climate": ("temperature", "current_temperature", "hvac_modes"),
     "sensor": ("unit_of_measurement",),
 }
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri")
+"""Home Assistant's time condition's working days (as ``addon.tools.automation.WEEKDAYS``)."""
 _SKIPPED_STATES = frozenset({"unavailable", "unknown", ""})
 _ON_OFF = ("light", "switch", "fan", "input_boolean")
 
@@ -143,6 +145,15 @@ def _tasks(
             add(f"{domain}-off", f"turn off the {entity.name}",
                 setup={entity.entity_id: {"state": "on"}},
                 expect={entity.entity_id: {"state": "off"}})  # fmt: skip
+    for entity in by_domain.get("light", [])[:1]:
+        # Nothing acts: the draft waits, and the answer "yes" approves it (addon.tools.automation).
+        add("automation", f"every weekday at seven turn on the {entity.name}",
+            confirm="yes",
+            automation={
+                "triggers": [{"trigger": "time", "at": "07:00:00"}],
+                "conditions": [{"condition": "time", "weekday": list(WEEKDAYS)}],
+                "actions": [{"action": "light.turn_on", "target": {"entity_id": entity.entity_id}}],
+            })  # fmt: skip
     for entity in by_domain.get("lock", []):
         add("lock-question", f"is the {entity.name} locked",
             setup={entity.entity_id: {"state": "locked"}}, answer=["yes"])  # fmt: skip

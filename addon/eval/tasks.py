@@ -133,6 +133,18 @@ class ConfirmPin(_Strict):
     pin: str = Field(pattern=r"^\d{3,12}$")
 
 
+class AutomationSpec(_Strict):
+    """The automation a sentence should draft: triggers, conditions and actions it must have.
+
+    Each listed item must be found in the draft, as a part of one of its items (keys and values
+    given here; a time ``07:00`` is ``07:00:00``; one entity id matches a list holding it).
+    """
+
+    triggers: list[JsonObject] = Field(default_factory=list)
+    conditions: list[JsonObject] = Field(default_factory=list)
+    actions: list[JsonObject] = Field(default_factory=list)
+
+
 class TaskSpec(_Strict):
     """One sentence, what to set first and what must hold after."""
 
@@ -148,6 +160,9 @@ class TaskSpec(_Strict):
     """The sentence's action is held for confirmation: the runner expects the question and
     answers it as a person would ("yes", or the PIN); a question the task does not expect, or
     none where one is expected, fails the task."""
+
+    automation: AutomationSpec | None = None
+    """The sentence should draft this automation (``draft_automation``): nothing is created."""
 
     @field_validator("confirm", mode="before")
     @classmethod
@@ -172,6 +187,8 @@ class Task(_Strict):
     then_say: tuple[str, ...] = ()
     confirm: str | None = None
     """What answers the expected question: "yes" or the PIN; None: no question is expected."""
+    automation: AutomationSpec | None = None
+    """The automation the sentence should draft, if it should draft one."""
 
 
 class TaskFile(_Strict):
@@ -212,6 +229,7 @@ def parse_task_file(text: str, *, name: str = "tasks", base_dir: Path | None = N
             tags=tuple(task.tags),
             then_say=tuple(task.then_say),
             confirm=(task.confirm.pin if isinstance(task.confirm, ConfirmPin) else task.confirm),
+            automation=task.automation,
         )
         for number, task in enumerate(raw.tasks, start=1)
     )

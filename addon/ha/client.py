@@ -277,3 +277,7 @@ class HomeAssistantClient:
     async def rest_post(self, path: str, payload: Any) -> Any:
         """POST ``payload`` as JSON to ``path`` under the REST URL; JSON decoded when it is JSON."""
         return await self._rest.post(path, payload, None)
+
+    async def rest_delete(self, path: str) -> Any:
+        """DELETE ``path`` under the REST URL; JSON decoded when it is JSON."""
+        return await self._rest.delete(path, None)

@@ -1,8 +1,9 @@
-"""Home Assistant's REST API, for the two things the WebSocket API does not offer.
+"""Home Assistant's REST API, for the things the WebSocket API does not offer.
 
 ``GET /api/states/<entity_id>`` reads one entity's state on demand (the live executor checks an
 action's effect with it); ``POST /api/intent/handle`` runs one of Home Assistant's intent
-handlers (for a to-do list that takes items only through its intent). It shares the
+handlers (for a to-do list that takes items only through its intent);
+``/api/config/automation/config/<id>`` creates and deletes an approved automation. It shares the
 client's aiohttp session and token; failures become the same :mod:`addon.errors` exceptions as
 WebSocket commands.
 """
@@ -32,6 +33,10 @@ class RestApi:
     async def post(self, path: str, payload: Any, limit: float | None) -> Any:
         """POST ``payload`` as JSON to ``path``; the answer as :meth:`get` gives it."""
         return await self._request("POST", path, payload, limit)
+
+    async def delete(self, path: str, limit: float | None) -> Any:
+        """DELETE ``path``; the answer as :meth:`get` gives it."""
+        return await self._request("DELETE", path, None, limit)
 
     async def get(self, path: str, limit: float | None) -> Any:
         """GET ``path``; JSON answers are decoded, others returned as text (or None)."""

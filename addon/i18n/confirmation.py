@@ -43,6 +43,8 @@ class ConfirmWords:
     """A script, or an automation triggered."""
     other: str
     """Any other covered action: a neutral verb, never the service's id."""
+    create_automation: str
+    """A drafted automation waiting for approval: ``{name}`` is its summary in plain words."""
     modes: Mapping[str, str]
     """An alarm panel's arming modes (``away``, ``home``, ``night``, ``vacation``...)."""
     say_yes: str
@@ -76,6 +78,9 @@ class ConfirmWords:
 
 
 EN = ConfirmWords(
+    create_automation=(
+        "I drafted an automation: {name}. It waits for your approval. Create it now"
+    ),
     unlock="Unlock the {name}",
     lock="Lock the {name}",
     open="Open the {name}",
@@ -118,6 +123,10 @@ EN = ConfirmWords(
 )
 
 DE = ConfirmWords(
+    create_automation=(
+        "Ich habe eine Automatisierung entworfen: {name}. "
+        "Sie wartet auf deine Freigabe. Jetzt anlegen"
+    ),
     unlock="{name} aufschließen",
     lock="{name} abschließen",
     open="{name} öffnen",
@@ -163,6 +172,9 @@ DE = ConfirmWords(
 )
 
 FR = ConfirmWords(
+    create_automation=(
+        "J'ai préparé une automatisation : {name}. Elle attend votre accord. La créer maintenant"
+    ),
     unlock="Déverrouiller {name}",
     lock="Verrouiller {name}",
     open="Ouvrir {name}",
@@ -208,6 +220,9 @@ FR = ConfirmWords(
 )
 
 ES = ConfirmWords(
+    create_automation=(
+        "He preparado una automatización: {name}. Espera tu aprobación. ¿Crearla ahora"
+    ),
     unlock="¿Desbloquear {name}",
     lock="¿Bloquear {name}",
     open="¿Abrir {name}",
@@ -253,6 +268,9 @@ ES = ConfirmWords(
 )
 
 NL = ConfirmWords(
+    create_automation=(
+        "Ik heb een automatisering opgesteld: {name}. Die wacht op je goedkeuring. Nu aanmaken"
+    ),
     unlock="{name} ontgrendelen",
     lock="{name} vergrendelen",
     open="{name} openen",
@@ -299,6 +317,9 @@ NL = ConfirmWords(
 )
 
 IT = ConfirmWords(
+    create_automation=(
+        "Ho preparato un'automazione: {name}. Attende la tua approvazione. Crearla adesso"
+    ),
     unlock="Sbloccare {name}",
     lock="Bloccare {name}",
     open="Aprire {name}",
@@ -341,6 +362,9 @@ IT = ConfirmWords(
 )
 
 PL = ConfirmWords(
+    create_automation=(
+        "Przygotowałem automatyzację: {name}. Czeka na zatwierdzenie. Utworzyć ją teraz"
+    ),
     unlock="Odblokować {name}",
     lock="Zablokować {name}",
     open="Otworzyć {name}",
@@ -388,6 +412,7 @@ PL = ConfirmWords(
 )
 
 PT = ConfirmWords(
+    create_automation=("Preparei uma automação: {name}. Aguarda a sua aprovação. Criá-la agora"),
     unlock="Destrancar {name}",
     lock="Trancar {name}",
     open="Abrir {name}",
@@ -507,7 +532,11 @@ def action_phrase(
     """
     words = words_for(language)
     mode = ""
-    if domain == "mcp" or not names:
+    if domain == "automation" and service == "create":
+        # A drafted automation (addon.tools.automation): its summary, then the question.
+        phrase = words.create_automation
+        names = names.rstrip(" .!")
+    elif domain == "mcp" or not names:
         # A call on nothing named (an MCP server's tool, an action with no target): it is run,
         # named in words ("Run notes clear notes", "Run homeassistant restart").
         called = names or (service if domain == "mcp" else f"{domain} {service}")

@@ -480,3 +480,31 @@ class ActorRuleRow(Base):
     own_area: Mapped[bool] = mapped_column(Boolean, default=False)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AutomationDraft(Base):
+    """An automation the agent drafted, waiting for a person's approval, and what became of it.
+
+    ``config`` is what Home Assistant stores (alias, description, triggers, conditions,
+    actions); ``entities`` the entity ids it touches; ``confirm_by`` how a spoken approval is
+    taken (``yes``, ``pin`` or ``panel`` for a covered action only the panel or a PIN may
+    approve); ``covered`` the covered action in words. ``state`` is ``draft``, ``approved``,
+    ``discarded`` or ``deleted``; ``automation_id`` the id it was created with in Home
+    Assistant once approved, ``approved_by`` who approved it.
+    """
+
+    __tablename__ = "automation_drafts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    conversation_id: Mapped[str | None] = mapped_column(String(64))
+    summary: Mapped[str] = mapped_column(Text)
+    config: Mapped[JsonObject] = mapped_column(JSON, default=dict)
+    entities: Mapped[list[str]] = mapped_column(JSON, default=list)
+    covered: Mapped[str | None] = mapped_column(Text)
+    confirm_by: Mapped[str] = mapped_column(String(8), default="yes")
+    state: Mapped[str] = mapped_column(String(16), default="draft")
+    automation_id: Mapped[str | None] = mapped_column(String(64))
+    approved_by: Mapped[str | None] = mapped_column(String(255))
+    approved_at: Mapped[datetime | None] = mapped_column()

@@ -454,6 +454,11 @@ _SPECS: tuple[IntentSpec, ...] = (
 # Our own intents (named "HomeAgent..."): questions Home Assistant 2025.4 has no intent for.
 # They answer local sentences (``addon/local/custom``) only; no model is offered them, and Home
 # Assistant's handlers are not their reference.
+
+DRAFT_AUTOMATION = "HomeAgentDraftAutomation"
+"""A sentence asking for something to happen at a time ("every weekday at seven turn on the
+kitchen lights"): drafted as an automation through ``draft_automation``, never acted on now."""
+
 _OWN_SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
         "HomeAgentSensorValue",
@@ -510,6 +515,19 @@ _OWN_SPECS: tuple[IntentSpec, ...] = (
         ),
         in_assist_api=False,
         platforms=frozenset({"calendar"}),
+    ),
+    IntentSpec(
+        DRAFT_AUTOMATION,
+        "Drafts an automation turning one device on or off at a time of day, on some days",
+        (
+            SlotSpec("name", SlotKind.TEXT, required=True),
+            SlotSpec("service", SlotKind.TEXT_LIST, required=True),
+            SlotSpec("hour", SlotKind.INTEGER, required=True, minimum=0, maximum=23),
+            SlotSpec("minute", SlotKind.INTEGER, minimum=0, maximum=59),
+            SlotSpec("days", SlotKind.TEXT_LIST),
+        ),
+        in_assist_api=False,
+        platforms=frozenset({"light", "switch", "fan", "input_boolean"}),
     ),
 )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from addon import keys
+from addon.web.ui.automations import add_automation_pages
 from addon.web.ui.chat import chat_send_view, chat_stream_view, chat_view
 from addon.web.ui.conversations import conversation_view, conversations_view
 from addon.web.ui.evaluate import add_evaluate_pages
@@ -47,5 +48,6 @@ def setup_ui(app: web.Application) -> None:
     add_model_check(router)
     add_memory_pages(router)
     add_mcp_pages(router)
+    add_automation_pages(router)
     add_safety_pages(router)
     router.add_static("/static", webui / "static", name="ui.static", append_version=True)

@@ -197,6 +197,7 @@ async def seed_everything(
         }
     await ui.client.app[keys.MCP_HUB].refresh(server.id)
     memory = await remember(ui.store, "The cat is called Miso and sleeps on the radiator.")
+    await seed_drafts(ui)
     run_a = await start(ui, model="fake-model")
     run_b = await start(ui, model="fake-model", local_first="")
     checked = await check(ui, scripted_llm)
@@ -226,8 +227,35 @@ async def seed_everything(
         "mcp servers": "/mcp-servers",
         "settings": "/settings",
         "safety": "/safety",
+        "automations": "/automations",
+        "automation edit": "/automations/1/edit",
         "not found": "/conversations/no-such-conversation",
     }
+
+
+async def seed_drafts(ui: UI) -> None:
+    """Two drafted automations, one of them covered and one discarded (long names, long YAML)."""
+    records = ui.client.app[keys.AUTOMATIONS].records
+    long_entity = "cover.garage_door_of_the_second_house_down_the_lane_beside_the_orchard"
+    config = {
+        "alias": "Open the garage every weekday morning for the cleaner who comes early",
+        "triggers": [{"trigger": "time", "at": "07:00:00"}],
+        "conditions": [{"condition": "time", "weekday": ["mon", "tue", "wed", "thu", "fri"]}],
+        "actions": [{"action": "cover.open_cover", "target": {"entity_id": long_entity}}],
+    }
+    summary = "Every weekday at 7:00 it opens the garage door for the cleaner."
+    await records.add(
+        summary,
+        config,
+        [long_entity],
+        covered=f"cover.open_cover on {long_entity}",
+        confirm_by="panel",
+        conversation_id=None,
+    )
+    second = await records.add(
+        summary, config, [long_entity], covered=None, confirm_by="yes", conversation_id=None
+    )
+    await records.set_state(second.id, "discarded")
 
 
 def draft_path(done: dict[str, Any]) -> str:
