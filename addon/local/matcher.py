@@ -46,7 +46,14 @@ from addon.local.answer_format import without_answer_format
 from addon.local.best import best_reading
 from addon.local.fillers import first_alternative, without_now, without_request
 from addon.local.forms import TextMemo
-from addon.local.library import Language, SentenceLibrary, Sentences, Stage, release_stage
+from addon.local.library import (
+    Language,
+    SentenceLibrary,
+    Sentences,
+    Stage,
+    release_order,
+    release_stage,
+)
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
     HomeSlotLists,
@@ -288,6 +295,9 @@ class LocalMatcher:
     ) -> Iterator[LocalMatch]:
         """Each stage's match for ``text``, in order, worked out only when asked for.
 
+        The order is the library's, with the home's release's own sentences first
+        (:func:`~addon.local.library.release_order`).
+
         The caller acts on the first and asks for the next only when the home had nothing
         for it (a matching failure): a later stage never overrides an earlier one that
         acted. A stage that matches what an earlier one did is skipped. ``tolerant`` adds
@@ -301,9 +311,11 @@ class LocalMatcher:
             return
         text = without_answer_format(text, language or self._language)
         text = without_now(text, language or self._language)
+        # The connected release's own sentences first (library.release_order).
+        sets = release_order(loaded.sets, model.ha_version)
         seen: set[str] = set()
         memo = TextMemo()
-        for sentences in loaded.sets:
+        for sentences in sets:
             match = self._recognize(
                 text, text, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
@@ -313,7 +325,7 @@ class LocalMatcher:
         plain = without_request(text, language or self._language)
         if not seen and plain != text:
             # "tell me if the lights are on": tried again as the question it stands for.
-            for sentences in loaded.sets:
+            for sentences in sets:
                 match = self._recognize(
                     text, plain, model, sentences, preferred_area_id, start, ambiguous
                 )
@@ -324,7 +336,7 @@ class LocalMatcher:
         if not seen and first != plain:
             # "is it playing, paused or stopped": asked of the first state, whose answer says
             # the state it is in; only ever a question, never a command cut short.
-            for sentences in loaded.sets:
+            for sentences in sets:
                 match = self._recognize(
                     text, first, model, sentences, preferred_area_id, start, ambiguous
                 )
@@ -338,7 +350,7 @@ class LocalMatcher:
             return
         _LOGGER.debug("Trying %r as %r", text, corrected)
         start = time.perf_counter()
-        for sentences in loaded.sets:
+        for sentences in sets:
             match = self._recognize(
                 text, corrected, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
