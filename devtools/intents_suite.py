@@ -58,6 +58,10 @@ TAGS = ("2025.3.28", "2026.10.27")
 one copy of the repository's tests each."""
 RELEASES = {"2025.3.28": "2025.4.4", "2026.10.27": "2026.11.0"}
 """The Home Assistant release whose agent runs each tag's sentences."""
+STAND_IN = frozenset({"2026.10.27"})
+"""Tags whose copy was made from an earlier commit (the stored snapshot of the repository
+lacks the tag; see the copy's README): a few of its tests predate a change the pinned
+sentences made, and Home Assistant itself no longer reads them as they expect."""
 _METADATA_CUSTOM_SENTENCE = "hass_custom_sentence"
 """Home Assistant's ``METADATA_CUSTOM_SENTENCE``: its agent prefers custom sentences."""
 _LIGHT = {"supported_color_modes": ["brightness"], "color_mode": "brightness"}
@@ -126,6 +130,10 @@ class Outcome(StrEnum):
     """The intent and every slot given agree, but a slot the test expects is missing (mostly
     ``domain`` and ``device_class``, which hassil copies from the named entity): not right by
     the repository's rule, yet nothing given contradicts it."""
+    STALE = "stale"
+    """At a :data:`STAND_IN` tag: the very reading hassil gives with the pinned sentences, as
+    the Home Assistant release runs them, where the test (older than those sentences) expects
+    another. Not right, and no other effect than that Home Assistant's own."""
     WRONG = "wrong"
     """A match with another intent, a slot value that differs, or a slot the test does not
     expect (an added ``domain`` narrows the targets): it may act differently."""
@@ -509,6 +517,16 @@ class Scored:
     hassil_outcome: Outcome
 
 
+def same_reading(one: Reading, other: Reading) -> bool:
+    """The same intent and the same slot values (a value and a list of it alike)."""
+
+    def values(slots: Mapping[str, Any]) -> dict[str, Any]:
+        plain = {k: _plain(v) for k, v in slots.items()}
+        return {k: v[0] if isinstance(v, list) and len(v) == 1 else v for k, v in plain.items()}
+
+    return one.intent == other.intent and values(one.slots) == values(other.slots)
+
+
 def with_satellite_areas(home: Mapping[str, Any], areas: set[str]) -> Mapping[str, Any]:
     """``home`` with an area for each satellite's area the tests name and its fixture lacks.
 
@@ -552,13 +570,13 @@ def run(
             )
         ours, hassil, same_place, domains = runners[case.home]
         ours_reading, hassil_reading = ours.read(case), hassil.read(case)
-        results.append(
-            Scored(
-                case,
-                ours_reading,
-                hassil_reading,
-                score(case, ours_reading, same_place, domains),
-                score(case, hassil_reading, same_place, domains),
-            )
-        )
+        ours_outcome = score(case, ours_reading, same_place, domains)
+        hassil_outcome = score(case, hassil_reading, same_place, domains)
+        if (
+            suite.tag in STAND_IN
+            and hassil_outcome is Outcome.WRONG
+            and same_reading(ours_reading, hassil_reading)
+        ):
+            ours_outcome = hassil_outcome = Outcome.STALE
+        results.append(Scored(case, ours_reading, hassil_reading, ours_outcome, hassil_outcome))
     return results
