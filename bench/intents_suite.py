@@ -41,12 +41,12 @@ EXAMPLES = 2
 def cause(scored: Scored) -> str:
     """A short name for why ours is not right: what we read instead."""
     ours = scored.ours
+    if scored.ours_outcome is Outcome.STALE:
+        return "as Home Assistant reads it (test older than its sentences)"
     if ours.intent is None:
         return "no match (hassil right)" if scored.hassil_outcome is Outcome.RIGHT else "no match"
     if ours.intent != scored.case.intent:
         return f"read as {ours.intent}"
-    if scored.ours_outcome is Outcome.STALE:
-        return "as Home Assistant reads it (test older than its sentences)"
     if scored.ours_outcome is Outcome.PARTIAL:
         return "an expected slot missing"
     return "other slots"
