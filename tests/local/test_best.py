@@ -141,7 +141,7 @@ def test_words_the_home_release_gives_another_kind_are_left_to_the_model(
 def test_a_home_on_2026_11_reads_a_sentence_as_its_release_does(
     matchers: dict[str, LocalMatcher],
 ) -> None:
-    """2025.4's sentences add ``name: all`` to "turn on the fans in the kitchen"; 2026.11's don't."""
+    """2025.4 adds ``name: all`` to "turn on the fans in the kitchen"; 2026.11 does not."""
     extra: Extra = {"fan.ceiling": ("kitchen", "Ceiling Fan", [], "off", {})}
     dicts = home_dicts(extra)
     older = matchers["en"].recognize("turn on the fans in the kitchen", HomeModel.build(**dicts))
