@@ -332,6 +332,8 @@ class LocalMatcher:
                 match = self._recognize(
                     text, plain, model, sentences, preferred_area_id, start, ambiguous
                 )
+                if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                    continue
                 if match is not None and _key(match) not in seen:
                     seen.add(_key(match))
                     yield match
@@ -343,6 +345,8 @@ class LocalMatcher:
                 match = self._recognize(
                     text, first, model, sentences, preferred_area_id, start, ambiguous
                 )
+                if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                    continue
                 if match is not None and match.intent in QUESTIONS and _key(match) not in seen:
                     seen.add(_key(match))
                     yield match
@@ -357,6 +361,8 @@ class LocalMatcher:
             match = self._recognize(
                 text, corrected, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
+            if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                continue
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield replace(match, stage=Stage.TOLERANT)
