@@ -70,6 +70,20 @@ def release_stage(version: str | None) -> Stage | None:
     return Stage.NEWER if Release.parse(version) >= NEWER_RELEASE else Stage.HOME_ASSISTANT
 
 
+def release_order(sets: tuple[Sentences, ...], version: str | None) -> tuple[Sentences, ...]:
+    """``sets`` with the one Home Assistant ``version``'s own agent matches with first.
+
+    A sentence both sets read is read as the connected release reads it: Home Assistant
+    2026.11 says "turn on the fans in the kitchen" without the 2025.4 sentences' ``name: all``,
+    and its context-area forms fill the satellite's area where 2025.4's do not. The other
+    sets follow in their usual order; with no release known the order is unchanged.
+    """
+    own = release_stage(version)
+    if own is None:
+        return sets
+    return tuple(s for s in sets if s.stage is own) + tuple(s for s in sets if s.stage is not own)
+
+
 @dataclass(frozen=True, slots=True)
 class Sentences:
     """One set of sentences: its templates, their filter, its responses."""

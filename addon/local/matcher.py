@@ -46,7 +46,14 @@ from addon.local.answer_format import without_answer_format
 from addon.local.best import best_reading
 from addon.local.fillers import first_alternative, without_now, without_request
 from addon.local.forms import TextMemo
-from addon.local.library import Language, SentenceLibrary, Sentences, Stage, release_stage
+from addon.local.library import (
+    Language,
+    SentenceLibrary,
+    Sentences,
+    Stage,
+    release_order,
+    release_stage,
+)
 from addon.local.response_templates import ResponseTemplates
 from addon.local.slots import (
     HomeSlotLists,
@@ -288,6 +295,9 @@ class LocalMatcher:
     ) -> Iterator[LocalMatch]:
         """Each stage's match for ``text``, in order, worked out only when asked for.
 
+        The order is the library's, with the home's release's own sentences first
+        (:func:`~addon.local.library.release_order`).
+
         The caller acts on the first and asks for the next only when the home had nothing
         for it (a matching failure): a later stage never overrides an earlier one that
         acted. A stage that matches what an earlier one did is skipped. ``tolerant`` adds
@@ -301,22 +311,29 @@ class LocalMatcher:
             return
         text = without_answer_format(text, language or self._language)
         text = without_now(text, language or self._language)
+        # The connected release's own sentences first (library.release_order).
+        sets = release_order(loaded.sets, model.ha_version)
+        own = sets[0] if release_stage(model.ha_version) is Stage.HOME_ASSISTANT else None
         seen: set[str] = set()
         memo = TextMemo()
-        for sentences in loaded.sets:
+        for sentences in sets:
             match = self._recognize(
                 text, text, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
+            if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                continue
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield match
         plain = without_request(text, language or self._language)
         if not seen and plain != text:
             # "tell me if the lights are on": tried again as the question it stands for.
-            for sentences in loaded.sets:
+            for sentences in sets:
                 match = self._recognize(
                     text, plain, model, sentences, preferred_area_id, start, ambiguous
                 )
+                if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                    continue
                 if match is not None and _key(match) not in seen:
                     seen.add(_key(match))
                     yield match
@@ -324,10 +341,12 @@ class LocalMatcher:
         if not seen and first != plain:
             # "is it playing, paused or stopped": asked of the first state, whose answer says
             # the state it is in; only ever a question, never a command cut short.
-            for sentences in loaded.sets:
+            for sentences in sets:
                 match = self._recognize(
                     text, first, model, sentences, preferred_area_id, start, ambiguous
                 )
+                if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                    continue
                 if match is not None and match.intent in QUESTIONS and _key(match) not in seen:
                     seen.add(_key(match))
                     yield match
@@ -338,13 +357,79 @@ class LocalMatcher:
             return
         _LOGGER.debug("Trying %r as %r", text, corrected)
         start = time.perf_counter()
-        for sentences in loaded.sets:
+        for sentences in sets:
             match = self._recognize(
                 text, corrected, model, sentences, preferred_area_id, start, ambiguous, memo=memo
             )
+            if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+                continue
             if match is not None and _key(match) not in seen:
                 seen.add(_key(match))
                 yield replace(match, stage=Stage.TOLERANT)
+
+    def _disowned(
+        self,
+        match: LocalMatch,
+        own: Sentences | None,
+        model: HomeModel,
+        preferred_area_id: str | None,
+        memo: TextMemo,
+    ) -> bool:
+        """Whether the home's own (older) sentences give a reading by kind another kind.
+
+        Home Assistant 2025.4's sentences have forms only its test script reaches, behind a
+        ``requires_context`` domain its agent never passes ("mach im Flur die Türen auf":
+        unlock the hallway's locks). The newer sentences read the same words as another kind
+        of device (open the hallway's door covers). On a home that runs 2025.4 (``own`` is its
+        set) a later stage's reading is dropped when the older set, told a domain the reading
+        does not name, reads the text: the two releases disagree on what is meant, so the
+        sentence goes to the model rather than act on what the person may not have meant.
+        """
+        if own is None or match.stage in (own.stage, Stage.CUSTOM) or "name" in match.slots:
+            # A reading by name acts on the named device, whatever kind other words name.
+            return False
+        home_lists, values = self._slot_lists_for(model)
+        key = (id(home_lists), match.matched_text)
+        slot_lists = memo.slot_lists.get(key)
+        if slot_lists is None:
+            slot_lists = home_lists.for_text(match.matched_text)
+        candidates = (
+            own.intents.intents
+            if own.filter is None
+            else own.filter.reduce(match.matched_text, slot_lists, values, memo)
+        )
+        if candidates is None:
+            return False
+        said = _domains(match.slots.get("domain"))
+        required = {
+            str(data.requires_context["domain"])
+            for intent in candidates.intents.values()
+            for data in intent.data
+            if isinstance(data.requires_context.get("domain"), str)
+        }
+        area = model.areas.get(preferred_area_id) if preferred_area_id is not None else None
+        for domain in sorted(required - said):
+            context: dict[str, object] = {"domain": domain}
+            if area is not None:
+                context["area"] = {"value": area.name, "text": area.name}
+            for result in recognize_all(
+                match.matched_text,
+                candidates,
+                slot_lists=slot_lists,
+                intent_context=context,
+                language=own.intents.language,
+            ):
+                if result.intent.name in self._intent_names:
+                    _LOGGER.debug(
+                        "%s match %s for %r is a %s %s in the home's release; left to the model",
+                        match.stage,
+                        match.intent,
+                        match.matched_text,
+                        domain,
+                        result.intent.name,
+                    )
+                    return True
+        return False
 
     def _recognize(
         self,
@@ -634,6 +719,15 @@ def handed_slots(result: RecognizeResult) -> JsonObject:
             value = str(entity.text or value)
         slots[entity.name] = value
     return slots
+
+
+def _domains(value: object) -> frozenset[str]:
+    """A ``domain`` slot's value or values (empty when none)."""
+    if isinstance(value, str):
+        return frozenset({value})
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return frozenset(str(item) for item in value)
+    return frozenset()
 
 
 def _present(model: HomeModel, domains: frozenset[str], classes: frozenset[str]) -> bool:

@@ -145,6 +145,13 @@ ITEM_ONLY_INTENTS = frozenset({"HassShoppingListAddItem", "HassShoppingListCompl
 name the list in words ("… to my shopping list"), so the item is free text only when it holds
 most of the sentence."""
 
+TITLE_SLOTS = frozenset({("HassMediaSearchAndPlay", "search_query")})
+"""Wildcards that hold a title by design: what to play. Its templates frame it with a play
+verb and nothing else ("play {search_query}", "spiele {search_query} ab"), and a title is most
+of such a sentence ("play The Dark Side of the Moon"), so it is never counted as free text: a
+sentence that says something else is read by its own, more literal template first (hassil's
+order), and a search that finds nothing fails back to the model."""
+
 
 def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None = None) -> bool:
     """True when free text (a wildcard slot) carries the sentence rather than the template.
@@ -154,7 +161,7 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
     …") more than it matched a command; the model reads such sentences better than a template
     does. A wildcard that holds a name the home knows is not free text: Home Assistant's zones
     are a wildcard list ("how many people are at {zone}"), and a zone's name or a state a
-    person is in reads as a list value.
+    person is in reads as a list value. Nor is a title to play (:data:`TITLE_SLOTS`).
     """
     known = _place_names(model) if model is not None else frozenset()
     about_people = "person" in _domain_values(result)
@@ -171,6 +178,7 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
             and len(str(entity.text).split()) <= _PLACE_WORDS
         )
         and normalize_name(str(entity.text)) not in known
+        and (result.intent.name, entity.name) not in TITLE_SLOTS
     ]
     if not wildcards:
         return False

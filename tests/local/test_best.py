@@ -108,3 +108,46 @@ def test_a_command_is_not_read_as_a_place_people_are_in(
     asked = matchers["de"].recognize("wer ist in der Schule", model)
     assert asked is not None
     assert asked.slots == {"state": ["Schule"], "domain": ["person"]}
+
+
+def _hallway_doors(version: str) -> HomeModel:
+    """A home with door covers and a lock in its hallway (Flur), on Home Assistant ``version``."""
+    dicts = home_dicts(
+        {
+            "cover.flurtuer": ("hallway", "Flurtür", [], "closed", {"device_class": "door"}),
+            "lock.flur": ("hallway", "Flurschloss", [], "locked", {}),
+        }
+    )
+    dicts["areas"] = [*dicts["areas"], {"area_id": "hallway", "name": "Flur", "aliases": []}]
+    dicts["config"] = {**dicts["config"], "version": version}
+    return HomeModel.build(**dicts)
+
+
+def test_words_the_home_release_gives_another_kind_are_left_to_the_model(
+    matchers: dict[str, LocalMatcher],
+) -> None:
+    """On 2025.4, "mach im Flur die Türen auf" unlocks in its sentences: covers are not opened.
+
+    Home Assistant 2026.11's sentences read it as the hallway's door covers, and a home on
+    that release gets that reading.
+    """
+    text = "mach im Flur die Türen auf"
+    assert matchers["de"].recognize(text, _hallway_doors("2025.4.4")) is None
+    newer = matchers["de"].recognize(text, _hallway_doors("2026.11.0"))
+    assert newer is not None
+    assert (newer.intent, newer.slots.get("domain")) == ("HassTurnOn", ["cover"])
+
+
+def test_a_home_on_2026_11_reads_a_sentence_as_its_release_does(
+    matchers: dict[str, LocalMatcher],
+) -> None:
+    """2025.4 adds ``name: all`` to "turn on the fans in the kitchen"; 2026.11 does not."""
+    extra: Extra = {"fan.ceiling": ("kitchen", "Ceiling Fan", [], "off", {})}
+    dicts = home_dicts(extra)
+    older = matchers["en"].recognize("turn on the fans in the kitchen", HomeModel.build(**dicts))
+    dicts["config"] = {**dicts["config"], "version": "2026.11.0"}
+    newer = matchers["en"].recognize("turn on the fans in the kitchen", HomeModel.build(**dicts))
+    assert older is not None
+    assert newer is not None
+    assert "name" not in newer.slots
+    assert newer.stage != older.stage

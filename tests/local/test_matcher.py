@@ -367,3 +367,14 @@ def test_an_entity_renamed_in_place_is_matched_by_its_new_name(
 
     assert match is not None
     assert match.slots == {"name": "Pantry"}
+
+
+@pytest.mark.parametrize("text", ["play The Office", "play the dark side of the moon"])
+def test_a_title_to_play_is_not_free_text(
+    matcher: LocalMatcher, home: HomeModel, text: str
+) -> None:
+    """The title in "play <title>" is most of the sentence by nature: searched and played."""
+    match = matcher.recognize(text, home, preferred_area_id="living_room")
+    assert match is not None
+    assert match.intent == "HassMediaSearchAndPlay"
+    assert str(match.slots["search_query"]).casefold() == text.removeprefix("play ").casefold()
