@@ -52,18 +52,6 @@ class ShownDraft:
     last_triggered: str | None = None
 
 
-def add_automation_pages(router: web.UrlDispatcher) -> None:
-    """Mount the Automations page and its forms (routes named ``ui.*`` like the rest)."""
-    router.add_get("/automations", automations_view, name="ui.automations")
-    one = "/automations/{draft_id:\\d+}"
-    router.add_post(one + "/approve", approve_view, name="ui.automation_approve")
-    router.add_post(one + "/discard", discard_view, name="ui.automation_discard")
-    router.add_get(one + "/edit", edit_view, name="ui.automation_edit")
-    router.add_post(one + "/edit", save_view, name="ui.automation_save")
-    router.add_post(one + "/disable", disable_view, name="ui.automation_disable")
-    router.add_post(one + "/delete", delete_view, name="ui.automation_delete")
-
-
 async def automations_view(request: web.Request) -> web.Response:
     """Drafts, approved automations, and what was discarded or deleted."""
     return await _page(request)

@@ -29,18 +29,6 @@ from addon.web.ui.urls import Urls
 _LOGGER = logging.getLogger(__name__)
 
 
-def add_evaluate_pages(router: web.UrlDispatcher) -> None:
-    """Mount the Evaluate pages (every route named ``ui.*``, like the rest of the UI)."""
-    run = "/evaluate/runs/{run_id:\\d+}"
-    router.add_get("/evaluate", evaluate_view, name="ui.evaluate")
-    router.add_post("/evaluate", evaluate_start_view, name="ui.evaluate_start")
-    router.add_get("/evaluate/suite", suite_view, name="ui.evaluate_suite")
-    router.add_get("/evaluate/compare", compare_view, name="ui.evaluate_compare")
-    router.add_get(run, run_view, name="ui.evaluate_run")
-    router.add_get(run + "/progress", progress_view, name="ui.evaluate_progress")
-    router.add_get(run + "/tasks", run_tasks_view, name="ui.evaluate_tasks")
-
-
 @dataclass(frozen=True, slots=True)
 class ComparedTask:
     """One task of two runs compared: its result in each (None where a run did not have it)."""

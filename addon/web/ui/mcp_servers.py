@@ -37,18 +37,6 @@ NOTICES = {
 }
 
 
-def add_mcp_pages(router: web.UrlDispatcher) -> None:
-    """Mount the MCP servers page and its forms (routes named ``ui.*`` like the rest)."""
-    server = "/mcp-servers/{server_id:\\d+}"
-    router.add_get("/mcp-servers", mcp_servers_view, name="ui.mcp_servers")
-    router.add_post("/mcp-servers", mcp_server_add_view, name="ui.mcp_server_add")
-    router.add_post(server + "/tool", mcp_tool_switch_view, name="ui.mcp_tool_switch")
-    router.add_post(server + "/read-only", mcp_tool_read_only_view, name="ui.mcp_tool_read_only")
-    router.add_post(server + "/approve", mcp_tool_approve_view, name="ui.mcp_tool_approve")
-    router.add_post(server + "/refresh", mcp_refresh_view, name="ui.mcp_refresh")
-    router.add_post(server + "/delete", mcp_server_delete_view, name="ui.mcp_server_delete")
-
-
 @dataclass(frozen=True, slots=True)
 class ListedTool:
     """One tool of a server as the page lists it: its switches, and its change if any."""

@@ -80,19 +80,6 @@ class MemoryEdit:
     pinned: bool
 
 
-def add_memory_pages(router: web.UrlDispatcher) -> None:
-    """Mount the Memories pages (every route named ``ui.*``, like the rest of the UI)."""
-    memory = "/memories/{memory_id:\\d+}"
-    router.add_get("/memories", memories_view, name="ui.memories")
-    router.add_post("/memories/new", memory_add_view, name="ui.memory_add")
-    router.add_get("/memories/forget", forget_view, name="ui.memories_forget")
-    router.add_post("/memories/forget", forget_confirm_view, name="ui.memories_forget_confirm")
-    router.add_get(memory, memory_view, name="ui.memory")
-    router.add_post(memory, memory_save_view, name="ui.memory_save")
-    router.add_post(memory + "/delete", memory_delete_view, name="ui.memory_delete")
-    router.add_post(memory + "/restore", memory_restore_view, name="ui.memory_restore")
-
-
 async def memories_view(request: web.Request) -> web.Response:
     """A page of memories, the last changed first, narrowed by the query string."""
     return await _list_page(request, parse_filters(request.query))

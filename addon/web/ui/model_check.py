@@ -46,11 +46,6 @@ def held_by(request: web.Request) -> ConfirmationPolicy | None:
     return current() if current is not None else None
 
 
-def add_model_check(router: web.UrlDispatcher) -> None:
-    """Mount the check's form target (named ``ui.*``, like the rest of the UI)."""
-    router.add_post("/settings/check", check_view, name="ui.model_check")
-
-
 async def check_view(request: web.Request) -> web.Response:
     """Start the check and open its run; 422 with the reason when it cannot start."""
     form = {k: v for k, v in (await read_form(request)).items() if isinstance(v, str)}

@@ -19,7 +19,7 @@ from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.actions.confirmation import ConfirmationPolicy, hash_pin
 from addon.logs import remember_secrets
 from addon.web.ui.safety_home import governing, pickers
-from addon.web.ui.safety_people import RULE_NOTICES, add_people_routes, people, satellites
+from addon.web.ui.safety_people import RULE_NOTICES, people, satellites
 from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
@@ -36,17 +36,6 @@ NOTICES = {
 MIN_PIN = 4
 PLACEHOLDERS = {"entity": "lock.front_door", "device_class": "cover.garage", "domain": "lock"}
 """What the target field shows, empty, for each scope."""
-
-
-def add_safety_pages(router: web.UrlDispatcher) -> None:
-    """Mount the Safety page and its forms (routes named ``ui.*`` like the rest)."""
-    router.add_get("/safety", safety_view, name="ui.safety")
-    router.add_post("/safety", safety_add_view, name="ui.safety_add")
-    router.add_post("/safety/{entry_id:\\d+}/switch", safety_switch_view, name="ui.safety_switch")
-    router.add_get("/safety/{entry_id:\\d+}/edit", safety_edit_view, name="ui.safety_edit")
-    router.add_post("/safety/{entry_id:\\d+}/edit", safety_save_view, name="ui.safety_save")
-    router.add_post("/safety/{entry_id:\\d+}/delete", safety_delete_view, name="ui.safety_delete")
-    add_people_routes(router)
 
 
 async def safety_view(request: web.Request) -> web.Response:

@@ -37,17 +37,6 @@ class Choice:
     label: str
 
 
-def add_people_routes(router: web.UrlDispatcher) -> None:
-    """Mount the rules' forms on the Safety page."""
-    router.add_post("/safety/rules", rule_add_view, name="ui.safety_rule_add")
-    router.add_post(
-        "/safety/rules/{rule_id:\\d+}/switch", rule_switch_view, name="ui.safety_rule_switch"
-    )
-    router.add_post(
-        "/safety/rules/{rule_id:\\d+}/delete", rule_delete_view, name="ui.safety_rule_delete"
-    )
-
-
 def people(home: HomeModel | None) -> list[Choice]:
     """The home's person entities (a rule on one follows the Home Assistant user it names)."""
     if home is None:

@@ -33,16 +33,6 @@ MAX_TASK_TEXT = 20_000
 """Characters of one task's YAML: far more than a sentence with its states needs."""
 
 
-def add_saved_test_pages(router: web.UrlDispatcher) -> None:
-    """Mount the pages of the saved tests (named ``ui.*``, like the rest of the UI)."""
-    router.add_get("/evaluate/tests/new", new_test_view, name="ui.evaluate_test_new")
-    router.add_post("/evaluate/tests", save_test_view, name="ui.evaluate_test_save")
-    router.add_post(
-        "/evaluate/tests/{task_id:\\d+}/delete", delete_test_view, name="ui.evaluate_test_delete"
-    )
-    router.add_get("/evaluate/tests.yaml", tests_file_view, name="ui.evaluate_tests_file")
-
-
 async def live_home(request: web.Request) -> HomeModel | None:
     """The home as Home Assistant reports it now (changes it reported included), or None."""
     return await request.app[keys.HOME_SYNC].fresh() if keys.HOME_SYNC in request.app else None

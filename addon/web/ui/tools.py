@@ -27,7 +27,6 @@ from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
 from addon.web.ui.tool_page import EditorPage, TryShown
-from addon.web.ui.tool_transfer import tools_export_view, tools_import_view
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
@@ -44,26 +43,6 @@ NOTICES = {
     "secret_set": "Secret saved.",
     "secret_deleted": "Secret deleted.",
 }
-
-
-def add_tool_pages(router: web.UrlDispatcher) -> None:
-    """Mount the Custom tools pages (every route named ``ui.*``, like the rest of the UI)."""
-    tool = "/tools/{tool_id:\\d+}"
-    router.add_get("/tools", tools_view, name="ui.tools")
-    router.add_get("/tools/new", tool_new_view, name="ui.tool_new")
-    router.add_post("/tools/new", tool_create_view, name="ui.tool_create")
-    router.add_post("/tools/import", tools_import_view, name="ui.tools_import")
-    router.add_get("/tools/export", tools_export_view, name="ui.tools_export")
-    router.add_post("/tools/secrets", secret_set_view, name="ui.secret_set")
-    router.add_post("/tools/secrets/delete", secret_delete_view, name="ui.secret_delete")
-    router.add_get(tool, tool_view, name="ui.tool")
-    router.add_post(tool, tool_save_view, name="ui.tool_save")
-    router.add_post(tool + "/try", tool_try_view, name="ui.tool_try")
-    router.add_post(tool + "/enabled", tool_enabled_view, name="ui.tool_enabled")
-    router.add_post(tool + "/delete", tool_delete_view, name="ui.tool_delete")
-    router.add_post(tool + "/undelete", tool_undelete_view, name="ui.tool_undelete")
-    router.add_post(tool + "/restore", tool_restore_view, name="ui.tool_restore")
-    router.add_get(tool + "/diff", tool_diff_view, name="ui.tool_diff")
 
 
 async def tools_view(request: web.Request) -> web.Response:
