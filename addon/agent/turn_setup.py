@@ -57,8 +57,10 @@ class TurnSetup:
         if executor is not None and model is not None:
             # Outermost, so the states a turn touches are noted whoever holds the call.
             executor = RecordingExecutor(executor, model)
+        # Every read of the turn's home, as the gate lets the actor read it (their "none" hidden).
+        home = holds.readable(model) if holds is not None and model is not None else model
         return ToolContext(
-            home=model,
+            home=home,
             executor=executor,
             holds=holds,
             language=language,

@@ -34,6 +34,7 @@ from addon.home.actions.executor import (
 )
 from addon.home.actions.impact import Effect, Impact, Impacts
 from addon.home.actions.permissions import Access, Judged
+from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 
 Scope = Literal["domain", "device_class", "entity"]
@@ -322,6 +323,23 @@ class Holds:
     access: Access | None = None
     """The rules of the turn's person and satellite (None: no rule names them)."""
     refused: list[Refused] = field(default_factory=list)
+    hidden: frozenset[str] = frozenset()
+    """What the actor may not read this turn (their rule's ``none``), kept for the trace."""
+
+    def readable(self, model: HomeModel) -> HomeModel:
+        """The turn's home as its actor may read it: what they may not read is not exposed.
+
+        Every read of the home in a turn goes through the home this returns (the local path's
+        matching and questions, the overview and selection in the model's prompt, the intent
+        tools and live context), so an entity the actor's rule gives ``none`` is, for them,
+        what Home Assistant calls unexposed: never named with a state, never acted on. The
+        home itself when no rule says ``none`` (no cost for a turn no rule restricts).
+        """
+        access = self.access
+        if access is None or not access.hides:
+            return model
+        self.hidden = access.unreadable(model.index.by_domain)
+        return model.hiding(self.hidden)
 
     def check(
         self,

@@ -181,6 +181,11 @@ class ActorRule:
         )
 
     @property
+    def hides(self) -> bool:
+        """Whether the rule keeps anything from being read (a ``none`` anywhere)."""
+        return self.default == "none" or "none" in self.targets.values()
+
+    @property
     def restricts(self) -> bool:
         """Whether the rule allows less than everything anywhere."""
         return (
@@ -315,6 +320,33 @@ class Access:
     def may_read(self, entity_id: str) -> bool:
         """Whether the actor may read ``entity_id`` (any level but ``none``)."""
         return self.judge(entity_id).level != "none"
+
+    @property
+    def hides(self) -> bool:
+        """Whether any applying rule keeps something from being read (else nothing to ask)."""
+        return any(rule.hides for rule in self.rules)
+
+    def unreadable(self, by_domain: Mapping[str, Iterable[str]]) -> frozenset[str]:
+        """The entities of ``by_domain`` (domain → entity ids) the actor may not read.
+
+        Rules of domains alone are judged once per domain; others once per entity (a turn's
+        judgements are kept). Nothing is judged when no rule says ``none`` anywhere.
+        """
+        if not self.hides:
+            return frozenset()
+        if self._by_domain:
+            return frozenset(
+                entity_id
+                for domain, entity_ids in by_domain.items()
+                if self.judge_domain_of(domain).level == "none"
+                for entity_id in entity_ids
+            )
+        return frozenset(
+            entity_id
+            for entity_ids in by_domain.values()
+            for entity_id in entity_ids
+            if self.judge(entity_id).level == "none"
+        )
 
     def refuse(
         self, judged: Judged, domain: str, service: str, names: Sequence[str], why: str

@@ -68,6 +68,7 @@ class HomeModel:
         "_entries",
         "_expose_new",
         "_exposure",
+        "_hidden",
         "_scripts",
         "_services",
         "_states",
@@ -90,6 +91,7 @@ class HomeModel:
         self._services: Mapping[str, tuple[str, ...]] = MappingProxyType({})
         self._states: dict[str, EntityState] = {}
         self._entities: dict[str, Entity] = {}
+        self._hidden: frozenset[str] = frozenset()
         self.index: HomeIndex = HomeIndex.build(())
         self.places: Places = Places.build((), ())
         self.loose_places: LoosePlaces = LoosePlaces.build((), ())
@@ -194,6 +196,7 @@ class HomeModel:
         clone.loose_places = self.loose_places
         clone._states = dict(self._states)
         clone._entities = dict(self._entities)
+        clone._hidden = self._hidden
         clone.index = self.index.copy()
         clone.release = self.release
         clone.routines = self.routines
@@ -235,6 +238,24 @@ class HomeModel:
             else:
                 clone._entities.pop(entity_id, None)
         return clone
+
+    def hiding(self, hidden: frozenset[str]) -> HomeModel:
+        """The home as one turn's actor may read it: ``hidden`` counts as not exposed.
+
+        What the gate decides a person or satellite may not read (a rule's ``none``,
+        :meth:`addon.home.actions.permissions.Access.unreadable`) is then, for every path that
+        reads the turn's home (matching, the slot lists, the overview, the tools), what Home
+        Assistant calls an unexposed entity. A view, not a copy: the states, entities and
+        indexes are this model's own objects, so the sync task's changes show through; only
+        the sync task writes them, through this model. Self when nothing is hidden.
+        """
+        if not hidden:
+            return self
+        view = HomeModel.__new__(HomeModel)
+        for name in HomeModel.__slots__:
+            object.__setattr__(view, name, getattr(self, name))
+        view._hidden = self._hidden | hidden
+        return view
 
     # Lookups ------------------------------------------------------------------------------
 
@@ -340,6 +361,8 @@ class HomeModel:
             if found is None:
                 return False
             entity = found
+        if self._hidden and entity.entity_id in self._hidden:
+            return False
         if assistant in KNOWN_ASSISTANTS:
             return entity.is_exposed(assistant)
         return should_expose(

@@ -20,7 +20,7 @@ UNLOCK = {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}
 
 
 def home() -> HomeModel:
-    """A kids' room with its satellite and lamp, a hall with the front door, a garage."""
+    """A kids' room with its satellite and lamp, a hall with the front door (exposed), a garage."""
     data = HomeData()
     data.area("kids_room", "Kids Room")
     data.area("hall", "Hall")
@@ -28,7 +28,9 @@ def home() -> HomeModel:
     data.device("sat_kids", "Kids Room Speaker", area_id="kids_room")
     data.entity("light.kids_lamp", friendly_name="Kids Lamp", area_id="kids_room")
     data.entity("light.hall", friendly_name="Hall Light", area_id="hall")
-    data.entity("lock.front_door", state="locked", friendly_name="Front Door", area_id="hall")
+    data.entity(
+        "lock.front_door", state="locked", friendly_name="Front Door", area_id="hall", expose=True
+    )
     data.entity(
         "cover.garage_door",
         state="closed",
