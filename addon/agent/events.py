@@ -115,9 +115,17 @@ class EventOutbox:
 
 
 def started_event(
-    request: ConversationRequest, conversation_id: str, language: str, dry_run: bool
+    request: ConversationRequest,
+    conversation_id: str,
+    language: str,
+    dry_run: bool,
+    actor: JsonObject | None = None,
 ) -> JsonObject:
-    """``home_agent_conversation_started``: a turn began in this conversation."""
+    """``home_agent_conversation_started``: a turn began in this conversation, by ``actor``.
+
+    ``actor`` is the turn's :meth:`~addon.home.actions.actor.Actor.as_dict`, as the finished
+    event carries it, so an automation can react to who asks before the answer.
+    """
     return {
         "conversation_id": conversation_id,
         "text": request.text,
@@ -126,6 +134,7 @@ def started_event(
         "device_id": request.device_id,
         "satellite_id": request.satellite_id,
         "dry_run": dry_run,
+        "actor": actor,
     }
 
 

@@ -209,20 +209,23 @@ class Agent:
             dry_run = dry_run or self._confirmations.dry_run_of(pending, created_at)
             # A PIN is never stored, traced, fired, logged or sent: masked before anything.
             request = await self._confirmations.masked(request, pending, self.confirmation)
-            # Inside the lock, and the end's events are queued before the next holder runs (no
-            # await after the lock): events of one conversation's turns never interleave.
-            self._events.emit(
-                CONVERSATION_STARTED, started_event(request, conversation_id, language, dry_run)
-            )
-            history = [] if found.is_new else await self.history.messages(conversation_id)
             model = await self.home.fresh()
             trace = TurnTrace()
             # Who is asking, once per turn: the gate judges every call by their rules.
             actor = actor_of(request, model)
             trace.actor = actor.as_dict()
+            # Inside the lock, and the end's events are queued before the next holder runs (no
+            # await after the lock): events of one conversation's turns never interleave.
+            self._events.emit(
+                CONVERSATION_STARTED,
+                started_event(request, conversation_id, language, dry_run, actor.as_dict()),
+            )
+            history = [] if found.is_new else await self.history.messages(conversation_id)
             context = self._setup().context(
                 model, language, created_at, request.device_id, dry_run, actor
             )
+            if context.holds is not None and context.holds.hidden:  # the gate hid from the actor
+                trace.actor = {**actor.as_dict(), "unreadable": sorted(context.holds.hidden)}
             spoken = SpokenStream(on_text) if on_text is not None else None
             if superseded is not None:
                 self._confirmations.supersede(superseded, request, trace, created_at)

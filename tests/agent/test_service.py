@@ -374,7 +374,10 @@ async def test_events_are_fired_for_automations(
         "device_id": "kitchen-tablet",
         "satellite_id": None,
         "dry_run": False,
+        "actor": finished["actor"],  # who asks is known when the turn starts
     }
+    assert started["actor"]["endpoint"] == "http"
+    assert started["actor"]["satellite"]["device_id"] == "kitchen-tablet"
     assert finished["reply"] == result.reply
     assert finished["handled_by"] == "local"
     assert finished["text"] == "turn on the kitchen lights"
