@@ -461,6 +461,8 @@ async def _drafted_turn(
         reply = question_for(tuple(holds.held[held_before:]), context.language)
     elif outcome.ok and outcome.result.succeeded:
         reply = automation_words(context.language).on_the_page.format(summary=summary)
+    elif outcome.error and any(d.rule == "actor" for d in outcome.decisions):
+        reply = outcome.error  # their rule forbids what it would do, said in their words
     else:
         reply = messages_for(context.language).could_not_do
         trace.error_kind = ErrorKind.INTENT_FAILED

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from addon.errors import AutomationDraftInvalid, ToolError
+from addon.errors import ActorRefusedError, AutomationDraftInvalid, ToolError
 from addon.home.actions.confirmation import HeldAction
 from addon.home.actions.gate import Decision, Gate, walk_targets
 from addon.text import JsonObject
@@ -66,6 +66,8 @@ class Judgement:
     pin_hash: str | None
     """The covering entry's PIN hash, when the PIN approves it."""
     decisions: tuple[Decision, ...]
+    refusal: ActorRefusedError | None = None
+    """The actor's rule forbids an action it will call: refused outright, in their words."""
 
 
 def automation_calls(actions: Any) -> Iterator[AutomationCall]:
@@ -130,13 +132,16 @@ def judge(config: Mapping[str, Any], gate: Gate) -> Judgement:
 
     Asks a copy of ``gate`` (same exposure, policy and rules, none of its decisions or holds),
     so judging holds nothing of the turn: the actions run later, when the automation fires.
+    An action the turn's actor may not do (their rule) refuses the draft outright: approving
+    it in the panel must not be a way round the rule.
     """
     holds = gate.holds
     scratch = dataclasses.replace(
         gate,
         decisions=[],
-        holds=dataclasses.replace(holds, held=[]) if holds is not None else None,
+        holds=dataclasses.replace(holds, held=[], refused=[]) if holds is not None else None,
     )
+    refusal: ActorRefusedError | None = None
     entities = automation_entities(config)
     parts = {key: config.get(key) or [] for key in ("triggers", "conditions", "actions")}
     refused: str | None = None
@@ -157,7 +162,11 @@ def judge(config: Mapping[str, Any], gate: Gate) -> Judgement:
         if refused is not None:
             break
         before = len(scratch.holds.held) if scratch.holds is not None else 0
-        decision = scratch.confirm(call.action, call.entity_ids, call.data, groups=call.groups)
+        try:
+            decision = scratch.confirm(call.action, call.entity_ids, call.data, groups=call.groups)
+        except ActorRefusedError as err:  # the gate recorded it; the draft is never kept
+            refused, refusal = err.spoken, err
+            break
         if decision.verdict == "refuse":
             refused = decision.reason
             break
@@ -165,7 +174,9 @@ def judge(config: Mapping[str, Any], gate: Gate) -> Judgement:
             covered.extend(scratch.holds.held[before:])
     confirm_by, pin_hash = _approval(covered)
     why = "; ".join(dict.fromkeys(held.why or held.action for held in covered)) or None
-    return Judgement(entities, refused, why, confirm_by, pin_hash, tuple(scratch.decisions))
+    return Judgement(
+        entities, refused, why, confirm_by, pin_hash, tuple(scratch.decisions), refusal
+    )
 
 
 def _approval(covered: Sequence[HeldAction]) -> tuple[ConfirmBy, str | None]:
@@ -272,6 +283,8 @@ class DraftAutomationTool:
         config = automation_config(arguments)
         judged = judge(config, gate)
         gate.decisions.extend(judged.decisions)
+        if judged.refusal is not None:
+            raise judged.refusal  # in the person's words, as any refusal by their rule
         if judged.refused is not None:
             raise ToolError(f"This automation is refused: {judged.refused}")
         if self.drafting is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from addon.home.actions.actor import Actor
 from addon.home.actions.confirmation import (
     ConfirmationPolicy,
     Holds,
@@ -11,6 +12,7 @@ from addon.home.actions.confirmation import (
     hash_pin,
 )
 from addon.home.actions.gate import Gate
+from addon.home.actions.permissions import ActorRule, ActorRules
 from addon.tools.automation import automation_entities, judge
 from tests.fixtures.policy import default_policy
 
@@ -104,3 +106,39 @@ def test_judging_holds_nothing_of_the_turn() -> None:
     assert turn.holds is not None
     assert turn.holds.held == []
     assert turn.decisions == []
+
+
+KIDS = Actor("wyoming", device_id="sat_kids", satellite_name="Kids Room Speaker")
+LOCKS_READ = ActorRule(1, "satellite", "sat_kids", "Kids Room Speaker", "act", {"lock": "read"})
+
+
+def gate_for(actor: Actor) -> Gate:
+    """The gate of a turn by ``actor`` (the kids' room speaker may only read locks)."""
+    turn = gate()
+    assert turn.holds is not None
+    turn.holds.access = ActorRules.of([LOCKS_READ]).access(actor, lambda _: None, "en")
+    return turn
+
+
+NIGHTLY_UNLOCK = config(
+    {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}},
+    triggers=[{"trigger": "time", "at": "22:00:00"}],
+)
+
+
+def test_an_unlock_drafted_by_a_satellite_whose_rule_forbids_it_is_refused_outright() -> None:
+    """Every night at ten unlock the front door, from ``lock: read``: refused, in words."""
+    turn = gate_for(KIDS)
+    judged = judge(NIGHTLY_UNLOCK, turn)
+    assert judged.refused == "Kids Room Speaker can't unlock the lock.front_door."
+    assert judged.confirm_by == "yes"  # nothing offered for approval
+    assert [(d.verdict, d.rule) for d in judged.decisions] == [("refuse", "actor")]
+    assert turn.holds is not None
+    assert turn.holds.refused == []  # judging keeps nothing of the turn
+
+
+def test_the_same_draft_from_a_satellite_no_rule_names_needs_the_panel() -> None:
+    """From the hall's satellite (no rule): covered by the lock entry, approved in the panel."""
+    judged = judge(NIGHTLY_UNLOCK, gate_for(Actor("wyoming", device_id="sat_hall")))
+    assert judged.refused is None
+    assert (judged.covered, judged.confirm_by) == ("lock.unlock on lock.front_door", "panel")
