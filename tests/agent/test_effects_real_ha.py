@@ -313,6 +313,61 @@ async def test_a_satellite_whose_rule_forbids_locks_cannot_unlock_by_any_path(
             assert await unchanged(agent, effects_home) == ("locked", "closed")
 
 
+def said_to_the_model(scripted_llm: ScriptedLLM, role: str) -> str:
+    """What the model was sent in the turn under ``role`` (the prompt, the tool results)."""
+    requests = scripted_llm.chat_requests
+    messages = requests[-1].messages if requests else []
+    return "\n".join(str(m["content"]) for m in messages if m["role"] == role)
+
+
+@pytest.mark.parametrize("path", ["sentence", "GetLiveContext"])
+async def test_a_satellite_whose_rule_hides_locks_never_hears_the_doors_state(
+    aiohttp_client: Callable[..., Any],
+    make_app: MakeApp,
+    make_settings: MakeSettings,
+    effects_home: HomeAssistantProcess,
+    scripted_llm: ScriptedLLM,
+    path: str,
+) -> None:
+    """``lock: none``: the door's state is in no answer, prompt or tool result for the speaker.
+
+    Asked locally or through the model's live context; from the hall (no rule) it is.
+    """
+    client = await effects_app(
+        aiohttp_client,
+        make_app,
+        make_settings,
+        effects_home,
+        scripted_llm,
+        local_first=path == "sentence",
+    )
+    rules = client.server.app[keys.ACTOR_RULES]
+    await rules.add("satellite", KIDS, "Kids Room Speaker", targets={"lock": "none"})
+    agent = client.server.app[keys.AGENT]
+    heard: dict[str, tuple[str, str, str]] = {}
+    for device in (KIDS, "satellite-hall"):
+        scripted_llm.clear()
+        if path == "sentence":
+            scripted_llm.reply("I don't know.")  # should the sentence reach the model
+        else:
+            scripted_llm.tool_calls((path, {})).reply("I don't know.")
+        answer = await agent.process(
+            ConversationRequest("is the front door locked?", source="wyoming", device_id=device)
+        )
+        prompt = said_to_the_model(scripted_llm, "system")
+        heard[device] = (answer.reply, prompt, said_to_the_model(scripted_llm, "tool"))
+    reply, prompt, results = heard[KIDS]
+    assert "locked" not in reply.lower()
+    assert "Front Door" not in prompt
+    assert "locked" not in results
+    hall_reply, hall_prompt, hall_results = heard["satellite-hall"]
+    if path == "sentence":
+        assert hall_reply != reply
+    else:
+        assert "Front Door" in hall_prompt
+        assert "locked" in hall_results
+
+
 async def guest_user(home: HomeAssistantProcess, name: str = "Guest") -> str:
     """A Home Assistant user with a person entity (``person.<name>``); made once per home."""
     people = await home.websocket_command({"type": "person/list"})
