@@ -17,12 +17,13 @@ WAL_LIMIT_BYTES = 4 * 1024 * 1024
 
 
 def set_pragmas(dbapi_connection: DBAPIConnection, path: Path | str, busy_timeout_ms: int) -> None:
-    """Busy timeout, WAL, FULL sync, foreign keys, no automatic checkpoints, WAL size limit.
+    """Busy timeout, WAL, NORMAL sync, foreign keys, no automatic checkpoints, WAL size limit.
 
-    WAL lets the web UI read while the agent writes; FULL sync makes each commit reach the disk
-    before it returns, so an answered turn (its reply waits for the commit) survives a power
-    cut too, not only a killed process (NORMAL would leave the last commits in the operating
-    system's cache until the next checkpoint); foreign keys are off by default in
+    WAL lets the web UI read while the agent writes; NORMAL sync lets a commit return once it is
+    in the WAL (the operating system's cache): the writer commits on the event loop, which must
+    not wait for the disk. An answered turn still reaches the disk before its answer goes out:
+    the writer syncs the WAL in a thread of its own (:mod:`addon.store.file.wal_sync`), so a
+    power cut loses no answered turn either; foreign keys are off by default in
     SQLite and every ON DELETE rule in the schema depends on them. No automatic checkpoints:
     the store runs its own, and none while a backup copies the file. The size limit trims the
     WAL back when it restarts after a checkpoint, so its size on disk tells the store how much
@@ -39,7 +40,7 @@ def set_pragmas(dbapi_connection: DBAPIConnection, path: Path | str, busy_timeou
                 path,
                 row[0] if row else "unknown",
             )
-        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA wal_autocheckpoint = 0")
         cursor.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES:d}")

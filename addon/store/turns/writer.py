@@ -37,10 +37,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from sqlalchemy import Engine, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from addon.store.file import WalSync
 from addon.store.models import Conversation
 from addon.store.turns.batches import DATABASE_FAILURES, ITEM_FAILURES, BatchConnections
 from addon.store.turns.conversations import LLMCallRecord, OutcomeUpdate, TurnIds, TurnRecord
@@ -89,6 +91,7 @@ class TurnWriter:
         self._urgent = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._batches: BatchConnections | None = None
+        self._wal_sync: WalSync | None = None
 
     async def start(self) -> None:
         """Reserve the first ids, read which conversations exist, then start writing.
@@ -104,6 +107,9 @@ class TurnWriter:
             )
         self._ids.settle(claims)
         self._batches = BatchConnections(self._engine, busy_timeout_ms)
+        database = self._engine.url.database
+        if database and database != ":memory:":
+            self._wal_sync = WalSync(Path(database))
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
 
     @property
@@ -170,11 +176,23 @@ class TurnWriter:
             future.set_result(False)
         else:
             self._queue.expect_commit(record, future)
-        added = AddedTurn(self.submit(record), future)
+        # What the answer waits for: the commit, then the commit on the disk itself.
+        durable = future if self._wal_sync is None else asyncio.ensure_future(self._durable(future))
+        added = AddedTurn(self.submit(record), durable)
         idle = self._idle and not (self._stopped or self._retry_s or self._queue.closing)
         if idle and not self._ids.wants_reservation():
             self._started().write_waiting(self._queue)
         return added
+
+    async def _durable(self, committed: asyncio.Future[bool]) -> bool:
+        """``committed``, once the commit is synced to the disk (:mod:`addon.store.file.wal_sync`).
+
+        A failed sync is logged there; the turn is committed all the same, and answered.
+        """
+        if not await committed or self._wal_sync is None:
+            return await committed
+        await self._wal_sync.synced()
+        return True
 
     async def room(self) -> None:
         """Wait until fewer than ``max_pending`` items wait to be written (backpressure).
@@ -262,6 +280,9 @@ class TurnWriter:
         if self._batches is not None:
             await self._batches.close()
             self._batches = None
+        if self._wal_sync is not None:
+            self._wal_sync.close()
+            self._wal_sync = None
 
     async def _give_back_ids(self) -> None:
         """Return the ids reserved but not used, so the numbering goes on without a gap."""

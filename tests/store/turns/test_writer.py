@@ -277,11 +277,15 @@ async def test_a_stop_lets_a_turn_waiting_for_room_through_and_says_it_is_not_st
 async def test_a_turn_added_while_the_writer_is_idle_is_committed_before_add_returns(
     store: Store,
 ) -> None:
-    """With the writer's task idle and the lock free, the caller's task writes the turn."""
+    """With the writer's task idle and the lock free, the caller's task writes the turn.
+
+    Nothing waits to be written once ``add`` returns; its commit is then synced to the disk in
+    the writer's sync thread (tests/store/file/test_wal_sync.py).
+    """
     await until(lambda: store.writer.idle)
     added = await store.writer.add(turn("c1"))
-    assert added.committed.done()
-    assert added.committed.result() is True
+    assert store.writer.pending == 0
+    assert await added.committed is True
     assert [t.id for t in await turns_of(store, "c1")] == [added.turn_id]
 
 
