@@ -66,25 +66,35 @@ class OutcomeVerdict:
     detail: JsonObject
 
 
-def acting_targets(outcomes: Sequence[ToolOutcome]) -> list[tuple[str, str, str]]:
-    """(intent, entity_id, domain) for every target a successful intent says it acted on.
+@dataclass(frozen=True, slots=True)
+class ActingTarget:
+    """One entity a successful intent says it acted on, and the intent whose states apply."""
+
+    intent: str
+    entity_id: str
+    domain: str
+
+
+def acting_targets(outcomes: Sequence[ToolOutcome]) -> list[ActingTarget]:
+    """Every target a successful intent says it acted on.
 
     A custom tool's action counts as the intent it amounts to (``light.turn_on`` as
     ``HassTurnOn``); an action with no such intent is still a target, just not one with an
     expected state.
     """
-    targets: list[tuple[str, str, str]] = []
+    targets: list[ActingTarget] = []
     for outcome in outcomes:
         if outcome.ok and outcome.acted:
             for acted in outcome.acted:
                 service = acted.action.partition(".")[2]
                 domain = acted.entity_id.split(".", 1)[0]
-                targets.append((ACTION_INTENTS.get(service, acted.action), acted.entity_id, domain))
+                intent = ACTION_INTENTS.get(service, acted.action)
+                targets.append(ActingTarget(intent, acted.entity_id, domain))
             continue
         if not outcome.ok:
             continue
         for target in outcome.result.entity_targets():
-            targets.append((outcome.name, target.id, target.id.split(".", 1)[0]))
+            targets.append(ActingTarget(outcome.name, target.id, target.id.split(".", 1)[0]))
     return targets
 
 
@@ -106,14 +116,14 @@ def check_outcome(
         return OutcomeVerdict("not_applicable", False, {})
     checked: list[JsonObject] = []
     mismatched: list[JsonObject] = []
-    for intent, entity_id, domain in targets:
-        expected = EXPECTED_STATES.get((intent, domain))
+    for target in targets:
+        expected = EXPECTED_STATES.get((target.intent, target.domain))
         if expected is None:
             continue
-        actual = read_state(entity_id)
+        actual = read_state(target.entity_id)
         entry: JsonObject = {
-            "entity_id": entity_id,
-            "intent": intent,
+            "entity_id": target.entity_id,
+            "intent": target.intent,
             "expected": sorted(expected),
             "actual": actual,
         }

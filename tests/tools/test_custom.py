@@ -12,7 +12,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 from sqlalchemy import select
 
-from addon.agent.outcome import acting_targets
+from addon.agent.outcome import ActingTarget, acting_targets
 from addon.custom_tools.runner import Runner
 from addon.store.database import Store
 from addon.store.models import ToolCall
@@ -156,4 +156,6 @@ def test_an_acting_custom_tool_feeds_the_outcome_check() -> None:
         executor="custom",
         acted=(ActedTarget("light.turn_on", "light.kitchen_lights"),),
     )
-    assert acting_targets([outcome]) == [("HassTurnOn", "light.kitchen_lights", "light")]
+    assert acting_targets([outcome]) == [
+        ActingTarget("HassTurnOn", "light.kitchen_lights", "light")
+    ]
