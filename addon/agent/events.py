@@ -20,7 +20,7 @@ from collections import deque
 from typing import Protocol
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
-from addon.agent.trace import TurnTrace
+from addon.agent.trace import ToolCallTrace, TurnTrace
 from addon.memory.records import Learned
 from addon.text import JsonObject
 from addon.tools.registry import ToolOutcome
@@ -142,65 +142,66 @@ def finished_events(
     request: ConversationRequest, result: ConversationResult, trace: TurnTrace
 ) -> list[tuple[str, JsonObject]]:
     """What a finished turn fires: its tool calls, its error if it had one, then the turn."""
-    events: list[tuple[str, JsonObject]] = [
-        (
-            TOOL_EXECUTED,
-            {
-                "conversation_id": result.conversation_id,
-                "turn_id": result.turn_id,
-                "tool": call.outcome.name,
-                "arguments": call.outcome.arguments,
-                # Ran and did what was asked: not an error answer ("not exposed"), not refused.
-                "success": not call.outcome.failed,
-                "error": call.outcome.error,
-                "executor": call.outcome.executor,
-                "duration_ms": round(call.outcome.duration_ms, 1),
-                # A custom tool's rendered request and response, secrets masked; else None.
-                "detail": call.outcome.detail,
-            },
-        )
-        for call in trace.tool_calls
-    ]
+    events = [(TOOL_EXECUTED, _tool_executed(result, call)) for call in trace.tool_calls]
     if result.error is not None:
-        events.append(
-            (
-                ERROR,
-                {
-                    "conversation_id": result.conversation_id,
-                    "turn_id": result.turn_id,
-                    "error": result.error,
-                    "error_kind": result.error_kind.value if result.error_kind else None,
-                    "handled_by": result.handled_by,
-                    "reply": result.reply,
-                    "source": request.source,
-                    "device_id": request.device_id,
-                },
-            )
-        )
-    events.append(
-        (
-            CONVERSATION_FINISHED,
-            {
-                "conversation_id": result.conversation_id,
-                "turn_id": result.turn_id,
-                "text": request.text,
-                "reply": result.reply,
-                "handled_by": result.handled_by,
-                # What failed, if anything: a reply corrected because its actions failed too.
-                "error": result.error,
-                # Nothing the turn tried to do happened (its outcome is "failed").
-                "actions_failed": result.actions_failed,
-                "latency_ms": round(trace.timings.get("total", 0.0), 1),
-                "prompt_tokens": trace.prompt_tokens,
-                "completion_tokens": trace.completion_tokens,
-                "device_id": request.device_id,
-                "source": request.source,
-                # Who asked: person, satellite and endpoint, "unknown" where a path cannot tell.
-                "actor": trace.actor,
-            },
-        )
-    )
+        events.append((ERROR, _turn_error(request, result)))
+    events.append((CONVERSATION_FINISHED, _turn_finished(request, result, trace)))
     return events
+
+
+def _tool_executed(result: ConversationResult, call: ToolCallTrace) -> JsonObject:
+    """``home_agent_tool_executed``: one tool call of the turn, and how it went."""
+    return {
+        "conversation_id": result.conversation_id,
+        "turn_id": result.turn_id,
+        "tool": call.outcome.name,
+        "arguments": call.outcome.arguments,
+        # Ran and did what was asked: not an error answer ("not exposed"), not refused.
+        "success": not call.outcome.failed,
+        "error": call.outcome.error,
+        "executor": call.outcome.executor,
+        "duration_ms": round(call.outcome.duration_ms, 1),
+        # A custom tool's rendered request and response, secrets masked; else None.
+        "detail": call.outcome.detail,
+    }
+
+
+def _turn_error(request: ConversationRequest, result: ConversationResult) -> JsonObject:
+    """``home_agent_error``: the turn failed, with what was said to the user instead."""
+    return {
+        "conversation_id": result.conversation_id,
+        "turn_id": result.turn_id,
+        "error": result.error,
+        "error_kind": result.error_kind.value if result.error_kind else None,
+        "handled_by": result.handled_by,
+        "reply": result.reply,
+        "source": request.source,
+        "device_id": request.device_id,
+    }
+
+
+def _turn_finished(
+    request: ConversationRequest, result: ConversationResult, trace: TurnTrace
+) -> JsonObject:
+    """``home_agent_conversation_finished``: the turn as asked and answered, last of its events."""
+    return {
+        "conversation_id": result.conversation_id,
+        "turn_id": result.turn_id,
+        "text": request.text,
+        "reply": result.reply,
+        "handled_by": result.handled_by,
+        # What failed, if anything: a reply corrected because its actions failed too.
+        "error": result.error,
+        # Nothing the turn tried to do happened (its outcome is "failed").
+        "actions_failed": result.actions_failed,
+        "latency_ms": round(trace.timings.get("total", 0.0), 1),
+        "prompt_tokens": trace.prompt_tokens,
+        "completion_tokens": trace.completion_tokens,
+        "device_id": request.device_id,
+        "source": request.source,
+        # Who asked: person, satellite and endpoint, "unknown" where a path cannot tell.
+        "actor": trace.actor,
+    }
 
 
 def confirmation_event(

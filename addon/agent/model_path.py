@@ -29,7 +29,7 @@ from addon.agent.spoken import SpokenStream, join_spoken, spoken_reply
 from addon.agent.tool_budget import budgeted
 from addon.agent.toolbox import Toolbox
 from addon.agent.trace import TurnTrace
-from addon.agent.truth import FailureSpeech, check_reply, failed_action
+from addon.agent.truth import FailureSpeech, TruthCheck, check_reply, failed_action
 from addon.config.settings import Options
 from addon.llm.client import LLMClient
 from addon.llm.fallback import Fallback
@@ -37,10 +37,24 @@ from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, Use
 from addon.memory.records import RecalledMemory, RecallRequest
 from addon.memory.service import MemoryService
 from addon.tools.base import ToolContext
-from addon.tools.registry import ToolOutcome
+from addon.tools.registry import ToolOutcome, ToolRegistry
 from addon.tools.search_tool import SEARCH_TOOL
 
 _LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _ModelRequest:
+    """What a turn sends the model, and what history keeps of the user's message."""
+
+    system: str
+    registry: ToolRegistry
+    user_message: UserMessage
+    """The user's message as history keeps it: with its time and memories, without devices."""
+    sent_message: UserMessage
+    """The user's message as sent this turn, a large home's selected devices included."""
+    selected: TurnContext | None
+    """A large home's devices selected for the request; None when the overview holds them all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +80,66 @@ class ModelPath:
         progress: ToolProgress,
     ) -> Answer:
         """Ask the model, run its tools, repeat; the messages returned start with the user's."""
+        asked = await self._request(request, context, history, trace)
+        loop_started = time.perf_counter()
+        result = await run_tool_loop(
+            llm=self.llm,
+            messages=[SystemMessage(asked.system), *history, asked.sent_message],
+            registry=asked.registry,
+            context=context,
+            trace=trace,
+            max_iterations=self.options.max_tool_iterations,
+            stream=spoken is not None,
+            spoken=spoken,
+            progress=progress,
+            fallback=self.fallback,
+            # After a failed action the model's words wait for the truth check below.
+            holds_words=failed_action if self.failure_speech is not None else None,
+        )
+        trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
+        if asked.selected is not None and context.home is not None:
+            trace.context = asked.selected.trace(
+                self.home_context.index(context.home), _searched(result.outcomes)
+            )
+        handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
+        question = await _held_question(context, spoken)
+        final = question if question is not None else result.reply
+        # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
+        reply = spoken_reply(result.messages, final)
+        error = result.error
+        checked = None
+        if self.failure_speech is not None and error is None and question is None:
+            # What the person hears must match what happened; the model's words stay in history.
+            # (A loop that failed or was cut short already says so in its own words.)
+            checked = check_reply(result.outcomes, reply, self.failure_speech(context))
+        checked = await _spoken_after_check(spoken, checked)
+        messages = _history_messages(asked.user_message, result.messages, final)
+        if checked is not None:
+            _LOGGER.info("The model's reply was corrected: %s", checked.error)
+            return Answer(
+                checked.reply,
+                messages,
+                handled_by,
+                error or checked.error,
+                tuple(result.outcomes),
+                actions_failed=checked.all_failed,
+            )
+        return Answer(reply, messages, handled_by, error, tuple(result.outcomes))
+
+    async def _request(
+        self,
+        request: ConversationRequest,
+        context: ToolContext,
+        history: list[ChatMessage],
+        trace: TurnTrace,
+    ) -> _ModelRequest:
+        """The system prompt, the tools and the user's message this turn sends the model.
+
+        The time, the memories and a large home's devices change every turn, so they ride on
+        the user's message, after the system prompt and the tools: both stay byte-identical and
+        a prefix cache holds. History keeps the message with its time and memories (the next
+        turn starts with the same bytes) but without the devices, as each turn selects its own.
+        """
         model = context.home
         prompt_started = time.perf_counter()
         prefix = self.home_context.prefix(model) if model is not None else None
@@ -77,10 +151,6 @@ class ModelPath:
         trace.timings["prompt"] = (time.perf_counter() - prompt_started) * 1000
         person = context.actor.person_key if context.actor is not None else None
         recalled = await self._recall(request.text, area_name, history, trace, person)
-        # The time, the memories and a large home's devices change every turn, so they ride on
-        # the user's message, after the system prompt and the tools: both stay byte-identical and
-        # a prefix cache holds. History keeps the message with its time and memories (the next
-        # turn starts with the same bytes) but without the devices, as each turn selects its own.
         user_message = UserMessage(timed_user_content(request.text, context.now, recalled))
         selected = await self._selection(
             request,
@@ -97,68 +167,7 @@ class ModelPath:
             )
             registry = budgeted(registry, chosen.selection)
         sent_message = UserMessage(turn_user_content(request.text, context.now, blocks, recalled))
-        loop_started = time.perf_counter()
-        result = await run_tool_loop(
-            llm=self.llm,
-            messages=[SystemMessage(system), *history, sent_message],
-            registry=registry,
-            context=context,
-            trace=trace,
-            max_iterations=self.options.max_tool_iterations,
-            stream=spoken is not None,
-            spoken=spoken,
-            progress=progress,
-            fallback=self.fallback,
-            # After a failed action the model's words wait for the truth check below.
-            holds_words=failed_action if self.failure_speech is not None else None,
-        )
-        trace.timings["loop"] = (time.perf_counter() - loop_started) * 1000
-        if selected is not None and model is not None:
-            trace.context = selected.trace(
-                self.home_context.index(model), _searched(result.outcomes)
-            )
-        handled_by: HandledBy = "failed" if result.error and not result.outcomes else "llm"
-        final = result.reply
-        held = context.holds is not None and bool(context.holds.held)
-        if held:
-            assert context.holds is not None
-            # The loop stopped at the held call: the question is the agent's, not the model's.
-            final = question_for(tuple(context.holds.held), context.language)
-            if spoken is not None:
-                await spoken.release()
-                await spoken.message_sink()(final)
-        # Text the model wrote beside its tool calls was streamed out: the reply holds it too.
-        reply = spoken_reply(result.messages, final)
-        error = result.error
-        checked = None
-        if self.failure_speech is not None and error is None and not held:
-            # What the person hears must match what happened; the model's words stay in history.
-            # (A loop that failed or was cut short already says so in its own words.)
-            checked = check_reply(result.outcomes, reply, self.failure_speech(context))
-        if spoken is not None and checked is not None:
-            # The model's words after the failure were held back: the corrected reply replaces
-            # them (spoken after what was heard before the failure).
-            spoken.drop()
-            if checked.all_failed and spoken.heard.strip():
-                checked = replace(checked, reply=join_spoken([spoken.heard, checked.reply]))
-        elif spoken is not None:
-            await spoken.release()
-        messages: list[ChatMessage] = [user_message, *result.messages]
-        last = messages[-1]
-        if not isinstance(last, AssistantMessage) or last.tool_calls:
-            # Failed or cut-off turns still end, in history, with what the user was told.
-            messages = [*messages, AssistantMessage(final)]
-        if checked is not None:
-            _LOGGER.info("The model's reply was corrected: %s", checked.error)
-            return Answer(
-                checked.reply,
-                messages,
-                handled_by,
-                error or checked.error,
-                tuple(result.outcomes),
-                actions_failed=checked.all_failed,
-            )
-        return Answer(reply, messages, handled_by, error, tuple(result.outcomes))
+        return _ModelRequest(system, registry, user_message, sent_message, selected)
 
     @staticmethod
     def prompt_for(options: Options, prefix: HomePrefix | None, area_name: str | None) -> str:
@@ -229,6 +238,55 @@ class ModelPath:
             history=history,
             memory_entity_ids=memory_entity_ids,
         )
+
+
+async def _held_question(context: ToolContext, spoken: SpokenStream | None) -> str | None:
+    """The agent's question when the policy held a call, said in place of the model's words.
+
+    The loop stopped at the held call: the question is the agent's, not the model's. None when
+    nothing was held.
+    """
+    if context.holds is None or not context.holds.held:
+        return None
+    question = question_for(tuple(context.holds.held), context.language)
+    if spoken is not None:
+        await spoken.release()
+        await spoken.message_sink()(question)
+    return question
+
+
+async def _spoken_after_check(
+    spoken: SpokenStream | None, checked: TruthCheck | None
+) -> TruthCheck | None:
+    """Let the held-back words out, or drop them for the corrected reply; the check as said.
+
+    The model's words after a failure were held back: a corrected reply replaces them, spoken
+    after what was heard before the failure, and a reply that says every action failed then
+    carries what was heard too.
+    """
+    if spoken is None:
+        return checked
+    if checked is None:
+        await spoken.release()
+        return None
+    spoken.drop()
+    if checked.all_failed and spoken.heard.strip():
+        return replace(checked, reply=join_spoken([spoken.heard, checked.reply]))
+    return checked
+
+
+def _history_messages(
+    user_message: UserMessage, added: Sequence[ChatMessage], final: str
+) -> list[ChatMessage]:
+    """The turn's messages for history, the user's first, ending with what the user was told.
+
+    Failed or cut-off turns (the last message a tool call, or not the model's) end with it too.
+    """
+    messages: list[ChatMessage] = [user_message, *added]
+    last = messages[-1]
+    if not isinstance(last, AssistantMessage) or last.tool_calls:
+        messages = [*messages, AssistantMessage(final)]
+    return messages
 
 
 def _searched(outcomes: Sequence[ToolOutcome]) -> list[str]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from addon.agent.conversation import ConversationRequest, HandledBy
-from addon.agent.trace import TurnTrace
+from addon.agent.trace import LLMCallTrace, ToolCallTrace, TurnTrace
 from addon.llm.messages import ChatMessage, wire_messages
 from addon.store.turns import LLMCallRecord, ToolCallRecord, TurnRecord
 from addon.text import JsonObject
@@ -50,40 +50,44 @@ def turn_record(
         context=trace.context,
         states=trace.states,
         actor=trace.actor,
-        llm_calls=[
-            LLMCallRecord(
-                started_at=call.started_at,
-                model=call.model,
-                streamed=call.streamed,
-                request_messages=wire_messages(call.request_messages),
-                request_tools=call.request_tools,
-                response=call.response,
-                prompt_tokens=call.prompt_tokens,
-                completion_tokens=call.completion_tokens,
-                ttft_ms=call.ttft_ms,
-                duration_ms=call.duration_ms,
-                finish_reason=call.finish_reason,
-                error=call.error,
-                endpoint=call.endpoint,
-                tool_call_id=call.tool_call_id,
-                note=call.note,
-            )
-            for call in trace.llm_calls
-        ],
-        tool_calls=[
-            ToolCallRecord(
-                started_at=call.started_at,
-                call_id=call.call_id,
-                name=call.outcome.name,
-                arguments=call.outcome.arguments,
-                result=_stored_result(call.outcome),
-                duration_ms=call.outcome.duration_ms,
-                executor=call.outcome.executor,
-                error=call.outcome.error,
-                llm_call=call.llm_call,
-            )
-            for call in trace.tool_calls
-        ],
+        llm_calls=[_llm_call_record(call) for call in trace.llm_calls],
+        tool_calls=[_tool_call_record(call) for call in trace.tool_calls],
+    )
+
+
+def _llm_call_record(call: LLMCallTrace) -> LLMCallRecord:
+    """One model call as stored, its messages in their wire form."""
+    return LLMCallRecord(
+        started_at=call.started_at,
+        model=call.model,
+        streamed=call.streamed,
+        request_messages=wire_messages(call.request_messages),
+        request_tools=call.request_tools,
+        response=call.response,
+        prompt_tokens=call.prompt_tokens,
+        completion_tokens=call.completion_tokens,
+        ttft_ms=call.ttft_ms,
+        duration_ms=call.duration_ms,
+        finish_reason=call.finish_reason,
+        error=call.error,
+        endpoint=call.endpoint,
+        tool_call_id=call.tool_call_id,
+        note=call.note,
+    )
+
+
+def _tool_call_record(call: ToolCallTrace) -> ToolCallRecord:
+    """One tool call as stored, with what the model got back (:func:`_stored_result`)."""
+    return ToolCallRecord(
+        started_at=call.started_at,
+        call_id=call.call_id,
+        name=call.outcome.name,
+        arguments=call.outcome.arguments,
+        result=_stored_result(call.outcome),
+        duration_ms=call.outcome.duration_ms,
+        executor=call.outcome.executor,
+        error=call.outcome.error,
+        llm_call=call.llm_call,
     )
 
 
