@@ -27,7 +27,7 @@ from typing import Protocol
 
 from addon.agent.after_turn import AfterTurnWork, FinishedTurn, verdict_without_acting
 from addon.agent.answer import Answer, action_summary, missed_on_exposure
-from addon.agent.confirm import supersedes
+from addon.agent.confirm import Pending, supersedes
 from addon.agent.confirming import Confirmations
 from addon.agent.context import HomeContext
 from addon.agent.continuation import ConversationFinder, FoundConversation
@@ -75,7 +75,8 @@ from addon.llm.messages import AssistantMessage, ChatMessage, UserMessage
 from addon.local.failure_speech import spoken_match_failure
 from addon.local.matcher import LocalMatcher
 from addon.memory.service import MemoryService
-from addon.store.turns import ConversationRecords
+from addon.store.turns import ConversationRecords, TurnRecord
+from addon.text import JsonObject
 from addon.tools.automation import DRAFT_TOOL
 from addon.tools.base import Tool, ToolContext
 from addon.tools.memory import memory_tools
@@ -112,6 +113,37 @@ class HomeSource(Protocol):
 
     async def recheck_exposure(self) -> HomeModel | None:
         """A newer model when exposure changed unannounced since it was read, else None."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """A turn as begun inside its conversation's lock: what each later step of it reads."""
+
+    request: ConversationRequest
+    """The request as stored and fired: a PIN in it masked."""
+    said: str
+    """The words as said, before masking: a PIN answers the waiting question."""
+    conversation_id: str
+    language: str
+    created_at: datetime
+    dry_run: bool
+    pending: Pending | None
+    """The question this turn answers, if it answers one."""
+    superseded: Pending | None
+    """The question this turn cancels by asking something else."""
+    history: list[ChatMessage]
+    trace: TurnTrace
+    actor: Actor
+    context: ToolContext
+    spoken: SpokenStream | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    """The turn's answer and the context it was answered in (newer if exposure changed)."""
+
+    answer: Answer
+    context: ToolContext
 
 
 @dataclass(slots=True)
@@ -185,6 +217,11 @@ class Agent:
     async def _process(
         self, request: ConversationRequest, on_text: TextSink | None
     ) -> ConversationResult:
+        """The turn's order of work: begin, answer, record (committed first), then the rest.
+
+        Everything between finding the conversation and adding the turn's row runs under the
+        conversation's lock, so its turns are answered, stored and fired one at a time.
+        """
         started = time.perf_counter()
         created_at = self.clock()
         language = request.language or self.options.language
@@ -199,131 +236,135 @@ class Agent:
         )
         conversation_id = found.id
         async with self.history.lock(conversation_id):
-            said = request.text
-            pending = self._confirmations.claim(conversation_id, request)
-            # Neither a yes nor a no (nor a PIN): a new request, which cancels the question.
-            superseded = pending if pending and supersedes(pending, said, language) else None
-            if superseded is not None:
-                pending = None
-            # A question asked in a dry run is answered in one, whatever this request says.
-            dry_run = dry_run or self._confirmations.dry_run_of(pending, created_at)
-            # A PIN is never stored, traced, fired, logged or sent: masked before anything.
-            request = await self._confirmations.masked(request, pending, self.confirmation)
-            model = await self.home.fresh()
-            trace = TurnTrace()
-            # Who is asking, once per turn: the gate judges every call by their rules.
-            actor = actor_of(request, model)
-            trace.actor = actor.as_dict()
-            # Inside the lock, and the end's events are queued before the next holder runs (no
-            # await after the lock): events of one conversation's turns never interleave.
-            self._events.emit(
-                CONVERSATION_STARTED,
-                started_event(request, conversation_id, language, dry_run, actor.as_dict()),
-            )
-            history = [] if found.is_new else await self.history.messages(conversation_id)
-            context = self._setup().context(
-                model, language, created_at, request.device_id, dry_run, actor
-            )
-            if context.holds is not None and context.holds.hidden:  # the gate hid from the actor
-                trace.actor = {**actor.as_dict(), "unreadable": sorted(context.holds.hidden)}
-            spoken = SpokenStream(on_text) if on_text is not None else None
-            if superseded is not None:
-                self._confirmations.supersede(superseded, request, trace, created_at)
-            answer = (
-                await self._confirmations.answer(
-                    pending, said, request, context, trace, spoken, self.clock(), self._setup()
-                )
-                if pending is not None
-                else None
-            )
-            if answer is None:
-                progress = ToolProgressEvents(self._events, conversation_id)
-                answer = await self._answer(request, context, history, trace, spoken, progress)
-                if missed_on_exposure(answer, spoken):
-                    # Told "not exposed", the person may just have exposed it: Home Assistant
-                    # announces no change for an entity without a unique ID. Nothing was done
-                    # or heard, so the turn is answered again on the home as it is now.
-                    rechecked = time.perf_counter()
-                    newer = await self.home.recheck_exposure()
-                    trace.timings["exposure_recheck"] = (time.perf_counter() - rechecked) * 1000
-                    if newer is not None:
-                        context = self._setup().context(
-                            newer, language, created_at, request.device_id, dry_run, actor
-                        )
-                        answer = await self._answer(
-                            request, context, history, trace, spoken, progress
-                        )
-            needs_confirmation = self._confirmations.hold(
-                conversation_id, request, context, trace, created_at
-            )
-            if needs_confirmation is None and pending and self._confirmations.waits(pending):
-                needs_confirmation = pending.as_dict()  # a wrong PIN: the question still waits
-            if spoken is not None:
+            turn = await self._begin(request, found, language, created_at, dry_run, on_text)
+            answered = await self._answered(turn)
+            answer, context = answered.answer, answered.context
+            needs_confirmation = self._waiting_question(turn, context)
+            if turn.spoken is not None:
                 # What was streamed is what was answered (an apology after streamed text, too).
-                await spoken.complete(answer.reply)
+                await turn.spoken.complete(answer.reply)
             if isinstance(context.executor, RecordingExecutor):
-                trace.states = context.executor.states()
-            trace.timings["total"] = (time.perf_counter() - started) * 1000
-            record = turn_record(
-                request=request,
-                conversation_id=conversation_id,
-                language=language,
-                created_at=created_at,
-                reply=answer.reply,
-                handled_by=answer.handled_by,
-                dry_run=dry_run,
-                error=answer.error,
-                messages=answer.messages,
-                trace=trace,
-            )
-            if answer.actions_failed:
-                # Nothing the turn tried happened; the reply says so (addon.agent.truth).
-                record.outcome, record.flagged = "failed", True
-                record.outcome_detail = {"reason": answer.error}
-            elif not dry_run and answer.handled_by != "failed":
-                verdict = verdict_without_acting(answer.outcomes, answer.reply, language)
-                if verdict is not None:
-                    record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
-                    record.flagged = verdict.flagged
+                turn.trace.states = context.executor.states()
+            turn.trace.timings["total"] = (time.perf_counter() - started) * 1000
             # The id is ours now; the row is written with every turn finishing meanwhile, in
             # one transaction (addon.store.turns.writer), awaited below, outside the lock.
-            added = await self.records.add_turn(record)
-            turn_id = added.turn_id
+            added = await self.records.add_turn(_turn_record(turn, answer))
             self.history.append(conversation_id, answer.messages)
-            self._conversations.note(request, conversation_id, created_at)
-        await committed(added.committed, turn_id)
-        result = ConversationResult(
-            reply=answer.reply,
-            conversation_id=conversation_id,
-            turn_id=turn_id,
-            handled_by=answer.handled_by,
-            actions=[action_summary(outcome) for outcome in answer.outcomes],
-            # A held action waits for the answer: the satellite listens again.
-            continue_conversation=answer.reply.rstrip().endswith("?")
-            or needs_confirmation is not None,
-            error=answer.error,
-            prompt_tokens=trace.prompt_tokens,
-            completion_tokens=trace.completion_tokens,
-            error_kind=trace.error_kind,
-            needs_confirmation=needs_confirmation,
-            said=request.text,
-            dry_run=dry_run,
-            actions_failed=answer.actions_failed,
-        )
+            self._conversations.note(turn.request, conversation_id, created_at)
+        await committed(added.committed, added.turn_id)
+        result = _result(turn, answer, added.turn_id, needs_confirmation)
         self._after.start(
             FinishedTurn(
-                request,
+                turn.request,
                 result,
-                trace,
+                turn.trace,
                 answer.outcomes,
-                dry_run,
+                turn.dry_run,
                 language,
-                history,
-                actor.person_key,
+                turn.history,
+                turn.actor.person_key,
             ),
             self.outcome_delay,
         )
         return result
+
+    async def _begin(
+        self,
+        request: ConversationRequest,
+        found: FoundConversation,
+        language: str,
+        created_at: datetime,
+        dry_run: bool,
+        on_text: TextSink | None,
+    ) -> _Turn:
+        """Start the turn inside its conversation's lock: the question it answers, who asks.
+
+        Fires ``home_agent_conversation_started``: inside the lock, and the end's events are
+        queued before the next holder runs (no await after the lock), so events of one
+        conversation's turns never interleave.
+        """
+        conversation_id = found.id
+        said = request.text
+        pending = self._confirmations.claim(conversation_id, request)
+        # Neither a yes nor a no (nor a PIN): a new request, which cancels the question.
+        superseded = pending if pending and supersedes(pending, said, language) else None
+        if superseded is not None:
+            pending = None
+        # A question asked in a dry run is answered in one, whatever this request says.
+        dry_run = dry_run or self._confirmations.dry_run_of(pending, created_at)
+        # A PIN is never stored, traced, fired, logged or sent: masked before anything.
+        request = await self._confirmations.masked(request, pending, self.confirmation)
+        model = await self.home.fresh()
+        trace = TurnTrace()
+        # Who is asking, once per turn: the gate judges every call by their rules.
+        actor = actor_of(request, model)
+        trace.actor = actor.as_dict()
+        self._events.emit(
+            CONVERSATION_STARTED,
+            started_event(request, conversation_id, language, dry_run, actor.as_dict()),
+        )
+        history = [] if found.is_new else await self.history.messages(conversation_id)
+        context = self._setup().context(
+            model, language, created_at, request.device_id, dry_run, actor
+        )
+        if context.holds is not None and context.holds.hidden:  # the gate hid from the actor
+            trace.actor = {**actor.as_dict(), "unreadable": sorted(context.holds.hidden)}
+        spoken = SpokenStream(on_text) if on_text is not None else None
+        return _Turn(
+            request=request,
+            said=said,
+            conversation_id=conversation_id,
+            language=language,
+            created_at=created_at,
+            dry_run=dry_run,
+            pending=pending,
+            superseded=superseded,
+            history=history,
+            trace=trace,
+            actor=actor,
+            context=context,
+            spoken=spoken,
+        )
+
+    async def _answered(self, turn: _Turn) -> _Answered:
+        """The turn's answer, and the context it was answered in (newer if exposure changed).
+
+        A waiting question is answered first; anything else is answered locally or by the
+        model (:meth:`_answer`).
+        """
+        trace, spoken, context = turn.trace, turn.spoken, turn.context
+        if turn.superseded is not None:
+            self._confirmations.supersede(turn.superseded, turn.request, trace, turn.created_at)
+        if turn.pending is not None:
+            answer = await self._confirmations.answer(
+                turn.pending,
+                turn.said,
+                turn.request,
+                context,
+                trace,
+                spoken,
+                self.clock(),
+                self._setup(),
+            )
+            if answer is not None:
+                return _Answered(answer, context)
+        progress = ToolProgressEvents(self._events, turn.conversation_id)
+        answer = await self._answer(turn.request, context, turn.history, trace, spoken, progress)
+        if not missed_on_exposure(answer, spoken):
+            return _Answered(answer, context)
+        # Told "not exposed", the person may just have exposed it: Home Assistant announces
+        # no change for an entity without a unique ID. Nothing was done or heard, so the turn
+        # is answered again on the home as it is now.
+        rechecked = time.perf_counter()
+        newer = await self.home.recheck_exposure()
+        trace.timings["exposure_recheck"] = (time.perf_counter() - rechecked) * 1000
+        if newer is None:
+            return _Answered(answer, context)
+        context = self._setup().context(
+            newer, turn.language, turn.created_at, turn.request.device_id, turn.dry_run, turn.actor
+        )
+        answer = await self._answer(turn.request, context, turn.history, trace, spoken, progress)
+        return _Answered(answer, context)
 
     async def _answer(
         self,
@@ -361,6 +402,18 @@ class Agent:
             messages: list[ChatMessage] = [user_message, AssistantMessage(reply)]
             return Answer(reply, messages, "failed", "no model", ())
         return await model_path.answer(request, context, history, trace, spoken, progress)
+
+    def _waiting_question(self, turn: _Turn, context: ToolContext) -> JsonObject | None:
+        """The question the turn leaves waiting (its ``needs_confirmation``), if any.
+
+        One the turn held now, or the one a wrong PIN left open: the question still waits.
+        """
+        asked = self._confirmations.hold(
+            turn.conversation_id, turn.request, context, turn.trace, turn.created_at
+        )
+        if asked is None and turn.pending and self._confirmations.waits(turn.pending):
+            return turn.pending.as_dict()
+        return asked
 
     def prompt_preview(self) -> PromptPreview:
         """The system prompt as a turn from no particular area would send it now.
@@ -477,3 +530,56 @@ class Agent:
             memory=self.memory,
             failure_speech=self._failure_speech,
         )
+
+
+def _turn_record(turn: _Turn, answer: Answer) -> TurnRecord:
+    """The turn as stored, with its outcome when it is known before the outcome check.
+
+    A turn whose every action failed is "failed" (its reply says so, :mod:`addon.agent.truth`);
+    one whose reply claims an action no tool took is flagged at once.
+    """
+    record = turn_record(
+        request=turn.request,
+        conversation_id=turn.conversation_id,
+        language=turn.language,
+        created_at=turn.created_at,
+        reply=answer.reply,
+        handled_by=answer.handled_by,
+        dry_run=turn.dry_run,
+        error=answer.error,
+        messages=answer.messages,
+        trace=turn.trace,
+    )
+    if answer.actions_failed:
+        # Nothing the turn tried happened; the reply says so (addon.agent.truth).
+        record.outcome, record.flagged = "failed", True
+        record.outcome_detail = {"reason": answer.error}
+    elif not turn.dry_run and answer.handled_by != "failed":
+        verdict = verdict_without_acting(answer.outcomes, answer.reply, turn.language)
+        if verdict is not None:
+            record.outcome, record.outcome_detail = verdict.outcome, verdict.detail
+            record.flagged = verdict.flagged
+    return record
+
+
+def _result(
+    turn: _Turn, answer: Answer, turn_id: int, needs_confirmation: JsonObject | None
+) -> ConversationResult:
+    """What the endpoint gets back for the stored turn."""
+    return ConversationResult(
+        reply=answer.reply,
+        conversation_id=turn.conversation_id,
+        turn_id=turn_id,
+        handled_by=answer.handled_by,
+        actions=[action_summary(outcome) for outcome in answer.outcomes],
+        # A held action waits for the answer: the satellite listens again.
+        continue_conversation=answer.reply.rstrip().endswith("?") or needs_confirmation is not None,
+        error=answer.error,
+        prompt_tokens=turn.trace.prompt_tokens,
+        completion_tokens=turn.trace.completion_tokens,
+        error_kind=turn.trace.error_kind,
+        needs_confirmation=needs_confirmation,
+        said=turn.request.text,
+        dry_run=turn.dry_run,
+        actions_failed=answer.actions_failed,
+    )
