@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from hassil.models import UnmatchedRangeEntity, UnmatchedTextEntity
@@ -185,6 +185,21 @@ def answered_nothing(result: IntentResult) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One text being read through every set: what each stage's pass shares."""
+
+    text: str
+    model: HomeModel
+    sets: Sequence[Sentences]
+    own: Sentences | None
+    preferred_area_id: str | None
+    ambiguous: bool
+    seen: set[str]
+    """The keys of the matches given so far: a later pass never gives one again."""
+    memo: TextMemo
+
+
 class LocalMatcher:
     """Recognises sentences against a home's names, in the configured language or another.
 
@@ -316,56 +331,62 @@ class LocalMatcher:
         own = sets[0] if release_stage(model.ha_version) is Stage.HOME_ASSISTANT else None
         seen: set[str] = set()
         memo = TextMemo()
-        for sentences in sets:
-            match = self._recognize(
-                text, text, model, sentences, preferred_area_id, start, ambiguous, memo=memo
-            )
-            if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
-                continue
-            if match is not None and _key(match) not in seen:
-                seen.add(_key(match))
-                yield match
+        reading = _Reading(text, model, sets, own, preferred_area_id, ambiguous, seen, memo)
+        yield from self._each_stage(reading, text, start)
         plain = without_request(text, language or self._language)
         if not seen and plain != text:
             # "tell me if the lights are on": tried again as the question it stands for.
-            for sentences in sets:
-                match = self._recognize(
-                    text, plain, model, sentences, preferred_area_id, start, ambiguous
-                )
-                if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
-                    continue
-                if match is not None and _key(match) not in seen:
-                    seen.add(_key(match))
-                    yield match
+            yield from self._each_stage(reading, plain, start, memo=False)
         first = first_alternative(plain, language or self._language)
         if not seen and first != plain:
             # "is it playing, paused or stopped": asked of the first state, whose answer says
             # the state it is in; only ever a question, never a command cut short.
-            for sentences in sets:
-                match = self._recognize(
-                    text, first, model, sentences, preferred_area_id, start, ambiguous
-                )
-                if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
-                    continue
-                if match is not None and match.intent in QUESTIONS and _key(match) not in seen:
-                    seen.add(_key(match))
-                    yield match
+            yield from self._each_stage(reading, first, start, memo=False, questions_only=True)
         if not tolerant:
             return
         corrected = correct(text, (self._home_vocabulary(model), loaded.words()))
         if corrected is None:
             return
         _LOGGER.debug("Trying %r as %r", text, corrected)
-        start = time.perf_counter()
-        for sentences in sets:
+        yield from self._each_stage(reading, corrected, time.perf_counter(), stage=Stage.TOLERANT)
+
+    def _each_stage(
+        self,
+        reading: _Reading,
+        form: str,
+        start: float,
+        *,
+        memo: bool = True,
+        questions_only: bool = False,
+        stage: Stage | None = None,
+    ) -> Iterator[LocalMatch]:
+        """Each set's match for ``form`` of the text, in order, not one read before.
+
+        A reading the home's own release disowns (:meth:`_disowned`) is passed over; with
+        ``questions_only`` only questions count; ``stage`` marks where the matches came from
+        when it is not their set's (typos corrected). ``memo=False`` matches without the text's
+        memo (a form cut from the text is matched as itself).
+        """
+        for sentences in reading.sets:
             match = self._recognize(
-                text, corrected, model, sentences, preferred_area_id, start, ambiguous, memo=memo
+                reading.text,
+                form,
+                reading.model,
+                sentences,
+                reading.preferred_area_id,
+                start,
+                reading.ambiguous,
+                memo=reading.memo if memo else None,
             )
-            if match is not None and self._disowned(match, own, model, preferred_area_id, memo):
+            if match is None or (questions_only and match.intent not in QUESTIONS):
                 continue
-            if match is not None and _key(match) not in seen:
-                seen.add(_key(match))
-                yield replace(match, stage=Stage.TOLERANT)
+            if self._disowned(
+                match, reading.own, reading.model, reading.preferred_area_id, reading.memo
+            ):
+                continue
+            if _key(match) not in reading.seen:
+                reading.seen.add(_key(match))
+                yield match if stage is None else replace(match, stage=stage)
 
     def _disowned(
         self,
