@@ -107,15 +107,21 @@ class AutomationDrafts:
             list(config.get("actions") or []),
         )
 
-    async def keep(self, config: Mapping[str, Any], summary: str, judged: Judgement) -> DraftOffer:
-        """Store a judged and validated draft, unapproved; fire ``..._drafted``."""
+    async def keep(
+        self,
+        config: Mapping[str, Any],
+        summary: str,
+        judged: Judgement,
+        conversation_id: str | None = None,
+    ) -> DraftOffer:
+        """Store a judged, validated draft, unapproved, with its conversation; fire ``_drafted``."""
         draft = await self._records.add(
             summary,
             config,
             judged.entities,
             covered=judged.covered,
             confirm_by=judged.confirm_by,
-            conversation_id=None,
+            conversation_id=conversation_id,
         )
         _LOGGER.info("Automation draft %s kept: %s", draft.id, summary)
         self._events.emit(AUTOMATION_DRAFTED, draft_event(draft))
@@ -236,8 +242,14 @@ class KeptDrafts:
         """Nothing to validate against."""
         return ()
 
-    async def keep(self, config: Mapping[str, Any], summary: str, judged: Judgement) -> DraftOffer:
-        """Keep the configuration; its number counts from 1."""
+    async def keep(
+        self,
+        config: Mapping[str, Any],
+        summary: str,
+        judged: Judgement,
+        conversation_id: str | None = None,
+    ) -> DraftOffer:
+        """Keep the configuration; its number counts from 1 (a run keeps no conversation)."""
         self.kept.append(dict(config))
         return DraftOffer(len(self.kept), judged.confirm_by)
 

@@ -305,7 +305,7 @@ class Agent:
         )
         history = [] if found.is_new else await self.history.messages(conversation_id)
         context = self._setup().context(
-            model, language, created_at, request.device_id, dry_run, actor
+            model, language, created_at, request.device_id, dry_run, actor, conversation_id
         )
         if context.holds is not None and context.holds.hidden:  # the gate hid from the actor
             trace.actor = {**actor.as_dict(), "unreadable": sorted(context.holds.hidden)}
@@ -361,7 +361,13 @@ class Agent:
         if newer is None:
             return _Answered(answer, context)
         context = self._setup().context(
-            newer, turn.language, turn.created_at, turn.request.device_id, turn.dry_run, turn.actor
+            newer,
+            turn.language,
+            turn.created_at,
+            turn.request.device_id,
+            turn.dry_run,
+            turn.actor,
+            turn.conversation_id,
         )
         answer = await self._answer(turn.request, context, turn.history, trace, spoken, progress)
         return _Answered(answer, context)

@@ -44,6 +44,7 @@ class TurnSetup:
         device_id: str | None,
         dry_run: bool,
         actor: Actor | None = None,
+        conversation_id: str | None = None,
     ) -> ToolContext:
         """The context of a turn from ``device_id`` (None: no particular one) by ``actor``.
 
@@ -70,6 +71,7 @@ class TurnSetup:
             floor_id=model.areas[area_id].floor_id if model and area_id else None,
             dry_run=dry_run,
             actor=actor,
+            conversation_id=conversation_id,
         )
 
     def executor(self, model: HomeModel | None, dry_run: bool) -> Executor | None:

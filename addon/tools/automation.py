@@ -208,7 +208,13 @@ class Drafting(Protocol):
     async def problems(self, config: Mapping[str, Any]) -> tuple[str, ...]:
         """What Home Assistant finds wrong with the configuration (nothing: it is valid)."""
 
-    async def keep(self, config: Mapping[str, Any], summary: str, judged: Judgement) -> DraftOffer:
+    async def keep(
+        self,
+        config: Mapping[str, Any],
+        summary: str,
+        judged: Judgement,
+        conversation_id: str | None = None,
+    ) -> DraftOffer:
         """Keep a validated draft, unapproved."""
 
     def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[Any]]:
@@ -295,7 +301,7 @@ class DraftAutomationTool:
             raise ToolError(str(err)) from err
         if problems:
             raise ToolError("Home Assistant rejects the draft: " + "; ".join(problems))
-        offer = await self.drafting.keep(config, summary, judged)
+        offer = await self.drafting.keep(config, summary, judged, context.conversation_id)
         if offer.confirm_by != "panel" and context.holds is not None:
             context.holds.held.append(
                 HeldAction(

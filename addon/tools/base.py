@@ -40,6 +40,9 @@ class ToolContext:
     gate: Gate | None = None
     """The call's gate (:mod:`addon.home.actions.gate`), set per call by the registry: every tool
     that acts on or reads the home asks it, and its decisions go to the trace."""
+    conversation_id: str | None = None
+    """The conversation the turn belongs to (None for a call outside one): what a tool keeps
+    for later, a drafted automation, names it, so the panel links back to the turn."""
     actor: Actor | None = None
     """Who asked (:mod:`addon.home.actions.actor`): the memory tools keep and recall theirs."""
     holds: Holds | None = None

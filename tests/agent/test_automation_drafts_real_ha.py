@@ -131,6 +131,7 @@ async def test_a_time_automation_appears_only_after_the_yes_and_then_fires(
         )
         (kept,) = await app[keys.AUTOMATIONS].records.listed()
         assert (kept.state, kept.entities, kept.confirm_by) == ("draft", (LIGHT,), "yes")
+        assert kept.conversation_id == held.conversation_id  # the page links to its turns
         assert not await in_home_assistant(home, "home_agent_draft_1")
         assert (await home.state(LIGHT))["state"] == "off"
         confirmed = await app[keys.AGENT].process(ask("yes"))

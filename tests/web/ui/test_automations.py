@@ -41,7 +41,9 @@ async def fake_home() -> AsyncIterator[FakeHomeAssistant]:
     await server.close()
 
 
-async def drafted(ui: UI, config: dict[str, Any] = CONFIG) -> StoredDraft:
+async def drafted(
+    ui: UI, config: dict[str, Any] = CONFIG, conversation_id: str | None = None
+) -> StoredDraft:
     """A draft as the agent keeps one."""
     return await ui.client.app[keys.AUTOMATIONS].records.add(
         str(config["description"]),
@@ -49,7 +51,7 @@ async def drafted(ui: UI, config: dict[str, Any] = CONFIG) -> StoredDraft:
         [COVER],
         covered=None,
         confirm_by="yes",
-        conversation_id=None,
+        conversation_id=conversation_id,
     )
 
 
@@ -63,6 +65,13 @@ async def test_a_draft_is_listed_with_its_summary_yaml_entities_and_buttons(ui: 
     assert f'<span class="mono">{COVER}</span>' in page
     for label in ("Approve", "Edit", "Discard"):
         assert f'aria-label="{label} draft {draft.id}"' in page
+
+
+async def test_a_draft_links_to_the_conversation_that_drafted_it(ui: UI) -> None:
+    """The draft's turn (and a spoken approval after it) is one click away, in its trace."""
+    await drafted(ui, conversation_id="garage-chat")
+    page = await ui.page("/automations")
+    assert '/conversations/garage-chat">this conversation</a>' in page
 
 
 async def test_discarding_a_draft_keeps_it_as_discarded(ui: UI) -> None:
