@@ -209,3 +209,21 @@ def test_the_gate_records_an_actor_refusal_and_raises_it() -> None:
     with pytest.raises(ActorRefusedError, match="Kids Room Speaker can't unlock"):
         gate.confirm("lock.unlock", ["lock.front_door"], {})
     assert gate.decisions[-1].rule == "actor"
+
+
+@pytest.mark.parametrize(
+    ("rule", "verdict"),
+    [({"mcp": "read"}, "refused"), ({"mcp": "confirm"}, "held"), ({"lock": "read"}, "allowed")],
+)
+def test_an_mcp_servers_acting_tool_is_judged_by_the_rule_for_mcp(
+    rule: dict[str, Level], verdict: str
+) -> None:
+    """A remote MCP tool that acts (``mcp.<tool>``, no entity named) follows the ``mcp`` line."""
+    gate = Gate(False, MODEL.is_exposed, holds=holds(KIDS, satellite(rule)))
+    try:
+        decision = gate.confirm("mcp.notes__add_note", [], {"text": "milk"})
+    except ActorRefusedError:
+        got = "refused"
+    else:
+        got = "allowed" if decision.allowed else "held"
+    assert got == verdict
