@@ -428,6 +428,8 @@ async def main() -> None:
         print("cProfile of the 1,000-entity turns (the whole process() window, scripted server")
         print("and openai client included; timings inflated by the profiler):")
         stats = pstats.Stats(profiler)
+        if os.environ.get("BENCH_PROFILE_OUT"):
+            stats.dump_stats(os.environ["BENCH_PROFILE_OUT"])
         stats.sort_stats("tottime").print_stats(20)
         print("the agent's own functions, by cumulative time:")
         stats.sort_stats("cumulative").print_stats("/addon/", 25)

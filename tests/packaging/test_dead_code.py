@@ -33,8 +33,8 @@ USED_ELSEWHERE = {
 TEST_SEAMS = {
     # Lets a test see a checkpoint round that chose not to checkpoint, instead of sleeping.
     "next_round": "store",
-    # The writer's own engines, for tests that inject a driver fault into its batches.
-    "batch_engines": "store",
+    # The writer's own connections, for tests that watch its statements or break its driver.
+    "batch_connections": "store",
     # The first exact local match of a sentence: the benches' and tests' one-call reading.
     "recognize": "local",
 }

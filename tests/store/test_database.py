@@ -98,9 +98,8 @@ async def test_a_commit_does_not_wait_for_the_disk(store: Store) -> None:
     """NORMAL sync: the loop commits; the writer syncs an answered turn in a thread."""
     async with store.engine.connect() as connection:
         assert await connection.scalar(text("PRAGMA synchronous")) == 1
-    for engine in store.writer.batch_engines:
-        with engine.connect() as own:
-            assert own.scalar(text("PRAGMA synchronous")) == 1
+    for own in store.writer.batch_connections:
+        assert own.dbapi.execute("PRAGMA synchronous").fetchone() == (1,)
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:

@@ -67,6 +67,17 @@ def _storable_parameters(
     return statement, _storable_row(parameters)
 
 
+def storable_row(row: tuple[object, ...]) -> tuple[object, ...]:
+    """A row of positional parameters made storable; the same tuple if it is already.
+
+    For the writer's own connections, which run statements outside the engine
+    (:mod:`addon.store.turns.driver`).
+    """
+    if all(type(value) is not str or value.isascii() for value in row):
+        return row
+    return tuple(_storable_value(value) for value in row)
+
+
 def _storable_row(row: Any) -> Any:
     """One statement's parameters, the same object unless a value needed cleaning."""
     if isinstance(row, Mapping):

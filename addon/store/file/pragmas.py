@@ -1,12 +1,13 @@
 """The pragmas every connection to the database gets before anyone uses it.
 
-The store's engine (:mod:`addon.store.database`) and the writer's own connection
-(:mod:`addon.store.turns.writer`) open the same file and must see it the same way.
+The store's engine (:mod:`addon.store.database`) and the writer's own connections
+(:mod:`addon.store.turns.driver`) open the same file and must see it the same way.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from pathlib import Path
 
 from sqlalchemy.engine.interfaces import DBAPIConnection
@@ -16,7 +17,9 @@ _LOGGER = logging.getLogger(__name__)
 WAL_LIMIT_BYTES = 4 * 1024 * 1024
 
 
-def set_pragmas(dbapi_connection: DBAPIConnection, path: Path | str, busy_timeout_ms: int) -> None:
+def set_pragmas(
+    dbapi_connection: DBAPIConnection | sqlite3.Connection, path: Path | str, busy_timeout_ms: int
+) -> None:
     """Busy timeout, WAL, NORMAL sync, foreign keys, no automatic checkpoints, WAL size limit.
 
     WAL lets the web UI read while the agent writes; NORMAL sync lets a commit return once it is

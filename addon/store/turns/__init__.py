@@ -3,8 +3,9 @@
 The agent sees ``ConversationRecords`` (``records``) and the records it hands over
 (``conversations``: ``TurnRecord``, ``LLMCallRecord``, ``ToolCallRecord``, ``OutcomeUpdate``).
 Behind them the one ``TurnWriter`` (``writer``) queues (``write_queue``) and batches (``batches``,
-with its statements compiled once in ``prepared``) the writes of ``turn_writes``, with ids reserved
-ahead (``ids``) and prompts and tool lists stored once (``payloads``).
+on its own ``sqlite3`` connections, ``driver``, with its statements compiled once in
+``prepared``) the writes of ``turn_writes``, with ids reserved ahead (``ids``) and prompts and
+tool lists stored once (``payloads``).
 """
 
 from addon.store.turns.conversations import (

@@ -23,6 +23,7 @@ from addon.store.turns.conversations import (
     OutcomeUpdate,
     TurnRecord,
 )
+from addon.store.turns.driver import DriverConnection
 from addon.store.turns.payloads import Detached, Detacher
 from addon.store.turns.prepared import Statements
 
@@ -30,10 +31,12 @@ TITLE_LENGTH = 120
 
 # A statement's parameters for one row, by column (or bound parameter) name.
 type Row = dict[str, object]
+# The writer's own connection, or a SQLAlchemy one (tools and tests writing turns themselves).
+type Writable = Connection | DriverConnection
 
 
 def write_turns(
-    connection: Connection, turns: Sequence[NumberedTurn], statements: Statements | None = None
+    connection: Writable, turns: Sequence[NumberedTurn], statements: Statements | None = None
 ) -> None:
     """Store a batch of turns (creating their conversations on first use), in order.
 
@@ -42,14 +45,13 @@ def write_turns(
     calls and the tool calls. Core statements with ids given out in advance: ORM objects would cost
     a flush per dependency level and a unit of work nobody reads, and ids read back would cost a
     round trip per row. Everything stays in the caller's transaction. Synchronous: the writer runs
-    it in its thread, where the rows are serialised too, off the event loop; an async caller passes
-    it to ``AsyncConnection.run_sync``. The writer passes its ``statements``, compiled once
+    it on its own connection (:mod:`addon.store.turns.batches`); an async caller passes it to
+    ``AsyncConnection.run_sync``. The writer passes its ``statements``, compiled once
     (:mod:`addon.store.turns.prepared`); without, they are compiled for this call.
     """
     if not turns:
         return
-    if statements is None:
-        statements = Statements(connection.dialect)
+    statements = statements or Statements(connection.dialect)
     conversations: dict[str, _NewTurns] = {}
     later: list[int] = []
     for numbered in turns:
@@ -217,7 +219,7 @@ def _turn_row(numbered: NumberedTurn, later: int) -> Row:
 
 
 def _insert_llm_calls(
-    connection: Connection, turns: Sequence[NumberedTurn], statements: Statements
+    connection: Writable, turns: Sequence[NumberedTurn], statements: Statements
 ) -> None:
     """Store the batch's model calls, and the system prompts and tool lists they reference."""
     detacher = Detacher()
@@ -269,7 +271,7 @@ def _llm_call_row(
     }
 
 
-def _insert_payloads(connection: Connection, detacher: Detacher, statements: Statements) -> None:
+def _insert_payloads(connection: Writable, detacher: Detacher, statements: Statements) -> None:
     """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
     if detacher.payloads:
         created_at = utcnow()
@@ -281,7 +283,7 @@ def _insert_payloads(connection: Connection, detacher: Detacher, statements: Sta
 
 
 def write_later_calls(
-    connection: Connection, calls: Sequence[LaterCall], statements: Statements | None = None
+    connection: Writable, calls: Sequence[LaterCall], statements: Statements | None = None
 ) -> None:
     """Store model calls made for stored turns after they ended, each after its turn's calls.
 
@@ -291,8 +293,7 @@ def write_later_calls(
     """
     if not calls:
         return
-    if statements is None:
-        statements = Statements(connection.dialect)
+    statements = statements or Statements(connection.dialect)
     detacher = Detacher()
     rows = []
     for later in calls:
@@ -304,7 +305,9 @@ def write_later_calls(
     statements.execute(connection, INSERT_LATER_CALL, rows)
 
 
-def write_outcomes(connection: Connection, updates: Sequence[OutcomeUpdate]) -> None:
+def write_outcomes(
+    connection: Writable, updates: Sequence[OutcomeUpdate], statements: Statements | None = None
+) -> None:
     """Record outcome checks; a turn newly flagged also counts on its conversation.
 
     The last verdict on a turn wins; a turn flagged by any of them counts once, and only if it
@@ -312,11 +315,13 @@ def write_outcomes(connection: Connection, updates: Sequence[OutcomeUpdate]) -> 
     """
     if not updates:
         return
+    statements = statements or Statements(connection.dialect)
     latest = {update.turn_id: update for update in updates}
     flagged = dict.fromkeys(update.turn_id for update in updates if update.flagged)
     if flagged:
-        connection.execute(COUNT_FLAG, [{"turn": turn_id} for turn_id in flagged])
-    connection.execute(
+        statements.execute(connection, COUNT_FLAG, [{"turn": turn_id} for turn_id in flagged])
+    statements.execute(
+        connection,
         SET_OUTCOME,
         [
             {

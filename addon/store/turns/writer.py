@@ -39,13 +39,14 @@ import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from sqlalchemy import Engine, select, text
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from addon.store.file import WalSync
 from addon.store.models import Conversation
 from addon.store.turns.batches import DATABASE_FAILURES, ITEM_FAILURES, BatchConnections
 from addon.store.turns.conversations import LLMCallRecord, OutcomeUpdate, TurnIds, TurnRecord
+from addon.store.turns.driver import DriverConnection
 from addon.store.turns.ids import BLOCK
 from addon.store.turns.write_queue import AddedTurn, Item, WriteQueue, described, split
 
@@ -106,16 +107,15 @@ class TurnWriter:
                 (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one()
             )
         self._ids.settle(claims)
-        self._batches = BatchConnections(self._engine, busy_timeout_ms)
-        database = self._engine.url.database
-        if database and database != ":memory:":
-            self._wal_sync = WalSync(Path(database))
+        database = Path(self._engine.url.database or "")
+        self._batches = BatchConnections(database, busy_timeout_ms)
+        self._wal_sync = WalSync(database)
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
 
     @property
-    def batch_engines(self) -> tuple[Engine, Engine]:
-        """The engines batches are written through: on the loop, and in the writer's thread."""
-        return self._started().engines
+    def batch_connections(self) -> tuple[DriverConnection, DriverConnection]:
+        """The connections batches are written through: on the loop, and in the writer's thread."""
+        return self._started().connections
 
     def knows(self, conversation_id: str) -> bool:
         """Whether ``conversation_id`` has turns, stored or waiting (pruned ones may linger)."""
@@ -443,7 +443,8 @@ class TurnWriter:
         before any turn holding one is written; those another writer took meanwhile are given
         again, the one case in which a turn is not stored under the id it was given.
         """
-        claims = await self._started().reserve(self._ids)
+        async with self._engine.begin() as connection:
+            claims = await connection.run_sync(self._ids.reserve)
         lost_turns, lost_calls = self._ids.settle(claims)
         if lost_turns or lost_calls:
             renumbered = self._queue.renumber(batch, self._ids, lost_turns, lost_calls)

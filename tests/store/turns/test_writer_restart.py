@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
-from typing import Any
+from typing import Any, cast
 
 from aiohttp.test_utils import TestClient
-from sqlalchemy import event
 
 from addon import keys
 from addon.store.database import Store
@@ -21,17 +21,29 @@ class FaultyDriver(RuntimeError):
     """What the database layer raises here: neither a refused write nor a bad item."""
 
 
-def fail_next_write(store: Store) -> None:
-    """Make the writer's next batch raise at its first statement (SQLAlchemy's event seam)."""
-    fired = threading.Event()
+class BreakingDriver:
+    """The writer's ``sqlite3`` connection, breaking once at the next conversations insert."""
 
-    def fail(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.startswith("INSERT INTO conversations") and not fired.is_set():
-            fired.set()
+    def __init__(self, connection: sqlite3.Connection, fired: threading.Event) -> None:
+        self._connection = connection
+        self._fired = fired
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        """Raise once for the first statement of a batch; run every other as the driver does."""
+        if sql.startswith("INSERT INTO conversations") and not self._fired.is_set():
+            self._fired.set()
             raise FaultyDriver("the driver broke")
+        return self._connection.execute(sql, *args)
 
-    for engine in store.writer.batch_engines:
-        event.listen(engine, "before_cursor_execute", fail)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def fail_next_write(store: Store) -> None:
+    """Make the writer's next batch raise at its first statement, on the loop or in its thread."""
+    fired = threading.Event()
+    for connection in store.writer.batch_connections:
+        connection.dbapi = cast(sqlite3.Connection, BreakingDriver(connection.dbapi, fired))
 
 
 def next_turn_insert(store: Store) -> asyncio.Event:
@@ -39,12 +51,12 @@ def next_turn_insert(store: Store) -> asyncio.Event:
     inserting = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def seen(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    def seen(statement: str) -> None:
         if statement.startswith("INSERT INTO turns"):
             loop.call_soon_threadsafe(inserting.set)
 
-    for engine in store.writer.batch_engines:
-        event.listen(engine, "before_cursor_execute", seen)
+    for connection in store.writer.batch_connections:
+        connection.dbapi.set_trace_callback(seen)
     return inserting
 
 
