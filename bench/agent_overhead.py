@@ -49,7 +49,8 @@ time, though cache and scheduler contention still show in it).
 
 Targets at 1,000 entities: overhead p50 ≤ 3 ms and p95 ≤ 10 ms. With ``--profile``, the
 1,000-entity turns also run under cProfile (which inflates their figures) and the top costs are
-printed. The last line is one JSON object.
+printed (and written to the file ``BENCH_PROFILE_OUT`` names, if set, for ``pstats``). The last
+line is one JSON object.
 """
 
 from __future__ import annotations
