@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, Memory, ToolCall, Turn
+from addon.store.turns import write_search_index
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
@@ -19,7 +20,7 @@ async def add_conversation(
 ) -> list[int]:
     """A conversation with one turn per (user text, reply) pair, each with a model and tool call.
 
-    Returns the turn ids.
+    Returns the turn ids; the turns are in the search index.
     """
     async with store.sessionmaker.begin() as session:
         conversation = Conversation(
@@ -38,7 +39,10 @@ async def add_conversation(
             conversation.turns.append(turn)
         session.add(conversation)
         await session.flush()
-        return [turn.id for turn in conversation.turns]
+        turn_ids = [turn.id for turn in conversation.turns]
+        # As the store's writer does after the answers (store/turns/batches.py).
+        await (await session.connection()).run_sync(write_search_index, turn_ids)
+        return turn_ids
 
 
 async def add_memory(store: Store, content: str, source_conversation_id: str | None) -> int:

@@ -18,7 +18,7 @@ from addon.store.turns.conversations import (
 from addon.store.turns.ids import reserve
 from addon.store.turns.payloads import SentRequest, sent_requests
 from addon.store.turns.records import ConversationRecords
-from addon.store.turns.turn_writes import write_turns
+from addon.store.turns.turn_writes import write_search_index, write_turns
 from addon.store.turns.write_queue import AddedTurn
 from addon.store.turns.writer import TurnWriter
 
@@ -34,5 +34,6 @@ __all__ = [
     "TurnWriter",
     "reserve",
     "sent_requests",
+    "write_search_index",
     "write_turns",
 ]

@@ -10,6 +10,11 @@ never waits for a lock), anything larger, or a batch meeting a held lock, in one
 thread of its own, where the store's busy timeout applies. Writing everything in the thread was
 measured first: the GIL makes its CPU the loop's anyway, and a lone turn waited 2-4 ms longer
 for the two hops (docs/DECISIONS.md).
+
+A turn's words enter the search index (FTS5's ``turns_fts``) in a later transaction than the one
+its answer waits for, about 0.13 ms sooner answers: with the next batch nobody waits for, or at
+the writer's next quiet moment (:mod:`addon.store.turns.writer`); the turns written meanwhile
+are :attr:`BatchConnections.unindexed`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,12 @@ from sqlalchemy.exc import OperationalError, StatementError
 
 from addon.store.turns.driver import DriverConnection
 from addon.store.turns.prepared import Statements
-from addon.store.turns.turn_writes import write_later_calls, write_outcomes, write_turns
+from addon.store.turns.turn_writes import (
+    write_later_calls,
+    write_outcomes,
+    write_search_index,
+    write_turns,
+)
 from addon.store.turns.write_queue import Sorted, WriteQueue, split
 
 # The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
@@ -54,37 +64,44 @@ class BatchConnections:
             raise
         # Compiled once (the two connections' dialects are alike); used by one call at a time.
         self._statements = Statements(self._inline.dialect)
+        self.unindexed: list[int] = []
+        """Turns written while someone waited for their answer, not yet in the search index."""
 
     @property
     def connections(self) -> tuple[DriverConnection, DriverConnection]:
         """The connections batches are written through: on the loop, then in the thread."""
         return self._inline, self._threaded
 
-    def write_inline(self, batch: Sorted) -> bool:
+    def write_inline(self, batch: Sorted, *, index: bool) -> bool:
         """One transaction on the loop, now, if the batch is small and the lock free; else False.
 
         Never waits: a held write lock, or a larger batch, is left to :meth:`write`'s thread.
+        ``index``: the batch's turns, and those written before without, enter the search index
+        in the same transaction; else they wait for a later one (:attr:`unindexed`).
         """
         if len(batch) > INLINE_MAX_ITEMS:
             return False
+        indexing = self._indexing(batch, index=index)
         try:
-            _write(self._inline, self._statements, batch)
+            _write(self._inline, self._statements, batch, indexing)
         except OperationalError as err:
             if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
                 raise
             return False
+        self._indexed(batch, indexing, index=index)
         return True
 
     def write_waiting(self, queue: WriteQueue) -> None:
         """Write all ``queue`` holds in the caller's task, now, or put it back for the writer.
 
         For a turn handed over while the writer's task is idle: the reply need not wait for that
-        task to be scheduled. Anything in the way (a held lock, a value that cannot be stored,
-        any failure) puts the batch back, and the task meets it as it meets any batch.
+        task to be scheduled, nor for the turn's search index, written after the answer. Anything
+        in the way (a held lock, a value that cannot be stored, any failure) puts the batch back,
+        and the task meets it as it meets any batch.
         """
         batch = queue.take()
         try:
-            written = self.write_inline(split(batch))
+            written = self.write_inline(split(batch), index=False)
         except Exception:  # a boundary: the writer's task writes it again and handles what fails
             _LOGGER.debug("Writing at once failed; the writer's task takes it", exc_info=True)
             written = False
@@ -94,11 +111,33 @@ class BatchConnections:
         else:
             queue.put_back(batch)
 
-    async def write(self, batch: Sorted) -> None:
-        """One transaction for ``batch``: on the loop if it can, else in the thread."""
-        if self.write_inline(batch):
+    async def write(self, batch: Sorted, *, index: bool = True) -> None:
+        """One transaction for ``batch``: on the loop if it can, else in the thread.
+
+        With ``index``, every turn not yet in the search index enters it in the same
+        transaction (a batch with nothing else in it just does that).
+        """
+        if not len(batch) and not (index and self.unindexed):
+            return  # nothing to write
+        if self.write_inline(batch, index=index):
             return
-        await self._in_thread(partial(_write, self._threaded, self._statements, batch))
+        indexing = self._indexing(batch, index=index)
+        await self._in_thread(partial(_write, self._threaded, self._statements, batch, indexing))
+        self._indexed(batch, indexing, index=index)
+
+    def _indexing(self, batch: Sorted, *, index: bool) -> list[int]:
+        """The turns to put in the search index with ``batch``: none, or every one not in it."""
+        if not index:
+            return []
+        return [*self.unindexed, *(numbered.turn_id for numbered in batch.turns)]
+
+    def _indexed(self, batch: Sorted, indexing: list[int], *, index: bool) -> None:
+        """After ``batch`` committed: its turns wait for the index, or ``indexing`` is in it."""
+        if index:
+            done = set(indexing)
+            self.unindexed = [turn_id for turn_id in self.unindexed if turn_id not in done]
+        else:
+            self.unindexed.extend(numbered.turn_id for numbered in batch.turns)
 
     async def close(self) -> None:
         """Close both connections (never checkpointing) and stop the thread."""
@@ -111,8 +150,11 @@ class BatchConnections:
         return await asyncio.get_running_loop().run_in_executor(self._thread, function)
 
 
-def _write(connection: DriverConnection, statements: Statements, batch: Sorted) -> None:
+def _write(
+    connection: DriverConnection, statements: Statements, batch: Sorted, indexing: list[int]
+) -> None:
     with connection.transaction():
         write_turns(connection, batch.turns, statements)
         write_later_calls(connection, batch.later, statements)
         write_outcomes(connection, batch.updates, statements)
+        write_search_index(connection, indexing)

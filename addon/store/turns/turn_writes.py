@@ -130,6 +130,20 @@ INSERT_TURN: Final = insert(Turn).values(
 INSERT_PAYLOADS: Final = sqlite_insert(LLMPayload).on_conflict_do_nothing(
     index_elements=[LLMPayload.hash]
 )
+# A turn's words enter the search index (``turns_fts``) once, after its answer: the index's
+# triggers fire only for deletes and updates (migration 6c2e8f4b0a71). The turn is looked up by
+# id twice (its row, and whether the index holds it already), so indexing again does nothing.
+INDEX_TURN: Final = (
+    "INSERT INTO turns_fts(rowid, user_text, reply_text) "
+    "SELECT id, user_text, reply_text FROM turns WHERE id = ? "
+    "AND NOT EXISTS (SELECT 1 FROM turns_fts_docsize WHERE turns_fts_docsize.id = ?)"
+)
+# Every turn the index lacks (a crash between a turn's commit and its indexing): at start.
+INDEX_MISSING: Final = (
+    "INSERT INTO turns_fts(rowid, user_text, reply_text) "
+    "SELECT id, user_text, reply_text FROM turns WHERE NOT EXISTS "
+    "(SELECT 1 FROM turns_fts_docsize WHERE turns_fts_docsize.id = turns.id)"
+)
 # Flagging a turn counts once on its conversation, however often the turn is judged.
 COUNT_FLAG: Final = (
     update(Conversation)
@@ -303,6 +317,21 @@ def write_later_calls(
         rows.append(row | {"for_turn": later.turn_id})
     _insert_payloads(connection, detacher, statements)
     statements.execute(connection, INSERT_LATER_CALL, rows)
+
+
+def write_search_index(connection: Writable, turn_ids: Sequence[int]) -> None:
+    """Put the turns ``turn_ids`` in the search index, each once (a gone one is skipped).
+
+    Apart from :func:`write_turns`: the writer indexes turns in a later transaction than the
+    one an answer waits for (:mod:`addon.store.turns.batches`).
+    """
+    if not turn_ids:
+        return
+    rows = [(turn_id, turn_id) for turn_id in turn_ids]
+    if isinstance(connection, DriverConnection):
+        connection.run(INDEX_TURN, rows)
+    else:
+        connection.exec_driver_sql(INDEX_TURN, rows if len(rows) > 1 else rows[0])
 
 
 def write_outcomes(

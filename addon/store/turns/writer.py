@@ -27,8 +27,10 @@ task that writes stops, which :attr:`TurnWriter.failing` (and so the store's hea
 and it is started again after a growing pause, with everything it held put back first.
 
 A turn handed over while that task is idle is written by the caller, lock permitting
-(:meth:`BatchConnections.write_waiting`). Whoever must read a just-finished turn calls
-:meth:`TurnWriter.flush` first (the web UI's pages, history after a cache miss).
+(:meth:`BatchConnections.write_waiting`). Its words enter the search index after the answer:
+with the next batch nobody waits for, or when no turn is being answered; at start, any turn a
+crash left out. Whoever must read a just-finished turn calls :meth:`TurnWriter.flush` first (the
+web UI's pages, history after a cache miss), which also waits for the search index.
 """
 
 from __future__ import annotations
@@ -48,7 +50,15 @@ from addon.store.turns.batches import DATABASE_FAILURES, ITEM_FAILURES, BatchCon
 from addon.store.turns.conversations import LLMCallRecord, OutcomeUpdate, TurnIds, TurnRecord
 from addon.store.turns.driver import DriverConnection
 from addon.store.turns.ids import BLOCK
-from addon.store.turns.write_queue import AddedTurn, Item, WriteQueue, described, split
+from addon.store.turns.turn_writes import INDEX_MISSING
+from addon.store.turns.write_queue import (
+    AddedTurn,
+    Item,
+    Sorted,
+    WriteQueue,
+    described,
+    split,
+)
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -103,6 +113,8 @@ class TurnWriter:
         async with self._engine.begin() as connection:
             claims = await connection.run_sync(self._ids.reserve)
             self._known = set((await connection.scalars(select(Conversation.id))).all())
+            # Turns a crash left out of the search index (committed, not yet indexed).
+            await connection.exec_driver_sql(INDEX_MISSING)
             busy_timeout_ms = int(
                 (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one()
             )
@@ -240,22 +252,29 @@ class TurnWriter:
             yield
         finally:
             self._active -= 1
-            if self._active == 0 and self._queue.items:
+            if self._active == 0 and (self._queue.items or self._unindexed):
                 self._wake.set()
 
     async def flush(self) -> bool:
         """Wait until everything submitted so far is written; False if writing it failed.
 
-        Whatever failed stays queued and is retried; the caller reads what is stored.
+        Whatever failed stays queued and is retried; the caller reads what is stored, and
+        finds every turn written so far in the search index too.
         """
-        if self._queue.all_written:
-            return True
-        if self._task is None or self._task.done():
-            return False
-        future = self._queue.flushed()
-        self._wake.set()
-        self._urgent.set()
-        return await future
+        while not self._queue.all_written or self._unindexed:
+            if self._task is None or self._task.done():
+                return False
+            future = self._queue.flushed()
+            self._wake.set()
+            self._urgent.set()
+            if not await future:
+                return False
+        return True
+
+    @property
+    def _unindexed(self) -> bool:
+        """Whether turns written while their answer waited are not in the search index yet."""
+        return self._batches is not None and bool(self._batches.unindexed)
 
     async def close(self) -> None:
         """Write everything still waiting (a few tries), then stop."""
@@ -349,7 +368,12 @@ class TurnWriter:
             self._idle = False
             self._wake.clear()
             if not self._queue.items:
-                self._queue.answer_waiters(ok=True)
+                # Turns written while their answer waited go into the search index now, when no
+                # turn is being answered (or someone waits for everything to be written).
+                if self._unindexed and (self._active == 0 or self._queue.awaited):
+                    await self._index()
+                else:
+                    self._queue.answer_waiters(ok=True)
                 continue
             hold = self._hold_for()
             if hold > 0:
@@ -428,8 +452,25 @@ class TurnWriter:
         self._queue.answer_waiters(ok=False)
 
     async def _write_batch(self, batch: list[Item]) -> None:
-        """One transaction for the batch's turns and outcome checks, in order."""
-        await self._started().write(split(batch))
+        """One transaction for the batch's turns and outcome checks, in order.
+
+        The turns not yet in the search index enter it too, unless someone waits for a commit
+        (then it waits for a batch nobody waits for, or the next quiet moment).
+        """
+        await self._started().write(split(batch), index=not self._queue.commits_awaited)
+
+    async def _index(self) -> None:
+        """Put the turns written while their answer waited in the search index.
+
+        Then the flushes are answered; a failure tells them False and is tried again at the
+        next wake.
+        """
+        try:
+            await self._started().write(Sorted([], [], []))
+        except DATABASE_FAILURES as err:
+            self._failed([], err)
+            return
+        self._queue.answer_waiters(ok=True)
 
     def _started(self) -> BatchConnections:
         if self._batches is None:

@@ -1,0 +1,88 @@
+"""A turn's words enter the search index after its answer, and none is ever left out."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sqlalchemy import text
+
+from addon.store.database import Store
+from addon.store.models import Conversation
+from tests.store.search import search_turn_ids
+from tests.store.turns.build import turn
+
+WAIT_S = 30.0
+
+
+async def searchable(store: Store, words: str) -> list[int]:
+    """The turns the search index finds for ``words``."""
+    async with store.sessionmaker() as session:
+        return await search_turn_ids(session, words, 10)
+
+
+def next_indexing(store: Store) -> asyncio.Event:
+    """Set when the writer next writes the search index (on the loop or in its thread)."""
+    indexing = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def seen(statement: str) -> None:
+        if statement.startswith("INSERT INTO turns_fts"):
+            loop.call_soon_threadsafe(indexing.set)
+
+    for connection in store.writer.batch_connections:
+        connection.dbapi.set_trace_callback(seen)
+    return indexing
+
+
+async def test_a_turn_enters_the_index_once_its_answer_is_out(store: Store) -> None:
+    """Not in the transaction the answer waits for; by itself once no turn is being answered."""
+    with store.writer.turn_in_progress():
+        added = await store.writer.add(turn("c1", user_text="open the garage door"))
+        assert await added.committed
+        assert await searchable(store, "garage") == []
+        indexing = next_indexing(store)
+    await asyncio.wait_for(indexing.wait(), WAIT_S)  # nobody flushing
+    assert await searchable(store, "garage") == [added.turn_id]
+
+
+async def test_a_flush_waits_for_the_index_even_while_a_turn_is_answered(store: Store) -> None:
+    """A page that flushes before it searches finds the turn just answered."""
+    with store.writer.turn_in_progress():
+        added = await store.writer.add(turn("c1", user_text="open the garage door"))
+        assert await added.committed
+        assert await store.writer.flush()
+        assert await searchable(store, "garage") == [added.turn_id]
+
+
+async def test_a_turn_a_crash_left_out_of_the_index_is_indexed_at_start(
+    store: Store, tmp_path: Path
+) -> None:
+    """A turn committed but never indexed (the process died between) is found after a restart."""
+    with store.writer.turn_in_progress():
+        added = await store.writer.add(turn("c1", user_text="open the garage door"))
+        assert await added.committed
+        # The process dies here: the next start sees a committed turn the index lacks.
+        copy = tmp_path / "after-crash.db"
+        async with store.engine.connect() as connection:
+            await connection.exec_driver_sql(f"VACUUM INTO '{copy}'")
+    reopened = await Store.open(copy)
+    try:
+        assert await searchable(reopened, "garage") == [added.turn_id]
+    finally:
+        await reopened.close()
+
+
+async def test_deleting_a_turn_the_index_never_held_leaves_the_index_sound(store: Store) -> None:
+    """Retention may delete a turn before its indexing: the index is not told to forget it."""
+    with store.writer.turn_in_progress():
+        added = await store.writer.add(turn("c1", user_text="open the garage door"))
+        assert await added.committed
+        async with store.sessionmaker.begin() as session:
+            await session.delete(await session.get_one(Conversation, "c1"))
+    assert await store.writer.flush()
+    async with store.engine.begin() as connection:
+        await connection.execute(
+            text("INSERT INTO turns_fts(turns_fts, rank) VALUES ('integrity-check', 1)")
+        )
+    assert await searchable(store, "garage") == []
