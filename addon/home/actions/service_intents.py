@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -306,13 +306,11 @@ async def handle_service_intent(
         planned = [_plan(rule, state) for state in result.states]
     except IntentHandleError as err:
         return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    outcomes = await asyncio.gather(
-        *(
-            _call(plan, state, rule, data, executor)
-            for plan, state in zip(planned, result.states, strict=True)
-        ),
-        return_exceptions=True,
-    )
+    calls_made = [
+        _call(plan, state, rule, data, executor)
+        for plan, state in zip(planned, result.states, strict=True)
+    ]
+    outcomes = await _each(calls_made)
     failed: list[IntentTarget] = []
     calls: list[ServiceCall] = []
     problems: list[str] = []
@@ -340,6 +338,21 @@ async def handle_service_intent(
         message="; ".join(problems) if problems else None,
         calls=tuple(calls),
     )
+
+
+async def _each(calls: list[Coroutine[Any, Any, ServiceCall]]) -> list[ServiceCall | BaseException]:
+    """Run the entities' calls at once, each one's call or error in order (``return_exceptions``).
+
+    One entity (the usual target) is awaited in place: gather would wrap it in a task of its
+    own and give the event loop a turn before it starts, for nothing to overlap. Its error is
+    returned as gather returns it; a cancellation of the turn still propagates.
+    """
+    if len(calls) != 1:
+        return await asyncio.gather(*calls, return_exceptions=True)
+    try:
+        return [await calls[0]]
+    except Exception as err:  # returned, as gather(return_exceptions=True) does
+        return [err]
 
 
 def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> JsonObject:

@@ -53,6 +53,14 @@ class ContextIndex:
     area_phrases: Mapping[Phrase, tuple[str, ...]]
     floor_phrases: Mapping[Phrase, tuple[str, ...]]
     longest_phrase: int
+    name_reach: Mapping[str, int]
+    """A word → the most words of a name or alias (a key of :attr:`by_phrase`) starting with it.
+
+    A request's words are tried as the start of every name up to this long: a word that starts
+    none (most of what people say) costs one look-up instead of one per length up to
+    :attr:`longest_phrase`."""
+    place_reach: Mapping[str, int]
+    """The same for the areas' and floors' names and aliases."""
     by_area: Mapping[str, tuple[str, ...]]
     area_names: Mapping[str, str]
     """Each area's name and aliases, as the overview writes them."""
@@ -116,6 +124,12 @@ class ContextIndex:
         def shortest(ids: set[str]) -> tuple[str, ...]:
             return tuple(sorted(ids, key=lambda e: (len(entity_words[e]), rank[e])))
 
+        area_phrases = _place_phrases(
+            (area.area_id, (area.name, *area.aliases)) for area in model.areas.values()
+        )
+        floor_phrases = _place_phrases(
+            (floor.floor_id, (floor.name, *floor.aliases)) for floor in model.floors.values()
+        )
         return cls(
             entities=MappingProxyType({entity.entity_id: entity for entity in listed}),
             rank=MappingProxyType(rank),
@@ -125,13 +139,11 @@ class ContextIndex:
             entity_kinds=MappingProxyType(entity_kinds),
             by_phrase=MappingProxyType({key: shortest(ids) for key, ids in by_phrase.items()}),
             by_pair=MappingProxyType({key: shortest(ids) for key, ids in by_pair.items()}),
-            area_phrases=_place_phrases(
-                (area.area_id, (area.name, *area.aliases)) for area in model.areas.values()
-            ),
-            floor_phrases=_place_phrases(
-                (floor.floor_id, (floor.name, *floor.aliases)) for floor in model.floors.values()
-            ),
+            area_phrases=area_phrases,
+            floor_phrases=floor_phrases,
             longest_phrase=longest,
+            name_reach=_reach(by_phrase),
+            place_reach=_reach([*area_phrases, *floor_phrases]),
             by_area=MappingProxyType({key: tuple(ids) for key, ids in by_area.items()}),
             area_names=MappingProxyType(
                 {a.area_id: ", ".join((a.name, *a.aliases)) for a in model.areas.values()}
@@ -215,3 +227,12 @@ def _place_phrases(
             if phrase and place_id not in table.setdefault(phrase, []):
                 table[phrase].append(place_id)
     return MappingProxyType({key: tuple(ids) for key, ids in table.items()})
+
+
+def _reach(phrases: Iterable[Phrase]) -> Mapping[str, int]:
+    """Each first word of ``phrases`` → the length of the longest phrase starting with it."""
+    reach: dict[str, int] = {}
+    for phrase in phrases:
+        if phrase and len(phrase) > reach.get(phrase[0], 0):
+            reach[phrase[0]] = len(phrase)
+    return MappingProxyType(reach)

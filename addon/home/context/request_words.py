@@ -48,8 +48,10 @@ def parse_request(index: ContextIndex, text: str) -> ParsedRequest:
     rest: list[str] = []
     kind_said: list[str] = []
     i = 0
+    reach = index.place_reach
     while i < len(said):
-        for length in range(min(index.longest_phrase, len(said) - i), 0, -1):
+        longest = min(index.longest_phrase, reach.get(said[i], 0), len(said) - i)
+        for length in range(longest, 0, -1):
             phrase = said[i : i + length]
             if phrase in index.area_phrases:
                 areas.extend(a for a in index.area_phrases[phrase] if a not in areas)

@@ -194,7 +194,7 @@ def _names(
     spans = [
         (start, start + length, found)
         for start in range(len(said))
-        for length in range(1, min(index.longest_phrase, len(said) - start) + 1)
+        for length in range(1, min(index.name_reach.get(said[start], 0), len(said) - start) + 1)
         if (found := index.by_phrase.get(said[start : start + length], ()))
     ]
     whole = [

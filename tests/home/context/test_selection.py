@@ -120,6 +120,23 @@ def test_area_alias_paraphrase_selects_the_area_and_names_the_reason(index: Cont
     assert set(first.reasons) >= {"area", "name"}
 
 
+def test_each_word_reaches_as_far_as_the_longest_name_it_starts(index: ContextIndex) -> None:
+    """Names and places are tried from a word only up to the longest one starting with it."""
+    assert index.name_reach["ceiling"] == 2  # Ceiling Light, Ceiling Fan
+    assert index.name_reach["kid"] == 3  # Kids Room Temperature
+    assert "turn" not in index.name_reach
+    assert index.place_reach["master"] == 2  # Master Bedroom
+    assert index.place_reach["first"] == 2  # First Floor
+    assert "light" not in index.place_reach
+
+
+def test_a_place_of_two_words_after_a_word_starting_none_is_found(index: ContextIndex) -> None:
+    """The reach changes only how far a word is tried: "the master bedroom" is the bedroom."""
+    selection = select(index, SelectionRequest("switch off the lamp in the master bedroom"))
+    assert selection.area_ids == ("bedroom",)
+    assert selection.entities[0].entity_id == "light.reading_lamp"
+
+
 def test_speaker_area_entities_come_with_a_request_naming_no_place(index: ContextIndex) -> None:
     """A satellite's area lends its entities, marked as the speaker's area."""
     selection = select(index, SelectionRequest("turn on the light", speaker_area_id="office"))
