@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 from typing import Any
@@ -114,3 +115,20 @@ async def record(store: Store, *records: TurnRecord) -> list[int]:
         async with store.sessionmaker.begin() as session:
             ids.append(await record_turn(session, one))
     return ids
+
+
+def next_statement(store: Store, beginning: str) -> asyncio.Event:
+    """An event set when the writer next runs a statement so beginning (loop or thread).
+
+    Watches the writer's own connections through ``sqlite3``'s trace hook, without sleeping.
+    """
+    seen_it = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def seen(statement: str) -> None:
+        if statement.startswith(beginning):
+            loop.call_soon_threadsafe(seen_it.set)
+
+    for connection in store.writer.batch_connections:
+        connection.dbapi.set_trace_callback(seen)
+    return seen_it

@@ -7,25 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, insert
+from sqlalchemy import Engine, insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from addon.store.file import encoding
-from addon.store.models import Base, Conversation, Turn
+from addon.store.models import Conversation, Turn
 from addon.store.turns.driver import DriverConnection
 from addon.store.turns.prepared import Statements
 from addon.store.turns.turn_writes import COUNT_FLAG, UPSERT_CONVERSATION
-from tests.store.turns.test_prepared import conversation, stored
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    """A database file with the store's tables, serialising JSON the store's way."""
-    engine = create_engine(f"sqlite:///{tmp_path / 'driver.db'}", json_serializer=encoding.dumps)
-    encoding.install(engine)
-    Base.metadata.create_all(engine)
-    yield engine
-    engine.dispose()
+from tests.store.turns.core_rows import conversation, stored
 
 
 @pytest.fixture

@@ -2,57 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
-from typing import Any
+from datetime import UTC, datetime
 
-import pytest
-from sqlalchemy import Engine, create_engine, insert
+from sqlalchemy import Engine, insert
 
-from addon.store.file import encoding
-from addon.store.models import Base, Conversation
+from addon.store.models import Conversation
 from addon.store.turns.prepared import Statements
 from addon.store.turns.turn_writes import UPSERT_CONVERSATION
-
-COLUMNS = "id, started_at, updated_at, source, language, title, turn_count, error_count"
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    """A database file with the store's tables, serialising JSON the store's way."""
-    engine = create_engine(f"sqlite:///{tmp_path / 'prepared.db'}", json_serializer=encoding.dumps)
-    encoding.install(engine)
-    Base.metadata.create_all(engine)
-    yield engine
-    engine.dispose()
-
-
-def conversation(conversation_id: str) -> dict[str, Any]:
-    """A conversation row as the writer builds it: aware times, text beyond ASCII."""
-    started = datetime(2026, 11, 25, 20, 15, 3, 120_000, tzinfo=timezone(timedelta(hours=1)))
-    return {
-        "id": conversation_id,
-        "started_at": started,
-        "updated_at": started + timedelta(seconds=2),
-        "source": "http",
-        "device_id": None,
-        "satellite_id": None,
-        "language": "de",
-        "title": "Schalte die Küche an \ud800",
-        "turn_count": 1,
-        "error_count": 0,
-        "flagged_count": 0,
-    }
-
-
-def stored(engine: Engine, conversation_id: str) -> tuple[Any, ...]:
-    """The row as SQLite holds it, id left out."""
-    with engine.connect() as connection:
-        row = connection.exec_driver_sql(
-            f"SELECT {COLUMNS} FROM conversations WHERE id = ?", (conversation_id,)
-        ).one()
-    return tuple(row)[1:]
+from tests.store.turns.core_rows import conversation, stored
 
 
 def test_a_compiled_upsert_stores_what_cores_upsert_stores(engine: Engine) -> None:

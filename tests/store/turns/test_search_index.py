@@ -10,7 +10,7 @@ from sqlalchemy import text
 from addon.store.database import Store
 from addon.store.models import Conversation
 from tests.store.search import search_turn_ids
-from tests.store.turns.build import turn
+from tests.store.turns.build import next_statement, turn
 
 WAIT_S = 30.0
 
@@ -21,27 +21,13 @@ async def searchable(store: Store, words: str) -> list[int]:
         return await search_turn_ids(session, words, 10)
 
 
-def next_indexing(store: Store) -> asyncio.Event:
-    """Set when the writer next writes the search index (on the loop or in its thread)."""
-    indexing = asyncio.Event()
-    loop = asyncio.get_running_loop()
-
-    def seen(statement: str) -> None:
-        if statement.startswith("INSERT INTO turns_fts"):
-            loop.call_soon_threadsafe(indexing.set)
-
-    for connection in store.writer.batch_connections:
-        connection.dbapi.set_trace_callback(seen)
-    return indexing
-
-
 async def test_a_turn_enters_the_index_once_its_answer_is_out(store: Store) -> None:
     """Not in the transaction the answer waits for; by itself once no turn is being answered."""
     with store.writer.turn_in_progress():
         added = await store.writer.add(turn("c1", user_text="open the garage door"))
         assert await added.committed
         assert await searchable(store, "garage") == []
-        indexing = next_indexing(store)
+        indexing = next_statement(store, "INSERT INTO turns_fts")
     await asyncio.wait_for(indexing.wait(), WAIT_S)  # nobody flushing
     assert await searchable(store, "garage") == [added.turn_id]
 

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient
 from addon import keys
 from addon.store.database import Store
 from addon.store.models import Turn
-from tests.store.turns.build import turn
+from tests.store.turns.build import next_statement, turn
 
 WAIT_S = 30.0
 
@@ -46,20 +46,6 @@ def fail_next_write(store: Store) -> None:
         connection.dbapi = cast(sqlite3.Connection, BreakingDriver(connection.dbapi, fired))
 
 
-def next_turn_insert(store: Store) -> asyncio.Event:
-    """An event set when the writer next inserts turns (on the loop or in its thread)."""
-    inserting = asyncio.Event()
-    loop = asyncio.get_running_loop()
-
-    def seen(statement: str) -> None:
-        if statement.startswith("INSERT INTO turns"):
-            loop.call_soon_threadsafe(inserting.set)
-
-    for connection in store.writer.batch_connections:
-        connection.dbapi.set_trace_callback(seen)
-    return inserting
-
-
 async def test_a_fault_stops_the_writer_which_health_reports_and_which_restarts(
     store: Store,
 ) -> None:
@@ -71,7 +57,7 @@ async def test_a_fault_stops_the_writer_which_health_reports_and_which_restarts(
     assert health.status == "degraded"
     assert "stopped unexpectedly (FaultyDriver: the driver broke)" in health.detail
     assert store.writer.pending == 1
-    inserting = next_turn_insert(store)
+    inserting = next_statement(store, "INSERT INTO turns")
     await asyncio.wait_for(inserting.wait(), WAIT_S)  # the restart's write, nobody flushing
     assert await store.writer.flush()
     async with store.sessionmaker() as session:
