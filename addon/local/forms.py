@@ -51,6 +51,12 @@ class TextForms:
         return cls("\n".join(starts), starts, tuple(strip_end(form) for form in starts))
 
     @cached_property
+    def pairs(self) -> frozenset[str]:
+        """Every two letters in a row of the forms: which words may occur is asked by them."""
+        haystack = self.haystack
+        return frozenset(haystack[start : start + 2] for start in range(len(haystack) - 1))
+
+    @cached_property
     def beginnings(self) -> frozenset[str]:
         """Every beginning of a form, so that "does a form start with v" is a set lookup."""
         return frozenset(form[:end] for form in self.starts for end in range(1, len(form) + 1))

@@ -59,6 +59,8 @@ class _Need:
     """The bits of its one-atom clauses, all of which must be set."""
     longer: tuple[int, ...]
     """The bits of each longer clause, one of which must be set."""
+    every: int
+    """All the bits it names: which slot groups decide whether it survives."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,11 +151,17 @@ class TemplateFilter:
                     single |= mask
                 else:
                     longer.append(mask)
-            key = min(clauses, key=_filing_order, default=frozenset())
+            # Filed under a clause of words if it has one: the first pass takes every slot atom
+            # as present, so only a clause of words can rule the template out there.
+            worded = [clause for clause in clauses if not any(isinstance(a, Slot) for a in clause)]
+            key = min(worded or clauses, key=_filing_order, default=frozenset())
             mask = 0
             for atom in key:
                 mask |= atoms[atom]
-            buckets.setdefault(mask, []).append(_Need(index, single, tuple(longer)))
+            every = single
+            for bits in longer:
+                every |= bits
+            buckets.setdefault(mask, []).append(_Need(index, single, tuple(longer), every))
         self._buckets = [(mask, tuple(needs)) for mask, needs in buckets.items()]
         self._inside: list[tuple[str, int]] = []
         self._starts: dict[str, int] = {}
@@ -172,6 +180,17 @@ class TemplateFilter:
                 self._ends[atom.text] = bit
             else:
                 self._inside.append((atom.text, bit))
+        # The words to find anywhere, by their first two letters: a text is asked only about
+        # the words that begin with a pair of letters it holds (a word of one letter, always).
+        by_pair: dict[str, list[tuple[str, int]]] = {}
+        short: list[tuple[str, int]] = []
+        for word, bit in self._inside:
+            if len(word) < 2:
+                short.append((word, bit))
+            else:
+                by_pair.setdefault(word[:2], []).append((word, bit))
+        self._inside_by_pair = {pair: tuple(words) for pair, words in by_pair.items()}
+        self._inside_short = tuple(short)
         self._start_lengths = sorted({len(text) for text in self._starts})
         self._end_lengths = sorted({len(text) for text in self._ends})
         self._groups = [
@@ -183,6 +202,9 @@ class TemplateFilter:
             )
             for (name, own_id), members in groups.items()
         ]
+        self._slot_bits = 0
+        for group in self._groups:
+            self._slot_bits |= group.bits
 
     def _own_list(self, slot: Slot) -> SlotList | None:
         """The block's own list ``slot`` refers to, if it has one."""
@@ -214,7 +236,12 @@ class TemplateFilter:
                 memo.forms[text, self._skip_key] = forms
         present = 0
         haystack = forms.haystack
-        for word, bit in self._inside:
+        by_pair = self._inside_by_pair
+        for pair in forms.pairs:
+            for word, bit in by_pair.get(pair, ()):
+                if word in haystack:
+                    present |= bit
+        for word, bit in self._inside_short:
             if word in haystack:
                 present |= bit
         starts, ends = self._starts, self._ends
@@ -224,18 +251,35 @@ class TemplateFilter:
         for form in forms.ends:
             for length in self._end_lengths:
                 present |= ends.get(form[-length:], 0)
-        cache = self._cache if cache is None else cache
-        for group in self._groups:
-            present |= self._group_present(group, slot_lists, forms, cache)
-        kept: list[int] = []
+        # Two passes. First with every slot atom taken as present: the templates whose words,
+        # beginnings and endings the text lacks are out, whatever the slots hold (most, for
+        # chatter). Then only the slot groups those that remain name are looked at, which is
+        # exact for them: a group is skipped only when no remaining template needs its bits.
+        hopeful = present | self._slot_bits
+        remaining: list[_Need] = []
+        needed = 0
         for mask, filed in self._buckets:
-            if mask and not mask & present:
+            if mask and not mask & hopeful:
                 continue
             for need in filed:
-                if need.single & present == need.single and all(
-                    longer & present for longer in need.longer
+                if need.single & hopeful == need.single and all(
+                    longer & hopeful for longer in need.longer
                 ):
-                    kept.append(need.index)
+                    remaining.append(need)
+                    needed |= need.every
+        if not remaining:
+            return ()
+        needed &= self._slot_bits
+        cache = self._cache if cache is None else cache
+        for group in self._groups:
+            if group.bits & needed:
+                present |= self._group_present(group, slot_lists, forms, cache)
+        kept = [
+            need.index
+            for need in remaining
+            if need.single & present == need.single
+            and all(longer & present for longer in need.longer)
+        ]
         kept.sort()
         return tuple(kept)
 
