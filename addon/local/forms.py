@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from hassil.intents import SlotList
+from hassil.intents import SlotList, TextSlotValue
 from hassil.util import WHITESPACE_CAPTURE, normalize_for_matching, remove_skip_words_tracked
 
 from addon.local.templates import fold, strip_end
+from addon.local.values import ListValues
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,16 @@ class TextForms:
         return frozenset(form[start:] for form in self.ends for start in range(len(form)))
 
 
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Where a list's values found in one text sit, by their context: the same for every set."""
+
+    values: ListValues
+    forms: TextForms
+    contexts: dict[str | None, tuple[int, TextSlotValue]]
+    """Per value context: where its values were found (the filter's bits), and one of them."""
+
+
 @dataclass(slots=True)
 class TextMemo:
     """What matching one sentence works out once for every set of sentences it is tried on.
@@ -79,3 +90,5 @@ class TextMemo:
 
     forms: dict[tuple[str, tuple[str, ...]], TextForms] = field(default_factory=dict)
     slot_lists: dict[tuple[int, str], dict[str, SlotList]] = field(default_factory=dict)
+    reaches: dict[int, Reach] = field(default_factory=dict)
+    """By the analysed list's identity: the home's names, areas and floors, shared by the sets."""

@@ -34,9 +34,9 @@ from hassil.expression import Sentence
 from hassil.intents import Intent, IntentData, SlotList, TextSlotValue, WildcardSlotList
 from hassil.util import check_excluded_context, check_required_context
 
-from addon.local.forms import TextForms, TextMemo
+from addon.local.forms import Reach, TextForms, TextMemo
 from addon.local.templates import Analysis, Atom, Slot, Where, atom_order, fold
-from addon.local.values import ValueCache, analyse
+from addon.local.values import ListValues, ValueCache, analyse
 
 _ACCEPT_MEMO_SIZE = 4096
 """Remembered context tests (slot group × distinct value context); a home has a few dozen."""
@@ -280,7 +280,7 @@ class TemplateFilter:
         cache = self._cache if cache is None else cache
         for group in self._groups:
             if group.bits & needed:
-                present |= self._group_present(group, slot_lists, forms, cache)
+                present |= self._group_present(group, slot_lists, forms, cache, memo)
         kept = [
             need.index
             for need in remaining
@@ -341,6 +341,7 @@ class TemplateFilter:
         slot_lists: Mapping[str, SlotList],
         forms: TextForms,
         cache: ValueCache,
+        memo: TextMemo | None = None,
     ) -> int:
         """The bits of ``group``'s atoms that hold: a value of the list is where it must be.
 
@@ -348,7 +349,9 @@ class TemplateFilter:
         at the start, at the end) and its context fits the atom's block. The values are
         summed up per context (a home's names share a few), and each context's atoms are
         known by where they need it (:meth:`_accepting`), so the cost follows the contexts
-        found, not the hundred-odd blocks that name an area or a device.
+        found, not the hundred-odd blocks that name an area or a device. Where the values of a
+        list sit in the text is the same for every set of sentences: the home's names, areas and
+        floors are worked out once per text (``memo``).
         """
         slot_list = group.own
         if slot_list is None:
@@ -359,30 +362,15 @@ class TemplateFilter:
         analysed = self._static[key] if key in self._static else cache.of(slot_list)
         if analysed is None:
             return group.bits
-        found = analysed.found(forms.haystack)
-        if not found:
+        reach = memo.reaches.get(id(analysed)) if memo is not None else None
+        if reach is None or reach.forms is not forms or reach.values is not analysed:
+            reach = Reach(analysed, forms, _placed(analysed, forms))
+            if memo is not None:
+                memo.reaches[id(analysed)] = reach
+        if not reach.contexts:
             return 0
-        # Where the values of each context sit: _ANYWHERE always, _AT_START, _AT_END.
-        reach: dict[str | None, tuple[int, TextSlotValue]] = {}
-        many = len(found) > _MANY_VALUES
-        for value in found:
-            placed = _ANYWHERE
-            if value.start is None or (
-                value.start in forms.beginnings
-                if many
-                else any(text.startswith(value.start) for text in forms.starts)
-            ):
-                placed |= _AT_START
-            if value.end is None or (
-                value.end in forms.endings
-                if many
-                else any(text.endswith(value.end) for text in forms.ends)
-            ):
-                placed |= _AT_END
-            known = reach.get(value.context)
-            reach[value.context] = (placed | (known[0] if known else 0), value.value)
         present = 0
-        for context, (placed, example) in reach.items():
+        for context, (placed, example) in reach.contexts.items():
             anywhere, at_start, at_end = self._accepting(group, context, example)
             present |= anywhere
             if placed & _AT_START:
@@ -431,6 +419,31 @@ class TemplateFilter:
             vars(reduced)["sentences"] = sentences
             intents.setdefault(name, Intent(name=name)).data.append(reduced)
         return dataclasses.replace(self._intents, intents=intents)
+
+
+def _placed(analysed: ListValues, forms: TextForms) -> dict[str | None, tuple[int, TextSlotValue]]:
+    """Where the values of ``analysed`` found in the text sit, by context (bits), with a value."""
+    found = analysed.found(forms.haystack)
+    # Where the values of each context sit: _ANYWHERE always, _AT_START, _AT_END.
+    reach: dict[str | None, tuple[int, TextSlotValue]] = {}
+    many = len(found) > _MANY_VALUES
+    for value in found:
+        placed = _ANYWHERE
+        if value.start is None or (
+            value.start in forms.beginnings
+            if many
+            else any(text.startswith(value.start) for text in forms.starts)
+        ):
+            placed |= _AT_START
+        if value.end is None or (
+            value.end in forms.endings
+            if many
+            else any(text.endswith(value.end) for text in forms.ends)
+        ):
+            placed |= _AT_END
+        known = reach.get(value.context)
+        reach[value.context] = (placed | (known[0] if known else 0), value.value)
+    return reach
 
 
 def _filing_order(clause: frozenset[Atom]) -> tuple[int, int, list[tuple[str, str, str, int]]]:
