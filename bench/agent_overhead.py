@@ -47,6 +47,11 @@ the machine inflates wall times; the "cpu" column is the same overhead counted i
 calls (the client is wrapped to count it), which such load inflates less (CPU time is not waiting
 time, though cache and scheduler contention still show in it).
 
+The machine's pace is shown too: a fixed piece of pure-Python work (JSON, dicts, a sort) is
+timed once a round between the turns (``reference_p50_ms`` in the JSON line). This virtual
+machine's speed changes by half or more from minute to minute, and every column moves with it;
+the overhead as a multiple of that work stays put, so two runs can be compared.
+
 Targets at 1,000 entities: overhead p50 ≤ 3 ms and p95 ≤ 10 ms. With ``--profile``, the
 1,000-entity turns also run under cProfile (which inflates their figures) and the top costs are
 printed (and written to the file ``BENCH_PROFILE_OUT`` names, if set, for ``pstats``). The last
@@ -387,6 +392,23 @@ def report(results: dict[int, Figures]) -> None:
         print(f"{size:>8}  " + "  ".join(f"{percentile(f.parts[k], 50):>15.2f}" for k in keys))
 
 
+def reference_ms() -> float:
+    """A fixed piece of pure-Python work (dicts, strings, JSON), timed: the machine's pace now.
+
+    Taken once a round between the turns, it shows how fast this virtual machine runs while the
+    turns are measured; its speed changes by half or more from minute to minute here, and every
+    column above moves with it. The target stays in milliseconds; this says what the machine
+    was doing when a run missed it.
+    """
+    start = time.perf_counter()
+    data = {f"light_{n}": {"name": f"Light {n}", "state": "on", "area": n % 17} for n in range(400)}
+    text = json.dumps(data)
+    back = json.loads(text)
+    ordered = sorted(back.items(), key=lambda item: (item[1]["area"], item[1]["name"]))
+    _ = "".join(name for name, _entity in ordered).count("7")
+    return (time.perf_counter() - start) * 1000.0
+
+
 async def main() -> None:
     print(
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
@@ -406,7 +428,9 @@ async def main() -> None:
             pauses: list[float] = []
             gc.callbacks.append(gc_timer(pauses))
             # Sizes take turns, so a change in machine load touches all of them alike.
+            reference: list[float] = []
             for round_no in range(ROUNDS):
+                reference.append(reference_ms())
                 for bench in benches:
                     if round_no % EVERY[bench.size] == 0:
                         await bench.turn(measured=True)
@@ -424,6 +448,11 @@ async def main() -> None:
     )
     p50 = percentile(results[1_000].overhead, 50)
     p95 = percentile(results[1_000].overhead, 95)
+    pace = percentile(reference, 50)
+    print(
+        f"the machine's pace: a fixed piece of pure-Python work took {pace:.2f} ms (p50 over "
+        f"the rounds); the overhead p50 at 1,000 entities is {p50 / pace:.2f}× that work"
+    )
     if profiler is not None:
         print()
         print("cProfile of the 1,000-entity turns (the whole process() window, scripted server")
@@ -449,6 +478,7 @@ async def main() -> None:
                 "p95_ms_1000": round(p95, 3),
                 "p50_ms_10000": round(percentile(results[10_000].overhead, 50), 3),
                 "disk_sync_p50_ms_1000": round(percentile(results[1_000].disk, 50), 3),
+                "reference_p50_ms": round(pace, 3),
             }
         )
     )
