@@ -32,6 +32,8 @@ from addon.local.prefilter import TemplateFilter
 from addon.local.response_templates import ResponseTemplates
 from addon.local.tolerant import Vocabulary, template_words
 
+_VARIANTS_KEPT = 64
+"""Language spellings whose shipped code is remembered (a home uses one or two)."""
 _LOGGER = logging.getLogger(__name__)
 
 LOCAL_INTENTS = frozenset(INTENTS) | HANDED_TO_HOME_ASSISTANT
@@ -131,15 +133,18 @@ class SentenceLibrary:
         # By the shipped code that serves a request's language: at most one entry per
         # language home-assistant-intents ships, None for one that failed to load.
         self._languages: dict[str, Language | None] = {}
+        # The shipped code serving each language asked for (a request's own spelling), so the
+        # list of shipped languages is not read again for every sentence.
+        self._variants: dict[str, str | None] = {}
 
     def loaded(self, language: str) -> bool:
         """Whether ``language`` needs no loading before matching."""
-        variant = supported_variant(language)
+        variant = self._variant(language)
         return variant is None or variant in self._languages
 
     def load(self, language: str) -> Language | None:
         """``language``'s sentence sets, loading them on its first use; None if none ship."""
-        variant = supported_variant(language)
+        variant = self._variant(language)
         if variant is None:
             _LOGGER.debug("No sentences for language %r; left to the model", language)
             return None
@@ -151,6 +156,18 @@ class SentenceLibrary:
             if variant not in self._languages:
                 self._languages[variant] = self._read(variant)
         return self._languages[variant]
+
+    def _variant(self, language: str) -> str | None:
+        """:func:`supported_variant`, remembered for the last few dozen spellings asked for."""
+        try:
+            return self._variants[language]
+        except KeyError:
+            pass
+        variant = supported_variant(language)
+        if len(self._variants) >= _VARIANTS_KEPT:
+            self._variants.clear()  # requests may spell languages in any number of ways
+        self._variants[language] = variant
+        return variant
 
     def prepare(self, language: str) -> bool:
         """Load and compile ``language``'s templates now; False when it has none."""

@@ -212,6 +212,20 @@ class TemplateFilter:
         self._slot_bits = 0
         for group in self._groups:
             self._slot_bits |= group.bits
+        # The first pass asks only the buckets a word found in the text files (a bucket whose
+        # clause names a slot, or none, is always asked): a text holds a few of the words.
+        self._always: list[int] = []
+        by_bit: dict[int, list[int]] = {}
+        for position, (mask, _needs) in enumerate(self._buckets):
+            if not mask or mask & self._slot_bits:
+                self._always.append(position)
+                continue
+            rest = mask
+            while rest:
+                bit = rest & -rest
+                by_bit.setdefault(bit, []).append(position)
+                rest ^= bit
+        self._buckets_by_bit = {bit: tuple(positions) for bit, positions in by_bit.items()}
 
     def _own_list(self, slot: Slot) -> SlotList | None:
         """The block's own list ``slot`` refers to, if it has one."""
@@ -241,23 +255,33 @@ class TemplateFilter:
             forms = TextForms.of(text, self._intents.skip_words, self._skip_words)
             if memo is not None:
                 memo.forms[text, self._skip_key] = forms
-        present = 0
+        found: list[int] = []  # the bits of the words, beginnings and endings found
         haystack = forms.haystack
         by_pair = self._inside_by_pair
         for pair in forms.pairs:
             for word, bit in by_pair.get(pair, ()):
                 if word in haystack:
-                    present |= bit
+                    found.append(bit)
         for word, bit in self._inside_short:
             if word in haystack:
-                present |= bit
+                found.append(bit)
         starts, ends = self._starts, self._ends
         for form in forms.starts:
             for length in self._start_lengths:
-                present |= starts.get(form[:length], 0)
+                bit = starts.get(form[:length], 0)
+                if bit:
+                    found.append(bit)
         for form in forms.ends:
             for length in self._end_lengths:
-                present |= ends.get(form[-length:], 0)
+                bit = ends.get(form[-length:], 0)
+                if bit:
+                    found.append(bit)
+        present = 0
+        asked = set(self._always)
+        by_bit = self._buckets_by_bit
+        for bit in found:
+            present |= bit
+            asked.update(by_bit.get(bit, ()))
         # Two passes. First with every slot atom taken as present: the templates whose words,
         # beginnings and endings the text lacks are out, whatever the slots hold (most, for
         # chatter). Then only the slot groups those that remain name are looked at, which is
@@ -265,10 +289,9 @@ class TemplateFilter:
         hopeful = present | self._slot_bits
         remaining: list[_Need] = []
         needed = 0
-        for mask, filed in self._buckets:
-            if mask and not mask & hopeful:
-                continue
-            for need in filed:
+        buckets = self._buckets
+        for position in asked:
+            for need in buckets[position][1]:
                 if need.single & hopeful == need.single and all(
                     longer & hopeful for longer in need.longer
                 ):
