@@ -26,6 +26,10 @@ USED_ELSEWHERE = {
     "IdCounter": "schema",
     # Home Assistant's response templates (home-assistant-intents' YAML) read state.state_with_unit.
     "state_with_unit": "response templates",
+    # hassil's normalising steps call them on addon/local/forms.py's _Text (its TrackedText's
+    # interface, without the offsets).
+    "normalize_unicode": "hassil",
+    "replace_char": "hassil",
 }
 
 # The product's few seams for tests, benches and tools: each lets them observe or drive what the
