@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hassil.util import normalize_for_matching, remove_skip_words_tracked
 
-from addon.local.forms import TextForms
+from addon.local.forms import SkipWords, TextForms
 from addon.local.templates import fold
 
 SKIP_WORDS = ("please", "can you", "could you", "would you", "for me", "i'd like", "i want")
@@ -32,7 +32,7 @@ def test_the_forms_are_hassils_normalised_text_with_and_without_skip_words(text:
     expected = {tracked.text}
     skipped = tracked.copy()
     remove_skip_words_tracked(skipped, SKIP_WORDS, False)
-    forms = TextForms.of(text, SKIP_WORDS, [fold(word) for word in SKIP_WORDS])
+    forms = TextForms.of(text, SkipWords.of(SKIP_WORDS))
     assert fold(tracked.text) in forms.starts
     if skipped.text != tracked.text:
         expected.add(skipped.text)
