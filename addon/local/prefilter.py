@@ -18,6 +18,15 @@ of them, for a sentence nothing matches); then only the slot groups the remainin
 name are looked at. Slot groups were most of a miss's cost (about a hundred a sentence over the
 three sets of sentences; now a handful), so templates are filed under a clause of words when
 they have one, the clause the first pass can rule out.
+
+The first pass asks its words of the text's runs of letters between whitespace and keeps each
+run's answer (the bits its words set, the buckets they file; :class:`_RunIndex`): a word
+without whitespace occurs in a text exactly when it occurs in one of its runs (a test in
+tests/local/test_forms.py holds the runs to the text for every shipped word), and a home's
+sentences reuse few words, so a text costs a lookup per word it holds, not a test per word of
+the templates (about 60 µs of a 300 µs miss before). Where a home list's values sit is worked
+out once per text and list (``TextMemo.reaches``, by the list's identity), and a value is asked
+of the text's beginnings (ends) only when its first (last) letter is one a form has there.
 """
 
 from __future__ import annotations
