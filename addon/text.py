@@ -16,7 +16,19 @@ from yaml.error import Mark
 from yaml.events import AliasEvent
 from yaml.nodes import Node
 
-type JsonObject = dict[str, Any]
+type JsonScalar = str | int | float | bool | None
+"""A JSON leaf."""
+
+type JsonValue = JsonScalar | list[JsonValue] | dict[str, JsonValue]
+"""What JSON text holds, recursively, as Home Assistant's ``util/json.py`` says it: no ``Any``,
+so a reader narrows (``isinstance``) before it uses a value, and a misspelt key or a wrong
+shape is a type error, not a surprise at run time. Used at the wire edges only: HTTP bodies,
+the model's wire form, Home Assistant's messages, the store's JSON columns."""
+
+type JsonArray = list[JsonValue]
+"""A JSON array."""
+
+type JsonObject = dict[str, JsonValue]
 """A JSON object whose keys are open by nature: a tool's arguments, a JSON schema, what a tool
 answers, a body or event on the wire, a payload the store keeps as JSON. Where the keys are
 known and the value crosses modules, a frozen dataclass says what each field is instead."""
