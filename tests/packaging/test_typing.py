@@ -1,0 +1,117 @@
+"""The product's types say what a value is: ``Any`` only at the few edges named in pyproject.toml.
+
+JSON from outside (an HTTP body, the model's wire form, Home Assistant's messages, a stored JSON
+column) is :data:`addon.text.JsonValue`, recursive and without ``Any``, so a reader narrows before
+it uses a value; inside, typed records. mypy's ``disallow_any_explicit`` holds that module by
+module: it is on for the whole package, and off only for the modules listed in the one override
+of pyproject.toml that turns it off, each an edge where a library hands out ``Any`` (SQLAlchemy's
+column types, Jinja's context, the openai package's bodies). These tests keep that list short,
+true and current.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TypeAliasType
+
+from addon import text
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "addon"
+MOST_ANY_ANNOTATIONS = 40
+
+
+def _mypy() -> dict[str, object]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        tool: dict[str, dict[str, object]] = tomllib.load(file)["tool"]
+    return tool["mypy"]
+
+
+def _edge_modules() -> set[str]:
+    """The modules pyproject.toml lets name ``Any``: the override that turns the check off."""
+    overrides = _mypy().get("overrides", [])
+    assert isinstance(overrides, list)
+    edges: set[str] = set()
+    for override in overrides:
+        if override.get("disallow_any_explicit") is False:
+            modules = override["module"]
+            edges.update([modules] if isinstance(modules, str) else modules)
+    return edges
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _names_any(annotation: ast.expr | None) -> bool:
+    if annotation is None:
+        return False
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Name) and node.id == "Any":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "Any":
+            return True
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and _names_any(ast.parse(node.value, mode="eval").body)
+        ):
+            return True
+    return False
+
+
+def _annotations(tree: ast.Module) -> Iterator[ast.expr | None]:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            for argument in (
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                arguments.vararg,
+                arguments.kwarg,
+            ):
+                if argument is not None:
+                    yield argument.annotation
+            yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+        elif isinstance(node, ast.TypeAlias):
+            yield node.value
+
+
+def _any_annotations() -> dict[str, int]:
+    """How many annotations (and type aliases) name ``Any``, by module."""
+    found: dict[str, int] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        count = sum(map(_names_any, _annotations(ast.parse(path.read_text(), str(path)))))
+        if count:
+            found[_module(path)] = count
+    return found
+
+
+def test_the_package_refuses_explicit_any() -> None:
+    assert _mypy().get("disallow_any_explicit") is True
+
+
+def test_any_is_named_only_at_the_listed_edges() -> None:
+    assert sorted(set(_any_annotations()) - _edge_modules()) == []
+
+
+def test_the_edges_name_any_at_most_forty_times() -> None:
+    assert sum(_any_annotations().values()) <= MOST_ANY_ANNOTATIONS
+
+
+def test_every_listed_edge_still_needs_to_be_listed() -> None:
+    """An edge that stopped naming ``Any`` is taken off the list, so the check covers it again."""
+    assert sorted(_edge_modules() - set(_any_annotations())) == []
+
+
+def test_the_json_types_hold_no_any() -> None:
+    for alias in (text.JsonScalar, text.JsonValue, text.JsonArray, text.JsonObject):
+        assert isinstance(alias, TypeAliasType)
+        assert "Any" not in str(alias.__value__)
