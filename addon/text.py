@@ -84,7 +84,7 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=NoAliasLoader)
 
 
-def dump_yaml(data: Any) -> str:
+def dump_yaml(data: object) -> str:
     """Block YAML, keys in their order, each scalar on one line however long.
 
     PyYAML folds a long plain scalar at 80 columns, which splits a Jinja expression across
@@ -96,7 +96,7 @@ def dump_yaml(data: Any) -> str:
     )
 
 
-def is_unicode(data: Any) -> bool:
+def is_unicode(data: object) -> bool:
     r"""Whether every string in parsed JSON is Unicode text, as I-JSON (RFC 7493) requires.
 
     ``json.loads`` turns an escaped lone surrogate (``"\ud800"``) into a ``str`` that no encoder
