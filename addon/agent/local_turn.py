@@ -312,7 +312,7 @@ def _acted_turn(
     said = _gated(
         _Said(
             reply,
-            ToolResult.of(result.for_model()),
+            ToolResult.of_intent(result),
             held_by_executor(match.intent, context.dry_run),
         ),
         context,

@@ -179,7 +179,8 @@ async def _run_calls(
     """
     written: set[CallKey] = set()
     if any(call.recovered for call in calls):  # read only when needed
-        written = {key for outcome in earlier for key in calls_written_in(outcome.result.content)}
+        answers = [outcome.result.for_model() for outcome in earlier]
+        written = {key for answer in answers for key in calls_written_in(answer)}
     if len(calls) > MAX_TOOL_CALLS:
         _LOGGER.warning(
             "The model asked for %d tool calls at once; running %d", len(calls), MAX_TOOL_CALLS

@@ -49,7 +49,7 @@ def is_action(outcome: ToolOutcome) -> bool:
     tool result and refused unrun (text from outside is not the person's request; the real-HA test
     tests/agent/test_outside_text_real_ha.py keeps its answer).
     """
-    if outcome.result.content.get("error") == WRITTEN_IN_RESULT:
+    if outcome.result.error_code == WRITTEN_IN_RESULT:
         return False
     if outcome.acted or outcome.refused:
         return True

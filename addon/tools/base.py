@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from addon.home.actions.confirmation import Holds
     from addon.home.actions.executor import Executor
     from addon.home.actions.gate import Gate
+    from addon.home.actions.response import IntentResult
     from addon.home.model.live import HomeModel
     from addon.home.targeting.targets import MatchFailure
 
@@ -64,12 +65,14 @@ class ActedTarget:
 class ToolReply:
     """A tool's answer with more for the trace than the model reads (custom tools).
 
-    ``result`` goes to the model; ``error`` marks a failed call whose ``result`` explains it;
+    ``result`` goes to the model: a JSON object, or an intent's typed record, which becomes
+    JSON only where the model's message is made (:class:`~addon.tools.result.ToolResult`);
+    ``error`` marks a failed call whose ``result`` explains it;
     ``detail`` (the rendered request and the response, secrets masked) goes to the trace and
     the ``home_agent_tool_executed`` event; ``acted`` feeds the outcome check.
     """
 
-    result: JsonObject
+    result: JsonObject | IntentResult
     error: str | None = None
     detail: JsonObject | None = None
     acted: tuple[ActedTarget, ...] = ()

@@ -22,7 +22,7 @@ from addon.home.targeting.targets import (
     MatchTargetsConstraints,
     MatchTargetsPreferences,
 )
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.base import Tool, ToolContext, ToolReply, tool_spec
 from addon.tools.datetime_tool import GetDateTimeTool
 from addon.tools.memory import MEMORY_TOOL_NAMES
@@ -74,11 +74,13 @@ class IntentTool:
         """Intents act through the turn's executor."""
         return "intent"
 
-    async def call(self, arguments: JsonObject, context: ToolContext) -> JsonObject | ToolReply:
-        """Resolve targets and act; the result is Home Assistant's intent response.
+    async def call(self, arguments: JsonObject, context: ToolContext) -> ToolReply:
+        """Resolve targets and act; the answer is the intent's typed record.
 
-        A failed match also carries its :class:`MatchFailure`, so a reply claiming otherwise
-        can be corrected in Home Assistant's own words (:mod:`addon.agent.truth`).
+        It becomes Home Assistant's intent response (JSON) only for the model's message
+        (:class:`~addon.tools.result.ToolResult`). A failed match also carries its
+        :class:`MatchFailure`, so a reply claiming otherwise can be corrected in Home
+        Assistant's own words (:mod:`addon.agent.truth`).
         """
         model = _home(context)
         assert context.executor is not None
@@ -91,9 +93,7 @@ class IntentTool:
             language=context.language,
             now=context.now,
         )
-        if result.failure is not None:
-            return ToolReply(result.for_model(), failure=result.failure)
-        return result.for_model()
+        return ToolReply(result, failure=result.failure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +146,12 @@ class GetLiveContextTool:
         entities = overview_entities(model)
         if not entities:
             return {"success": False, "error": "No entities are exposed to Assist."}
-        domains = [d.strip().lower() for d in arguments.get("domain", []) if d.strip()]
-        name, area, floor = arguments.get("name"), arguments.get("area"), arguments.get("floor")
+        domains = [d.strip().lower() for d in _texts(arguments.get("domain")) if d.strip()]
+        name, area, floor = (
+            _text(arguments, "name"),
+            _text(arguments, "area"),
+            _text(arguments, "floor"),
+        )
         if name or area or floor or domains:
             result = match_targets(
                 model,
@@ -175,8 +179,21 @@ def _match_error(reason: MatchFailedReason | None, arguments: JsonObject) -> str
     if reason is MatchFailedReason.AREA:
         return f"No exposed entities found in area '{arguments.get('area')}'"
     if reason is MatchFailedReason.DOMAIN:
-        return f"No exposed entities found in domain(s): {', '.join(arguments.get('domain', []))}"
+        return (
+            f"No exposed entities found in domain(s): {', '.join(_texts(arguments.get('domain')))}"
+        )
     return "No entities matched the provided filter"
+
+
+def _text(arguments: JsonObject, key: str) -> str | None:
+    """A validated string argument (the schema says string), or None when not given."""
+    value = arguments.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _texts(value: JsonValue) -> list[str]:
+    """A validated list-of-strings argument's strings (none when not given)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
 @dataclass(frozen=True, slots=True)

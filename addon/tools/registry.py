@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.actions.gate import Decision, Gate
+from addon.home.actions.response import IntentResult
 from addon.home.targeting.targets import MatchFailure
 from addon.text import JsonObject, ToolSpecs
 from addon.tools.arguments import coerce, parse_arguments, validate
@@ -144,7 +145,12 @@ class ToolRegistry:
             answer = await tool.call(arguments, context)
             error = None
             if isinstance(answer, ToolReply):
-                result = ToolResult.of(answer.result)
+                reply = answer.result
+                result = (
+                    ToolResult.of_intent(reply)
+                    if isinstance(reply, IntentResult)
+                    else ToolResult.of(reply)
+                )
                 error, detail, acted = answer.error, answer.detail, answer.acted
                 failure = answer.failure
             else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -9,9 +10,11 @@ from typing import Any
 import pytest
 
 from addon.errors import ToolError
+from addon.home.actions.response import IntentResult
 from addon.home.actions.virtual import VirtualExecutor
 from addon.tools.base import ToolContext
 from addon.tools.datetime_tool import GetDateTimeTool
+from addon.tools.home_tools import build_registry
 from addon.tools.registry import ToolRegistry
 from tests.home.script_home import script_home
 
@@ -182,3 +185,19 @@ def test_a_spec_made_before_is_offered_as_it_is() -> None:
     assert kept.names() == ["Echo"]
     assert kept.specs() == [made]
     assert kept.specs()[0] is made
+
+
+async def test_an_intent_answers_with_its_record_made_json_only_for_the_model(
+    context: ToolContext,
+) -> None:
+    """The intent's typed result reaches the outcome as it is; its JSON is the model's text."""
+    home = script_home()
+    acting = replace(context, home=home, executor=VirtualExecutor(home))
+    registry = build_registry(home, [])
+    outcome = await registry.execute("HassTurnOn", '{"name": "Bed Light"}', acting)
+    record = outcome.result.content
+    assert isinstance(record, IntentResult)
+    assert record.success[-1].id == "light.bed_light"
+    assert [t.id for t in outcome.result.entity_targets()] == ["light.bed_light"]
+    assert outcome.result.for_model() == record.for_model()
+    assert json.loads(outcome.result.text()) == record.for_model()

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import json
 
+from addon.home.actions.response import (
+    ErrorCode,
+    IntentResult,
+    IntentTarget,
+    ResponseType,
+    TargetType,
+    error_result,
+)
 from addon.tools.result import HELD, ResultTarget, ToolResult
 
 ACTED = {
@@ -80,3 +88,33 @@ def test_the_text_is_cut_with_a_note_over_its_limit() -> None:
 def test_a_held_call_tells_the_model_nothing_was_done() -> None:
     """What the model reads of a held call."""
     assert HELD.for_model()["held_for_confirmation"] is True
+
+
+def test_an_intents_record_reads_as_its_json_form_would() -> None:
+    """Read from the record's fields, an intent's answer says what its JSON form says."""
+    acted = IntentResult(
+        "HassTurnOn",
+        ResponseType.ACTION_DONE,
+        success=(
+            IntentTarget("Kitchen", TargetType.AREA, "kitchen"),
+            IntentTarget("Lamp", TargetType.ENTITY, "light.lamp"),
+            IntentTarget("Plug", TargetType.DEVICE),
+        ),
+    )
+    failed = error_result("HassTurnOn", ErrorCode.NO_VALID_TARGETS, "no Lamp here")
+    for record in (acted, failed):
+        read = ToolResult.of_intent(record)
+        from_json = ToolResult.of(record.for_model())
+        assert read.content is record
+        assert read.response_type == from_json.response_type
+        assert read.targets == from_json.targets
+        assert (read.declined, read.error_text) == (from_json.declined, from_json.error_text)
+        assert read.for_model() == record.for_model()
+        assert json.loads(read.text()) == record.for_model()
+    assert ToolResult.of_intent(failed).error_text == "no Lamp here"
+
+
+def test_a_failures_code_is_read_once() -> None:
+    """``{"error": code}`` is read into ``error_code``; an intent's error is in its record."""
+    assert ToolResult.failure("ToolError", "the echo broke").error_code == "ToolError"
+    assert ToolResult.of({"error": 3}).error_code is None
