@@ -27,7 +27,7 @@ from addon.home.context.selection import ContextSelection, SelectionRequest, sel
 from addon.home.context.summary import compact_summary
 from addon.home.model.live import HomeModel
 from addon.llm.messages import AssistantMessage, ChatMessage, ToolMessage
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.home_tools import HomeToolSet
 
 _LOGGER = logging.getLogger(__name__)
@@ -62,12 +62,13 @@ class TurnContext:
         """The selection and its reasons as the turn's trace stores them (JSON)."""
         chosen = {selected.entity_id for selected in self.selection.entities}
         found = [e for e in dict.fromkeys(searched) if e in index.entities and e not in chosen]
+        selected: list[JsonValue] = [
+            _entry(index, selected.entity_id, list(selected.reasons))
+            for selected in self.selection.entities
+        ]
+        selected.extend(_entry(index, entity_id, ["search"]) for entity_id in found)
         return {
-            "selected": [
-                _entry(index, selected.entity_id, list(selected.reasons))
-                for selected in self.selection.entities
-            ]
-            + [_entry(index, entity_id, ["search"]) for entity_id in found],
+            "selected": selected,
             "areas": list(self.selection.area_ids),
             "floors": list(self.selection.floor_ids),
             "kinds": [_kind(kind) for kind in self.selection.kinds],
@@ -84,7 +85,7 @@ def _kind(kind: Kind) -> str:
     return domain if device_class is None else f"{domain}.{device_class}"
 
 
-def _entry(index: ContextIndex, entity_id: str, reasons: list[str]) -> JsonObject:
+def _entry(index: ContextIndex, entity_id: str, reasons: list[JsonValue]) -> JsonObject:
     entity = index.entities[entity_id]
     return {"entity_id": entity_id, "name": entity.name, "reasons": reasons}
 

@@ -551,6 +551,11 @@ def _uncertain(reading: _Reading) -> bool:
     )
 
 
+def _whole(value: object) -> int:
+    """An hour or minute slot (its digits or a number) as a number; 0 when not given."""
+    return int(value or 0) if isinstance(value, int | float | str) else 0
+
+
 def _one_of(value: object) -> str:
     """A list slot's one value ("weekdays" of ``["weekdays"]``), or the text itself."""
     if isinstance(value, list | tuple):
@@ -620,7 +625,7 @@ def _draft(match: LocalMatch, entity_id: str, name: str, language: str) -> _Draf
     """
     service = _one_of(match.slots.get("service")) or "turn_on"
     days = _one_of(match.slots.get("days")) or "daily"
-    hour, minute = int(match.slots.get("hour") or 0), int(match.slots.get("minute") or 0)
+    hour, minute = _whole(match.slots.get("hour")), _whole(match.slots.get("minute"))
     summary = time_automation_summary(language, days, hour, minute, service, name)
     conditions: list[dict[str, object]] = []
     if days in ("weekdays", "weekend"):

@@ -299,5 +299,7 @@ def _searched(outcomes: Sequence[ToolOutcome]) -> list[str]:
     found: list[str] = []
     for outcome in outcomes:
         if outcome.name == SEARCH_TOOL and outcome.detail is not None:
-            found.extend(str(e) for e in outcome.detail.get("entity_ids", ()))
+            entity_ids = outcome.detail.get("entity_ids")
+            if isinstance(entity_ids, list):
+                found.extend(str(e) for e in entity_ids)
     return found

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from addon.i18n.claims import claims_action
-from addon.text import JsonObject
+from addon.text import JsonArray, JsonObject
 from addon.tools.registry import ToolOutcome
 
 # Accepted states per (intent, domain); transitional states count, since covers and locks take
@@ -56,14 +57,19 @@ ACTION_INTENTS: dict[str, str] = {
 
 StateReader = Callable[[str], str | None]
 
+type Verdict = Literal["confirmed", "mismatch", "not_applicable"]
+"""What the check found: the targets reached their states, one did not (or the reply claims
+an action no tool did), or there was nothing to compare."""
+
 
 @dataclass(frozen=True, slots=True)
 class OutcomeVerdict:
     """The check's result as stored on the turn."""
 
-    outcome: str  # confirmed, mismatch, not_applicable
+    outcome: Verdict
     flagged: bool
     detail: JsonObject
+    """What was compared, as the turn stores it (JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +120,8 @@ def check_outcome(
                 {"reason": "the reply claims an action but no tool acted", "reply": reply[:300]},
             )
         return OutcomeVerdict("not_applicable", False, {})
-    checked: list[JsonObject] = []
-    mismatched: list[JsonObject] = []
+    checked: JsonArray = []
+    mismatched: JsonArray = []
     for target in targets:
         expected = EXPECTED_STATES.get((target.intent, target.domain))
         if expected is None:
@@ -124,7 +130,7 @@ def check_outcome(
         entry: JsonObject = {
             "entity_id": target.entity_id,
             "intent": target.intent,
-            "expected": sorted(expected),
+            "expected": [*sorted(expected)],
             "actual": actual,
         }
         checked.append(entry)

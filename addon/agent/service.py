@@ -76,7 +76,7 @@ from addon.local.failure_speech import spoken_match_failure
 from addon.local.matcher import LocalMatcher
 from addon.memory.service import MemoryService
 from addon.store.turns import ConversationRecords, TurnRecord
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.automation import DRAFT_TOOL
 from addon.tools.base import Tool, ToolContext
 from addon.tools.memory import memory_tools
@@ -308,7 +308,8 @@ class Agent:
             model, language, created_at, request.device_id, dry_run, actor, conversation_id
         )
         if context.holds is not None and context.holds.hidden:  # the gate hid from the actor
-            trace.actor = {**actor.as_dict(), "unreadable": sorted(context.holds.hidden)}
+            unreadable: list[JsonValue] = [*sorted(context.holds.hidden)]
+            trace.actor = {**actor.as_dict(), "unreadable": unreadable}
         spoken = SpokenStream(on_text) if on_text is not None else None
         return _Turn(
             request=request,

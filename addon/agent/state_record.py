@@ -15,7 +15,6 @@ Only the state and the attributes a task file compares are kept, for at most
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from addon.home.actions.executor import (
     Executor,
@@ -25,8 +24,9 @@ from addon.home.actions.executor import (
     ReadState,
     ScriptRun,
 )
+from addon.home.actions.slots import SlotValue
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 MAX_ENTITIES = 50
 KEPT_ATTRIBUTES = (
@@ -47,8 +47,9 @@ class RecordingExecutor:
     def __init__(self, inner: Executor, home: HomeModel) -> None:
         self._inner = inner
         self._home = home
-        self.before: dict[str, JsonObject] = {}
-        self.after: dict[str, JsonObject] = {}
+        self.before: JsonObject = {}
+        self.after: JsonObject = {}
+        """Each entity's kept state (``_kept``), by entity id: JSON, as the turn stores it."""
 
     @property
     def name(self) -> ExecutorName:
@@ -66,7 +67,7 @@ class RecordingExecutor:
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         wait: float | None = None,
     ) -> None:
@@ -79,7 +80,7 @@ class RecordingExecutor:
         await self._note_after(entity_ids)
 
     async def run_script(
-        self, service: str, variables: Mapping[str, Any], *, wait: float
+        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
     ) -> ScriptRun:
         """Passed on; what a script touches is not known beforehand."""
         return await self._inner.run_script(service, variables, wait=wait)
@@ -88,7 +89,7 @@ class RecordingExecutor:
         """Passed on."""
         return await self._inner.has_service(domain, service)
 
-    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
         """Passed on; the entities acted on are noted after only."""
         acted = await self._inner.handle_intent(intent, slots)
         await self._note_after(acted)
@@ -103,8 +104,8 @@ class RecordingExecutor:
         return await self._inner.state(entity_id)
 
     async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
+    ) -> Mapping[str, JsonValue]:
         """Passed on: a read changes nothing to note."""
         return await self._inner.read(domain, service, entity_ids, data)
 
@@ -116,6 +117,8 @@ class RecordingExecutor:
                 self.after[entity_id] = _kept(read.state, read.attributes)
 
 
-def _kept(state: str, attributes: Mapping[str, Any]) -> JsonObject:
-    kept = {key: attributes[key] for key in KEPT_ATTRIBUTES if attributes.get(key) is not None}
+def _kept(state: str, attributes: Mapping[str, JsonValue]) -> JsonObject:
+    kept: JsonObject = {
+        key: attributes[key] for key in KEPT_ATTRIBUTES if attributes.get(key) is not None
+    }
     return {"state": state, **({"attributes": kept} if kept else {})}

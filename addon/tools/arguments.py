@@ -9,14 +9,13 @@ still wrong goes back to the model as an error it can correct.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import json_repair
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from addon.errors import ToolError
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 
 def parse_arguments(raw: str) -> tuple[JsonObject, bool]:
@@ -46,23 +45,28 @@ def _strip_fences(text: str) -> str:
 
 def coerce(arguments: JsonObject, schema: JsonObject) -> JsonObject:
     """Fix types the schema makes unambiguous; drop ``null`` for optional properties."""
-    properties: JsonObject = schema.get("properties", {})
-    required = set(schema.get("required", []))
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        properties = {}
+    required = schema.get("required")
+    if not isinstance(required, list):
+        required = []
     fixed: JsonObject = {}
     for key, value in arguments.items():
         spec = properties.get(key)
         if value is None and key not in required:
             continue
-        fixed[key] = _coerce_value(value, spec) if spec else value
+        fixed[key] = _coerce_value(value, spec) if isinstance(spec, dict) and spec else value
     return fixed
 
 
-def _coerce_value(value: Any, spec: JsonObject) -> Any:
+def _coerce_value(value: JsonValue, spec: JsonObject) -> JsonValue:
     expected = spec.get("type")
     if expected == "array" and isinstance(value, str):
         return [value]
-    if expected == "array" and isinstance(value, list) and "items" in spec:
-        return [_coerce_value(item, spec["items"]) for item in value]
+    items = spec.get("items")
+    if expected == "array" and isinstance(value, list) and isinstance(items, dict):
+        return [_coerce_value(item, items) for item in value]
     if expected == "integer" and isinstance(value, str):
         number = _number(value)
         if number is not None and float(number).is_integer():
@@ -106,7 +110,7 @@ _PLAIN_KEYWORDS = frozenset({"type", "properties", "required", "items", "enum", 
 """The keywords :func:`plainly_valid` reads (``description`` is an annotation only)."""
 
 
-def plainly_valid(value: Any, schema: JsonObject) -> bool:
+def plainly_valid(value: JsonValue, schema: JsonObject) -> bool:
     """Whether ``value`` is certainly valid against a plain ``schema``; False when unsure.
 
     The schemas of Home Assistant's intents (and most tools') use only objects of named

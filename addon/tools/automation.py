@@ -21,12 +21,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from addon.errors import ActorRefusedError, AutomationDraftInvalid, ToolError
 from addon.home.actions.confirmation import HeldAction
 from addon.home.actions.gate import Decision, Gate, walk_targets
-from addon.text import JsonObject
+from addon.text import JsonArray, JsonObject, JsonValue
 from addon.tools.base import ToolContext, ToolReply
 
 ConfirmBy = Literal["yes", "pin", "panel"]
@@ -48,7 +48,7 @@ class AutomationCall:
 
     action: str
     entity_ids: tuple[str, ...]
-    data: Mapping[str, Any]
+    data: Mapping[str, JsonValue]
     groups: Mapping[str, tuple[str, ...]]
 
 
@@ -70,7 +70,7 @@ class Judgement:
     """The actor's rule forbids an action it will call: refused outright, in their words."""
 
 
-def automation_calls(actions: Any) -> Iterator[AutomationCall]:
+def automation_calls(actions: JsonValue) -> Iterator[AutomationCall]:
     """Every Home Assistant action in an action sequence, at any depth (choose, if, repeat...)."""
     if isinstance(actions, Mapping):
         named = next((actions[key] for key in _ACTION_KEYS if key in actions), None)
@@ -86,17 +86,19 @@ def automation_calls(actions: Any) -> Iterator[AutomationCall]:
             yield from automation_calls(item)
 
 
-def _call(action: str, step: Mapping[str, Any]) -> AutomationCall:
+def _call(action: str, step: Mapping[str, JsonValue]) -> AutomationCall:
     entity_ids: list[str] = []
     groups: dict[str, list[str]] = {}
-    data = step.get("data") if isinstance(step.get("data"), Mapping) else {}
+    data = step.get("data")
+    if not isinstance(data, Mapping):
+        data = {}
     for source in (step.get("target"), data, {"entity_id": step.get("entity_id")}):
         for key, value in walk_targets(source or {}):
             if key == "entity_id":
                 entity_ids.append(value)
             else:
                 groups.setdefault(key, []).append(value)
-    kept = {key: value for key, value in (data or {}).items() if key != "entity_id"}
+    kept: JsonObject = {key: value for key, value in data.items() if key != "entity_id"}
     return AutomationCall(
         action.strip().lower(),
         tuple(dict.fromkeys(entity_ids)),
@@ -105,7 +107,7 @@ def _call(action: str, step: Mapping[str, Any]) -> AutomationCall:
     )
 
 
-def without_action_names(value: Any) -> Any:
+def without_action_names(value: JsonValue) -> JsonValue:
     """``value`` without the keys that name what runs, so only targets are left to check."""
     if isinstance(value, Mapping):
         return {
@@ -118,16 +120,16 @@ def without_action_names(value: Any) -> Any:
     return value
 
 
-def automation_entities(config: Mapping[str, Any]) -> tuple[str, ...]:
+def automation_entities(config: Mapping[str, JsonValue]) -> tuple[str, ...]:
     """Every entity a configuration names (triggers, conditions, actions), each once."""
-    parts = [config.get(key) for key in ("triggers", "conditions", "actions")]
+    parts: JsonArray = [config.get(key) for key in ("triggers", "conditions", "actions")]
     found = (
         value for key, value in walk_targets(without_action_names(parts)) if key == "entity_id"
     )
     return tuple(dict.fromkeys(found))
 
 
-def judge(config: Mapping[str, Any], gate: Gate) -> Judgement:
+def judge(config: Mapping[str, JsonValue], gate: Gate) -> Judgement:
     """The gate's verdict on an automation, judged by each action it will call.
 
     Asks a copy of ``gate`` (same exposure, policy and rules, none of its decisions or holds),
@@ -143,7 +145,9 @@ def judge(config: Mapping[str, Any], gate: Gate) -> Judgement:
     )
     refusal: ActorRefusedError | None = None
     entities = automation_entities(config)
-    parts = {key: config.get(key) or [] for key in ("triggers", "conditions", "actions")}
+    parts: JsonObject = {
+        key: config.get(key) or [] for key in ("triggers", "conditions", "actions")
+    }
     refused: str | None = None
     for key, values in parts.items():
         decision = scratch.targets(key, without_action_names(values), frozenset())
@@ -205,19 +209,19 @@ class DraftOffer:
 class Drafting(Protocol):
     """Where drafts go (the agent's :class:`~addon.agent.automations.AutomationDrafts`)."""
 
-    async def problems(self, config: Mapping[str, Any]) -> tuple[str, ...]:
+    async def problems(self, config: Mapping[str, JsonValue]) -> tuple[str, ...]:
         """What Home Assistant finds wrong with the configuration (nothing: it is valid)."""
 
     async def keep(
         self,
-        config: Mapping[str, Any],
+        config: Mapping[str, JsonValue],
         summary: str,
         judged: Judgement,
         conversation_id: str | None = None,
     ) -> DraftOffer:
         """Keep a validated draft, unapproved."""
 
-    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[Any]]:
+    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[object]]:
         """What approves the draft when the person's answer confirms it."""
 
 
@@ -319,17 +323,22 @@ class DraftAutomationTool:
         return _drafted(offer.id, judged)
 
 
-def automation_config(arguments: Mapping[str, Any]) -> JsonObject:
+def automation_config(arguments: Mapping[str, JsonValue]) -> JsonObject:
     """The configuration Home Assistant stores, from the tool's arguments."""
     summary = " ".join(str(arguments.get("summary", "")).split())
     return {
         "alias": str(arguments.get("alias") or summary[:60] or "Home Agent automation"),
         "description": summary,
-        "triggers": list(arguments.get("triggers") or []),
-        "conditions": list(arguments.get("conditions") or []),
-        "actions": list(arguments.get("actions") or []),
+        "triggers": _listed(arguments.get("triggers")),
+        "conditions": _listed(arguments.get("conditions")),
+        "actions": _listed(arguments.get("actions")),
         "mode": "single",
     }
+
+
+def _listed(value: JsonValue) -> JsonArray:
+    """A copy of a list argument (the schema makes it one); none when not given."""
+    return list(value) if isinstance(value, list) else []
 
 
 def _drafted(draft_id: int | None, judged: Judgement) -> JsonObject:

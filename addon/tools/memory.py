@@ -12,7 +12,7 @@ result, and the agent credits it to the turn once the turn is stored (:func:`tol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from addon.i18n.memory import memory_messages_for
@@ -20,7 +20,7 @@ from addon.memory.candidates import MemoryKind
 from addon.memory.records import Outcome
 from addon.memory.rules import RejectReason
 from addon.memory.service import MemoryService
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.base import Tool, ToolContext
 from addon.tools.registry import ToolOutcome
 
@@ -31,7 +31,7 @@ MEMORY_TOOL_NAMES = frozenset({REMEMBER, RECALL, FORGET})
 KIND = "memory"
 RECALL_LIMIT = 5
 
-_KINDS = [kind.value for kind in MemoryKind]
+_KINDS: list[JsonValue] = [kind.value for kind in MemoryKind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ class RememberTool:
         kind = arguments.get("kind")
         remembered = await self.service.remember(
             str(arguments.get("content", "")),
-            kind=MemoryKind(kind) if kind in _KINDS else MemoryKind.FACT,
+            kind=MemoryKind(kind) if isinstance(kind, str) and kind in _KINDS else MemoryKind.FACT,
             dry_run=context.dry_run,
             person_id=context.actor.person_key if context.actor is not None else None,
         )
@@ -204,7 +204,10 @@ def told_memory_ids(outcomes: Iterable[ToolOutcome]) -> tuple[int, ...]:
     """The memories the turn's ``remember`` calls stored, to credit to the turn."""
     ids: dict[int, None] = {}
     for outcome in outcomes:
-        memory_id = outcome.result.content.get("memory_id") if outcome.name == REMEMBER else None
+        content = outcome.result.content
+        if outcome.name != REMEMBER or not isinstance(content, Mapping):
+            continue
+        memory_id = content.get("memory_id")
         if isinstance(memory_id, int) and outcome.ok:
             ids[memory_id] = None
     return tuple(ids)

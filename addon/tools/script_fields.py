@@ -12,30 +12,29 @@ checks it against the real code.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
 from addon.home.model.records import ScriptField, ScriptService
 from addon.llm.outside_text import as_data
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 # voluptuous_openapi's conversion of the fixed schemas some selectors validate with
 # (``cv.time_period_dict``, ``LocationSelector.DATA_SCHEMA``, ``MediaSelector.DATA_SCHEMA``,
 # ``cv.TARGET_SERVICE_FIELDS``, ``cv.CONDITIONS_SCHEMA``), as Home Assistant 2025.4.4 produces it.
-_NUMBER = {"type": "number"}
-_DURATION = {
+_NUMBER: JsonValue = {"type": "number"}
+_DURATION: JsonObject = {
     "type": "object",
     "properties": dict.fromkeys(("days", "hours", "minutes", "seconds", "milliseconds"), _NUMBER),
     "required": [],
 }
-_LOCATION = {
+_LOCATION: JsonObject = {
     "type": "object",
     "properties": {"latitude": _NUMBER, "longitude": _NUMBER, "radius": _NUMBER},
     "required": ["latitude", "longitude"],
 }
-_MEDIA = {
+_MEDIA: JsonObject = {
     "type": "object",
     "properties": {
         "entity_id": {"type": "string"},
@@ -45,13 +44,13 @@ _MEDIA = {
     },
     "required": ["entity_id", "media_content_id", "media_content_type"],
 }
-_IDS = {
+_IDS: JsonValue = {
     "anyOf": [
         {"type": "string", "enum": ["none"]},
         {"type": "array", "items": {"nullable": True, "type": "string"}},
     ]
 }
-_TARGET = {
+_TARGET: JsonObject = {
     "type": "object",
     "properties": {
         "entity_id": {
@@ -65,7 +64,7 @@ _TARGET = {
     },
     "required": [],
 }
-_CONDITIONS = {"type": "array", "items": {"nullable": True, "type": "string"}}
+_CONDITIONS: JsonObject = {"type": "array", "items": {"nullable": True, "type": "string"}}
 _FIXED: dict[str, JsonObject] = {
     "backup_location": {"type": "string", "pattern": "^(?:\\/backup|\\w+)$"},
     "boolean": {"type": "boolean"},
@@ -90,16 +89,20 @@ _FIXED: dict[str, JsonObject] = {
 }
 
 
-def _copy(schema: Any) -> Any:
+def _copy(schema: JsonObject) -> JsonObject:
     """A deep copy, so a caller changing a tool's schema cannot change the shared constants."""
-    if isinstance(schema, dict):
-        return {key: _copy(value) for key, value in schema.items()}
-    if isinstance(schema, list):
-        return [_copy(item) for item in schema]
-    return schema
+    return {key: _copy_value(value) for key, value in schema.items()}
 
 
-def _constant_schema(value: Any) -> JsonObject:
+def _copy_value(value: JsonValue) -> JsonValue:
+    if isinstance(value, dict):
+        return _copy(value)
+    if isinstance(value, list):
+        return [_copy_value(item) for item in value]
+    return value
+
+
+def _constant_schema(value: JsonValue) -> JsonObject:
     # voluptuous_openapi's conversion of ``vol.Schema(value)`` for a literal.
     if isinstance(value, bool):
         return {"type": "boolean", "enum": [value]}
@@ -111,7 +114,7 @@ def _constant_schema(value: Any) -> JsonObject:
 
 
 def _bounded_number(
-    config: Mapping[str, Any], low: tuple[str, ...], high: tuple[str, ...]
+    config: Mapping[str, JsonValue], low: tuple[str, ...], high: tuple[str, ...]
 ) -> JsonObject:
     schema: JsonObject = {"type": "number"}
     for key, names in (("minimum", low), ("maximum", high)):
@@ -122,7 +125,7 @@ def _bounded_number(
     return schema
 
 
-def selector_schema(selector: str | None, config: Mapping[str, Any]) -> JsonObject:
+def selector_schema(selector: str | None, config: Mapping[str, JsonValue]) -> JsonObject:
     """``_selector_serializer``: the JSON schema for a value this selector accepts.
 
     A field without a selector is ``cv.string``; a selector Home Assistant 2025.4 does not know
@@ -132,7 +135,7 @@ def selector_schema(selector: str | None, config: Mapping[str, Any]) -> JsonObje
     if selector is None:
         return {"type": "string"}
     if selector in _FIXED:
-        return dict(_copy(_FIXED[selector]))
+        return _copy(_FIXED[selector])
     if selector == "constant":
         return _constant_schema(config.get("value"))
     if selector == "number":
@@ -140,18 +143,19 @@ def selector_schema(selector: str | None, config: Mapping[str, Any]) -> JsonObje
     if selector == "color_temp":
         return _bounded_number(config, ("min", "min_mireds"), ("max", "max_mireds"))
     if selector == "entity":
-        entity = {"type": "string", "format": "entity_id"}
+        entity: JsonObject = {"type": "string", "format": "entity_id"}
         return {"type": "array", "items": entity} if config.get("multiple") else entity
     if selector in ("country", "language"):
         choices = config.get("countries" if selector == "country" else "languages")
-        if choices:
+        if isinstance(choices, list) and choices:
             return {"type": "string", "enum": list(choices)}
         fmt = "ISO 3166-1 alpha-2" if selector == "country" else "RFC 5646"
         return {"type": "string", "format": fmt}
     if selector == "select":
-        options = [
-            option["value"] if isinstance(option, Mapping) else option
-            for option in config.get("options") or ()
+        listed = config.get("options")
+        options: list[JsonValue] = [
+            option["value"] if isinstance(option, dict) else option
+            for option in (listed if isinstance(listed, list) else ())
         ]
         if config.get("multiple"):
             return {
@@ -168,7 +172,7 @@ def selector_schema(selector: str | None, config: Mapping[str, Any]) -> JsonObje
 def script_parameters(fields: Iterable[ScriptField]) -> JsonObject:
     """The ``parameters`` object schema Home Assistant gives a model for a script's fields."""
     properties: JsonObject = {}
-    required: list[str] = []
+    required: list[JsonValue] = []
     for script_field in fields:
         schema = selector_schema(script_field.selector, script_field.selector_config)
         description = script_field.description or script_field.name
@@ -213,13 +217,15 @@ def resolve_places(
         value = resolved[script_field.key]
         if script_field.selector_config.get("multiple"):
             names = value if isinstance(value, list) else [value]
-            ids = [place for name in names for place in _place_ids(kind, str(name), model)]
+            ids: list[JsonValue] = [
+                place for name in names for place in _place_ids(kind, str(name), model)
+            ]
             resolved[script_field.key] = list(dict.fromkeys(ids))
         else:
-            ids = _place_ids(kind, str(value), model)
-            if not ids:
+            found = _place_ids(kind, str(value), model)
+            if not found:
                 raise ToolError(f"{kind.capitalize()} '{value}' does not exist")
-            resolved[script_field.key] = ids[0]
+            resolved[script_field.key] = found[0]
     return resolved
 
 

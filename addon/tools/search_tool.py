@@ -17,7 +17,7 @@ from addon.home.context.context_index import ContextIndex
 from addon.home.context.lexicon import FILLER, fold, words
 from addon.home.context.overview import grouped_overview
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.base import ToolContext, ToolReply
 
 SEARCH_LIMIT = 25
@@ -72,7 +72,8 @@ class SearchEntitiesTool:
             )
             if len(found) > len(shown):
                 result["note"] = f"Showing {len(shown)} of {len(found)}; narrow the search."
-        return ToolReply(result, detail={"entity_ids": shown})
+        entity_ids: list[JsonValue] = list(shown)
+        return ToolReply(result, detail={"entity_ids": entity_ids})
 
 
 def search(index: ContextIndex, model: HomeModel, arguments: JsonObject) -> list[str]:
