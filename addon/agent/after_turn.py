@@ -11,7 +11,6 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
 from addon.agent.events import (
@@ -136,7 +135,7 @@ class AfterTurnWork:
         if not cancel:
             await self._records.settle()
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, coroutine: Coroutine[object, None, None]) -> None:
         task = asyncio.create_task(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)

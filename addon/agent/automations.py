@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from addon.agent.events import (
     AUTOMATION_APPROVED,
@@ -25,13 +25,14 @@ from addon.agent.events import (
 from addon.errors import AutomationDraftInvalid, AutomationDraftState
 from addon.home.actions.gate import Gate
 from addon.store.automations import DraftRecords, StoredDraft
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.automation import (
     HOME_AGENT_MARK,
     DraftAutomationTool,
     DraftOffer,
     Judgement,
     automation_entities,
+    json_list,
     judge,
 )
 from addon.tools.base import Tool
@@ -43,11 +44,14 @@ class AutomationPort(Protocol):
     """What drafts ask of Home Assistant (``addon.ha.automations.HomeAssistantAutomations``)."""
 
     async def validate(
-        self, triggers: Sequence[Any], conditions: Sequence[Any], actions: Sequence[Any]
+        self,
+        triggers: Sequence[JsonValue],
+        conditions: Sequence[JsonValue],
+        actions: Sequence[JsonValue],
     ) -> tuple[str, ...]:
         """Home Assistant's objections to the parts (none: valid)."""
 
-    async def create(self, automation_id: str, config: Mapping[str, Any]) -> None:
+    async def create(self, automation_id: str, config: Mapping[str, JsonValue]) -> None:
         """Create (or replace) the automation ``automation_id`` through the config API."""
 
     async def delete(self, automation_id: str) -> None:
@@ -97,19 +101,19 @@ class AutomationDrafts:
         """The drafts' rows, for the page's lists."""
         return self._records
 
-    async def problems(self, config: Mapping[str, Any]) -> tuple[str, ...]:
+    async def problems(self, config: Mapping[str, JsonValue]) -> tuple[str, ...]:
         """Home Assistant's objections to the configuration's triggers, conditions, actions."""
         if self._port is None:
             raise AutomationDraftInvalid("Home Assistant is not connected, so nothing is checked")
         return await self._port.validate(
-            list(config.get("triggers") or []),
-            list(config.get("conditions") or []),
-            list(config.get("actions") or []),
+            json_list(config.get("triggers")),
+            json_list(config.get("conditions")),
+            json_list(config.get("actions")),
         )
 
     async def keep(
         self,
-        config: Mapping[str, Any],
+        config: Mapping[str, JsonValue],
         summary: str,
         judged: Judgement,
         conversation_id: str | None = None,
@@ -127,7 +131,7 @@ class AutomationDrafts:
         self._events.emit(AUTOMATION_DRAFTED, draft_event(draft))
         return DraftOffer(draft.id, judged.confirm_by)
 
-    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[Any]]:
+    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[object]]:
         """The held spoken approval's replay: approve the draft when the answer confirms it."""
 
         async def approve() -> StoredDraft:
@@ -185,7 +189,7 @@ class AutomationDrafts:
         self._events.emit(AUTOMATION_DISABLED, draft_event(draft, by))
         return draft
 
-    async def revise(self, draft_id: int, config: Mapping[str, Any]) -> StoredDraft:
+    async def revise(self, draft_id: int, config: Mapping[str, JsonValue]) -> StoredDraft:
         """A draft edited on the page: judged by the gate and validated again, then kept."""
         draft = await self._records.get(draft_id)
         if draft.state != "draft":
@@ -238,13 +242,13 @@ class KeptDrafts:
         self.kept: list[JsonObject] = []
         self.approved: list[int] = []
 
-    async def problems(self, config: Mapping[str, Any]) -> tuple[str, ...]:
+    async def problems(self, config: Mapping[str, JsonValue]) -> tuple[str, ...]:
         """Nothing to validate against."""
         return ()
 
     async def keep(
         self,
-        config: Mapping[str, Any],
+        config: Mapping[str, JsonValue],
         summary: str,
         judged: Judgement,
         conversation_id: str | None = None,
@@ -253,7 +257,7 @@ class KeptDrafts:
         self.kept.append(dict(config))
         return DraftOffer(len(self.kept), judged.confirm_by)
 
-    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[Any]]:
+    def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[object]]:
         """Note the approval."""
 
         async def approve() -> None:

@@ -16,7 +16,6 @@ import logging
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from addon.embeddings.source import EmbeddingSource
 from addon.home.context.context_index import ContextIndex
@@ -213,16 +212,15 @@ def history_entity_ids(index: ContextIndex, history: Sequence[ChatMessage]) -> l
     return list(dict.fromkeys(found))[:HISTORY_ENTITIES]
 
 
-def _json(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
+def _json(value: str) -> JsonValue:
     try:
-        return json.loads(value)
+        parsed: JsonValue = json.loads(value)
+        return parsed
     except ValueError:
         return None
 
 
-def _ids_in(value: Any, index: ContextIndex) -> list[str]:
+def _ids_in(value: JsonValue, index: ContextIndex) -> list[str]:
     """Every ``id``/``entity_id`` value in a tool result that names a listed entity."""
     found: list[str] = []
     if isinstance(value, dict):

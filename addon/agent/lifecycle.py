@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any
 
 from aiohttp import web
 
@@ -28,6 +27,7 @@ from addon.local.matcher import LocalMatcher
 from addon.store.automations import DraftRecords
 from addon.store.policy import PolicyRecords, RuleRecords
 from addon.store.turns import ConversationRecords
+from addon.text import JsonValue
 from addon.tools.custom import CustomToolProvider
 
 
@@ -88,7 +88,10 @@ def policed_trial(provider: CustomToolProvider, agent: Agent) -> TryTool:
     """
 
     async def trial(
-        definition: Mapping[str, Any], arguments: Mapping[str, Any] | str, *, dry_run: bool
+        definition: Mapping[str, JsonValue],
+        arguments: Mapping[str, JsonValue] | str,
+        *,
+        dry_run: bool,
     ) -> Trial:
         holds = await agent.holds()
         return await provider.trial(definition, arguments, dry_run=dry_run, holds=holds)

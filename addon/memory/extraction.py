@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import json_repair
 
@@ -31,7 +30,7 @@ from addon.llm.messages import AssistantMessage, ChatMessage, SystemMessage, Use
 from addon.llm.outside_text import as_data
 from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.rules import Rejection, screen
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 MAX_CANDIDATES = 5
@@ -245,10 +244,12 @@ def parse(text: str) -> tuple[tuple[Candidate, ...], bool]:
     """
     stripped = _strip_fences(text.strip())
     try:
-        value: Any = json.loads(stripped)
+        value: JsonValue = json.loads(stripped)
         repaired = False
     except json.JSONDecodeError:
-        value = json_repair.loads(stripped)
+        loaded = json_repair.loads(stripped)
+        # A (value, log) pair only when its log is asked for, which it is not here.
+        value = loaded[0] if isinstance(loaded, tuple) else loaded
         repaired = True
     if isinstance(value, dict):
         value = value.get("memories")

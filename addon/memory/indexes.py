@@ -16,6 +16,7 @@ from addon.store.memories import ScoredId, memory_search
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import NDArray
 
 
 class MemoryIndex:
@@ -26,14 +27,14 @@ class MemoryIndex:
     """
 
     def __init__(self) -> None:
-        self._matrix: np.ndarray | None = None
-        self._ids: np.ndarray | None = None
+        self._matrix: NDArray[np.float32] | None = None
+        self._ids: NDArray[np.int64] | None = None
         self._rows: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
 
-    def put(self, memory_id: int, vector: np.ndarray) -> None:
+    def put(self, memory_id: int, vector: NDArray[np.float32]) -> None:
         """Add or replace ``memory_id``'s vector; all vectors must share one length."""
         import numpy as np
 
@@ -78,7 +79,9 @@ class MemoryIndex:
         self._matrix = self._ids = None
         self._rows = {}
 
-    def similarities(self, vector: np.ndarray, memory_ids: Iterable[int]) -> dict[int, float]:
+    def similarities(
+        self, vector: NDArray[np.float32], memory_ids: Iterable[int]
+    ) -> dict[int, float]:
         """Cosine of ``vector`` with each of ``memory_ids`` that has a row here."""
         if not self._rows or self._matrix is None:
             return {}
@@ -100,7 +103,7 @@ class MemoryIndex:
             memory_id: float(score) for (memory_id, _), score in zip(present, scores, strict=True)
         }
 
-    def nearest(self, vector: np.ndarray, limit: int) -> list[ScoredId]:
+    def nearest(self, vector: NDArray[np.float32], limit: int) -> list[ScoredId]:
         """The ``limit`` ids most similar to ``vector`` by cosine, best first."""
         size = len(self._rows)
         if size == 0 or self._matrix is None or self._ids is None:

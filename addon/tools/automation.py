@@ -329,15 +329,15 @@ def automation_config(arguments: Mapping[str, JsonValue]) -> JsonObject:
     return {
         "alias": str(arguments.get("alias") or summary[:60] or "Home Agent automation"),
         "description": summary,
-        "triggers": _listed(arguments.get("triggers")),
-        "conditions": _listed(arguments.get("conditions")),
-        "actions": _listed(arguments.get("actions")),
+        "triggers": json_list(arguments.get("triggers")),
+        "conditions": json_list(arguments.get("conditions")),
+        "actions": json_list(arguments.get("actions")),
         "mode": "single",
     }
 
 
-def _listed(value: JsonValue) -> JsonArray:
-    """A copy of a list argument (the schema makes it one); none when not given."""
+def json_list(value: JsonValue) -> JsonArray:
+    """A copy of a list part of a configuration (the schema makes it one); none when not given."""
     return list(value) if isinstance(value, list) else []
 
 

@@ -16,7 +16,6 @@ import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from addon.custom_tools.definition import ToolDefinition, parse_definition
 from addon.custom_tools.runner import Runner
@@ -25,7 +24,7 @@ from addon.custom_tools.trial import Trial, TrialRun
 from addon.errors import CustomToolInvalid
 from addon.home.actions.confirmation import Holds
 from addon.home.actions.gate import Decision
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.base import ActedTarget, Tool, ToolContext, ToolReply
 from addon.tools.registry import ToolRegistry
 
@@ -124,8 +123,8 @@ class CustomToolProvider:
 
     async def trial(
         self,
-        definition: Mapping[str, Any],
-        arguments: Mapping[str, Any] | str,
+        definition: Mapping[str, JsonValue],
+        arguments: Mapping[str, JsonValue] | str,
         *,
         dry_run: bool,
         holds: Holds | None,
@@ -169,7 +168,7 @@ class CustomToolProvider:
             ),
         )
 
-    def _parse(self, mapping: Mapping[str, Any]) -> tuple[ToolDefinition, JsonObject] | None:
+    def _parse(self, mapping: Mapping[str, JsonValue]) -> tuple[ToolDefinition, JsonObject] | None:
         try:
             definition = parse_definition(mapping, reserved=self._reserved)
         except CustomToolInvalid as err:
