@@ -26,7 +26,7 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import LLMError, NotFoundError
+from addon.errors import LLMError, NotFoundError, StoreError
 from addon.llm.messages import to_wire, wire_messages
 from addon.memory.candidates import Candidate, MemoryKind, candidate
 from addon.memory.extraction import Exchange, Extraction, ExtractionCall, Extractor
@@ -76,9 +76,17 @@ def _stems(text: str) -> frozenset[str]:
 
 
 def _as_candidate(record: MemoryRecord) -> Candidate:
+    """A stored memory as a candidate to merge with.
+
+    A kind this release does not know is refused, not read as another kind.
+    """
+    try:
+        kind = MemoryKind(record.kind)
+    except ValueError as err:
+        raise StoreError(f"memory {record.id} has an unknown kind {record.kind!r}") from err
     return Candidate(
         content=record.content,
-        kind=MemoryKind(record.kind),
+        kind=kind,
         importance=record.importance,
         entities=record.entity_ids,
         areas=record.areas,

@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from addon.embeddings.source import EndpointEmbeddings
 from addon.embeddings.static import StaticEmbeddings, load_local_embeddings
+from addon.errors import StoreError
 from addon.llm.client import LLMClient
 from addon.memory.candidates import MemoryKind
 from addon.memory.extraction import Exchange, Extractor
@@ -21,7 +22,7 @@ from addon.memory.rules import RejectReason
 from addon.memory.service import MemoryService
 from addon.store.database import Store
 from addon.store.memories import MemoryRecord, memories
-from addon.store.models import LLMCall, MemoryRecall
+from addon.store.models import LLMCall, Memory, MemoryRecall
 from devtools.recording import record_turn
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.agent import ManualClock
@@ -304,6 +305,21 @@ async def test_remembering_what_is_known_merges(store: Store, make_service: Make
     assert first.memory is not None
     assert again.memory.id == first.memory.id
     assert len(await live(store)) == 1
+
+
+async def test_a_stored_memory_of_an_unknown_kind_is_refused_not_widened(
+    store: Store, make_service: MakeService
+) -> None:
+    """A kind this release does not know (a newer one wrote it) is a StoreError, not a fact."""
+    service = make_service()
+    first = await service.remember("The cat is called Miso.")
+    assert first.memory is not None
+    async with store.sessionmaker.begin() as session:
+        await session.execute(
+            update(Memory).where(Memory.id == first.memory.id).values(kind="rumour")
+        )
+    with pytest.raises(StoreError, match="unknown kind 'rumour'"):
+        await service.remember("Our cat is called Miso.")
 
 
 async def test_a_dry_run_remembers_and_forgets_nothing(
