@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ from addon.store.models import Memory, utcnow
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+_LOGGER = logging.getLogger(__name__)
 
 MemoryKind = Literal["fact", "preference", "context", "event"]
 KINDS: tuple[MemoryKind, ...] = ("fact", "preference", "context", "event")
@@ -51,7 +54,7 @@ class MemoryRecord:
 
     id: int
     content: str
-    kind: str
+    kind: MemoryKind
     importance: float
     created_at: datetime
     updated_at: datetime
@@ -111,13 +114,27 @@ def sql_text(value: SqlValue) -> str | None:
     raise StoreError(f"expected text in the store, found {value!r}")
 
 
+def stored_kind(value: object, memory_id: int) -> MemoryKind:
+    """A stored kind as the closed set it is; an unknown one is refused, not read as another.
+
+    Each kind has its own lifetime and decay (``memory_upkeep``): read as some other kind, a
+    memory would expire or fade by rules never meant for it.
+    """
+    for kind in KINDS:
+        if value == kind:
+            return kind
+    _LOGGER.error("Memory %s has the unknown kind %r; it is not read", memory_id, value)
+    raise StoreError(f"memory {memory_id} has an unknown kind {value!r}")
+
+
 def raw_record(row: Sequence[SqlValue]) -> MemoryRecord:
     """A record from a row of ``RAW_COLUMNS``, parsed as the models' types would."""
     turn_id = row[12]
+    memory_id = int(sql_number(row[0]))
     return MemoryRecord(
-        id=int(sql_number(row[0])),
+        id=memory_id,
         content=str(row[1]),
-        kind=str(row[2]),
+        kind=stored_kind(row[2], memory_id),
         importance=float(sql_number(row[3])),
         created_at=_time(sql_text(row[4])) or datetime.min.replace(tzinfo=UTC),
         updated_at=_time(sql_text(row[5])) or datetime.min.replace(tzinfo=UTC),
@@ -148,7 +165,7 @@ def memory_record(row: Memory) -> MemoryRecord:
     return MemoryRecord(
         id=row.id,
         content=row.content,
-        kind=row.kind,
+        kind=stored_kind(row.kind, row.id),
         importance=row.importance,
         created_at=row.created_at,
         updated_at=row.updated_at,
