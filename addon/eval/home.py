@@ -67,8 +67,9 @@ LIGHT_MODES = ("hs", "color_temp")
 
 def _light(state: str, attributes: JsonObject) -> JsonObject:
     """A light as Home Assistant shows it: a colour mode and brightness when on, None when off."""
-    shown = {"supported_color_modes": list(LIGHT_MODES), **attributes}
-    modes = [str(mode) for mode in shown["supported_color_modes"]]
+    shown: JsonObject = {"supported_color_modes": list(LIGHT_MODES), **attributes}
+    listed = shown["supported_color_modes"]
+    modes = [str(mode) for mode in (listed if isinstance(listed, list) else [listed])]
     dims = modes != ["onoff"]
     if state != "on":
         hidden = [key for key in ON_ONLY if key in shown or key == "color_mode"]

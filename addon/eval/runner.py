@@ -35,6 +35,7 @@ from addon.home.model.live import HomeModel
 from addon.home.model.source import FixedHome
 from addon.llm.client import LLMClient
 from addon.local.matcher import LocalMatcher
+from addon.store.json_fields import stored_float, stored_int, stored_text, stored_texts
 from addon.store.turns import ConversationRecords
 from addon.text import JsonObject
 
@@ -95,23 +96,24 @@ class TaskResult:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> TaskResult:
-        """Read a stored result back."""
+        """Read a stored result back; a field of the wrong shape raises StoreError."""
+        turn_id = data.get("turn_id")
         return cls(
             task_id=str(data["task_id"]),
             sentence=str(data["sentence"]),
             passed=bool(data["passed"]),
-            wrong_actions=tuple(data.get("wrong_actions") or ()),
-            problems=tuple(data.get("problems") or ()),
+            wrong_actions=stored_texts(data.get("wrong_actions"), "wrong_actions"),
+            problems=stored_texts(data.get("problems"), "problems"),
             reply=str(data.get("reply") or ""),
             handled_by=str(data.get("handled_by") or ""),
-            latency_ms=float(data.get("latency_ms") or 0.0),
-            prompt_tokens=int(data.get("prompt_tokens") or 0),
-            completion_tokens=int(data.get("completion_tokens") or 0),
-            conversation_id=data.get("conversation_id"),
-            turn_id=data.get("turn_id"),
-            tags=tuple(data.get("tags") or ()),
-            tool_calls=int(data.get("tool_calls") or 0),
-            tool_errors=int(data.get("tool_errors") or 0),
+            latency_ms=stored_float(data.get("latency_ms"), "latency_ms"),
+            prompt_tokens=stored_int(data.get("prompt_tokens"), "prompt_tokens"),
+            completion_tokens=stored_int(data.get("completion_tokens"), "completion_tokens"),
+            conversation_id=stored_text(data.get("conversation_id"), "conversation_id"),
+            turn_id=None if turn_id is None else stored_int(turn_id, "turn_id"),
+            tags=stored_texts(data.get("tags"), "tags"),
+            tool_calls=stored_int(data.get("tool_calls"), "tool_calls"),
+            tool_errors=stored_int(data.get("tool_errors"), "tool_errors"),
             asked=str(data["asked"]) if data.get("asked") else None,
         )
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import yaml
 
 from addon.eval.suite import exposed_home
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 SAVED_TAG = "saved"
@@ -34,30 +33,41 @@ class TurnFacts:
 
     sentence: str
     reply: str
-    states: Mapping[str, Any] | None
-    outcome_detail: Mapping[str, Any]
-    tool_results: Sequence[Mapping[str, Any]]
+    states: Mapping[str, JsonValue] | None
+    outcome_detail: Mapping[str, JsonValue]
+    tool_results: Sequence[Mapping[str, JsonValue]]
+
+
+def _object(value: JsonValue | None) -> JsonObject:
+    """``value`` if it is a JSON object, else empty (a part the stored turn does not have)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _array(value: JsonValue | None) -> list[JsonValue]:
+    """``value`` if it is a JSON array, else empty."""
+    return value if isinstance(value, list) else []
 
 
 def draft_task(turn: TurnFacts, home: HomeModel | None) -> JsonObject:
     """The task a turn amounts to, as a task file writes it."""
     task: JsonObject = {"sentence": turn.sentence}
     states = turn.states or {}
-    before: Mapping[str, Any] = states.get("before") or {}
-    after: Mapping[str, Any] = states.get("after") or {}
+    before = _object(states.get("before"))
+    after = _object(states.get("after"))
     if before:
         checked = {
             str(entry.get("entity_id")): str(entry["actual"])
-            for entry in turn.outcome_detail.get("entities", [])
+            for entry in _array(turn.outcome_detail.get("entities"))
             if isinstance(entry, dict) and entry.get("actual") is not None
         }
-        task["setup"] = {entity_id: dict(state) for entity_id, state in before.items()}
+        setup: JsonObject = {entity_id: dict(_object(state)) for entity_id, state in before.items()}
+        task["setup"] = setup
         expect: JsonObject = {}
         for entity_id in before:
             if entity_id in checked:
                 expect[entity_id] = {"state": checked[entity_id]}
             elif entity_id in after:
-                expect[entity_id] = dict(after[entity_id])
+                expect[entity_id] = dict(_object(after[entity_id]))
         if expect:
             task["expect"] = expect
     else:
@@ -73,21 +83,24 @@ def draft_task(turn: TurnFacts, home: HomeModel | None) -> JsonObject:
     return task
 
 
-def task_yaml(task: Mapping[str, Any]) -> str:
+def task_yaml(task: Mapping[str, JsonValue]) -> str:
     """A task as the text the user edits."""
     return yaml.safe_dump(dict(task), sort_keys=False, allow_unicode=True, width=100)
 
 
 def saved_suite(
-    home: HomeModel, tasks: Iterable[tuple[int, Mapping[str, Any]]], *, name: str = "Your tests"
+    home: HomeModel,
+    tasks: Iterable[tuple[int, Mapping[str, JsonValue]]],
+    *,
+    name: str = "Your tests",
 ) -> tuple[str, list[int]]:
     """The task file of the saved tests ``(id, task)``, and the ids left out (gone entities)."""
     section = exposed_home(home, name=name)
-    known = {str(entity["entity_id"]) for entity in section["entities"]}
+    known = {str(_object(entity).get("entity_id")) for entity in _array(section["entities"])}
     kept: list[JsonObject] = []
     left_out: list[int] = []
     for task_id, task in tasks:
-        named = {*(task.get("setup") or {}), *(task.get("expect") or {})}
+        named = {*_object(task.get("setup")), *_object(task.get("expect"))}
         if not named <= known:
             left_out.append(task_id)
             continue
@@ -98,13 +111,18 @@ def saved_suite(
     return text, left_out
 
 
-def _reported(results: Iterable[Mapping[str, Any]]) -> list[str]:
+def _reported(results: Iterable[Mapping[str, JsonValue]]) -> list[str]:
     """Entity ids an intent's answer reported on (``data.success``), in order."""
     found: list[str] = []
     for result in results:
         data = result.get("data")
-        for target in data.get("success", []) if isinstance(data, dict) else []:
+        for target in _array(_object(data).get("success")):
             entity_id = target.get("id", "") if isinstance(target, dict) else ""
-            if target.get("type") == "entity" and "." in entity_id:
+            if (
+                isinstance(target, dict)
+                and target.get("type") == "entity"
+                and isinstance(entity_id, str)
+                and "." in entity_id
+            ):
                 found.append(entity_id)
     return list(dict.fromkeys(found))

@@ -14,9 +14,10 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeIs
 
 from addon.eval.tasks import AutomationSpec, HomeSpec, StateSpec, Task
+from addon.text import JsonValue
 
 BRIGHTNESS_TOLERANCE = 1.5
 """Brightness is 0-255 set from a percentage: "50% brightness" is 127 or 128 by rounding."""
@@ -31,7 +32,7 @@ class EntityView:
     """One entity's state and attributes at one moment, as Home Assistant shows them."""
 
     state: str
-    attributes: Mapping[str, Any]
+    attributes: Mapping[str, JsonValue]
 
 
 Snapshot = Mapping[str, EntityView]
@@ -58,7 +59,7 @@ def compared_attributes(home: HomeSpec, tasks: tuple[Task, ...]) -> dict[str, fr
     return {entity_id: frozenset(keys) for entity_id, keys in named.items()}
 
 
-def same(expected: Any, actual: Any, name: str = "") -> bool:
+def same(expected: object, actual: object, name: str = "") -> bool:
     """Numbers within :func:`tolerance`, sequences and mappings item by item, the rest exactly."""
     if _is_number(expected) and _is_number(actual):
         return abs(float(expected) - float(actual)) <= tolerance(name, float(expected))
@@ -169,12 +170,12 @@ def _describe(old: EntityView | None, new: EntityView | None, keys: frozenset[st
     return ", ".join(parts)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: object) -> TypeIs[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def automation_problems(
-    expected: AutomationSpec | None, drafted: Sequence[Mapping[str, Any]]
+    expected: AutomationSpec | None, drafted: Sequence[Mapping[str, JsonValue]]
 ) -> list[str]:
     """Why the drafted automations miss what the task expects; empty when one has it all.
 
@@ -191,14 +192,19 @@ def automation_problems(
             f"the draft has no {part[:-1]} like {_compact(item)}"
             for part in ("triggers", "conditions", "actions")
             for item in getattr(expected, part)
-            if not any(_contains(got, item) for got in config.get(part) or [])
+            if not any(_contains(got, item) for got in _listed(config.get(part)))
         ]
         if best is None or len(missing) < len(best):
             best = missing
     return best or []
 
 
-def _contains(got: Any, expected: Any) -> bool:
+def _listed(value: JsonValue | None) -> list[JsonValue]:
+    """A draft's triggers, conditions or actions: a list, or none (nothing else holds an item)."""
+    return value if isinstance(value, list) else []
+
+
+def _contains(got: object, expected: object) -> bool:
     """Whether ``got`` has every key and value ``expected`` names (lists: each item somewhere)."""
     if isinstance(expected, Mapping):
         return isinstance(got, Mapping) and all(
@@ -215,7 +221,7 @@ def _contains(got: Any, expected: Any) -> bool:
 _TIME = re.compile(r"^\d{1,2}:\d{2}$")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """A value as compared: text in lower case, ``7:00`` as ``07:00:00``."""
     if isinstance(value, str):
         text = value.strip().lower()
@@ -226,5 +232,5 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _compact(item: Mapping[str, Any]) -> str:
+def _compact(item: Mapping[str, JsonValue]) -> str:
     return json.dumps(item, sort_keys=True, ensure_ascii=False)

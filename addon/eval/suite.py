@@ -9,16 +9,16 @@ it can be downloaded and edited.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
-from typing import Any
+from typing import Protocol
 
 import yaml
 
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.model.entities import Entity
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonArray, JsonObject, JsonValue
 
 PER_KIND = 4
 """Tasks of each kind at most, so the suite stays a few minutes long with a model."""
@@ -77,7 +77,7 @@ def exposed_home(
 def _home(model: HomeModel, entities: list[Entity], name: str, language: str) -> JsonObject:
     used_areas = {entity.area_id for entity in entities if entity.area_id in model.areas}
     used_floors = {model.areas[a].floor_id for a in used_areas if a is not None}
-    listed: list[JsonObject] = []
+    listed: JsonArray = []
     for entity in entities:
         state = model.state(entity.entity_id)
         assert state is not None  # kept above only with a state
@@ -120,6 +120,14 @@ def _home(model: HomeModel, entities: list[Entity], name: str, language: str) ->
     }
 
 
+class _AddTask(Protocol):
+    """Adds one task of a kind, unless the kind has :data:`PER_KIND` already (see ``_tasks``)."""
+
+    def __call__(
+        self, kind: str, sentence: str, action: str | None = None, **parts: JsonValue
+    ) -> None: ...
+
+
 def _tasks(
     model: HomeModel, entities: list[Entity], policy: ConfirmationPolicy | None
 ) -> list[JsonObject]:
@@ -127,15 +135,19 @@ def _tasks(
     for entity in entities:
         by_domain[entity.domain].append(entity)
     tasks: list[JsonObject] = []
+    kinds: Counter[str] = Counter()
 
-    def add(kind: str, sentence: str, action: str | None = None, **parts: Any) -> None:
-        if sum(task["tags"][0] == kind for task in tasks) >= PER_KIND:
+    def add(kind: str, sentence: str, action: str | None = None, **parts: JsonValue) -> None:
+        if kinds[kind] >= PER_KIND:
             return
-        asks = _asks(model, policy, action, next(iter(parts.get("expect") or {}), None))
+        expect = parts.get("expect")
+        first = next(iter(expect), None) if isinstance(expect, dict) else None
+        asks = _asks(model, policy, action, first)
         if asks == "pin":
             return  # the suite cannot answer a PIN question
-        confirm = {"confirm": "yes"} if asks == "yes" else {}
+        confirm: JsonObject = {"confirm": "yes"} if asks == "yes" else {}
         tasks.append({"sentence": sentence, **parts, **confirm, "tags": [kind]})
+        kinds[kind] += 1
 
     for domain in _ON_OFF:
         for entity in by_domain.get(domain, []):
@@ -162,7 +174,7 @@ def _tasks(
             expect={entity.entity_id: {"state": "locked"}})  # fmt: skip
     for entity in by_domain.get("cover", []):
         if _features(model, entity) & 1:
-            closed = {"state": "closed", "attributes": {"current_position": 0}}
+            closed: JsonObject = {"state": "closed", "attributes": {"current_position": 0}}
             add("cover-open", f"open the {entity.name}", "cover.open_cover",
                 setup={entity.entity_id: closed},
                 expect={entity.entity_id: {"state": "open"}})  # fmt: skip
@@ -181,7 +193,7 @@ def _tasks(
     return tasks
 
 
-def _area_lights(model: HomeModel, lights: list[Entity], add: Any) -> None:
+def _area_lights(model: HomeModel, lights: list[Entity], add: _AddTask) -> None:
     """The "set <area> lights to 30%" tasks: every dimmable light of the area ends on at 30%."""
     by_area: dict[str, list[Entity]] = defaultdict(list)
     for light in lights:
@@ -215,8 +227,13 @@ def _features(model: HomeModel, entity: Entity) -> int:
     return int(state.attributes.get("supported_features") or 0) if state else 0
 
 
-def _plain(value: Any) -> Any:
-    """An attribute as YAML can write it (tuples as lists)."""
+def _plain(value: object) -> JsonValue:
+    """An attribute as YAML can write it: tuples as lists, any other object as its text.
+
+    The attributes kept (:data:`_KEPT_ATTRIBUTES`) are numbers, text and lists of them.
+    """
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
-    return value
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return str(value)

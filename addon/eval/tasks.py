@@ -12,7 +12,7 @@ YAML 1.1 reads an unquoted ``off`` as false; states and answers take ``true``/``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import yaml
 from pydantic import (
@@ -33,7 +33,7 @@ MAX_TASKS = 5000
 _ENTITY_ID = r"^[a-z0-9_]+\.[a-z0-9_]+$"
 
 
-def _as_text(value: Any) -> Any:
+def _as_text(value: object) -> object:
     """YAML's booleans as Home Assistant's on/off, numbers as their text."""
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -45,7 +45,7 @@ def _as_text(value: Any) -> Any:
 Text = Annotated[str, BeforeValidator(_as_text)]
 
 
-def _as_said(value: Any) -> Any:
+def _as_said(value: object) -> object:
     """YAML 1.1's unquoted yes and no (read as booleans) as the words the writer meant."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -166,7 +166,7 @@ class TaskSpec(_Strict):
 
     @field_validator("confirm", mode="before")
     @classmethod
-    def _yes(cls, value: Any) -> Any:
+    def _yes(cls, value: object) -> object:
         return "yes" if value is True else value
 
 
@@ -239,7 +239,7 @@ def parse_task_file(text: str, *, name: str = "tasks", base_dir: Path | None = N
     return TaskFile(name=name, home=home, tasks=tasks)
 
 
-def _yaml(text: str, where: str) -> Any:
+def _yaml(text: str, where: str) -> object:
     try:
         return load_yaml(text)
     except yaml.YAMLError as err:
@@ -312,7 +312,7 @@ def _check_home(home: HomeSpec) -> list[tuple[str, str]]:
     return problems
 
 
-def _checks_of_what_parsed(data: Any) -> list[tuple[str, str]]:
+def _checks_of_what_parsed(data: object) -> list[tuple[str, str]]:
     """The reference checks of the parts that did parse, when another part did not.
 
     So the Evaluate page lists every problem of a file at once, not the references' only after

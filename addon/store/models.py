@@ -11,7 +11,7 @@ come back timezone-aware (``column_types.py``).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -29,6 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncAttrs
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeEngine
 
 from addon.store.column_types import NAMING_CONVENTION, UTCDateTime
 from addon.text import JsonObject
@@ -43,7 +44,10 @@ class Base(AsyncAttrs, DeclarativeBase):
     """Declarative base with the constraint naming convention Alembic batch mode needs."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime, JsonObject: JSON}
+    type_annotation_map: ClassVar[dict[object, type[TypeEngine[datetime]] | type[JSON]]] = {
+        datetime: UTCDateTime,
+        JsonObject: JSON,
+    }
 
 
 class Conversation(Base):

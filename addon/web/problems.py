@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from aiohttp import web
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from addon.text import JsonObject, is_unicode
 
@@ -152,7 +152,7 @@ def field_path(loc: Sequence[int | str]) -> str:
     return path
 
 
-def _message(error: Any) -> str:
+def _message(error: ErrorDetails) -> str:
     message = str(error["msg"])
     # Our own validators raise ValueError; pydantic prefixes their text with its class name.
     return message.removeprefix("Value error, ")
@@ -170,7 +170,7 @@ def _too_large(limit: int) -> RequestProblem:
     )
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if isinstance(value, list):
         return "an array"
     if isinstance(value, str):

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.errors import NotFoundError
 from addon.store.models import AutomationDraft, utcnow
+from addon.text import JsonValue
 
 STATES = ("draft", "approved", "discarded", "deleted")
 CONFIRM_BY = ("yes", "pin", "panel")
@@ -33,7 +33,7 @@ class StoredDraft:
     updated_at: datetime
     conversation_id: str | None
     summary: str
-    config: Mapping[str, Any]
+    config: Mapping[str, JsonValue]
     entities: tuple[str, ...]
     covered: str | None
     confirm_by: str
@@ -52,7 +52,7 @@ class DraftRecords:
     async def add(
         self,
         summary: str,
-        config: Mapping[str, Any],
+        config: Mapping[str, JsonValue],
         entities: Sequence[str],
         *,
         covered: str | None,
@@ -99,7 +99,7 @@ class DraftRecords:
         self,
         draft_id: int,
         summary: str,
-        config: Mapping[str, Any],
+        config: Mapping[str, JsonValue],
         entities: Sequence[str],
         *,
         covered: str | None,

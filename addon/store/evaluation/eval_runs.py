@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import NotFoundError
 from addon.store.models import EvalRun, utcnow
+from addon.text import JsonValue
 
 RunStatus = Literal["running", "done", "failed", "interrupted"]
 
@@ -29,10 +30,10 @@ class StoredRun:
     finished_at: datetime | None
     status: str
     name: str
-    settings: Mapping[str, Any]
+    settings: Mapping[str, JsonValue]
     total: int
     passed: int
-    results: tuple[Mapping[str, Any], ...]
+    results: tuple[Mapping[str, JsonValue], ...]
     error: str | None
     tasks_text: str
 
@@ -59,7 +60,12 @@ def _stored(row: EvalRun) -> StoredRun:
 
 
 async def create_run(
-    session: AsyncSession, *, name: str, settings: Mapping[str, Any], total: int, tasks_text: str
+    session: AsyncSession,
+    *,
+    name: str,
+    settings: Mapping[str, JsonValue],
+    total: int,
+    tasks_text: str,
 ) -> int:
     """A new run, ``running``, with no results yet; returns its id."""
     row = EvalRun(
@@ -76,7 +82,7 @@ async def create_run(
     return row.id
 
 
-async def add_result(session: AsyncSession, run_id: int, result: Mapping[str, Any]) -> None:
+async def add_result(session: AsyncSession, run_id: int, result: Mapping[str, JsonValue]) -> None:
     """Append one task's result (its ``passed`` counts towards the run's)."""
     row = await _row(session, run_id)
     row.results = [*(row.results or []), dict(result)]

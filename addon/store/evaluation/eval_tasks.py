@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,6 +16,7 @@ from sqlalchemy.orm import selectinload
 
 from addon.errors import NotFoundError
 from addon.store.models import EvalTask, Turn
+from addon.text import JsonValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +26,12 @@ class SavedTask:
     id: int
     created_at: datetime
     turn_id: int | None
-    task: Mapping[str, Any]
+    task: Mapping[str, JsonValue]
 
 
-async def save_task(session: AsyncSession, task: Mapping[str, Any], turn_id: int | None) -> int:
+async def save_task(
+    session: AsyncSession, task: Mapping[str, JsonValue], turn_id: int | None
+) -> int:
     """Keep ``task``; its id."""
     row = EvalTask(task=dict(task), turn_id=turn_id)
     session.add(row)
@@ -57,9 +59,9 @@ class TurnForTest:
     id: int
     user_text: str
     reply_text: str
-    states: Mapping[str, Any] | None
-    outcome_detail: Mapping[str, Any]
-    tool_results: tuple[Mapping[str, Any], ...]
+    states: Mapping[str, JsonValue] | None
+    outcome_detail: Mapping[str, JsonValue]
+    tool_results: tuple[Mapping[str, JsonValue], ...]
 
 
 async def turn_for_test(session: AsyncSession, turn_id: int) -> TurnForTest:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
@@ -58,11 +57,11 @@ def _storable_parameters(
     _connection: Connection,
     _cursor: DBAPICursor,
     statement: str,
-    parameters: Any,
+    parameters: object,
     _context: ExecutionContext | None,
     executemany: bool,
-) -> tuple[str, Any]:
-    if executemany:
+) -> tuple[str, object]:
+    if executemany and isinstance(parameters, Sequence):
         return statement, [_storable_row(row) for row in parameters]
     return statement, _storable_row(parameters)
 
@@ -78,7 +77,7 @@ def storable_row(row: tuple[object, ...]) -> tuple[object, ...]:
     return tuple(_storable_value(value) for value in row)
 
 
-def _storable_row(row: Any) -> Any:
+def _storable_row(row: object) -> object:
     """One statement's parameters, the same object unless a value needed cleaning."""
     if isinstance(row, Mapping):
         if all(type(value) is not str or value.isascii() for value in row.values()):

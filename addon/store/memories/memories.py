@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,6 +31,9 @@ from addon.store.models import Memory, utcnow
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import NDArray
+
+_LOGGER = logging.getLogger(__name__)
 
 MemoryKind = Literal["fact", "preference", "context", "event"]
 KINDS: tuple[MemoryKind, ...] = ("fact", "preference", "context", "event")
@@ -50,7 +54,7 @@ class MemoryRecord:
 
     id: int
     content: str
-    kind: str
+    kind: MemoryKind
     importance: float
     created_at: datetime
     updated_at: datetime
@@ -69,7 +73,13 @@ class MemoryRecord:
     """The person it belongs to (recalled only for them); None: the household's."""
 
 
-async def fetch_rows(session: AsyncSession, sql: str, params: Sequence[object]) -> list[Any]:
+type SqlValue = int | float | str | bytes | None
+"""A value as SQLite hands it back: INTEGER, REAL, TEXT, BLOB or NULL."""
+
+
+async def fetch_rows(
+    session: AsyncSession, sql: str, params: Sequence[object]
+) -> list[Sequence[SqlValue]]:
     """Rows of ``sql`` straight from the session's aiosqlite connection, in its transaction.
 
     For recall on the reply's path only: SQLAlchemy's statement and ORM layers cost about a
@@ -90,27 +100,56 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
-def raw_record(row: Sequence[Any]) -> MemoryRecord:
+def sql_number(value: SqlValue) -> int | float:
+    """A numeric column's value; anything else is a damaged row, refused."""
+    if isinstance(value, int | float):
+        return value
+    raise StoreError(f"expected a number in the store, found {value!r}")
+
+
+def sql_text(value: SqlValue) -> str | None:
+    """A text column's value (None for NULL); anything else is a damaged row, refused."""
+    if value is None or isinstance(value, str):
+        return value
+    raise StoreError(f"expected text in the store, found {value!r}")
+
+
+def stored_kind(value: object, memory_id: int) -> MemoryKind:
+    """A stored kind as the closed set it is; an unknown one is refused, not read as another.
+
+    Each kind has its own lifetime and decay (``memory_upkeep``): read as some other kind, a
+    memory would expire or fade by rules never meant for it.
+    """
+    for kind in KINDS:
+        if value == kind:
+            return kind
+    _LOGGER.error("Memory %s has the unknown kind %r; it is not read", memory_id, value)
+    raise StoreError(f"memory {memory_id} has an unknown kind {value!r}")
+
+
+def raw_record(row: Sequence[SqlValue]) -> MemoryRecord:
     """A record from a row of ``RAW_COLUMNS``, parsed as the models' types would."""
+    turn_id = row[12]
+    memory_id = int(sql_number(row[0]))
     return MemoryRecord(
-        id=int(row[0]),
+        id=memory_id,
         content=str(row[1]),
-        kind=str(row[2]),
-        importance=float(row[3]),
-        created_at=_time(row[4]) or datetime.min.replace(tzinfo=UTC),
-        updated_at=_time(row[5]) or datetime.min.replace(tzinfo=UTC),
-        last_recalled_at=_time(row[6]),
-        recall_count=int(row[7]),
-        expires_at=_time(row[8]),
+        kind=stored_kind(row[2], memory_id),
+        importance=float(sql_number(row[3])),
+        created_at=_time(sql_text(row[4])) or datetime.min.replace(tzinfo=UTC),
+        updated_at=_time(sql_text(row[5])) or datetime.min.replace(tzinfo=UTC),
+        last_recalled_at=_time(sql_text(row[6])),
+        recall_count=int(sql_number(row[7])),
+        expires_at=_time(sql_text(row[8])),
         pinned=bool(row[9]),
         source=str(row[10]),
-        conversation_id=row[11],
-        turn_id=row[12],
-        entity_ids=tuple(json.loads(row[13] or "[]")),
-        areas=tuple(json.loads(row[14] or "[]")),
-        embedding_model=row[15],
-        deleted_at=_time(row[16]),
-        person_id=row[17],
+        conversation_id=sql_text(row[11]),
+        turn_id=None if turn_id is None else int(sql_number(turn_id)),
+        entity_ids=tuple(json.loads(sql_text(row[13]) or "[]")),
+        areas=tuple(json.loads(sql_text(row[14]) or "[]")),
+        embedding_model=sql_text(row[15]),
+        deleted_at=_time(sql_text(row[16])),
+        person_id=sql_text(row[17]),
     )
 
 
@@ -126,7 +165,7 @@ def memory_record(row: Memory) -> MemoryRecord:
     return MemoryRecord(
         id=row.id,
         content=row.content,
-        kind=row.kind,
+        kind=stored_kind(row.kind, row.id),
         importance=row.importance,
         created_at=row.created_at,
         updated_at=row.updated_at,
@@ -145,14 +184,14 @@ def memory_record(row: Memory) -> MemoryRecord:
     )
 
 
-def pack_vector(vector: Sequence[float] | np.ndarray) -> bytes:
+def pack_vector(vector: Sequence[float] | NDArray[np.float32]) -> bytes:
     """The stored form of an embedding: float32, little-endian."""
     import numpy as np  # only where embeddings are on; see memory.retrieval.MemoryIndex
 
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
-def unpack_vector(data: bytes) -> np.ndarray:
+def unpack_vector(data: bytes) -> NDArray[np.float32]:
     """An embedding read back from :func:`pack_vector`'s bytes."""
     import numpy as np
 

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.file import fts_query
-from addon.store.memories.memories import RAW_COLUMNS, MemoryRecord, fetch_rows, raw_record
+from addon.store.memories.memories import (
+    RAW_COLUMNS,
+    MemoryRecord,
+    fetch_rows,
+    raw_record,
+    sql_number,
+)
 
 _WORD = re.compile(r"\w+")
 # Recall leaves out words held by more than this share of the memories (or COMMON_FLOOR of them).
@@ -89,8 +95,8 @@ async def _telling_terms(session: AsyncSession, query: str) -> str:
     )
     if not rows:
         return ""
-    counts = {stems[int(index)]: int(doc) for index, doc, _total in rows}
-    limit = max(COMMON_FLOOR, int(rows[0][2]) * COMMON_SHARE)
+    counts = {stems[int(sql_number(index))]: int(sql_number(doc)) for index, doc, _total in rows}
+    limit = max(COMMON_FLOOR, int(sql_number(rows[0][2])) * COMMON_SHARE)
     present = [stem for stem in stems if counts.get(stem)]
     telling = [stem for stem in present if counts[stem] <= limit] or [
         min(present, key=lambda stem: counts[stem])
@@ -127,7 +133,10 @@ async def search_memory_records(
         (match, limit),
     )
     return [
-        ScoredRecord(ScoredId(int(row[1]), -float(row[0])), raw_record(row[1:])) for row in rows
+        ScoredRecord(
+            ScoredId(int(sql_number(row[1])), -float(sql_number(row[0]))), raw_record(row[1:])
+        )
+        for row in rows
     ]
 
 
@@ -139,4 +148,9 @@ async def searchable_memories(session: AsyncSession, model: str | None) -> list[
         "FROM memories WHERE deleted_at IS NULL ORDER BY id",
         (model,),
     )
-    return [SearchableMemory(raw_record(row), bytes(row[-1]) if row[-1] else None) for row in rows]
+    return [
+        SearchableMemory(
+            raw_record(row), row[-1] if isinstance(row[-1], bytes) and row[-1] else None
+        )
+        for row in rows
+    ]

@@ -9,7 +9,7 @@ command opens the database named by ``sqlalchemy.url`` itself, through the async
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Literal
 
 from alembic import context
 from alembic.autogenerate.api import AutogenContext
@@ -31,11 +31,12 @@ def render_item(type_: str, obj: object, autogen_context: AutogenContext) -> str
     return False
 
 
-def configure(**options: Any) -> None:
+def configure(*, connection: Connection | None = None, url: str | None = None) -> None:
     """Configure the context the same way in every mode.
 
     SQLite alters tables by copying them ("batch" mode); compare_type lets autogenerate notice a
-    column whose type changed, not only added and dropped columns.
+    column whose type changed, not only added and dropped columns. Without a connection (the
+    offline ``--sql`` mode) values are written into the SQL as literals.
     """
     context.configure(
         target_metadata=target_metadata,
@@ -43,16 +44,15 @@ def configure(**options: Any) -> None:
         compare_type=True,
         include_name=include_name,
         render_item=render_item,
-        **options,
+        connection=connection,
+        url=url,
+        literal_binds=connection is None,
+        dialect_opts={"paramstyle": "named"} if connection is None else None,
     )
 
 
 def run_migrations_offline() -> None:
-    configure(
-        url=config.get_main_option("sqlalchemy.url", "sqlite://"),
-        literal_binds=True,
-        dialect_opts={"paramstyle": "named"},
-    )
+    configure(url=config.get_main_option("sqlalchemy.url", "sqlite://"))
     with context.begin_transaction():
         context.run_migrations()
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from sqlalchemy import Integer, String, cast, func, or_, select
+from sqlalchemy import ColumnElement, Integer, String, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import Conversation, ToolCall, Turn
@@ -78,7 +78,7 @@ class TurnSummary:
     outcome_detail: JsonObject
 
 
-def _not_evaluation(since: datetime) -> Any:
+def _not_evaluation(since: datetime) -> ColumnElement[bool]:
     """Turns since ``since`` that are not an evaluation's.
 
     A conversation with a turn at or after ``since`` was updated then too, so the evaluation
@@ -219,7 +219,7 @@ async def recent_flags(
 
 
 async def _recent(
-    session: AsyncSession, since: datetime, condition: Any, limit: int
+    session: AsyncSession, since: datetime, condition: ColumnElement[bool], limit: int
 ) -> list[TurnSummary]:
     # Bounded by ``since`` so a home with no failures does not scan its whole history.
     query = (

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import chain
-from typing import Any
 
 from sqlalchemy import Table, event
 from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction
@@ -73,6 +72,6 @@ class TableChanges:
         session.info.pop(_INFO_KEY, None)
 
 
-def _table_name(obj: Any) -> str:
+def _table_name(obj: object) -> str:
     table = getattr(type(obj), "__table__", None)
     return table.name if isinstance(table, Table) else ""

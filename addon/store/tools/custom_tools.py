@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
@@ -30,9 +30,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
 from addon.store.models import CustomTool, CustomToolVersion, ToolCall, utcnow
-from addon.text import JsonObject, dump_yaml
+from addon.text import JsonObject, JsonValue, dump_yaml
 
-Validator = Callable[[Mapping[str, Any]], None]
+Validator = Callable[[Mapping[str, JsonValue]], None]
 DiffFormat = Literal["yaml", "json"]
 
 
@@ -151,7 +151,7 @@ async def get_tool(session: AsyncSession, tool_id: int) -> StoredTool:
 
 async def save_tool(
     session: AsyncSession,
-    definition: Mapping[str, Any],
+    definition: Mapping[str, JsonValue],
     *,
     tool_id: int | None = None,
     author: str | None = None,
@@ -262,7 +262,7 @@ async def diff_versions(
     )
 
 
-def render_definition(definition: Mapping[str, Any], fmt: DiffFormat = "yaml") -> str:
+def render_definition(definition: Mapping[str, JsonValue], fmt: DiffFormat = "yaml") -> str:
     """A definition as the editor shows it: block YAML or indented JSON, keys as written."""
     if fmt == "json":
         return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
@@ -345,7 +345,7 @@ async def _flush(session: AsyncSession, name: str) -> None:
         raise
 
 
-def _name_of(definition: Mapping[str, Any]) -> str:
+def _name_of(definition: Mapping[str, JsonValue]) -> str:
     if not isinstance(definition, Mapping):
         raise CustomToolInvalid([("", "a definition is a mapping of its fields")])
     name = definition.get("name")
@@ -354,7 +354,7 @@ def _name_of(definition: Mapping[str, Any]) -> str:
     return name
 
 
-def _dump(definition: Mapping[str, Any]) -> str:
+def _dump(definition: Mapping[str, JsonValue]) -> str:
     try:
         return json.dumps(definition, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as err:

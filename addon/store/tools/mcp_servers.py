@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
@@ -23,6 +22,7 @@ from addon.errors import McpServerInvalid, NotFoundError
 from addon.logs import header_secrets, remember_secrets, secret_forms, url_secrets
 from addon.store.models import McpServer, Secret, utcnow
 from addon.store.tools.changes import TableChanges
+from addon.text import JsonValue
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 HEADER = re.compile(r"^[A-Za-z0-9-]{1,64}$")
@@ -54,7 +54,7 @@ class ApprovedTool:
     """The JSON schema, keys sorted (so a reordering is no change)."""
 
     @classmethod
-    def of(cls, description: str, parameters: Mapping[str, Any]) -> ApprovedTool:
+    def of(cls, description: str, parameters: Mapping[str, JsonValue]) -> ApprovedTool:
         """From what the server lists."""
         return cls(description, json.dumps(parameters, sort_keys=True, ensure_ascii=False))
 
@@ -193,7 +193,7 @@ def _set_approved(server: McpServer, tool: str, approved: ApprovedTool) -> None:
     }
 
 
-def _approved(value: Any) -> dict[str, ApprovedTool]:
+def _approved(value: object) -> dict[str, ApprovedTool]:
     if not isinstance(value, Mapping):
         return {}
     return {

@@ -12,9 +12,8 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Select, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError
@@ -76,7 +75,7 @@ async def secret_values(session: AsyncSession) -> dict[str, str]:
     return values
 
 
-def _mcp_secret_query() -> Any:
+def _mcp_secret_query() -> Select[str | None]:
     """The names of the secrets that hold MCP servers' headers (a subquery)."""
     return select(McpServer.secret_name).where(McpServer.secret_name.is_not(None))
 

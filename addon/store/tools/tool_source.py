@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -13,6 +12,7 @@ from addon.store.models import CustomTool, CustomToolVersion
 from addon.store.tools.changes import TableChanges
 from addon.store.tools.custom_tools import load_definition
 from addon.store.tools.stored_secrets import secret_values
+from addon.text import JsonValue
 
 _TOOL_TABLES = ("custom_tools", "custom_tool_versions")
 _SECRET_TABLES = ("secrets", "mcp_servers")
@@ -35,10 +35,10 @@ class StoredToolSource:
     ) -> None:
         self._sessionmaker = sessionmaker
         self._changes = changes
-        self._enabled: tuple[tuple[int, ...], list[Mapping[str, Any]]] | None = None
+        self._enabled: tuple[tuple[int, ...], list[Mapping[str, JsonValue]]] | None = None
         self._secrets: tuple[tuple[int, ...], Mapping[str, str]] | None = None
 
-    async def enabled(self) -> list[Mapping[str, Any]]:
+    async def enabled(self) -> list[Mapping[str, JsonValue]]:
         """The current definitions of the tools enabled and not deleted."""
         version = self._version(_TOOL_TABLES)
         if self._enabled is not None and self._enabled[0] == version:
@@ -51,7 +51,7 @@ class StoredToolSource:
         )
         async with self._sessionmaker() as session:
             texts = (await session.scalars(query)).all()
-        definitions: list[Mapping[str, Any]] = [
+        definitions: list[Mapping[str, JsonValue]] = [
             {**load_definition(text), "enabled": True} for text in texts
         ]
         if version is not None:

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.file import storable
 from addon.store.models import LLMCall, LLMPayload
-from addon.text import JsonObject, ToolSpecs, compact_json
+from addon.text import JsonObject, JsonValue, ToolSpecs, compact_json
 
 PayloadKind = Literal["system_prompt", "tools"]
 CONTENT_REF: Final = "content_ref"
@@ -179,7 +179,7 @@ def rebuild(calls: Iterable[LLMCall], contents: Mapping[str, str]) -> dict[int, 
     return requests
 
 
-def _rekey(message: JsonObject, old: str, new: str, value: object) -> JsonObject:
+def _rekey(message: JsonObject, old: str, new: str, value: JsonValue) -> JsonObject:
     """``message`` with key ``old`` replaced by ``new`` holding ``value``, in the same place.
 
     Keeping the place means a rebuilt message lists its keys in the order they were sent.

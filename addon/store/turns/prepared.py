@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Dialect
 from sqlalchemy.engine import Connection
@@ -29,7 +28,7 @@ from sqlalchemy.sql.dml import UpdateBase
 
 from addon.store.turns.driver import DriverConnection
 
-Processor = Callable[[Any], Any]
+Processor = Callable[[object], object]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ class Prepared:
     fixed: Mapping[str, object]
     """The statement's own values (its literals), by parameter name."""
 
-    def parameters(self, rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    def parameters(self, rows: Sequence[Mapping[str, object]]) -> list[tuple[object, ...]]:
         """Each row as the driver takes it: values in parameter order, processed by type."""
         pairs = tuple(zip(self.names, self.processors, strict=True))
         if self.fixed:
@@ -67,7 +66,7 @@ class Statements:
         self,
         connection: Connection | DriverConnection,
         statement: UpdateBase,
-        rows: Sequence[Mapping[str, Any]],
+        rows: Sequence[Mapping[str, object]],
     ) -> None:
         """Run ``statement`` for ``rows`` (all with the keys of the first) in the transaction."""
         if not rows:

@@ -7,16 +7,18 @@ are accepted and ignored); responses follow ``openai/types/chat/chat_completion.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from addon.text import JsonObject
 
 MODEL_ID = "home-agent"
 # Fixed, because the model list describes this add-on, not a training run.
 MODEL_CREATED = 1767225600  # 2026-01-01
 
 
-def _content_text(value: Any) -> Any:
+def _content_text(value: object) -> object:
     """A message's text: a string as is, an array of parts as its text parts joined.
 
     Non-text parts (images, audio) carry nothing the agent can act on and are skipped.
@@ -127,7 +129,7 @@ class ChatCompletionOut(BaseModel):
     choices: list[Choice]
     usage: Usage
     system_fingerprint: None = None
-    needs_confirmation: dict[str, Any] | None = None
+    needs_confirmation: JsonObject | None = None
     """Home Agent's own: the actions held for confirmation (the next message confirms)."""
 
 

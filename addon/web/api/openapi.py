@@ -6,12 +6,14 @@ the handlers accept; it costs a few milliseconds, and only when someone asks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from aiohttp import web
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from addon import __version__
-from addon.text import JsonObject
+from addon.text import JsonArray, JsonObject
 from addon.web.access import INGRESS_PATH
 from addon.web.api.eval_schemas import EvaluationIn, EvaluationOut, EvaluationStartedOut
 from addon.web.api.openai_schemas import (
@@ -326,13 +328,15 @@ def _evaluation_paths() -> JsonObject:
         "EvaluationIn",
         "EvaluationStartedOut",
         "202",
+        more={"409": "No home to test yet, or no saved test."},
     )
-    started["responses"]["409"] = _error("No home to test yet, or no saved test.")
-    run = _op("getEvaluation", "A run so far: settings, progress, results.", out="EvaluationOut")
-    run["parameters"] = [
-        {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
-    ]
-    run["responses"]["404"] = _error("No such run.")
+    run = _op(
+        "getEvaluation",
+        "A run so far: settings, progress, results.",
+        out="EvaluationOut",
+        path=True,
+        more={"404": "No such run."},
+    )
     return {"/api/evaluations": {"post": started}, "/api/evaluations/{id}": {"get": run}}
 
 
@@ -345,18 +349,18 @@ def _op(
     *,
     path: bool = False,
     name: bool = False,
+    more: Mapping[str, str] | None = None,
 ) -> JsonObject:
-    """One operation with the API's usual refusals (and 404 for a tool or secret not found)."""
+    """One operation with the API's usual refusals (and 404 for a tool or secret not found).
+
+    ``more``: further error answers by status, each with its description (they win).
+    """
     operation: JsonObject = {"operationId": operation_id, "summary": summary}
-    parameters = []
+    parameters: JsonArray = []
     if path:
-        parameters.append(
-            {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
-        )
+        parameters.append(_path_parameter("id", "integer"))
     if name:
-        parameters.append(
-            {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-        )
+        parameters.append(_path_parameter("name", "string"))
     if parameters:
         operation["parameters"] = parameters
     if body is not None:
@@ -364,15 +368,22 @@ def _op(
     answer: JsonObject = {"description": summary}
     if out is not None:
         answer["content"] = _json(out)
-    operation["responses"] = {status: answer, **_refusals()}
+    responses: JsonObject = {status: answer, **_refusals()}
     if path or name:
-        operation["responses"]["404"] = _error("No such tool, version or secret.")
+        responses["404"] = _error("No such tool, version or secret.")
+    for code, description in (more or {}).items():
+        responses[code] = _error(description)
+    operation["responses"] = responses
     return operation
 
 
+def _path_parameter(name: str, kind: str) -> JsonObject:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": kind}}
+
+
 def _refusals() -> JsonObject:
-    refused = {"$ref": "#/components/responses/Refused"}
-    invalid = {"$ref": "#/components/responses/Invalid"}
+    refused: JsonObject = {"$ref": "#/components/responses/Refused"}
+    invalid: JsonObject = {"$ref": "#/components/responses/Invalid"}
     return {
         "400": invalid,
         "401": refused,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from addon.agent.conversation import ConversationRequest, ConversationResult
+from addon.text import JsonObject
 from addon.web.access import NO_IDENTITY, IngressIdentity
 
 MAX_TEXT = 4000
@@ -81,7 +82,7 @@ class ActionOut(BaseModel):
     """A tool call that acted on (or read) the home during the turn."""
 
     tool: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     success: bool
     targets: list[str] = Field(description="Entity ids the action reached.")
     error: str | None
@@ -100,7 +101,7 @@ class ConversationOut(BaseModel):
     continue_conversation: bool = Field(
         description="The reply asks something; a voice satellite should listen again."
     )
-    needs_confirmation: dict[str, Any] | None = Field(
+    needs_confirmation: JsonObject | None = Field(
         default=None,
         description=(
             "The actions the confirmation policy held (action, entity ids, names, data) and "

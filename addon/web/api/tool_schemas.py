@@ -7,15 +7,17 @@ same shapes, field for field, so clients can generate code from the document.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from addon.text import JsonObject
 
 
 class ToolSaveIn(BaseModel):
     """A definition to save (create, or the next version): as an object or as editor text."""
 
-    definition: dict[str, Any] | None = Field(
+    definition: JsonObject | None = Field(
         default=None, description="The definition as an object (see DOCS.md, Custom tools)."
     )
     source: str | None = Field(
@@ -31,7 +33,7 @@ class ToolVersionOut(BaseModel):
     created_at: str
     author: str | None = Field(description="The Home Assistant user, through ingress only.")
     note: str
-    definition: dict[str, Any]
+    definition: JsonObject
 
 
 class ToolOut(BaseModel):
@@ -44,7 +46,7 @@ class ToolOut(BaseModel):
     created_at: str
     updated_at: str
     version: ToolVersionOut
-    definition: dict[str, Any]
+    definition: JsonObject
     source: str = Field(description="The definition as YAML, for the editor.")
 
 
@@ -101,7 +103,7 @@ class ToolRestoreIn(BaseModel):
 class ToolTryIn(ToolSaveIn):
     """Run a tool once; ``/api/tools/try`` also takes the definition, as for a save."""
 
-    arguments: dict[str, Any] | str = Field(
+    arguments: JsonObject | str = Field(
         default_factory=dict,
         description="The arguments as an object, or the text a model would send (it is repaired).",
     )
@@ -118,23 +120,23 @@ class ToolTryOut(BaseModel):
     """What one try did; secrets masked throughout."""
 
     name: str
-    arguments: dict[str, Any] = Field(description="The arguments after repair.")
+    arguments: JsonObject = Field(description="The arguments after repair.")
     repaired: bool
     dry_run: bool
     sent: bool = Field(
         description="False when nothing was sent (dry run, held, or refused arguments)."
     )
-    request: dict[str, Any] | None = Field(description="method, url, headers, body as rendered.")
-    response: dict[str, Any] | None = Field(description="status, headers, body, truncated.")
-    steps: list[dict[str, Any]] = Field(description="A composite's steps, in order.")
-    held: list[dict[str, Any]] = Field(
+    request: JsonObject | None = Field(description="method, url, headers, body as rendered.")
+    response: JsonObject | None = Field(description="status, headers, body, truncated.")
+    steps: list[JsonObject] = Field(description="A composite's steps, in order.")
+    held: list[JsonObject] = Field(
         description=(
             "What a conversation would hold for the user's confirmation (the confirmation "
             "policy), each as the gate decided it: verdict, subject, rule and reason. Never "
             "performed by a try."
         )
     )
-    result: dict[str, Any] = Field(description="What the model would receive.")
+    result: JsonObject = Field(description="What the model would receive.")
     error: str | None
     duration_ms: float
 
@@ -171,7 +173,7 @@ class ToolImportOut(BaseModel):
     """What an import saved and what it refused (a preview answers with ``definitions``)."""
 
     imported: list[ImportedOut] = Field(default_factory=list)
-    definitions: list[dict[str, Any]] | None = Field(
+    definitions: list[JsonObject] | None = Field(
         default=None, description="Preview only: the definitions that would be saved."
     )
     refused: list[RefusedOut]

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, cast
 
 import yaml
 from aiohttp import web
@@ -38,7 +37,7 @@ from addon.store.tools import (
     stored_secrets,
 )
 from addon.store.tools import custom_tools as stored
-from addon.text import load_yaml
+from addon.text import JsonObject, JsonValue, load_yaml
 from addon.web.access import ingress_user
 from addon.web.api.tool_schemas import (
     ToolListOut,
@@ -151,16 +150,17 @@ async def versions_view(request: web.Request) -> web.Response:
     return _answer(ToolVersionListOut(versions=[_version(version) for version in versions]))
 
 
+_DIFF_FORMATS: Mapping[str, stored.DiffFormat] = {"yaml": "yaml", "json": "json"}
+
+
 async def diff_view(request: web.Request) -> web.Response:
     """``?from=N&to=M[&format=json]``: a unified diff between two versions."""
-    fmt = request.query.get("format", "yaml")
-    if fmt not in ("yaml", "json"):
+    fmt = _DIFF_FORMATS.get(request.query.get("format", "yaml"))
+    if fmt is None:
         raise RequestProblem(422, "invalid_field", "format is yaml or json", field="format")
     old, new = _number(request, "from"), _number(request, "to")
     async with request.app[keys.STORE].sessionmaker() as session:
-        diff = await stored.diff_versions(
-            session, _id(request), old, new, fmt=cast(stored.DiffFormat, fmt)
-        )
+        diff = await stored.diff_versions(session, _id(request), old, new, fmt=fmt)
     return web.json_response({"from": old, "to": new, "format": fmt, "diff": diff})
 
 
@@ -199,13 +199,13 @@ async def try_unsaved_view(request: web.Request) -> web.Response:
 
 
 async def _try(
-    request: web.Request, definition: Mapping[str, Any], body: Mapping[str, Any]
+    request: web.Request, definition: Mapping[str, JsonValue], body: JsonObject
 ) -> web.Response:
     trier = request.app.get(keys.CUSTOM_TOOL_TRY)
     if trier is None:
         raise RequestProblem(503, "not_ready", "the agent is not running yet; try again shortly")
     arguments = body.get("arguments", {})
-    if not isinstance(arguments, Mapping | str):
+    if not isinstance(arguments, dict | str):
         raise RequestProblem(
             422,
             "invalid_field",
@@ -217,7 +217,7 @@ async def _try(
         raise RequestProblem(422, "invalid_field", "'dry_run' is true or false", field="dry_run")
     # The option wins, as for every turn: with it on, nothing acts for real.
     dry_run = dry_run or request.app[keys.SETTINGS].options.dry_run
-    trial = await trier(definition, cast(Mapping[str, Any] | str, arguments), dry_run=dry_run)
+    trial = await trier(definition, arguments, dry_run=dry_run)
     return web.json_response(trial.as_dict())
 
 
@@ -249,7 +249,7 @@ async def import_view(request: web.Request) -> web.Response:
                 )
         except CustomToolInvalid as err:
             reason = "; ".join(message for _path, message in err.problems)
-            refused.append({"name": definition["name"], "reason": reason})
+            refused.append({"name": str(definition["name"]), "reason": reason})
         else:
             imported.append({"id": tool.id, "name": tool.name})
     # A warning is about a tool that came in; an entry refused on saving has its reason instead.
@@ -301,10 +301,11 @@ async def delete_secret_view(request: web.Request) -> web.Response:
     return web.json_response({"name": name})
 
 
-def _definition(body: Mapping[str, Any]) -> Mapping[str, Any]:
+def _definition(body: JsonObject) -> Mapping[str, JsonValue]:
     """The definition sent as an object, or parsed from the editor's text (YAML reads JSON)."""
-    if isinstance(body.get("definition"), Mapping):
-        return cast(Mapping[str, Any], body["definition"])
+    definition = body.get("definition")
+    if isinstance(definition, dict):
+        return definition
     source = body.get("source")
     if not isinstance(source, str):
         raise RequestProblem(
@@ -320,12 +321,12 @@ def _definition(body: Mapping[str, Any]) -> Mapping[str, Any]:
         line = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(err, "problem", None) or str(err)
         raise CustomToolInvalid([("", f"{line}not valid YAML or JSON: {problem}")]) from err
-    if not isinstance(parsed, Mapping):
+    if not isinstance(parsed, dict):
         raise CustomToolInvalid([("", "a definition is a mapping of its fields")])
-    return cast(Mapping[str, Any], parsed)
+    return parsed
 
 
-def _note(body: Mapping[str, Any]) -> str:
+def _note(body: JsonObject) -> str:
     note = body.get("note", "")
     return note[:500] if isinstance(note, str) else ""
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from typing import Any
 
 from aiohttp import web
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
+Scope = MutableMapping[str, object]
+Message = MutableMapping[str, object]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
@@ -74,8 +73,9 @@ async def serve_asgi(
         if message["type"] != "http.response.body":
             return
         assert start is not None, "the ASGI app sent a body before its headers"
-        chunk = message.get("body", b"")
-        more = message.get("more_body", False)
+        body = message.get("body", b"")
+        chunk = body if isinstance(body, bytes) else b""
+        more = bool(message.get("more_body", False))
         if response is None and not more:
             # The whole answer in one message (a JSON reply): sent as one response once the
             # app returns, without a stream's separate writes.
@@ -104,7 +104,10 @@ async def serve_asgi(
 
 def _response[R: web.StreamResponse](kind: type[R], start: Message) -> R:
     """A response of ``kind`` with the status and headers of the app's ``http.response.start``."""
-    response = kind(status=start["status"])
-    for key, value in start.get("headers", ()):
+    status, headers = start["status"], start.get("headers", ())
+    if not isinstance(status, int) or not isinstance(headers, list | tuple):
+        raise web.HTTPInternalServerError(text="The MCP transport sent a malformed answer")
+    response = kind(status=status)
+    for key, value in headers:
         response.headers.add(key.decode("latin-1"), value.decode("latin-1"))
     return response

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
@@ -42,7 +41,7 @@ class McpServer:
 
         started: asyncio.Future[ASGIApp] = asyncio.get_running_loop().create_future()
         task = asyncio.create_task(run_manager(app, started, self._stop), name="mcp-server")
-        waiting: list[asyncio.Future[Any]] = [task, started]
+        waiting: list[asyncio.Future[None] | asyncio.Future[ASGIApp]] = [task, started]
         await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if not started.done():
             task.result()  # it ended before it took requests: raise why

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
 
 import mcp_types as types
 from aiohttp import web
@@ -53,11 +52,15 @@ _CONVERSE_DESCRIPTION = (
 )
 
 
-def build_server(app: web.Application) -> Server[Any]:
+type _Lifespan = dict[str, object]
+"""What the server's lifespan yields: nothing of ours (the handlers ask the app instead)."""
+
+
+def build_server(app: web.Application) -> Server[_Lifespan]:
     """The protocol side: handlers that ask the app's agent at every request."""
 
     async def list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        ctx: ServerRequestContext[_Lifespan, object], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         offered = await app[keys.AGENT].offered_tools(exclude_kinds=BORROWED_KINDS)
         tools = [
@@ -81,7 +84,7 @@ def build_server(app: web.Application) -> Server[Any]:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(
-        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+        ctx: ServerRequestContext[_Lifespan, object], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         arguments = params.arguments or {}
         if params.name == CONVERSE:
@@ -106,7 +109,7 @@ def build_server(app: web.Application) -> Server[Any]:
         )
 
     async def list_prompts(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        ctx: ServerRequestContext[_Lifespan, object], params: types.PaginatedRequestParams | None
     ) -> types.ListPromptsResult:
         return types.ListPromptsResult(
             prompts=[
@@ -122,7 +125,7 @@ def build_server(app: web.Application) -> Server[Any]:
         )
 
     async def get_prompt(
-        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+        ctx: ServerRequestContext[_Lifespan, object], params: types.GetPromptRequestParams
     ) -> types.GetPromptResult:
         if params.name != INSTRUCTIONS_PROMPT:
             raise ValueError(
@@ -186,7 +189,7 @@ def _converse_schema() -> JsonObject:
     return schema
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 

@@ -10,8 +10,8 @@ approval: it approves covered drafts too (a spoken approval of those needs the P
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 
@@ -110,7 +110,7 @@ async def save_view(request: web.Request) -> web.Response:
     raise web.HTTPSeeOther(Urls.of(request).page("ui.automations", {"done": "edited"}))
 
 
-async def _change(request: web.Request, done: str, change: Any) -> web.Response:
+async def _change(request: web.Request, done: str, change: Awaitable[object]) -> web.Response:
     """Run one change; its failure is said on the page."""
     try:
         await change

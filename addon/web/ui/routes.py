@@ -7,6 +7,7 @@ ingress prefix, :mod:`addon.web.ui.urls`), never from these paths.
 from __future__ import annotations
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from addon.web.ui import (
     automations,
@@ -23,6 +24,12 @@ from addon.web.ui import (
     tool_transfer,
     tools,
 )
+
+
+def _record_posts(base: str, *actions: tuple[str, Handler, str]) -> tuple[web.RouteDef, ...]:
+    """The forms posted to one record's actions: ``(segment, view, name)`` at ``base/segment``."""
+    return tuple(web.post(f"{base}/{segment}", view, name=name) for segment, view, name in actions)
+
 
 UI_ROUTES: tuple[web.RouteDef, ...] = (
     # The dashboard
@@ -84,59 +91,32 @@ UI_ROUTES: tuple[web.RouteDef, ...] = (
     web.post("/memories/forget", memories.forget_confirm_view, name="ui.memories_forget_confirm"),
     web.get("/memories/{memory_id:\\d+}", memories.memory_view, name="ui.memory"),
     web.post("/memories/{memory_id:\\d+}", memories.memory_save_view, name="ui.memory_save"),
-    web.post(
-        "/memories/{memory_id:\\d+}/delete", memories.memory_delete_view, name="ui.memory_delete"
-    ),
-    web.post(
-        "/memories/{memory_id:\\d+}/restore", memories.memory_restore_view, name="ui.memory_restore"
+    *_record_posts(
+        "/memories/{memory_id:\\d+}",
+        ("delete", memories.memory_delete_view, "ui.memory_delete"),
+        ("restore", memories.memory_restore_view, "ui.memory_restore"),
     ),
     # MCP servers
     web.get("/mcp-servers", mcp_servers.mcp_servers_view, name="ui.mcp_servers"),
     web.post("/mcp-servers", mcp_servers.mcp_server_add_view, name="ui.mcp_server_add"),
-    web.post(
-        "/mcp-servers/{server_id:\\d+}/tool",
-        mcp_servers.mcp_tool_switch_view,
-        name="ui.mcp_tool_switch",
-    ),
-    web.post(
-        "/mcp-servers/{server_id:\\d+}/read-only",
-        mcp_servers.mcp_tool_read_only_view,
-        name="ui.mcp_tool_read_only",
-    ),
-    web.post(
-        "/mcp-servers/{server_id:\\d+}/approve",
-        mcp_servers.mcp_tool_approve_view,
-        name="ui.mcp_tool_approve",
-    ),
-    web.post(
-        "/mcp-servers/{server_id:\\d+}/refresh", mcp_servers.mcp_refresh_view, name="ui.mcp_refresh"
-    ),
-    web.post(
-        "/mcp-servers/{server_id:\\d+}/delete",
-        mcp_servers.mcp_server_delete_view,
-        name="ui.mcp_server_delete",
+    *_record_posts(
+        "/mcp-servers/{server_id:\\d+}",
+        ("tool", mcp_servers.mcp_tool_switch_view, "ui.mcp_tool_switch"),
+        ("read-only", mcp_servers.mcp_tool_read_only_view, "ui.mcp_tool_read_only"),
+        ("approve", mcp_servers.mcp_tool_approve_view, "ui.mcp_tool_approve"),
+        ("refresh", mcp_servers.mcp_refresh_view, "ui.mcp_refresh"),
+        ("delete", mcp_servers.mcp_server_delete_view, "ui.mcp_server_delete"),
     ),
     # Automations
     web.get("/automations", automations.automations_view, name="ui.automations"),
-    web.post(
-        "/automations/{draft_id:\\d+}/approve",
-        automations.approve_view,
-        name="ui.automation_approve",
-    ),
-    web.post(
-        "/automations/{draft_id:\\d+}/discard",
-        automations.discard_view,
-        name="ui.automation_discard",
-    ),
     web.get("/automations/{draft_id:\\d+}/edit", automations.edit_view, name="ui.automation_edit"),
-    web.post("/automations/{draft_id:\\d+}/edit", automations.save_view, name="ui.automation_save"),
-    web.post(
-        "/automations/{draft_id:\\d+}/disable",
-        automations.disable_view,
-        name="ui.automation_disable",
-    ),
-    web.post(
-        "/automations/{draft_id:\\d+}/delete", automations.delete_view, name="ui.automation_delete"
+    *_record_posts(
+        "/automations/{draft_id:\\d+}",
+        ("approve", automations.approve_view, "ui.automation_approve"),
+        ("discard", automations.discard_view, "ui.automation_discard"),
+        ("edit", automations.save_view, "ui.automation_save"),
+        ("disable", automations.disable_view, "ui.automation_disable"),
+        ("delete", automations.delete_view, "ui.automation_delete"),
     ),
     # Safety: the confirmation policy
     web.get("/safety", safety.safety_view, name="ui.safety"),
@@ -147,14 +127,9 @@ UI_ROUTES: tuple[web.RouteDef, ...] = (
     web.post("/safety/{entry_id:\\d+}/delete", safety.safety_delete_view, name="ui.safety_delete"),
     # Safety: who may do what
     web.post("/safety/rules", safety_people.rule_add_view, name="ui.safety_rule_add"),
-    web.post(
-        "/safety/rules/{rule_id:\\d+}/switch",
-        safety_people.rule_switch_view,
-        name="ui.safety_rule_switch",
-    ),
-    web.post(
-        "/safety/rules/{rule_id:\\d+}/delete",
-        safety_people.rule_delete_view,
-        name="ui.safety_rule_delete",
+    *_record_posts(
+        "/safety/rules/{rule_id:\\d+}",
+        ("switch", safety_people.rule_switch_view, "ui.safety_rule_switch"),
+        ("delete", safety_people.rule_delete_view, "ui.safety_rule_delete"),
     ),
 )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import yaml
 from aiohttp import web
@@ -70,7 +69,7 @@ async def save_test_view(request: web.Request) -> web.Response:
     text, turn_param = form.get("text", ""), form.get("turn", "")
     turn_id = int(turn_param) if _ROW_ID.fullmatch(turn_param) else None
     problems: list[tuple[str, str]] = []
-    task: Any = None
+    task: object = None
     home = await live_home(request)
     if home is None:
         problems.append(("", "Home Assistant is not connected yet, so the test cannot be checked."))
@@ -81,17 +80,22 @@ async def save_test_view(request: web.Request) -> web.Response:
             task = yaml.safe_load(text)
         except (yaml.YAMLError, ValueError, RecursionError) as err:
             problems.append(("task", f"not YAML: {err}"))
-        if not problems and not isinstance(task, dict):
-            problems.append(("task", "a test is a mapping: sentence, setup, expect, answer, tags"))
-        elif not problems and not _plain_json(task):
-            problems.append(("task", "a test holds only text, numbers, lists and mappings"))
-        elif not problems:
-            problems.extend(_problems(home, task))
-    if problems or home is None:
+        if not problems:
+            problems.extend(_read_problems(home, task))
+    if problems or home is None or not isinstance(task, dict):
         return _form(request, {"turn": turn_param, "text": text}, problems, status=422)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         await eval_tasks.save_task(session, task, turn_id)
     raise web.HTTPSeeOther(Urls.of(request).page("ui.evaluate", fragment="saved-tests"))
+
+
+def _read_problems(home: HomeModel, task: object) -> list[tuple[str, str]]:
+    """What is wrong with the YAML the user wrote as a test (nothing: it can be saved)."""
+    if not isinstance(task, dict):
+        return [("task", "a test is a mapping: sentence, setup, expect, answer, tags")]
+    if not _plain_json(task):
+        return [("task", "a test holds only text, numbers, lists and mappings")]
+    return _problems(home, task)
 
 
 async def delete_test_view(request: web.Request) -> web.Response:

@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator, Mapping
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import aiohttp_jinja2
@@ -58,7 +57,7 @@ def create_environment(app: web.Application, templates: Path) -> jinja2.Environm
 
 
 def render(
-    request: web.Request, template: str, context: Mapping[str, Any], *, status: int = 200
+    request: web.Request, template: str, context: Mapping[str, object], *, status: int = 200
 ) -> web.Response:
     """Render a UI page with what every page needs added to ``context``.
 
@@ -77,7 +76,7 @@ def render(
     return response
 
 
-def render_fragment(request: web.Request, template: str, context: Mapping[str, Any]) -> str:
+def render_fragment(request: web.Request, template: str, context: Mapping[str, object]) -> str:
     """A partial rendered to a string (for JSON answers that carry HTML), escaped as pages are."""
     env = aiohttp_jinja2.get_env(request.app)
     page = {"request": request, "tz": home_timezone(request), **context}
@@ -159,7 +158,7 @@ def format_when(context: jinja2.runtime.Context, value: datetime | None) -> Mark
     )
 
 
-def pretty_json(value: Any) -> str:
+def pretty_json(value: object) -> str:
     """Indented JSON as plain text (escaped by the template like everything else)."""
     if isinstance(value, str):
         try:
@@ -170,7 +169,7 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-def call_failure(result: Any) -> str | None:
+def call_failure(result: object) -> str | None:
     """Badge a stored tool result that says the call did not happen: "refused" or "failed".
 
     A call that ran without an error may still have done nothing: an intent's error response
@@ -187,7 +186,7 @@ def call_failure(result: Any) -> str | None:
     return None if ToolResult.of(result).succeeded else "failed"
 
 
-def entity_ids(*values: Any) -> list[str]:
+def entity_ids(*values: object) -> list[str]:
     """Entity ids named in tool arguments, results or outcome details, in first-seen order.
 
     Only values under an ``entity_id`` or ``id`` key that look like ``domain.object_id`` count,
@@ -200,7 +199,7 @@ def entity_ids(*values: Any) -> list[str]:
     return list(seen)
 
 
-def _walk_entity_ids(value: Any) -> Iterator[str]:
+def _walk_entity_ids(value: object) -> Iterator[str]:
     if isinstance(value, dict):
         for key, item in value.items():
             if key in _ENTITY_KEYS and isinstance(item, str) and _ENTITY_ID.fullmatch(item):

@@ -18,14 +18,13 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
 
 import yaml
 from aiohttp import web
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
-from addon.text import JsonObject, NoAliasLoader, dump_yaml, load_yaml
+from addon.text import JsonObject, JsonValue, NoAliasLoader, dump_yaml, load_yaml
 from addon.web.ui import tool_text
 
 COMMON_FIELDS = ("name", "description", "kind", "enabled", "timeout")
@@ -86,7 +85,7 @@ def parse_source(text: str) -> JsonObject:
         raise SourceInvalid([Problem("", f"not valid YAML or JSON: {problem}", line)]) from err
     if not isinstance(parsed, dict):
         raise SourceInvalid([Problem("", "a definition is a mapping of its fields", 1)])
-    return cast(JsonObject, parsed)
+    return parsed
 
 
 def apply_fields(text: str, fields: Mapping[str, str], originals: Mapping[str, str]) -> str:
@@ -116,7 +115,7 @@ def apply_fields(text: str, fields: Mapping[str, str], originals: Mapping[str, s
     return text
 
 
-def _field_value(name: str, value: str) -> Any:
+def _field_value(name: str, value: str) -> JsonValue:
     if name == "enabled":
         return value == "on"
     if name == "timeout":
@@ -127,7 +126,7 @@ def _field_value(name: str, value: str) -> Any:
     return value
 
 
-def field_values(definition: Mapping[str, Any]) -> dict[str, str]:
+def field_values(definition: Mapping[str, JsonValue]) -> dict[str, str]:
     """The common fields of a definition as the form shows them."""
     values = dict.fromkeys(COMMON_FIELDS, "")
     for name in ("name", "description", "kind"):
@@ -139,14 +138,16 @@ def field_values(definition: Mapping[str, Any]) -> dict[str, str]:
     return values
 
 
-def render_source(definition: Mapping[str, Any], fmt: str = "yaml") -> str:
+def render_source(definition: Mapping[str, JsonValue], fmt: str = "yaml") -> str:
     """A definition as editor text: block YAML or indented JSON, keys in their order."""
     if fmt == "json":
         return json.dumps(definition, indent=2, ensure_ascii=False) + "\n"
     return dump_yaml(dict(definition))
 
 
-def saved_source(written: str | None, definition: Mapping[str, Any], fmt: str = "yaml") -> str:
+def saved_source(
+    written: str | None, definition: Mapping[str, JsonValue], fmt: str = "yaml"
+) -> str:
     """A saved tool's editor text: as the user wrote it, else rendered from its definition.
 
     ``written`` is the version's text (None when it was saved by the API or an import);
@@ -230,7 +231,7 @@ class ArgumentField:
 
 
 def argument_fields(
-    parameters: Mapping[str, Any], values: Mapping[str, str] | None = None
+    parameters: Mapping[str, JsonValue], values: Mapping[str, str] | None = None
 ) -> list[ArgumentField]:
     """The try-it inputs for a parameter schema, in the schema's order, with sent values kept."""
     properties = parameters.get("properties")
@@ -257,10 +258,10 @@ def argument_fields(
     return fields
 
 
-def _widget(schema: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+def _widget(schema: Mapping[str, JsonValue]) -> tuple[str, tuple[str, ...]]:
     enum = schema.get("enum")
     if isinstance(enum, list) and enum and all(isinstance(item, str) for item in enum):
-        return "enum", tuple(enum)
+        return "enum", tuple(str(item) for item in enum)
     kind = schema.get("type")
     if kind in ("string", "number", "integer", "boolean"):
         return str(kind), ()
@@ -268,7 +269,7 @@ def _widget(schema: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
 
 
 def read_arguments(
-    fields: list[ArgumentField], parameters: Mapping[str, Any]
+    fields: list[ArgumentField], parameters: Mapping[str, JsonValue]
 ) -> tuple[JsonObject, list[str]]:
     """The arguments the try-it form gives, and every problem with them (schema checked).
 
@@ -292,7 +293,7 @@ def read_arguments(
     return arguments, problems
 
 
-def _argument(widget: str, raw: str) -> Any:
+def _argument(widget: str, raw: str) -> JsonValue:
     if widget == "integer":
         try:
             return int(raw)
@@ -309,9 +310,10 @@ def _argument(widget: str, raw: str) -> Any:
         return raw == "true"
     if widget == "json":
         try:
-            return json.loads(raw)
+            parsed: JsonValue = json.loads(raw)
         except ValueError as err:
             raise ValueError(f"not valid JSON: {err}") from None
+        return parsed
     return raw
 
 

@@ -16,11 +16,10 @@ count characters in the text, so a key written in JSON (flow) style is replaced 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import yaml
 
-from addon.text import NoAliasLoader
+from addon.text import JsonObject, JsonValue, NoAliasLoader
 
 KIND_EXAMPLES: dict[str, str] = {
     "rest": """\
@@ -59,7 +58,7 @@ composite:
 """Each kind's settings section as a new tool's editor offers it: valid, and meant to change."""
 
 
-def examples_for_page() -> dict[str, dict[str, Any]]:
+def examples_for_page() -> dict[str, JsonObject]:
     """Each kind's example for ``app.js``: its section as text, and its settings as data.
 
     The data is for a definition written in JSON, where the section goes in as an object.
@@ -70,7 +69,7 @@ def examples_for_page() -> dict[str, dict[str, Any]]:
     }
 
 
-def set_field(text: str, key: str, value: Any) -> str:
+def set_field(text: str, key: str, value: JsonValue) -> str:
     """``text`` with the top-level ``key`` set to ``value``, nothing else rewritten.
 
     An existing value is replaced where it stands; a missing key is added at the end (inside
@@ -123,7 +122,7 @@ def _root(text: str) -> yaml.MappingNode | None:
     return node if isinstance(node, yaml.MappingNode) else None
 
 
-def _scalar(value: Any, *, flow: bool | None) -> str:
+def _scalar(value: JsonValue, *, flow: bool | None) -> str:
     """``value`` written as one YAML scalar (JSON's spelling inside a JSON object)."""
     if flow:
         return json.dumps(value, ensure_ascii=False)
@@ -165,7 +164,7 @@ def _swap_in_flow(text: str, old_kind: str | None, kind: str, example: str) -> s
     """
     definition = yaml.load(text, Loader=NoAliasLoader)
     settings = yaml.safe_load(example)[kind]
-    swapped: dict[str, Any] = {}
+    swapped: JsonObject = {}
     for key, value in definition.items():
         if key == old_kind:
             swapped[kind] = settings

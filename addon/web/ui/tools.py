@@ -23,6 +23,7 @@ from addon.custom_tools.definition import template_warnings
 from addon.errors import CustomToolInvalid, NotFoundError
 from addon.store.tools import custom_tools as stored
 from addon.store.tools import stored_secrets
+from addon.text import JsonObject, JsonValue
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
@@ -152,7 +153,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
     if trier is None:
         raise web.HTTPServiceUnavailable(text="The tool runner is not ready yet; try again soon.")
     definition_data = tool.definition
-    parameters = definition_data.get("parameters") or {}
+    parameters = _parameters(definition_data)
     fields = editor.argument_fields(parameters, form)
     dry_option = request.app[keys.SETTINGS].options.dry_run
     dry_run = dry_option or form.get("dry_run") == "on"
@@ -292,7 +293,7 @@ async def _tool_page(
 ) -> web.Response:
     async with request.app[keys.STORE].sessionmaker() as session:
         versions = await stored.tool_versions(session, tool.id)
-    parameters = tool.definition.get("parameters") or {}
+    parameters = _parameters(tool.definition)
     page = EditorPage(
         tool=tool,
         source=source,
@@ -372,3 +373,9 @@ def _tool_url(request: web.Request, tool_id: int, done: str) -> str:
 
 def _list_url(request: web.Request, done: str) -> str:
     return Urls.of(request).page("ui.tools", {"done": done}, fragment="secrets")
+
+
+def _parameters(definition: Mapping[str, JsonValue]) -> JsonObject:
+    """The tool's parameter schema, empty when it has none (or none that is an object)."""
+    parameters = definition.get("parameters")
+    return parameters if isinstance(parameters, dict) else {}

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.errors import NotFoundError
+from addon.errors import NotFoundError, StoreError
 from addon.store.database import Store
 from addon.store.memories import (
     MemoryRecord,
@@ -78,6 +79,23 @@ async def test_an_unknown_kind_or_importance_is_refused(store: Store) -> None:
         await add(store, "x", kind="rumour")
     with pytest.raises(ValueError, match="importance"):
         await add(store, "x", importance=1.5)
+
+
+async def test_a_stored_unknown_kind_is_refused_not_read_as_another(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A row whose kind is none of the four fails to read, with the memory's id logged."""
+    added = await add(store, "The boiler is serviced in May")
+    async with store.sessionmaker.begin() as session:
+        await session.execute(
+            text("UPDATE memories SET kind = 'rumour' WHERE id = :id"), {"id": added.id}
+        )
+    async with store.sessionmaker() as session:
+        with pytest.raises(StoreError, match="unknown kind 'rumour'"):
+            await memories.get_memory(session, added.id)
+        with pytest.raises(StoreError, match="unknown kind 'rumour'"):
+            await memory_search.searchable_memories(session, None)
+    assert f"Memory {added.id} has the unknown kind 'rumour'" in caplog.text
 
 
 async def test_update_changes_only_what_is_given(store: Store) -> None:

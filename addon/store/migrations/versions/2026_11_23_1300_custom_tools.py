@@ -15,7 +15,6 @@ Create Date: 2026-11-23 13:00:00
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -33,7 +32,7 @@ LIVE_NAME = sa.text("deleted_at IS NULL")
 
 
 def _create_tools(old: bool) -> None:
-    columns: list[sa.Column[Any]]
+    columns: list[sa.Column[object]]
     if old:
         columns = [
             sa.Column("description", sa.Text(), nullable=False),
