@@ -11,7 +11,6 @@ for the call to finish, as Home Assistant does, so a refused temperature ("accep
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
@@ -26,6 +25,9 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_number, slot_text
+from addon.home.actions.wire import texts
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
 from addon.home.targeting.matching import match_targets
@@ -35,6 +37,7 @@ from addon.home.targeting.targets import (
     MatchTargetsPreferences,
     MatchTargetsResult,
 )
+from addon.text import JsonValue
 
 _TARGET_TEMPERATURE = 1
 """``ClimateEntityFeature.TARGET_TEMPERATURE``."""
@@ -42,7 +45,7 @@ _TARGET_TEMPERATURE = 1
 
 def one_able(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     domain: str,
     features: int,
     requirement: str,
@@ -55,14 +58,8 @@ def one_able(
     What Home Assistant's single-target handlers (set temperature, fan mode, search and play)
     match first: by name, area or floor, exposed, and able to do it ("able to set a fan mode").
     """
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={domain},
-        features=features,
-        assistant=ASSISTANT,
-        single_target=True,
+    constraints = target_constraints(
+        slots, domains={domain}, by_class=False, features=features, single_target=True
     )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
@@ -74,7 +71,7 @@ def one_able(
 
 async def set_temperature(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -96,7 +93,10 @@ async def set_temperature(
         return result
     climate = result.states[0]
     call = ServiceCall(
-        "climate", "set_temperature", (climate.entity_id,), {"temperature": slots["temperature"]}
+        "climate",
+        "set_temperature",
+        (climate.entity_id,),
+        {"temperature": slot_number(slots, "temperature")},
     )
     try:
         await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
@@ -113,7 +113,7 @@ async def set_temperature(
 
 async def add_list_item(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -178,13 +178,13 @@ def nevermind(intent: str, language: str) -> IntentResult:
     return IntentResult(intent=intent, response_type=ResponseType.ACTION_DONE, language=language)
 
 
-def respond(intent: str, slots: Mapping[str, Any], language: str) -> IntentResult:
+def respond(intent: str, slots: Mapping[str, SlotValue], language: str) -> IntentResult:
     """HassRespond: speak the given response, do nothing."""
     return IntentResult(
         intent=intent,
         response_type=ResponseType.ACTION_DONE,
         language=language,
-        speech=slots.get("response"),
+        speech=slot_text(slots, "response"),
     )
 
 
@@ -194,7 +194,7 @@ _FAN_MODE = 8
 
 async def set_fan_mode(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -215,7 +215,7 @@ async def set_fan_mode(
     if isinstance(result, IntentResult):
         return result
     climate = result.states[0]
-    available = [str(mode) for mode in climate.attributes.get("fan_modes") or ()]
+    available = texts(climate.attributes.get("fan_modes"))
     by_casefold = {mode.casefold(): mode for mode in available}
     fan_mode = requested if requested in available else by_casefold.get(requested.casefold())
     if fan_mode is None:
@@ -242,7 +242,7 @@ _CLEAN_AREA = 16384
 
 async def clean_area(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -270,7 +270,7 @@ async def clean_area(
     if len(areas) > 1 and preferences.floor_id is not None:
         areas = [area for area in areas if area.floor_id == preferences.floor_id] or areas
     constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
+        name=slot_text(slots, "name"),
         domains={"vacuum"},
         features=_CLEAN_AREA,
         assistant=ASSISTANT,
@@ -290,7 +290,9 @@ async def clean_area(
         )
     entity_ids = tuple(state.entity_id for state in result.states)
     area_ids = [area.area_id for area in areas]
-    call = ServiceCall("vacuum", "clean_area", entity_ids, {"cleaning_area_id": area_ids})
+    call = ServiceCall(
+        "vacuum", "clean_area", entity_ids, {"cleaning_area_id": list[JsonValue](area_ids)}
+    )
     try:
         await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
     except ToolError as err:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.actions import direct_intents, list_intents, media_intents, queries, questions
@@ -25,13 +24,14 @@ from addon.home.actions.service_intents import handle_service_intent, service_ru
 from addon.home.actions.slots import SlotValue, validate_slots
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import MatchTargetsPreferences
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
 
 async def handle_intent(
     name: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, JsonValue],
     *,
     model: HomeModel,
     executor: Executor,

@@ -15,8 +15,7 @@ entity (its registry platform is ``shopping_list``), which must be exposed like 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
@@ -30,10 +29,13 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
+from addon.home.actions.slots import SlotValue
+from addon.home.actions.wire import as_object, objects
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchTargetsConstraints
+from addon.text import JsonArray, JsonValue
 
 NEEDS_ACTION = "needs_action"
 COMPLETED = "completed"
@@ -42,7 +44,7 @@ SHOPPING_LIST_PLATFORM = "shopping_list"
 
 async def change_list_item(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -97,7 +99,7 @@ async def change_list_item(
 
 async def shopping_list_add(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -139,7 +141,7 @@ async def shopping_list_add(
 
 async def shopping_list_complete(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -169,7 +171,7 @@ async def shopping_list_complete(
                 calls.append(call)
     except ToolError as err:
         return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    completed = [{"name": item, "complete": True} for _call in calls]
+    completed: JsonArray = [{"name": item, "complete": True} for _call in calls]
     return IntentResult(
         intent=intent,
         response_type=ResponseType.ACTION_DONE,
@@ -179,17 +181,15 @@ async def shopping_list_complete(
     )
 
 
-async def _items(executor: Executor, entity_id: str) -> Sequence[Mapping[str, Any]]:
+async def _items(executor: Executor, entity_id: str) -> list[Mapping[str, JsonValue]]:
     """The list's items (open and completed) as ``todo.get_items`` answers."""
     answer = await executor.read(
         "todo", "get_items", [entity_id], {"status": [NEEDS_ACTION, COMPLETED]}
     )
-    entry = answer.get(entity_id)
-    raw = entry.get("items") if isinstance(entry, Mapping) else None
-    return [item for item in raw or () if isinstance(item, Mapping)]
+    return list(objects(as_object(answer.get(entity_id)).get("items")))
 
 
-def _summary(item: Mapping[str, Any]) -> str:
+def _summary(item: Mapping[str, JsonValue]) -> str:
     """An item's summary as text ("" when it has none)."""
     return str(item.get("summary") or "")
 

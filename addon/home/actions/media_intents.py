@@ -17,23 +17,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.direct_intents import one_able
 from addon.home.actions.executor import Executor, ServiceCall
 from addon.home.actions.failure import match_failed
-from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import ErrorCode, IntentResult, ResponseType, error_result
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_text
+from addon.home.actions.wire import as_object
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import (
     MatchFailedReason,
-    MatchTargetsConstraints,
     MatchTargetsPreferences,
     MatchTargetsResult,
 )
+from addon.text import JsonObject
 
 _VOLUME_SET = 4
 _PLAY_MEDIA = 512
@@ -43,7 +44,7 @@ _SEARCH_MEDIA = 4194304
 
 async def set_volume_relative(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -52,13 +53,8 @@ async def set_volume_relative(
 ) -> IntentResult:
     """HassSetVolumeRelative: step each matched player's volume up or down."""
     step = slots["volume_step"]
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"media_player"},
-        features=_VOLUME_SET,
-        assistant=ASSISTANT,
+    constraints = target_constraints(
+        slots, domains={"media_player"}, by_class=False, features=_VOLUME_SET
     )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
@@ -91,7 +87,7 @@ async def set_volume_relative(
     )
 
 
-def _volume_call(state: EntityState, step: object) -> ServiceCall:
+def _volume_call(state: EntityState, step: SlotValue) -> ServiceCall:
     """The call that moves one player's volume by ``step`` ("up", "down" or a percentage)."""
     if step in ("up", "down"):
         return ServiceCall("media_player", f"volume_{step}", (state.entity_id,), {})
@@ -104,7 +100,7 @@ def _volume_call(state: EntityState, step: object) -> ServiceCall:
 
 async def search_and_play(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -126,18 +122,18 @@ async def search_and_play(
     if isinstance(result, IntentResult):
         return result
     player = result.states[0].entity_id
-    search: dict[str, Any] = {"search_query": query}
-    if slots.get("media_class"):
-        search["media_filter_classes"] = [slots["media_class"]]
+    search: JsonObject = {"search_query": query}
+    media_class = slot_text(slots, "media_class")
+    if media_class:
+        search["media_filter_classes"] = [media_class]
     try:
         answer = await executor.read("media_player", "search_media", [player], search)
     except ToolError as err:
         message = f"Error searching media: {err}"
         return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
-    entry = answer.get(player)
-    found = entry.get("result") if isinstance(entry, Mapping) else None
+    found = as_object(answer.get(player)).get("result")
     first = found[0] if isinstance(found, list) and found else None
-    if not isinstance(first, Mapping):
+    if not isinstance(first, dict):
         message = f"No results found for {query}"
         return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
     call = ServiceCall(

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from addon.home.actions.failure import describe_failure, match_failed
 from addon.home.actions.intents import ASSISTANT
@@ -25,6 +24,8 @@ from addon.home.actions.response import (
     StateReport,
     TargetType,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_texts
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
@@ -42,28 +43,21 @@ def report(state: EntityState) -> StateReport:
 
 def get_state(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     preferences: MatchTargetsPreferences,
     language: str,
 ) -> IntentResult:
     """HassGetState: the matched entities, split by the optional ``state`` slot."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains=set(slots["domain"]) if "domain" in slots else None,
-        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
-        assistant=ASSISTANT,
-    )
+    constraints = target_constraints(slots)
     result = match_targets(model, constraints, preferences)
     reason = result.no_match_reason
     if not result.is_match and reason is not None and not reason.is_no_entities_reason():
         return match_failed(intent, result, constraints, model, language=language)
     success = [IntentTarget(a.name, TargetType.AREA, a.area_id) for a in result.areas]
     success.extend(IntentTarget(f.name, TargetType.FLOOR, f.floor_id) for f in result.floors)
-    wanted = set(slots.get("state") or ())
+    wanted = set(slot_texts(slots, "state"))
     matched: list[StateReport] = []
     unmatched: list[StateReport] = []
     sensors = _opening_sensors(model, slots, constraints, preferences)
@@ -97,7 +91,7 @@ OPENING_STATES = {"on": "open", "off": "closed"}
 
 def _opening_sensors(
     model: HomeModel,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     constraints: MatchTargetsConstraints,
     preferences: MatchTargetsPreferences,
 ) -> tuple[EntityState, ...]:
@@ -108,7 +102,11 @@ def _opening_sensors(
     without them the answer would be a confident, wrong "0". Only for whole-home, area or
     floor questions (a name is one entity already).
     """
-    if slots.get("domain") != ["cover"] or constraints.name or not constraints.device_classes:
+    if (
+        slot_texts(slots, "domain") != ["cover"]
+        or constraints.name
+        or not constraints.device_classes
+    ):
         return ()
     classes = {
         sensor_class
@@ -127,28 +125,19 @@ def _opening_sensors(
 
 def get_temperature(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     preferences: MatchTargetsPreferences,
     language: str,
 ) -> IntentResult:
     """HassClimateGetTemperature: an area's own temperature sensor first, else one climate."""
-    name = slots.get("name")
-    area = slots.get("area")
-    floor = slots.get("floor")
+    constraints = target_constraints(slots, domains={"climate"}, by_class=False, single_target=True)
+    name, area, floor = constraints.name, constraints.area_name, constraints.floor_name
     if not name and (area or preferences.area_id):
         sensor = _area_temperature_sensor(model, area, floor, preferences)
         if sensor is not None:
             return _answer(intent, (sensor,), language)
-    constraints = MatchTargetsConstraints(
-        name=name,
-        area_name=area,
-        floor_name=floor,
-        domains={"climate"},
-        assistant=ASSISTANT,
-        single_target=True,
-    )
     result = match_targets(model, constraints, preferences)
     if not result.is_match:
         sensor = _only_temperature_sensor(model, name, area, floor) if area else None
@@ -208,12 +197,10 @@ def _area_temperature_sensor(
 
 
 def get_weather(
-    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
+    intent: str, slots: Mapping[str, SlotValue], *, model: HomeModel, language: str
 ) -> IntentResult:
     """HassGetWeather: the first exposed weather entity (with the name, if given)."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"), domains={"weather"}, assistant=ASSISTANT
-    )
+    constraints = target_constraints(slots, domains={"weather"}, by_class=False)
     result = match_targets(model, constraints)
     if not result.is_match:
         return match_failed(intent, result, constraints, model, language=language)

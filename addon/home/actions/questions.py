@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta
-from typing import Any
 
 from addon.home.actions.executor import Executor
 from addon.home.actions.gate import Gate
@@ -34,12 +33,16 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_int, slot_text, slot_texts
+from addon.home.actions.wire import as_object, objects
 from addon.home.context.lexicon import FILLER
 from addon.home.model.live import HomeModel
 from addon.home.model.names import loose_name
-from addon.home.model.records import EntityState
+from addon.home.model.records import Area, EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.text import JsonArray, JsonValue
 
 MAX_ITEMS = 20
 """Items or events read out at most; the count says how many there are."""
@@ -63,7 +66,7 @@ def _answer(
     states: Sequence[StateReport],
     *,
     unmatched: Sequence[StateReport] = (),
-    speech_slots: Mapping[str, Any] | None = None,
+    speech_slots: Mapping[str, JsonValue] | None = None,
 ) -> IntentResult:
     """A query answer on ``states`` (matched) and ``unmatched``."""
     success = tuple(
@@ -120,7 +123,7 @@ def _describing_words(model: HomeModel, state: EntityState) -> set[str]:
 
 def sensor_value(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     preferences: MatchTargetsPreferences,
@@ -132,17 +135,11 @@ def sensor_value(
     (its name, aliases, device or area). "the humidity in the bathroom": the area's own
     humidity or temperature sensor when Home Assistant has one set, else the one sensor there.
     """
-    classes = set(slots["device_class"])
-    constraints = MatchTargetsConstraints(
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"sensor"},
-        device_classes=classes,
-        assistant=ASSISTANT,
-    )
+    constraints = target_constraints(slots, domains={"sensor"})
+    classes = set(slot_texts(slots, "device_class"))
     result = match_targets(model, constraints, preferences)
     states = list(result.states) if result.is_match else []
-    subject = _words(str(slots.get("subject") or "")) - _SUBJECT_FILLER
+    subject = _words(slot_text(slots, "subject") or "") - _SUBJECT_FILLER
     if subject:
         states = [s for s in states if subject <= _describing_words(model, s)]
     if len(states) > 1:
@@ -173,7 +170,7 @@ _OPENING = frozenset({"door", "window", "garage_door", "opening"})
 
 def state_check(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     preferences: MatchTargetsPreferences,
@@ -186,9 +183,9 @@ def state_check(
     name, aliases, device, area or device class). Exactly one fits, or the question is left to
     the model. A door or window sensor's on and off are read as open and closed.
     """
-    subject = _words(str(slots["subject"])) - _SUBJECT_FILLER
-    wanted = set(slots["state"])
-    domains = set(slots["domain"]) if "domain" in slots else None
+    subject = _words(slot_text(slots, "subject") or "") - _SUBJECT_FILLER
+    wanted = set(slot_texts(slots, "state"))
+    domains = set(slot_texts(slots, "domain")) if "domain" in slots else None
     constraints = MatchTargetsConstraints(domains=domains, assistant=ASSISTANT)
     result = match_targets(model, constraints, preferences)
     fitting: list[EntityState] = []
@@ -218,7 +215,7 @@ def state_check(
     return _answer(intent, language, [], unmatched=[found])
 
 
-def _area_own_sensors(model: HomeModel, areas: Sequence[Any], classes: set[str]) -> set[str]:
+def _area_own_sensors(model: HomeModel, areas: Sequence[Area], classes: set[str]) -> set[str]:
     """The sensors the matched areas name as their own temperature or humidity."""
     own: set[str] = set()
     for matched in areas:
@@ -240,13 +237,13 @@ def _weather(model: HomeModel, name: str | None) -> EntityState | None:
 
 
 def weather_condition(
-    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
+    intent: str, slots: Mapping[str, SlotValue], *, model: HomeModel, language: str
 ) -> IntentResult:
     """HomeAgentWeatherCondition: whether the weather's condition now is one of ``condition``."""
-    weather = _weather(model, slots.get("name"))
+    weather = _weather(model, slot_text(slots, "name"))
     if weather is None:
         return _no_answer(intent, "no weather entity is exposed to Assist", language)
-    wanted = set(slots["condition"])
+    wanted = set(slot_texts(slots, "condition"))
     state = report(weather)
     if weather.state in wanted:
         return _answer(intent, language, [state])
@@ -254,7 +251,7 @@ def weather_condition(
 
 
 def outside_temperature(
-    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
+    intent: str, slots: Mapping[str, SlotValue], *, model: HomeModel, language: str
 ) -> IntentResult:
     """HomeAgentOutsideTemperature: an outdoor temperature sensor, else the weather's.
 
@@ -262,7 +259,7 @@ def outside_temperature(
     ``outside_words`` (the language's "outside", "outdoor"...). Only one such sensor answers
     for certain; several leave the question to the weather entity, then to the model.
     """
-    outside = {word for text in slots.get("outside_words") or () for word in _words(text)}
+    outside = {word for text in slot_texts(slots, "outside_words") for word in _words(text)}
     constraints = MatchTargetsConstraints(
         domains={"sensor"}, device_classes={"temperature"}, assistant=ASSISTANT
     )
@@ -288,16 +285,14 @@ def outside_temperature(
 
 async def list_items(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
     language: str,
 ) -> IntentResult:
     """HomeAgentListItems: the open items of the named to-do list (or the only one exposed)."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"), domains={"todo"}, assistant=ASSISTANT
-    )
+    constraints = target_constraints(slots, domains={"todo"}, by_class=False)
     result = match_targets(model, constraints)
     if not result.is_match or len(result.states) != 1:
         return _no_answer(intent, "no single exposed to-do list fits", language)
@@ -308,13 +303,8 @@ async def list_items(
     answer = await executor.read(
         "todo", "get_items", [todo.entity_id], {"status": ["needs_action"]}
     )
-    entry = answer.get(todo.entity_id)
-    raw = entry.get("items") if isinstance(entry, Mapping) else None
-    items = [
-        str(item["summary"])
-        for item in raw or ()
-        if isinstance(item, Mapping) and item.get("summary")
-    ]
+    raw = as_object(answer.get(todo.entity_id)).get("items")
+    items: JsonArray = [str(item["summary"]) for item in objects(raw) if item.get("summary")]
     return _answer(
         intent,
         language,
@@ -325,7 +315,7 @@ async def list_items(
 
 async def calendar_events(
     intent: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -336,15 +326,13 @@ async def calendar_events(
 
     ``day`` 0 is today, 1 tomorrow, in the home's time zone (``now``'s).
     """
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"), domains={"calendar"}, assistant=ASSISTANT
-    )
+    constraints = target_constraints(slots, domains={"calendar"}, by_class=False)
     result = match_targets(model, constraints)
     gate = Gate(dry_run=False, exposed=model.is_exposed)
     calendars = [s for s in result.states if gate.entity(s.entity_id).allowed]
     if not result.is_match or not calendars:
         return _no_answer(intent, "no exposed calendar fits", language)
-    offset = int(slots.get("day") or 0)
+    offset = slot_int(slots, "day") or 0
     day = now.date() + timedelta(days=offset)
     start = datetime.combine(day, time(), now.tzinfo)
     end = start + timedelta(days=1)
@@ -356,27 +344,25 @@ async def calendar_events(
     )
     events: list[tuple[str, str, str]] = []
     for calendar in calendars:
-        entry = answer.get(calendar.entity_id)
-        for event in (entry.get("events") if isinstance(entry, Mapping) else None) or ():
-            if isinstance(event, Mapping) and event.get("summary"):
+        for event in objects(as_object(answer.get(calendar.entity_id)).get("events")):
+            if event.get("summary"):
                 key, spoken = _event_time(event.get("start"), now)
                 events.append((key, spoken, str(event["summary"])))
     events.sort()
+    said: JsonArray = [{"summary": summary, "time": at} for _key, at, summary in events]
     return _answer(
         intent,
         language,
         [report(calendar) for calendar in calendars],
         speech_slots={
-            "events": [{"summary": summary, "time": at} for _key, at, summary in events][
-                :MAX_ITEMS
-            ],
+            "events": said[:MAX_ITEMS],
             "count": len(events),
             "day": offset,
         },
     )
 
 
-def _event_time(start: Any, now: datetime) -> tuple[str, str]:
+def _event_time(start: JsonValue, now: datetime) -> tuple[str, str]:
     """A sort key and the spoken start ("09:30"; "" for an all-day event) of an event."""
     text = str(start or "")
     try:

@@ -33,14 +33,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
 from addon.home.actions.failure import match_failed
-from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
@@ -49,12 +47,15 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_texts
+from addon.home.actions.wire import slot_json
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.model.release import Release
 from addon.home.targeting.matching import match_targets
-from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
-from addon.text import JsonObject
+from addon.home.targeting.targets import MatchTargetsPreferences
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ class ServiceRule:
     required_states: frozenset[str] | None = None
     slot_data: tuple[tuple[str, str], ...] = ()
     """(slot, service data key) pairs copied into the call when the slot was given."""
-    fixed_data: tuple[tuple[str, Any], ...] = ()
+    fixed_data: tuple[tuple[str, JsonValue], ...] = ()
     """Service data the handler always sends, whatever the slots say (mute: muted or not)."""
     on_off: bool = False
     """OnOffIntentHandler's domain rules (HassTurnOn/HassTurnOff)."""
@@ -247,7 +248,7 @@ def service_rule(intent: str, release: Release) -> ServiceRule | None:
 async def handle_service_intent(
     intent: str,
     rule: ServiceRule,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -255,11 +256,12 @@ async def handle_service_intent(
     language: str,
 ) -> IntentResult:
     """Match targets with the rule's constraints, then call the service on each of them."""
-    name = slots.get("name")
-    if name == "all":
-        name = None
     required = rule.required_domains
-    if required is not None and "domain" in slots and not set(slots["domain"]) <= required:
+    if (
+        required is not None
+        and "domain" in slots
+        and not set(slot_texts(slots, "domain")) <= required
+    ):
         # The handler's slot schema only accepts its own domains (``In(required_domains)``).
         return error_result(
             intent,
@@ -267,16 +269,14 @@ async def handle_service_intent(
             f"domain must be one of {sorted(required)} for {intent}",
             language=language,
         )
-    constraints = MatchTargetsConstraints(
-        name=name,
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains=set(slots["domain"]) if "domain" in slots else rule.required_domains,
-        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
+    constraints = target_constraints(
+        slots,
+        domains=rule.required_domains,
         features=rule.required_features,
         states=rule.required_states,
-        assistant=ASSISTANT,
     )
+    if constraints.name == "all":
+        constraints = replace(constraints, name=None)
     if not constraints.has_constraints:
         return error_result(
             intent,
@@ -340,7 +340,7 @@ async def handle_service_intent(
     )
 
 
-async def _each(calls: list[Coroutine[Any, Any, ServiceCall]]) -> list[ServiceCall | BaseException]:
+async def _each(calls: Sequence[Awaitable[ServiceCall]]) -> list[ServiceCall | BaseException]:
     """Run the entities' calls at once, each one's call or error in order (``return_exceptions``).
 
     One entity (the usual target) is awaited in place: gather would wrap it in a task of its
@@ -355,14 +355,17 @@ async def _each(calls: list[Coroutine[Any, Any, ServiceCall]]) -> list[ServiceCa
         return [err]
 
 
-def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> JsonObject:
+def _service_data(rule: ServiceRule, slots: Mapping[str, SlotValue]) -> JsonObject:
     """The slot values the rule copies into the service call."""
     data: JsonObject = dict(rule.fixed_data)
     for slot, key in rule.slot_data:
         if slot in slots:
             value = slots[slot]
             # HassSetVolume's schema divides the percentage by 100 before the call.
-            data[key] = value / 100 if slot == "volume_level" else value
+            if slot == "volume_level" and isinstance(value, int | float):
+                data[key] = value / 100
+            else:
+                data[key] = slot_json(value)
     return data
 
 
@@ -380,12 +383,12 @@ async def _call(
     plan: tuple[str, str],
     state: EntityState,
     rule: ServiceRule,
-    data: Mapping[str, Any],
+    data: Mapping[str, JsonValue],
     executor: Executor,
 ) -> ServiceCall:
     """One entity's call with OnOffIntentHandler's rules; returns the call made."""
     domain, service = plan
-    call_data: Mapping[str, Any] = data
+    call_data: Mapping[str, JsonValue] = data
     if rule.on_off:
         special = _ON_OFF_DOMAINS.get(state.domain)
         if special is not None:
