@@ -35,6 +35,7 @@ from addon.home.actions.executor import (
 from addon.home.actions.impact import Effect, Impact, Impacts
 from addon.home.actions.permissions import Access, Judged
 from addon.home.actions.slots import SlotValue
+from addon.home.actions.stored import stored_choice
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject, JsonValue
 
@@ -108,14 +109,6 @@ class PolicyRow(Protocol):
         """The PIN's salted hash, for a ``pin`` entry."""
 
 
-_SCOPES: Mapping[str, Scope] = {
-    "domain": "domain",
-    "device_class": "device_class",
-    "entity": "entity",
-}
-"""A stored scope as the policy reads it (a row with any other is refused when written)."""
-
-
 @dataclass(frozen=True, slots=True)
 class ConfirmationPolicy:
     """The switched-on entries, indexed by what a call is checked against."""
@@ -155,10 +148,10 @@ class ConfirmationPolicy:
         return cls.of(
             PolicyEntry(
                 row.id,
-                _SCOPES[row.scope],
+                stored_choice(row.scope, SCOPES, f"confirmation entry {row.id}'s scope"),
                 row.target,
                 tuple(row.actions),
-                "pin" if row.method == "pin" else "yes",
+                stored_choice(row.method, METHODS, f"confirmation entry {row.id}'s method"),
                 row.enabled,
                 row.pin_hash,
             )

@@ -27,7 +27,7 @@ from addon.home.actions.response import (
 )
 from addon.home.actions.slot_targets import target_constraints
 from addon.home.actions.slots import SlotValue, slot_number, slot_text
-from addon.home.actions.wire import texts
+from addon.home.actions.wire import texts, to_int
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
 from addon.home.targeting.matching import match_targets
@@ -166,7 +166,11 @@ def _takes_items_by_intent(model: HomeModel, entity_id: str, name: str, err: Too
     endpoint matches by name across every entity.
     """
     state = model.state(entity_id)
-    features = int(state.attributes.get("supported_features") or 0) if state else 0
+    features = (
+        to_int(state.attributes.get("supported_features") or 0, "supported_features")
+        if state
+        else 0
+    )
     if features & CREATE_TODO_ITEM or "does not support" not in str(err):
         return False
     named = model.index.by_name.get(normalize_name(name), frozenset())
