@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import replace
-from datetime import datetime
 
-from addon.home.actions.failure import describe_failure, match_failed
+from addon.home.actions.failure import describe_failure
 from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     IntentResult,
     IntentTarget,
@@ -41,26 +41,19 @@ def report(state: EntityState) -> StateReport:
     return StateReport(state.entity_id, state.name, state.state, dict(state.attributes))
 
 
-def get_state(
-    intent: str,
-    slots: Mapping[str, SlotValue],
-    *,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+def get_state(request: IntentRequest) -> IntentResult:
     """HassGetState: the matched entities, split by the optional ``state`` slot."""
-    constraints = target_constraints(slots)
-    result = match_targets(model, constraints, preferences)
+    constraints = target_constraints(request.slots)
+    result = match_targets(request.model, constraints, request.preferences)
     reason = result.no_match_reason
     if not result.is_match and reason is not None and not reason.is_no_entities_reason():
-        return match_failed(intent, result, constraints, model, language=language)
+        return request.no_match(result, constraints)
     success = [IntentTarget(a.name, TargetType.AREA, a.area_id) for a in result.areas]
     success.extend(IntentTarget(f.name, TargetType.FLOOR, f.floor_id) for f in result.floors)
-    wanted = set(slot_texts(slots, "state"))
+    wanted = set(slot_texts(request.slots, "state"))
     matched: list[StateReport] = []
     unmatched: list[StateReport] = []
-    sensors = _opening_sensors(model, slots, constraints, preferences)
+    sensors = _opening_sensors(request.model, request.slots, constraints, request.preferences)
     for state in (*result.states, *sensors):
         success.append(IntentTarget(state.name, TargetType.ENTITY, state.entity_id))
         said = OPENING_STATES.get(state.state, state.state) if state in sensors else state.state
@@ -68,13 +61,13 @@ def get_state(
     if sensors and not result.is_match:
         result = replace(result, is_match=True)
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         success=tuple(success),
         matched_states=tuple(matched),
         unmatched_states=tuple(unmatched),
-        message=None if result.is_match else describe_failure(result, constraints, model),
+        message=None if result.is_match else describe_failure(result, constraints, request.model),
     )
 
 
@@ -123,28 +116,23 @@ def _opening_sensors(
     return sensors.states if sensors.is_match else ()
 
 
-def get_temperature(
-    intent: str,
-    slots: Mapping[str, SlotValue],
-    *,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+def get_temperature(request: IntentRequest) -> IntentResult:
     """HassClimateGetTemperature: an area's own temperature sensor first, else one climate."""
-    constraints = target_constraints(slots, domains={"climate"}, by_class=False, single_target=True)
+    constraints = target_constraints(
+        request.slots, domains={"climate"}, by_class=False, single_target=True
+    )
     name, area, floor = constraints.name, constraints.area_name, constraints.floor_name
-    if not name and (area or preferences.area_id):
-        sensor = _area_temperature_sensor(model, area, floor, preferences)
+    if not name and (area or request.preferences.area_id):
+        sensor = _area_temperature_sensor(request.model, area, floor, request.preferences)
         if sensor is not None:
-            return _answer(intent, (sensor,), language)
-    result = match_targets(model, constraints, preferences)
+            return _answer(request, (sensor,))
+    result = match_targets(request.model, constraints, request.preferences)
     if not result.is_match:
-        sensor = _only_temperature_sensor(model, name, area, floor) if area else None
+        sensor = _only_temperature_sensor(request.model, name, area, floor) if area else None
         if sensor is not None:
-            return _answer(intent, (sensor,), language)
-        return match_failed(intent, result, constraints, model, language=language)
-    return _answer(intent, result.states, language)
+            return _answer(request, (sensor,))
+        return request.no_match(result, constraints)
+    return _answer(request, result.states)
 
 
 def _only_temperature_sensor(
@@ -196,49 +184,47 @@ def _area_temperature_sensor(
     return result.states[0] if result.is_match else None
 
 
-def get_weather(
-    intent: str, slots: Mapping[str, SlotValue], *, model: HomeModel, language: str
-) -> IntentResult:
+def get_weather(request: IntentRequest) -> IntentResult:
     """HassGetWeather: the first exposed weather entity (with the name, if given)."""
-    constraints = target_constraints(slots, domains={"weather"}, by_class=False)
-    result = match_targets(model, constraints)
+    constraints = target_constraints(request.slots, domains={"weather"}, by_class=False)
+    result = match_targets(request.model, constraints)
     if not result.is_match:
-        return match_failed(intent, result, constraints, model, language=language)
+        return request.no_match(result, constraints)
     weather = result.states[0]
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         success=(IntentTarget(weather.name, TargetType.ENTITY, weather.entity_id),),
         matched_states=(report(weather),),
     )
 
 
-def current_time(intent: str, now: datetime, language: str) -> IntentResult:
+def current_time(request: IntentRequest) -> IntentResult:
     """HassGetCurrentTime: the time as a speech slot (ISO, to the second)."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
-        speech_slots={"time": now.time().replace(microsecond=0).isoformat()},
+        language=request.language,
+        speech_slots={"time": request.now.time().replace(microsecond=0).isoformat()},
     )
 
 
-def current_date(intent: str, now: datetime, language: str) -> IntentResult:
+def current_date(request: IntentRequest) -> IntentResult:
     """HassGetCurrentDate: the date as a speech slot (ISO)."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
-        speech_slots={"date": now.date().isoformat()},
+        language=request.language,
+        speech_slots={"date": request.now.date().isoformat()},
     )
 
 
-def _answer(intent: str, states: tuple[EntityState, ...], language: str) -> IntentResult:
+def _answer(request: IntentRequest, states: tuple[EntityState, ...]) -> IntentResult:
     """A query answer carrying ``states`` (HA sets no success targets for temperatures)."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         matched_states=tuple(report(state) for state in states),
     )

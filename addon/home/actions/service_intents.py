@@ -38,23 +38,20 @@ from dataclasses import dataclass, replace
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import match_failed
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
     IntentTarget,
     ResponseType,
     TargetType,
-    error_result,
 )
 from addon.home.actions.slot_targets import target_constraints
 from addon.home.actions.slots import SlotValue, slot_texts
 from addon.home.actions.wire import slot_json
-from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.model.release import Release
 from addon.home.targeting.matching import match_targets
-from addon.home.targeting.targets import MatchTargetsPreferences
 from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
@@ -245,32 +242,21 @@ def service_rule(intent: str, release: Release) -> ServiceRule | None:
     return SERVICE_RULES.get(intent)
 
 
-async def handle_service_intent(
-    intent: str,
-    rule: ServiceRule,
-    slots: Mapping[str, SlotValue],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def handle_service_intent(request: IntentRequest, rule: ServiceRule) -> IntentResult:
     """Match targets with the rule's constraints, then call the service on each of them."""
     required = rule.required_domains
     if (
         required is not None
-        and "domain" in slots
-        and not set(slot_texts(slots, "domain")) <= required
+        and "domain" in request.slots
+        and not set(slot_texts(request.slots, "domain")) <= required
     ):
         # The handler's slot schema only accepts its own domains (``In(required_domains)``).
-        return error_result(
-            intent,
+        return request.error(
             ErrorCode.INVALID_SLOTS,
-            f"domain must be one of {sorted(required)} for {intent}",
-            language=language,
+            f"domain must be one of {sorted(required)} for {request.intent}",
         )
     constraints = target_constraints(
-        slots,
+        request.slots,
         domains=rule.required_domains,
         features=rule.required_features,
         states=rule.required_states,
@@ -278,18 +264,14 @@ async def handle_service_intent(
     if constraints.name == "all":
         constraints = replace(constraints, name=None)
     if not constraints.has_constraints:
-        return error_result(
-            intent,
+        return request.error(
             ErrorCode.FAILED_TO_HANDLE,
             "Service handler cannot target all devices: give a name, area, floor, domain "
             "or device class.",
-            language=language,
         )
-    result = match_targets(model, constraints, preferences)
+    result = match_targets(request.model, constraints, request.preferences)
     if not result.is_match:
-        return match_failed(
-            intent, result, constraints, model, language=language, requirement=rule.requirement
-        )
+        return request.no_match(result, constraints, rule.requirement)
 
     success: list[IntentTarget] = []
     if result.floors:
@@ -301,13 +283,13 @@ async def handle_service_intent(
     else:
         speech_name = result.states[0].name
 
-    data = _service_data(rule, slots)
+    data = _service_data(rule, request.slots)
     try:
         planned = [_plan(rule, state) for state in result.states]
     except IntentHandleError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
     calls_made = [
-        _call(plan, state, rule, data, executor)
+        _call(plan, state, rule, data, request.executor)
         for plan, state in zip(planned, result.states, strict=True)
     ]
     outcomes = await _each(calls_made)
@@ -327,11 +309,11 @@ async def handle_service_intent(
     if not success:
         service = planned[-1][1] if planned else rule.service
         message = f"Failed to call {service} for: {[t.id for t in failed]} ({'; '.join(problems)})"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
+        language=request.language,
         speech=rule.speech.format(speech_name) if rule.speech is not None else None,
         success=tuple(success),
         failed=tuple(failed),
