@@ -75,15 +75,12 @@ async def set_temperature(request: IntentRequest) -> IntentResult:
         {"temperature": slot_number(request.slots, "temperature")},
     )
     try:
-        await request.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        (call,),
         success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
-        calls=(call,),
     )
 
 
@@ -98,7 +95,7 @@ async def add_list_item(request: IntentRequest) -> IntentResult:
     item = str(request.slots["item"]).strip()
     call = ServiceCall("todo", "add_item", (todo.entity_id,), {"item": item})
     try:
-        await request.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         if not _takes_items_by_intent(request.model, todo.entity_id, todo.name, err):
             return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
@@ -115,13 +112,10 @@ async def add_list_item(request: IntentRequest) -> IntentResult:
         if todo.entity_id not in done:
             message = f"{request.intent} acted on {', '.join(done)}, not {todo.entity_id}"
             return request.error(ErrorCode.FAILED_TO_HANDLE, message)
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        (call,),
         # Home Assistant names the target with the list name the caller said.
         success=(IntentTarget(list_name, TargetType.ENTITY, todo.entity_id),),
-        calls=(call,),
     )
 
 
@@ -195,16 +189,13 @@ async def set_fan_mode(request: IntentRequest) -> IntentResult:
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)
     call = ServiceCall("climate", "set_fan_mode", (climate.entity_id,), {"fan_mode": fan_mode})
     try:
-        await request.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        (call,),
         success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
         matched_states=(report(climate),),
-        calls=(call,),
     )
 
 
@@ -251,21 +242,18 @@ async def clean_area(request: IntentRequest) -> IntentResult:
         "vacuum", "clean_area", entity_ids, {"cleaning_area_id": list[JsonValue](area_ids)}
     )
     try:
-        await request.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         message = (
             f"Failed to call clean_area for areas: {area_ids} "
             f"with vacuums: {list(entity_ids)} ({err})"
         )
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        (call,),
         success=(
             *(IntentTarget(area.name, TargetType.AREA, area.area_id) for area in areas),
             *(IntentTarget(s.name, TargetType.ENTITY, s.entity_id) for s in result.states),
         ),
         matched_states=tuple(report(state) for state in result.states),
-        calls=(call,),
     )

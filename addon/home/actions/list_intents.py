@@ -25,7 +25,6 @@ from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
     IntentTarget,
-    ResponseType,
     TargetType,
 )
 from addon.home.actions.wire import as_object, objects
@@ -75,16 +74,13 @@ async def change_list_item(request: IntentRequest) -> IntentResult:
             )
         else:
             call = ServiceCall("todo", "remove_item", (todo.entity_id,), {"item": [uid]})
-        await request.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        (call,),
         # Home Assistant names the target with the list name the caller said.
         success=(IntentTarget(list_name, TargetType.ENTITY, todo.entity_id),),
-        calls=(call,),
     )
 
 
@@ -114,17 +110,12 @@ async def shopping_list_add(request: IntentRequest) -> IntentResult:
                 if done is not None
                 else ServiceCall("todo", "add_item", (todo.entity_id,), {"item": item})
             )
-            await request.executor.call_service(
-                call.domain, call.service, call.entity_ids, call.data
-            )
+            await request.perform(call)
             calls = (call,)
     except ToolError as err:
         return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
-        calls=calls,
+    return request.done(
+        calls,
     )
 
 
@@ -149,19 +140,14 @@ async def shopping_list_complete(request: IntentRequest) -> IntentResult:
                     (todo.entity_id,),
                     {"item": str(entry["uid"]), "status": COMPLETED},
                 )
-                await request.executor.call_service(
-                    call.domain, call.service, call.entity_ids, call.data
-                )
+                await request.perform(call)
                 calls.append(call)
     except ToolError as err:
         return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
     completed: JsonArray = [{"name": item, "complete": True} for _call in calls]
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        tuple(calls),
         speech_slots={"completed_items": completed},
-        calls=tuple(calls),
     )
 
 

@@ -21,7 +21,7 @@ from addon.errors import ToolError
 from addon.home.actions.direct_intents import one_able
 from addon.home.actions.executor import ServiceCall
 from addon.home.actions.request import IntentRequest
-from addon.home.actions.response import ErrorCode, IntentResult, ResponseType
+from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.actions.slot_targets import target_constraints
 from addon.home.actions.slots import SlotValue, slot_text
 from addon.home.actions.wire import as_object
@@ -58,20 +58,12 @@ async def set_volume_relative(request: IntentRequest) -> IntentResult:
             return request.no_match(none_playing, constraints, "playing")
     try:
         calls = [_volume_call(state, step) for state in states]
-        await asyncio.gather(
-            *(
-                request.executor.call_service(c.domain, c.service, c.entity_ids, c.data)
-                for c in calls
-            )
-        )
+        await asyncio.gather(*(request.perform(c) for c in calls))
     except ToolError as err:
         message = f"Error setting relative volume: {err}"
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
-        calls=tuple(calls),
+    return request.done(
+        tuple(calls),
     )
 
 
@@ -122,14 +114,11 @@ async def search_and_play(request: IntentRequest) -> IntentResult:
         },
     )
     try:
-        await request.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         message = f"Error playing media: {err}"
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.done(
+        (call,),
         speech_slots={"media": dict(first)},
-        calls=(call,),
     )

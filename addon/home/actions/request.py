@@ -8,13 +8,20 @@ matched in, the executor that acts, and the moment the time and date questions a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from addon.home.actions.executor import Executor
+from addon.home.actions.executor import Executor, ServiceCall
 from addon.home.actions.failure import match_failed
-from addon.home.actions.response import ErrorCode, IntentResult, error_result
+from addon.home.actions.response import (
+    ErrorCode,
+    IntentResult,
+    IntentTarget,
+    ResponseType,
+    StateReport,
+    error_result,
+)
 from addon.home.actions.slots import SlotValue
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import (
@@ -22,6 +29,7 @@ from addon.home.targeting.targets import (
     MatchTargetsPreferences,
     MatchTargetsResult,
 )
+from addon.text import JsonValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +43,29 @@ class IntentRequest:
     preferences: MatchTargetsPreferences
     language: str
     now: datetime
+
+    async def perform(self, call: ServiceCall) -> None:
+        """Carry out a call a handler planned, through the request's executor."""
+        await self.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+
+    def done(
+        self,
+        calls: Sequence[ServiceCall],
+        *,
+        success: Sequence[IntentTarget] = (),
+        matched_states: Sequence[StateReport] = (),
+        speech_slots: Mapping[str, JsonValue] | None = None,
+    ) -> IntentResult:
+        """The ``action_done`` answer after ``calls``, in the request's language."""
+        return IntentResult(
+            intent=self.intent,
+            response_type=ResponseType.ACTION_DONE,
+            language=self.language,
+            success=tuple(success),
+            matched_states=tuple(matched_states),
+            speech_slots=dict(speech_slots or {}),
+            calls=tuple(calls),
+        )
 
     def error(self, code: ErrorCode, message: str) -> IntentResult:
         """An error answer to this request in its language (``async_set_error``)."""
