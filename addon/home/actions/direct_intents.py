@@ -59,12 +59,7 @@ def one_able(
 
 async def set_temperature(request: IntentRequest) -> IntentResult:
     """HassClimateSetTemperature: one climate entity that has a target temperature."""
-    result = one_able(
-        request,
-        "climate",
-        _TARGET_TEMPERATURE,
-        "able to set a target temperature",
-    )
+    result = one_able(request, "climate", _TARGET_TEMPERATURE, "able to set a target temperature")
     if isinstance(result, IntentResult):
         return result
     climate = result.states[0]
@@ -172,12 +167,7 @@ async def set_fan_mode(request: IntentRequest) -> IntentResult:
     step is not ported.
     """
     requested = str(request.slots["fan_mode"])
-    result = one_able(
-        request,
-        "climate",
-        _FAN_MODE,
-        "able to set a fan mode",
-    )
+    result = one_able(request, "climate", _FAN_MODE, "able to set a fan mode")
     if isinstance(result, IntentResult):
         return result
     climate = result.states[0]

@@ -82,10 +82,7 @@ async def search_and_play(request: IntentRequest) -> IntentResult:
     """HassMediaSearchAndPlay: search the one matched player, play the first result."""
     query = str(request.slots["search_query"])
     result = one_able(
-        request,
-        "media_player",
-        _SEARCH_MEDIA | _PLAY_MEDIA,
-        "able to search and play media",
+        request, "media_player", _SEARCH_MEDIA | _PLAY_MEDIA, "able to search and play media"
     )
     if isinstance(result, IntentResult):
         return result

@@ -135,6 +135,20 @@ def get_temperature(request: IntentRequest) -> IntentResult:
     return _answer(request, result.states)
 
 
+def _temperature_sensors(
+    area: str | None, floor: str | None, *, single_target: bool = False
+) -> MatchTargetsConstraints:
+    """The exposed temperature sensors of an area (and floor), where a thermostat is missing."""
+    return MatchTargetsConstraints(
+        area_name=area,
+        floor_name=floor,
+        domains={"sensor"},
+        device_classes={"temperature"},
+        assistant=ASSISTANT,
+        single_target=single_target,
+    )
+
+
 def _only_temperature_sensor(
     model: HomeModel, name: str | None, area: str, floor: str | None
 ) -> EntityState | None:
@@ -146,14 +160,7 @@ def _only_temperature_sensor(
     """
     if name:
         return None
-    constraints = MatchTargetsConstraints(
-        area_name=area,
-        floor_name=floor,
-        domains={"sensor"},
-        device_classes={"temperature"},
-        assistant=ASSISTANT,
-    )
-    result = match_targets(model, constraints)
+    result = match_targets(model, _temperature_sensors(area, floor))
     return result.states[0] if result.is_match and len(result.states) == 1 else None
 
 
@@ -172,14 +179,7 @@ def _area_temperature_sensor(
                 return True
         return False
 
-    constraints = MatchTargetsConstraints(
-        area_name=area,
-        floor_name=floor,
-        domains={"sensor"},
-        device_classes={"temperature"},
-        assistant=ASSISTANT,
-        single_target=True,
-    )
+    constraints = _temperature_sensors(area, floor, single_target=True)
     result = match_targets(model, constraints, preferences, area_candidate_filter=is_area_sensor)
     return result.states[0] if result.is_match else None
 
