@@ -22,7 +22,7 @@ from addon.home.actions.intents import INTENTS
 from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
 from addon.home.actions.service_intents import handle_service_intent, service_rule
-from addon.home.actions.slots import SlotValue, validate_slots
+from addon.home.actions.slots import slot_text, validate_slots
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import MatchTargetsPreferences
 from addon.text import JsonValue
@@ -61,9 +61,9 @@ async def handle_intent(
     except ToolError as err:
         return error_result(name, ErrorCode.INVALID_SLOTS, str(err), language=language)
     chosen = MatchTargetsPreferences(
-        area_id=_preferred(values, "preferred_area_id")
+        area_id=slot_text(values, "preferred_area_id")
         or (preferences.area_id if preferences else None),
-        floor_id=_preferred(values, "preferred_floor_id")
+        floor_id=slot_text(values, "preferred_floor_id")
         or (preferences.floor_id if preferences else None),
     )
     request = IntentRequest(
@@ -84,12 +84,6 @@ async def handle_intent(
         return error_result(
             name, ErrorCode.UNKNOWN, f"Error handling {name}: {err}", language=language
         )
-
-
-def _preferred(values: Mapping[str, SlotValue], key: str) -> str | None:
-    """A preference slot's area or floor id (always text once validated), if given."""
-    value = values.get(key)
-    return value if isinstance(value, str) else None
 
 
 type Handler = Callable[[IntentRequest], Awaitable[IntentResult]]
