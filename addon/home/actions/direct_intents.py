@@ -27,6 +27,7 @@ from addon.home.actions.slots import slot_number, slot_text
 from addon.home.actions.wire import texts, to_int
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
+from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import (
     MatchFailedReason,
@@ -69,13 +70,24 @@ async def set_temperature(request: IntentRequest) -> IntentResult:
         (climate.entity_id,),
         {"temperature": slot_number(request.slots, "temperature")},
     )
+    return await _act_on(request, climate, call)
+
+
+async def _act_on(
+    request: IntentRequest, entity: EntityState, call: ServiceCall, *, show: bool = False
+) -> IntentResult:
+    """``call`` on the one entity a single-target handler matched: done naming it, or why not.
+
+    ``show`` adds the entity's state to the answer (the fan mode handler reports it).
+    """
     try:
         await request.perform(call)
     except ToolError as err:
         return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
     return request.done(
         (call,),
-        success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
+        success=(IntentTarget(entity.name, TargetType.ENTITY, entity.entity_id),),
+        matched_states=(report(entity),) if show else (),
     )
 
 
@@ -178,15 +190,7 @@ async def set_fan_mode(request: IntentRequest) -> IntentResult:
         message = f"Fan mode {requested} is not supported by {climate.name}"
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)
     call = ServiceCall("climate", "set_fan_mode", (climate.entity_id,), {"fan_mode": fan_mode})
-    try:
-        await request.perform(call)
-    except ToolError as err:
-        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
-    return request.done(
-        (call,),
-        success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
-        matched_states=(report(climate),),
-    )
+    return await _act_on(request, climate, call, show=True)
 
 
 _CLEAN_AREA = 16384
