@@ -21,7 +21,7 @@ import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from addon.errors import HomeAssistantUnavailableError
 from addon.home.actions.executor import (
@@ -34,8 +34,10 @@ from addon.home.actions.executor import (
 )
 from addon.home.actions.impact import Effect, Impact, Impacts
 from addon.home.actions.permissions import Access, Judged
+from addon.home.actions.slots import SlotValue
+from addon.home.actions.stored import stored_choice
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 Scope = Literal["domain", "device_class", "entity"]
 Method = Literal["yes", "pin"]
@@ -107,14 +109,6 @@ class PolicyRow(Protocol):
         """The PIN's salted hash, for a ``pin`` entry."""
 
 
-_SCOPES: Mapping[str, Scope] = {
-    "domain": "domain",
-    "device_class": "device_class",
-    "entity": "entity",
-}
-"""A stored scope as the policy reads it (a row with any other is refused when written)."""
-
-
 @dataclass(frozen=True, slots=True)
 class ConfirmationPolicy:
     """The switched-on entries, indexed by what a call is checked against."""
@@ -154,10 +148,10 @@ class ConfirmationPolicy:
         return cls.of(
             PolicyEntry(
                 row.id,
-                _SCOPES[row.scope],
+                stored_choice(row.scope, SCOPES, f"confirmation entry {row.id}'s scope"),
                 row.target,
                 tuple(row.actions),
-                "pin" if row.method == "pin" else "yes",
+                stored_choice(row.method, METHODS, f"confirmation entry {row.id}'s method"),
                 row.enabled,
                 row.pin_hash,
             )
@@ -252,14 +246,14 @@ class HeldAction:
     domain: str
     service: str
     entity_ids: tuple[str, ...]
-    data: Mapping[str, Any]
+    data: Mapping[str, JsonValue]
     names: tuple[str, ...]
     """The entities' friendly names, for the question (a call on no entity: its service)."""
     method: Method
     pin_hash: str | None = None
     script: bool = False
     """A script run with ``data`` as its variables (``script.turn_on`` on its one entity)."""
-    replay: Callable[[], Awaitable[Any]] | None = field(default=None, compare=False, repr=False)
+    replay: Callable[[], Awaitable[object]] | None = field(default=None, compare=False, repr=False)
     """For a call that is not Home Assistant's (an MCP server's tool): makes it again."""
     why: str = ""
     """What about the call the policy covers (``lock.unlock on lock.front_door``), for the trace."""
@@ -346,10 +340,10 @@ class Holds:
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         script: bool = False,
-        replay: Callable[[], Awaitable[Any]] | None = None,
+        replay: Callable[[], Awaitable[object]] | None = None,
         groups: Mapping[str, Sequence[str]] | None = None,
         asks: bool = False,
     ) -> HeldAction | None:
@@ -521,7 +515,7 @@ class ConfirmingExecutor:
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         wait: float | None = None,
     ) -> None:
@@ -530,7 +524,7 @@ class ConfirmingExecutor:
             await self._inner.call_service(domain, service, entity_ids, data, wait=wait)
 
     async def run_script(
-        self, service: str, variables: Mapping[str, Any], *, wait: float
+        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
     ) -> ScriptRun:
         """Run the script, unless the policy holds ``script.turn_on`` on it."""
         entity_id = f"script.{service}"
@@ -543,7 +537,7 @@ class ConfirmingExecutor:
         """As the inner executor answers."""
         return await self._inner.has_service(domain, service)
 
-    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
         """As the inner executor (to-do items only: nothing the policy covers)."""
         return await self._inner.handle_intent(intent, slots)
 
@@ -556,8 +550,8 @@ class ConfirmingExecutor:
         return await self._inner.state(entity_id)
 
     async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
+    ) -> Mapping[str, JsonValue]:
         """As the inner executor reads it: a read acts on nothing the policy covers."""
         return await self._inner.read(domain, service, entity_ids, data)
 

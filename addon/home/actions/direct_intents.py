@@ -10,24 +10,24 @@ for the call to finish, as Home Assistant does, so a refused temperature ("accep
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from addon.errors import ToolError
-from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import match_failed
+from addon.home.actions.executor import ServiceCall
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.queries import report
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
     IntentTarget,
     ResponseType,
     TargetType,
-    error_result,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import slot_number, slot_text
+from addon.home.actions.wire import texts, to_int
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
+from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import (
     MatchFailedReason,
@@ -35,122 +35,94 @@ from addon.home.targeting.targets import (
     MatchTargetsPreferences,
     MatchTargetsResult,
 )
+from addon.text import JsonValue
 
 _TARGET_TEMPERATURE = 1
 """``ClimateEntityFeature.TARGET_TEMPERATURE``."""
 
 
 def one_able(
-    intent: str,
-    slots: Mapping[str, Any],
-    domain: str,
-    features: int,
-    requirement: str,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
+    request: IntentRequest, domain: str, features: int, requirement: str
 ) -> MatchTargetsResult | IntentResult:
     """The one ``domain`` entity the slots name that has ``features``, or the failure to say.
 
     What Home Assistant's single-target handlers (set temperature, fan mode, search and play)
     match first: by name, area or floor, exposed, and able to do it ("able to set a fan mode").
     """
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={domain},
-        features=features,
-        assistant=ASSISTANT,
-        single_target=True,
+    constraints = target_constraints(
+        request.slots, domains={domain}, by_class=False, features=features, single_target=True
     )
-    result = match_targets(model, constraints, preferences)
+    result = match_targets(request.model, constraints, request.preferences)
     if not result.is_match:
-        return match_failed(
-            intent, result, constraints, model, language=language, requirement=requirement
-        )
+        return request.no_match(result, constraints, requirement)
     return result
 
 
-async def set_temperature(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def set_temperature(request: IntentRequest) -> IntentResult:
     """HassClimateSetTemperature: one climate entity that has a target temperature."""
-    result = one_able(
-        intent,
-        slots,
-        "climate",
-        _TARGET_TEMPERATURE,
-        "able to set a target temperature",
-        model,
-        preferences,
-        language,
-    )
+    result = one_able(request, "climate", _TARGET_TEMPERATURE, "able to set a target temperature")
     if isinstance(result, IntentResult):
         return result
     climate = result.states[0]
     call = ServiceCall(
-        "climate", "set_temperature", (climate.entity_id,), {"temperature": slots["temperature"]}
+        "climate",
+        "set_temperature",
+        (climate.entity_id,),
+        {"temperature": slot_number(request.slots, "temperature")},
     )
-    try:
-        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
-    except ToolError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
-        success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
-        calls=(call,),
-    )
+    return await _act_on(request, climate, call)
 
 
-async def add_list_item(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    language: str,
+async def _act_on(
+    request: IntentRequest, entity: EntityState, call: ServiceCall, *, show: bool = False
 ) -> IntentResult:
+    """``call`` on the one entity a single-target handler matched: done naming it, or why not.
+
+    ``show`` adds the entity's state to the answer (the fan mode handler reports it).
+    """
+    try:
+        await request.perform(call)
+    except ToolError as err:
+        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
+    return request.done(
+        (call,),
+        success=(IntentTarget(entity.name, TargetType.ENTITY, entity.entity_id),),
+        matched_states=(report(entity),) if show else (),
+    )
+
+
+async def add_list_item(request: IntentRequest) -> IntentResult:
     """HassListAddItem: add the item to the first to-do list with that name."""
-    list_name = str(slots["name"])
+    list_name = str(request.slots["name"])
     constraints = MatchTargetsConstraints(name=list_name, domains={"todo"}, assistant=ASSISTANT)
-    result = match_targets(model, constraints)
+    result = match_targets(request.model, constraints)
     if not result.is_match:
-        return match_failed(intent, result, constraints, model, language=language)
+        return request.no_match(result, constraints)
     todo = result.states[0]
-    item = str(slots["item"]).strip()
+    item = str(request.slots["item"]).strip()
     call = ServiceCall("todo", "add_item", (todo.entity_id,), {"item": item})
     try:
-        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
-        if not _takes_items_by_intent(model, todo.entity_id, todo.name, err):
-            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+        if not _takes_items_by_intent(request.model, todo.entity_id, todo.name, err):
+            return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
         # Home Assistant's own HassListAddItem adds to the list directly, which the service
         # refuses for a list that does not declare it can; its handler finds the list by name,
         # which _takes_items_by_intent made sure is this list's alone.
         try:
-            done = await executor.handle_intent(intent, {"item": item, "name": todo.name})
+            done = await request.executor.handle_intent(
+                request.intent, {"item": item, "name": todo.name}
+            )
         except ToolError as intent_err:
             message = str(intent_err)
-            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+            return request.error(ErrorCode.FAILED_TO_HANDLE, message)
         if todo.entity_id not in done:
-            message = f"{intent} acted on {', '.join(done)}, not {todo.entity_id}"
-            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
+            message = f"{request.intent} acted on {', '.join(done)}, not {todo.entity_id}"
+            return request.error(ErrorCode.FAILED_TO_HANDLE, message)
+    return request.done(
+        (call,),
         # Home Assistant names the target with the list name the caller said.
         success=(IntentTarget(list_name, TargetType.ENTITY, todo.entity_id),),
-        calls=(call,),
     )
 
 
@@ -166,25 +138,31 @@ def _takes_items_by_intent(model: HomeModel, entity_id: str, name: str, err: Too
     endpoint matches by name across every entity.
     """
     state = model.state(entity_id)
-    features = int(state.attributes.get("supported_features") or 0) if state else 0
+    features = (
+        to_int(state.attributes.get("supported_features") or 0, "supported_features")
+        if state
+        else 0
+    )
     if features & CREATE_TODO_ITEM or "does not support" not in str(err):
         return False
     named = model.index.by_name.get(normalize_name(name), frozenset())
     return {other for other in named if other.startswith("todo.")} == {entity_id}
 
 
-def nevermind(intent: str, language: str) -> IntentResult:
+def nevermind(request: IntentRequest) -> IntentResult:
     """HassNevermind: an empty answer."""
-    return IntentResult(intent=intent, response_type=ResponseType.ACTION_DONE, language=language)
+    return IntentResult(
+        intent=request.intent, response_type=ResponseType.ACTION_DONE, language=request.language
+    )
 
 
-def respond(intent: str, slots: Mapping[str, Any], language: str) -> IntentResult:
+def respond(request: IntentRequest) -> IntentResult:
     """HassRespond: speak the given response, do nothing."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
-        speech=slots.get("response"),
+        language=request.language,
+        speech=slot_text(request.slots, "response"),
     )
 
 
@@ -192,15 +170,7 @@ _FAN_MODE = 8
 """``ClimateEntityFeature.FAN_MODE``."""
 
 
-async def set_fan_mode(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def set_fan_mode(request: IntentRequest) -> IntentResult:
     """HassClimateSetFanMode (2026.11): one climate entity with fan modes, one of its modes.
 
     The requested mode is the entity's own if it is one of ``fan_modes`` as said or up to
@@ -208,55 +178,34 @@ async def set_fan_mode(
     local sentences already give the mode's own value ("gering" is ``low``), so that last
     step is not ported.
     """
-    requested = str(slots["fan_mode"])
-    result = one_able(
-        intent, slots, "climate", _FAN_MODE, "able to set a fan mode", model, preferences, language
-    )
+    requested = str(request.slots["fan_mode"])
+    result = one_able(request, "climate", _FAN_MODE, "able to set a fan mode")
     if isinstance(result, IntentResult):
         return result
     climate = result.states[0]
-    available = [str(mode) for mode in climate.attributes.get("fan_modes") or ()]
+    available = texts(climate.attributes.get("fan_modes"))
     by_casefold = {mode.casefold(): mode for mode in available}
     fan_mode = requested if requested in available else by_casefold.get(requested.casefold())
     if fan_mode is None:
         message = f"Fan mode {requested} is not supported by {climate.name}"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
     call = ServiceCall("climate", "set_fan_mode", (climate.entity_id,), {"fan_mode": fan_mode})
-    try:
-        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
-    except ToolError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
-        success=(IntentTarget(climate.name, TargetType.ENTITY, climate.entity_id),),
-        matched_states=(report(climate),),
-        calls=(call,),
-    )
+    return await _act_on(request, climate, call, show=True)
 
 
 _CLEAN_AREA = 16384
 """``VacuumEntityFeature.CLEAN_AREA``."""
 
 
-async def clean_area(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def clean_area(request: IntentRequest) -> IntentResult:
     """HassVacuumCleanArea (2026.11): the area is what to clean, not where the vacuum is.
 
     The area name picks the areas (the satellite's area, then its floor, narrow several of
     that name); the vacuums that can clean an area are matched by the optional name, with the
     first area and its floor as preferences; one ``vacuum.clean_area`` call sends them all.
     """
-    area_name = str(slots["area"])
-    areas = model.find_areas(area_name)
+    area_name = str(request.slots["area"])
+    areas = request.model.find_areas(area_name)
     if not areas:
         failed = MatchTargetsResult(
             is_match=False,
@@ -264,49 +213,41 @@ async def clean_area(
             no_match_name=area_name,
         )
         area_only = MatchTargetsConstraints(area_name=area_name, assistant=ASSISTANT)
-        return match_failed(intent, failed, area_only, model, language=language)
-    if len(areas) > 1 and preferences.area_id is not None:
-        areas = [area for area in areas if area.area_id == preferences.area_id] or areas
-    if len(areas) > 1 and preferences.floor_id is not None:
-        areas = [area for area in areas if area.floor_id == preferences.floor_id] or areas
+        return request.no_match(failed, area_only)
+    if len(areas) > 1 and request.preferences.area_id is not None:
+        areas = [area for area in areas if area.area_id == request.preferences.area_id] or areas
+    if len(areas) > 1 and request.preferences.floor_id is not None:
+        areas = [area for area in areas if area.floor_id == request.preferences.floor_id] or areas
     constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
+        name=slot_text(request.slots, "name"),
         domains={"vacuum"},
         features=_CLEAN_AREA,
         assistant=ASSISTANT,
     )
     target = areas[0]
     result = match_targets(
-        model, constraints, MatchTargetsPreferences(target.area_id, target.floor_id)
+        request.model, constraints, MatchTargetsPreferences(target.area_id, target.floor_id)
     )
     if not result.is_match:
-        return match_failed(
-            intent,
-            result,
-            constraints,
-            model,
-            language=language,
-            requirement="able to clean an area",
-        )
+        return request.no_match(result, constraints, "able to clean an area")
     entity_ids = tuple(state.entity_id for state in result.states)
     area_ids = [area.area_id for area in areas]
-    call = ServiceCall("vacuum", "clean_area", entity_ids, {"cleaning_area_id": area_ids})
+    call = ServiceCall(
+        "vacuum", "clean_area", entity_ids, {"cleaning_area_id": list[JsonValue](area_ids)}
+    )
     try:
-        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         message = (
             f"Failed to call clean_area for areas: {area_ids} "
             f"with vacuums: {list(entity_ids)} ({err})"
         )
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
+    return request.done(
+        (call,),
         success=(
             *(IntentTarget(area.name, TargetType.AREA, area.area_id) for area in areas),
             *(IntentTarget(s.name, TargetType.ENTITY, s.entity_id) for s in result.states),
         ),
         matched_states=tuple(report(state) for state in result.states),
-        calls=(call,),
     )

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions import light_effects
 from addon.home.actions.light_effects import Effect, LightMemory
-from addon.text import JsonObject
+from addon.home.actions.wire import number_or_none, texts, to_float, to_int
+from addon.text import JsonObject, JsonValue
 
 _ON_OFF = frozenset({"turn_on", "turn_off", "toggle"})
 
@@ -115,14 +115,16 @@ def has_service(domain: str, service: str) -> bool:
     return service in SERVICES.get(domain, frozenset())
 
 
-def check_service(domain: str, service: str, entity_id: str, attributes: Mapping[str, Any]) -> None:
+def check_service(
+    domain: str, service: str, entity_id: str, attributes: Mapping[str, JsonValue]
+) -> None:
     """Raise ToolError where Home Assistant would refuse the call for this entity."""
     if not has_service(domain, service):
         raise ToolError(f"Action {domain}.{service} not found")
     needed = REQUIRED_FEATURES.get((domain, service))
     if needed is None or domain != entity_id.partition(".")[0]:
         return
-    features = int(attributes.get("supported_features") or 0)
+    features = to_int(attributes.get("supported_features") or 0, "supported_features")
     if not features & needed:
         raise ToolError(
             f"Validation error: Entity {entity_id} does not support action {domain}.{service}"
@@ -134,8 +136,8 @@ def apply(
     service: str,
     entity_id: str,
     state: str,
-    attributes: Mapping[str, Any],
-    data: Mapping[str, Any],
+    attributes: Mapping[str, JsonValue],
+    data: Mapping[str, JsonValue],
     *,
     memory: LightMemory,
     now: datetime,
@@ -181,7 +183,7 @@ def _light(
     entity_id: str,
     state: str,
     attrs: JsonObject,
-    data: Mapping[str, Any],
+    data: Mapping[str, JsonValue],
     memory: LightMemory,
 ) -> Effect | None:
     service = _flip(service, state)
@@ -193,7 +195,7 @@ def _light(
 
 
 def _cover(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     if service == "toggle":
         service = "open_cover" if state == "closed" else "close_cover"
@@ -203,7 +205,7 @@ def _cover(
     elif service == "close_cover":
         position = 0 if has_position else None
     elif service == "set_cover_position":
-        position = int(data["position"])
+        position = to_int(data["position"], "position")
     else:
         return None
     if position is None:
@@ -213,12 +215,12 @@ def _cover(
 
 
 def _valve(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     if service == "toggle":
         service = "open_valve" if state == "closed" else "close_valve"
     if service == "set_valve_position":
-        position = int(data["position"])
+        position = to_int(data["position"], "position")
         if "current_position" in attrs:
             attrs["current_position"] = position
         return Effect("open" if position > 0 else "closed", attrs)
@@ -231,16 +233,16 @@ def _valve(
 
 
 def _lock(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     ends = {"lock": "locked", "unlock": "unlocked", "open": "open"}
     return Effect(ends[service], attrs) if service in ends else None
 
 
 def _climate(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
-    modes = [str(mode) for mode in attrs.get("hvac_modes") or ()]
+    modes = texts(attrs.get("hvac_modes"))
     if service == "toggle":
         service = "turn_on" if state == "off" else "turn_off"
     if service == "turn_off":
@@ -250,7 +252,7 @@ def _climate(
     if service == "set_hvac_mode":
         return Effect(str(data["hvac_mode"]), attrs)
     if service == "set_fan_mode":
-        modes = [str(mode) for mode in attrs.get("fan_modes") or ()]
+        modes = texts(attrs.get("fan_modes"))
         if modes and data["fan_mode"] not in modes:
             raise ToolError(
                 f"Validation error: Fan mode {data['fan_mode']} is not valid. "
@@ -261,8 +263,8 @@ def _climate(
     if service != "set_temperature":
         return None
     if "temperature" in data:
-        temperature = float(data["temperature"])
-        low, high = attrs.get("min_temp"), attrs.get("max_temp")
+        temperature = to_float(data["temperature"], "temperature")
+        low, high = number_or_none(attrs.get("min_temp")), number_or_none(attrs.get("max_temp"))
         if low is not None and high is not None and not low <= temperature <= high:
             raise ToolError(
                 f"Validation error: Provided temperature {temperature} is not valid. "
@@ -283,7 +285,7 @@ def _climate_on(state: str, modes: list[str]) -> str:
 
 
 def _media_player(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     if service == "toggle":
         service = "turn_on" if state in ("off", "standby") else "turn_off"
@@ -299,13 +301,14 @@ def _media_player(
     if service in simple:
         return Effect(simple[service], attrs)
     if service == "volume_set":
-        attrs["volume_level"] = float(data["volume_level"])
+        attrs["volume_level"] = to_float(data["volume_level"], "volume_level")
     elif service == "volume_mute":
         attrs["is_volume_muted"] = bool(data["is_volume_muted"])
     elif service in ("volume_up", "volume_down") and attrs.get("volume_level") is not None:
         # ``async_volume_up``/``down`` without a device method: one step, within 0..1.
         step = VOLUME_STEP if service == "volume_up" else -VOLUME_STEP
-        attrs["volume_level"] = max(0.0, min(1.0, float(attrs["volume_level"]) + step))
+        volume = to_float(attrs["volume_level"], "volume_level")
+        attrs["volume_level"] = max(0.0, min(1.0, volume + step))
     elif service == "play_media":
         attrs["media_content_id"] = data["media_content_id"]
         attrs["media_content_type"] = data["media_content_type"]
@@ -319,14 +322,15 @@ def _media_player(
 
 def _step_track(attrs: JsonObject, step: int) -> None:
     """Move the track (or episode) number; the new title is unknown, so it is not invented."""
-    if isinstance(attrs.get("media_track"), int):
-        attrs["media_track"] = max(1, attrs["media_track"] + step)
-    elif isinstance(attrs.get("media_episode"), str) and attrs["media_episode"].isdigit():
-        attrs["media_episode"] = str(max(1, int(attrs["media_episode"]) + step))
+    track, episode = attrs.get("media_track"), attrs.get("media_episode")
+    if isinstance(track, int):
+        attrs["media_track"] = max(1, track + step)
+    elif isinstance(episode, str) and episode.isdigit():
+        attrs["media_episode"] = str(max(1, int(episode) + step))
 
 
 def _fan(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     service = _flip(service, state)
     if service == "turn_on" and "preset_mode" in data:
@@ -334,9 +338,9 @@ def _fan(
         attrs["percentage"] = None
         return Effect("on", attrs)
     if service == "turn_on":
-        percentage = int(data.get("percentage", FAN_DEFAULT_PERCENTAGE))
+        percentage = to_int(data.get("percentage", FAN_DEFAULT_PERCENTAGE), "percentage")
     elif service == "set_percentage":
-        percentage = int(data["percentage"])
+        percentage = to_int(data["percentage"], "percentage")
     elif service == "turn_off":
         percentage = 0
     elif service == "set_preset_mode":
@@ -353,7 +357,7 @@ def _fan(
 
 
 def _vacuum(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     ends = {
         "start": "cleaning",
@@ -368,7 +372,7 @@ def _vacuum(
 
 
 def _lawn_mower(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     # Docking sends the mower home: it shows "returning" until it arrives (as the demo's).
     ends = {"start_mowing": "mowing", "pause": "paused", "dock": "returning"}
@@ -376,14 +380,14 @@ def _lawn_mower(
 
 
 def _scene(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     # A scene's state is when it was last activated.
     return Effect(now.isoformat(), attrs) if service == "turn_on" else None
 
 
 def _script(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     # A script runs and ends; what stays visible is when it last ran.
     if _flip(service, state) != "turn_on":
@@ -393,7 +397,7 @@ def _script(
 
 
 def _todo(
-    service: str, state: str, attrs: JsonObject, data: Mapping[str, Any], now: datetime
+    service: str, state: str, attrs: JsonObject, data: Mapping[str, JsonValue], now: datetime
 ) -> Effect | None:
     # A to-do list's state is how many items still need doing; the virtual executor keeps
     # the items themselves and sets the count after an update or a removal.

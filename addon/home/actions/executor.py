@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
-from addon.text import JsonObject
+from addon.home.actions.slots import SlotValue
+from addon.text import JsonObject, JsonValue
 
 ExecutorName = Literal["live", "virtual"]
 
@@ -27,7 +28,7 @@ class ServiceCall:
     domain: str
     service: str
     entity_ids: tuple[str, ...]
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, JsonValue] = field(default_factory=dict)
 
     def as_dict(self) -> JsonObject:
         """A JSON-friendly form for traces and the UI."""
@@ -45,7 +46,7 @@ class ReadState:
 
     entity_id: str
     state: str
-    attributes: Mapping[str, Any]
+    attributes: Mapping[str, JsonValue]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class ScriptRun:
     run only recorded the call.
     """
 
-    response: Any = None
+    response: JsonValue = None
     still_running: bool = False
 
 
@@ -109,7 +110,7 @@ class Executor(Protocol):
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         wait: float | None = None,
     ) -> None:
@@ -123,7 +124,7 @@ class Executor(Protocol):
         ...
 
     async def run_script(
-        self, service: str, variables: Mapping[str, Any], *, wait: float
+        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
     ) -> ScriptRun:
         """Run ``script.<service>`` with ``variables``; raise ToolError if it fails.
 
@@ -136,7 +137,7 @@ class Executor(Protocol):
         """True when ``domain.service`` exists (HassTurnOn falls back on it)."""
         ...
 
-    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
         """Run Home Assistant's own handler of ``intent``; the ids of the entities it acted on.
 
         Only for an action no service allows although the intent does: Home Assistant's
@@ -158,8 +159,8 @@ class Executor(Protocol):
         ...
 
     async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
+    ) -> Mapping[str, JsonValue]:
         """A service that only reads (``todo.get_items``, ``calendar.get_events``): its response.
 
         Home Assistant's ``return_response`` answer, by entity id. Nothing is changed, so a dry

@@ -41,11 +41,12 @@ import fnmatch
 import re
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from addon.errors import ActorRefusedError
 from addon.home.actions.confirmation import Holds
-from addon.text import JsonObject
+from addon.home.actions.wire import texts
+from addon.text import JsonObject, JsonValue
 
 Verdict = Literal["allow", "hold", "refuse", "confirm"]
 """``allow``: go ahead; ``hold``: a dry run records it without sending; ``refuse``: never;
@@ -184,7 +185,7 @@ class RenderedTemplate:
     """
 
     text: str
-    listeners: Mapping[str, Any] | None
+    listeners: Mapping[str, JsonValue] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,14 +197,14 @@ class TemplateReads:
     domains: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, listeners: Any) -> TemplateReads:
+    def of(cls, listeners: Mapping[str, JsonValue] | None) -> TemplateReads:
         """From the ``listeners`` mapping Home Assistant sends with a rendered template."""
-        if not isinstance(listeners, Mapping):
+        if listeners is None:
             return cls(all=True)  # nothing reported: assume the worst
         return cls(
             all=bool(listeners.get("all")),
-            entities=tuple(str(item) for item in listeners.get("entities") or ()),
-            domains=tuple(str(item) for item in listeners.get("domains") or ()),
+            entities=tuple(texts(listeners.get("entities"))),
+            domains=tuple(texts(listeners.get("domains"))),
         )
 
 
@@ -231,10 +232,10 @@ class Gate:
         self,
         action: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         script: bool = False,
-        replay: Callable[[], Awaitable[Any]] | None = None,
+        replay: Callable[[], Awaitable[object]] | None = None,
         groups: Mapping[str, Sequence[str]] | None = None,
         labels: ToolLabels | None = None,
     ) -> Decision:
@@ -302,7 +303,7 @@ class Gate:
         self,
         action: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         groups: Mapping[str, Sequence[str]] | None = None,
     ) -> Decision:
         """Whether ``action`` reaches a forbidden action through what it runs.
@@ -347,7 +348,7 @@ class Gate:
             Decision("refuse", entity_id, "actor", reason + f"do not let them read {entity_id}")
         )
 
-    def targets(self, subject: str, values: Any, literal: frozenset[str]) -> Decision:
+    def targets(self, subject: str, values: object, literal: frozenset[str]) -> Decision:
         """Every target an action's rendered ``values`` (data and target) name.
 
         Entities (under ``entity_id``, ``entities``... or any string shaped like one) must be
@@ -402,7 +403,7 @@ class Gate:
         return Decision("allow", subject)
 
 
-def walk_targets(values: Any, key: str | None = None) -> Iterator[tuple[str, str]]:
+def walk_targets(values: object, key: str | None = None) -> Iterator[tuple[str, str]]:
     """``(key, value)`` for every target named in rendered action data, at any depth."""
     if isinstance(values, Mapping):
         for name, item in values.items():

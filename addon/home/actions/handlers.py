@@ -12,26 +12,27 @@ call must never crash the conversation loop.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
-from typing import Any
 
 from addon.errors import HomeAgentError, ToolError
 from addon.home.actions import direct_intents, list_intents, media_intents, queries, questions
 from addon.home.actions.executor import Executor
 from addon.home.actions.intents import INTENTS
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import ErrorCode, IntentResult, error_result
 from addon.home.actions.service_intents import handle_service_intent, service_rule
-from addon.home.actions.slots import SlotValue, validate_slots
+from addon.home.actions.slots import slot_text, validate_slots
 from addon.home.model.live import HomeModel
 from addon.home.targeting.targets import MatchTargetsPreferences
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
 
 async def handle_intent(
     name: str,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, JsonValue],
     *,
     model: HomeModel,
     executor: Executor,
@@ -60,13 +61,22 @@ async def handle_intent(
     except ToolError as err:
         return error_result(name, ErrorCode.INVALID_SLOTS, str(err), language=language)
     chosen = MatchTargetsPreferences(
-        area_id=_preferred(values, "preferred_area_id")
+        area_id=slot_text(values, "preferred_area_id")
         or (preferences.area_id if preferences else None),
-        floor_id=_preferred(values, "preferred_floor_id")
+        floor_id=slot_text(values, "preferred_floor_id")
         or (preferences.floor_id if preferences else None),
     )
+    request = IntentRequest(
+        name,
+        values,
+        model,
+        executor,
+        chosen,
+        language,
+        now if now is not None else datetime.now().astimezone(),
+    )
     try:
-        return await _dispatch(name, values, model, executor, chosen, language, now)
+        return await _dispatch(request)
     except HomeAgentError as err:
         return error_result(name, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
     except Exception as err:  # the boundary of a model's tool call: never let it crash the loop
@@ -76,129 +86,63 @@ async def handle_intent(
         )
 
 
-def _preferred(values: Mapping[str, SlotValue], key: str) -> str | None:
-    """A preference slot's area or floor id (always text once validated), if given."""
-    value = values.get(key)
-    return value if isinstance(value, str) else None
+type Handler = Callable[[IntentRequest], Awaitable[IntentResult]]
+"""What serves one intent: the request in, its result out."""
 
 
-async def _dispatch(
-    name: str,
-    slots: Mapping[str, SlotValue],
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-    now: datetime | None,
-) -> IntentResult:
-    """Route a validated intent call to its handler."""
-    rule = service_rule(name, model.release)
+def _answering(handler: Callable[[IntentRequest], IntentResult]) -> Handler:
+    """A handler that only reads the model (a query), awaited like the ones that act."""
+
+    async def answer(request: IntentRequest) -> IntentResult:
+        return handler(request)
+
+    return answer
+
+
+def _gated(handler: Handler) -> Handler:
+    """One of our own questions: answered only if the gate lets every entity said be read."""
+
+    async def answer(request: IntentRequest) -> IntentResult:
+        return questions.gated(await handler(request), request.model)
+
+    return answer
+
+
+_HANDLERS: Mapping[str, Handler] = {
+    "HassGetState": _answering(queries.get_state),
+    "HassClimateGetTemperature": _answering(queries.get_temperature),
+    "HassGetWeather": _answering(queries.get_weather),
+    "HassClimateSetTemperature": direct_intents.set_temperature,
+    "HassListAddItem": direct_intents.add_list_item,
+    # Home Assistant 2026.11's own handlers.
+    "HassListCompleteItem": list_intents.change_list_item,
+    "HassListRemoveItem": list_intents.change_list_item,
+    "HassShoppingListAddItem": list_intents.shopping_list_add,
+    "HassShoppingListCompleteItem": list_intents.shopping_list_complete,
+    "HassSetVolumeRelative": media_intents.set_volume_relative,
+    "HassMediaSearchAndPlay": media_intents.search_and_play,
+    "HassClimateSetFanMode": direct_intents.set_fan_mode,
+    "HassVacuumCleanArea": direct_intents.clean_area,
+    # Our own questions (:mod:`addon.home.actions.questions`).
+    "HomeAgentSensorValue": _gated(_answering(questions.sensor_value)),
+    "HomeAgentStateCheck": _gated(_answering(questions.state_check)),
+    "HomeAgentWeatherCondition": _gated(_answering(questions.weather_condition)),
+    "HomeAgentOutsideTemperature": _gated(_answering(questions.outside_temperature)),
+    "HomeAgentListItems": _gated(questions.list_items),
+    "HomeAgentCalendarEvents": _gated(questions.calendar_events),
+    "HassGetCurrentTime": _answering(queries.current_time),
+    "HassGetCurrentDate": _answering(queries.current_date),
+    "HassRespond": _answering(direct_intents.respond),
+}
+"""The handler of each intent that is not a service intent; any other answers as HassNevermind."""
+
+
+async def _dispatch(request: IntentRequest) -> IntentResult:
+    """Route a validated intent call to its handler: a service rule first, as in the release."""
+    rule = service_rule(request.intent, request.model.release)
     if rule is not None:
-        return await handle_service_intent(
-            name,
-            rule,
-            slots,
-            model=model,
-            executor=executor,
-            preferences=preferences,
-            language=language,
-        )
-    if name == "HassGetState":
-        return queries.get_state(
-            name, slots, model=model, preferences=preferences, language=language
-        )
-    if name == "HassClimateGetTemperature":
-        return queries.get_temperature(
-            name, slots, model=model, preferences=preferences, language=language
-        )
-    if name == "HassGetWeather":
-        return queries.get_weather(name, slots, model=model, language=language)
-    if name == "HassClimateSetTemperature":
-        return await direct_intents.set_temperature(
-            name, slots, model=model, executor=executor, preferences=preferences, language=language
-        )
-    if name == "HassListAddItem":
-        return await direct_intents.add_list_item(
-            name, slots, model=model, executor=executor, language=language
-        )
-    acted = await _newer(name, slots, model, executor, preferences, language)
-    if acted is not None:
-        return acted
-    moment = now if now is not None else datetime.now().astimezone()
-    own = await _question(name, slots, model, executor, preferences, language, moment)
-    if own is not None:
-        return questions.gated(own, model)
-    if name == "HassGetCurrentTime":
-        return queries.current_time(name, moment, language)
-    if name == "HassGetCurrentDate":
-        return queries.current_date(name, moment, language)
-    if name == "HassRespond":
-        return direct_intents.respond(name, slots, language)
-    return direct_intents.nevermind(name, language)
-
-
-async def _newer(
-    name: str,
-    slots: Mapping[str, SlotValue],
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult | None:
-    """The intents Home Assistant 2026.11's own handlers brought; None for another."""
-    if name in ("HassListCompleteItem", "HassListRemoveItem"):
-        return await list_intents.change_list_item(
-            name, slots, model=model, executor=executor, language=language
-        )
-    if name == "HassShoppingListAddItem":
-        return await list_intents.shopping_list_add(
-            name, slots, model=model, executor=executor, language=language
-        )
-    if name == "HassShoppingListCompleteItem":
-        return await list_intents.shopping_list_complete(
-            name, slots, model=model, executor=executor, language=language
-        )
-    placed = {
-        "HassSetVolumeRelative": media_intents.set_volume_relative,
-        "HassMediaSearchAndPlay": media_intents.search_and_play,
-        "HassClimateSetFanMode": direct_intents.set_fan_mode,
-        "HassVacuumCleanArea": direct_intents.clean_area,
-    }.get(name)
-    if placed is None:
-        return None
-    return await placed(
-        name, slots, model=model, executor=executor, preferences=preferences, language=language
-    )
-
-
-async def _question(
-    name: str,
-    slots: Mapping[str, SlotValue],
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-    now: datetime,
-) -> IntentResult | None:
-    """Our own question intents (:mod:`addon.home.actions.questions`); None for another."""
-    if name == "HomeAgentSensorValue":
-        return questions.sensor_value(
-            name, slots, model=model, preferences=preferences, language=language
-        )
-    if name == "HomeAgentStateCheck":
-        return questions.state_check(
-            name, slots, model=model, preferences=preferences, language=language
-        )
-    if name == "HomeAgentWeatherCondition":
-        return questions.weather_condition(name, slots, model=model, language=language)
-    if name == "HomeAgentOutsideTemperature":
-        return questions.outside_temperature(name, slots, model=model, language=language)
-    if name == "HomeAgentListItems":
-        return await questions.list_items(
-            name, slots, model=model, executor=executor, language=language
-        )
-    if name == "HomeAgentCalendarEvents":
-        return await questions.calendar_events(
-            name, slots, model=model, executor=executor, language=language, now=now
-        )
-    return None
+        return await handle_service_intent(request, rule)
+    handler = _HANDLERS.get(request.intent)
+    if handler is None:
+        return direct_intents.nevermind(request)
+    return await handler(request)

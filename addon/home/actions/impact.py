@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from addon.home.model.live import HomeModel
+from addon.text import JsonValue
 
 GENERIC_SERVICES = frozenset({"turn_on", "turn_off", "toggle"})
 """``homeassistant``'s services that Home Assistant passes on to each target's own domain."""
@@ -120,16 +120,16 @@ class Impact:
     unknown: str = ""
 
 
-def is_template(value: Any) -> bool:
+def is_template(value: object) -> bool:
     """Whether a string holds a Jinja template Home Assistant would render."""
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
-def _values(value: Any) -> list[str]:
+def _values(value: JsonValue) -> list[str]:
     """A target's values: a string (perhaps comma-separated) or a list of them."""
     if value is None:
         return []
-    items: Iterable[Any] = value if isinstance(value, list | tuple) else [value]
+    items: Iterable[JsonValue] = value if isinstance(value, list | tuple) else [value]
     found: list[str] = []
     for item in items:
         if is_template(item):
@@ -178,7 +178,7 @@ class Impacts:
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         groups: Mapping[str, Sequence[str]] | None = None,
     ) -> Impact | None:
         """What ``domain.service`` on ``entity_ids`` (and ``groups``: ``area_id`` → ids) does.
@@ -208,7 +208,7 @@ class Impacts:
         domain: str,
         service: str,
         targets: Mapping[str, Sequence[str]],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         depth: int,
     ) -> None:
         action = f"{domain}.{service}"
@@ -335,7 +335,9 @@ class Impacts:
         )
         self._actions(walk, actions, entity_id, depth)
 
-    def _scene_states(self, walk: _Walk, states: Any, where: str) -> None:
+    def _scene_states(
+        self, walk: _Walk, states: JsonValue | Mapping[str, JsonValue], where: str
+    ) -> None:
         """The effects of setting each entity to a state (a scene's entities)."""
         if is_template(states) or not isinstance(states, Mapping):
             walk.unknown.append(f"the states {where} sets are not known")
@@ -346,7 +348,7 @@ class Impacts:
             state = wanted.get("state") if isinstance(wanted, Mapping) else wanted
             walk.effects.append(Effect(domain, entity_id, _service_for_state(domain, state)))
 
-    def _actions(self, walk: _Walk, actions: Any, where: str, depth: int) -> None:
+    def _actions(self, walk: _Walk, actions: JsonValue, where: str, depth: int) -> None:
         """Every service an action sequence calls, at any depth of its building blocks."""
         if actions is None:
             return
@@ -361,7 +363,7 @@ class Impacts:
             elif action.get("enabled") is not False:
                 self._action(walk, action, where, depth)
 
-    def _action(self, walk: _Walk, action: Mapping[str, Any], where: str, depth: int) -> None:
+    def _action(self, walk: _Walk, action: Mapping[str, JsonValue], where: str, depth: int) -> None:
         name = action.get("action", action.get("service"))
         if name is not None:
             self._service_action(walk, str(name), action, where, depth)
@@ -402,7 +404,7 @@ class Impacts:
             walk.unknown.append(f"{where} has an action we do not read ({kinds})")
 
     def _service_action(
-        self, walk: _Walk, name: str, action: Mapping[str, Any], where: str, depth: int
+        self, walk: _Walk, name: str, action: Mapping[str, JsonValue], where: str, depth: int
     ) -> None:
         if is_template(name) or "." not in name:
             walk.unknown.append(f"{where} calls an action named by a template ({name})")
@@ -484,7 +486,7 @@ def _group_index(model: HomeModel) -> dict[str, dict[str, tuple[str, ...]]]:
     }
 
 
-def _service_for_state(domain: str, state: Any) -> tuple[str, ...] | None:
+def _service_for_state(domain: str, state: JsonValue) -> tuple[str, ...] | None:
     """The service setting ``domain``'s entity to ``state`` amounts to; None: cannot tell."""
     text = str(state).lower() if state is not None else ""
     service = SCENE_STATES.get(domain, {}).get(text)

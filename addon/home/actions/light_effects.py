@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from addon.errors import ToolError
 from addon.home.actions import color
-from addon.text import JsonObject
+from addon.home.actions.wire import items, texts, to_float, to_int
+from addon.text import JsonObject, JsonValue
 
 # Attributes a light reports only while it is on.
 ON_ONLY = (
@@ -51,7 +52,7 @@ class LightMemory:
     def __init__(self) -> None:
         self._seen: dict[str, JsonObject] = {}
 
-    def remember(self, entity_id: str, attributes: Mapping[str, Any]) -> None:
+    def remember(self, entity_id: str, attributes: Mapping[str, JsonValue]) -> None:
         """Keep the on-only attributes of a light that is on."""
         kept = {key: attributes[key] for key in ON_ONLY if attributes.get(key) is not None}
         if kept:
@@ -62,7 +63,7 @@ class LightMemory:
         return dict(self._seen.get(entity_id, {}))
 
 
-def turn_off(entity_id: str, attributes: Mapping[str, Any], memory: LightMemory) -> Effect:
+def turn_off(entity_id: str, attributes: Mapping[str, JsonValue], memory: LightMemory) -> Effect:
     """The light off: on-only attributes become None, their values remembered."""
     memory.remember(entity_id, attributes)
     new = dict(attributes)
@@ -75,8 +76,8 @@ def turn_off(entity_id: str, attributes: Mapping[str, Any], memory: LightMemory)
 def turn_on(
     entity_id: str,
     state: str,
-    attributes: Mapping[str, Any],
-    data: Mapping[str, Any],
+    attributes: Mapping[str, JsonValue],
+    data: Mapping[str, JsonValue],
     memory: LightMemory,
 ) -> Effect:
     """The light on with the call's brightness and colour applied in its own colour mode."""
@@ -94,7 +95,7 @@ def turn_on(
         new["brightness"] = brightness
     if "effect" in data:
         new["effect"] = data["effect"]
-    modes = [str(mode) for mode in attributes.get("supported_color_modes") or ()]
+    modes = texts(attributes.get("supported_color_modes"))
     colour = _colour(data, modes)
     if colour is not None:
         for key in _COLOR_KEYS:
@@ -104,35 +105,35 @@ def turn_on(
     return Effect("on", new)
 
 
-def _dims(attributes: Mapping[str, Any]) -> bool:
+def _dims(attributes: Mapping[str, JsonValue]) -> bool:
     """True when the light has a brightness at all (not an on/off-only light)."""
-    modes = attributes.get("supported_color_modes") or ()
+    modes = texts(attributes.get("supported_color_modes"))
     return "brightness" in attributes and any(mode != "onoff" for mode in modes)
 
 
-def _brightness(data: Mapping[str, Any]) -> int | None:
+def _brightness(data: Mapping[str, JsonValue]) -> int | None:
     """The 0-255 brightness a call asks for, if any."""
     if "brightness_pct" in data:
-        return round(float(data["brightness_pct"]) * 255 / 100)
+        return round(to_float(data["brightness_pct"], "brightness_pct") * 255 / 100)
     if "brightness" in data:
-        return max(0, min(255, int(data["brightness"])))
+        return max(0, min(255, to_int(data["brightness"], "brightness")))
     return None
 
 
-def _colour(data: Mapping[str, Any], modes: list[str]) -> JsonObject | None:
+def _colour(data: Mapping[str, JsonValue], modes: list[str]) -> JsonObject | None:
     """The colour attributes a call leaves, converted to the light's colour mode."""
     if "color_temp_kelvin" in data:
-        kelvin = int(data["color_temp_kelvin"])
+        kelvin = to_int(data["color_temp_kelvin"], "color_temp_kelvin")
         if "color_temp" in modes:
             return _ct_attributes(kelvin)
         if any(mode in modes for mode in _HS_MODES):
             return _from_hs(color.kelvin_to_hs(kelvin), modes)
         return None
     if "rgb_color" in data:
-        red, green, blue = (int(value) for value in data["rgb_color"])
+        red, green, blue = (to_int(value, "rgb_color") for value in _triple(data, "rgb_color", 3))
         return _from_rgb((red, green, blue), modes)
     if "hs_color" in data:
-        hue, saturation = (float(value) for value in data["hs_color"])
+        hue, saturation = (to_float(value, "hs_color") for value in _triple(data, "hs_color", 2))
         return _from_hs((hue, saturation), modes)
     return None
 
@@ -144,9 +145,9 @@ def _ct_attributes(kelvin: int) -> JsonObject:
         "color_mode": "color_temp",
         "color_temp_kelvin": kelvin,
         "color_temp": color.kelvin_to_mired(kelvin),
-        "hs_color": hs,
-        "rgb_color": color.hs_to_rgb(*hs),
-        "xy_color": color.hs_to_xy(*hs),
+        "hs_color": list(hs),
+        "rgb_color": list(color.hs_to_rgb(*hs)),
+        "xy_color": list(color.hs_to_xy(*hs)),
     }
 
 
@@ -155,9 +156,9 @@ def _from_hs(hs: tuple[float, float], modes: list[str]) -> JsonObject | None:
     if "hs" in modes:
         return {
             "color_mode": "hs",
-            "hs_color": hs,
-            "rgb_color": color.hs_to_rgb(*hs),
-            "xy_color": color.hs_to_xy(*hs),
+            "hs_color": list(hs),
+            "rgb_color": list(color.hs_to_rgb(*hs)),
+            "xy_color": list(color.hs_to_xy(*hs)),
         }
     return _from_rgb(color.hs_to_rgb(*hs), modes)
 
@@ -170,7 +171,7 @@ def _from_rgb(rgb: color.RGB, modes: list[str]) -> JsonObject | None:
     elif "rgbw" in modes:
         rgbw = color.rgb_to_rgbw(*rgb)
         shown = color.rgbw_to_rgb(*rgbw)
-        extra = {"color_mode": "rgbw", "rgbw_color": rgbw}
+        extra = {"color_mode": "rgbw", "rgbw_color": list(rgbw)}
     elif "rgbww" in modes:
         # The warm/cold split depends on the light's white points; saturated colours (the
         # only ones a colour name gives with no white in them) have both white channels at 0.
@@ -178,13 +179,26 @@ def _from_rgb(rgb: color.RGB, modes: list[str]) -> JsonObject | None:
         shown = rgb
         extra = {
             "color_mode": "rgbww",
-            "rgbww_color": (rgb[0] - white, rgb[1] - white, rgb[2] - white, white, white),
+            "rgbww_color": [rgb[0] - white, rgb[1] - white, rgb[2] - white, white, white],
         }
     elif "hs" in modes:
         return _from_hs(color.rgb_to_hs(*rgb), modes)
     elif "xy" in modes:
-        return {"color_mode": "xy", "xy_color": color.rgb_to_xy(*rgb)}
+        return {"color_mode": "xy", "xy_color": list(color.rgb_to_xy(*rgb))}
     else:
         return None
     hs = color.rgb_to_hs(*shown)
-    return {**extra, "hs_color": hs, "rgb_color": shown, "xy_color": color.rgb_to_xy(*shown)}
+    return {
+        **extra,
+        "hs_color": list(hs),
+        "rgb_color": list(shown),
+        "xy_color": list(color.rgb_to_xy(*shown)),
+    }
+
+
+def _triple(data: Mapping[str, JsonValue], key: str, size: int) -> list[JsonValue]:
+    """A colour's components (``[255, 0, 0]``), or a ToolError naming the key."""
+    values = items(data[key])
+    if len(values) != size:
+        raise ToolError(f"'{key}' must be a list of {size} numbers, not {data[key]!r}")
+    return values

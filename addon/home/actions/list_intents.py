@@ -15,54 +15,46 @@ entity (its registry platform is ``shopping_list``), which must be exposed like 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
     IntentTarget,
-    ResponseType,
     TargetType,
-    error_result,
 )
+from addon.home.actions.wire import as_object, objects
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchTargetsConstraints
+from addon.text import JsonArray, JsonValue
 
 NEEDS_ACTION = "needs_action"
 COMPLETED = "completed"
 SHOPPING_LIST_PLATFORM = "shopping_list"
 
 
-async def change_list_item(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    language: str,
-) -> IntentResult:
+async def change_list_item(request: IntentRequest) -> IntentResult:
     """HassListCompleteItem / HassListRemoveItem: the first matching item of the named list.
 
     Completing looks only at open items; removing at every item. An item matches by its uid or
     by its summary up to case (2026.11's rule), after the spoken item is stripped.
     """
-    list_name = str(slots["name"])
-    item = str(slots["item"]).strip()
+    list_name = str(request.slots["name"])
+    item = str(request.slots["item"]).strip()
     constraints = MatchTargetsConstraints(name=list_name, domains={"todo"}, assistant=ASSISTANT)
-    result = match_targets(model, constraints)
+    result = match_targets(request.model, constraints)
     if not result.is_match:
-        return match_failed(intent, result, constraints, model, language=language)
+        return request.no_match(result, constraints)
     todo = result.states[0]
-    complete = intent == "HassListCompleteItem"
+    complete = request.intent == "HassListCompleteItem"
     try:
-        items = await _items(executor, todo.entity_id)
+        items = await _items(request.executor, todo.entity_id)
         found = next(
             (
                 entry
@@ -74,7 +66,7 @@ async def change_list_item(
         )
         if found is None or not found.get("uid"):
             message = f"Item '{item}' not found on list"
-            return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+            return request.error(ErrorCode.FAILED_TO_HANDLE, message)
         uid = str(found["uid"])
         if complete:
             call = ServiceCall(
@@ -82,38 +74,28 @@ async def change_list_item(
             )
         else:
             call = ServiceCall("todo", "remove_item", (todo.entity_id,), {"item": [uid]})
-        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
+        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
+    return request.done(
+        (call,),
         # Home Assistant names the target with the list name the caller said.
         success=(IntentTarget(list_name, TargetType.ENTITY, todo.entity_id),),
-        calls=(call,),
     )
 
 
-async def shopping_list_add(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    language: str,
-) -> IntentResult:
+async def shopping_list_add(request: IntentRequest) -> IntentResult:
     """HassShoppingListAddItem: add the item, unless it is already there.
 
     As the shopping list does: an open item of that name (up to case) leaves the list as it
     is; a completed one is opened again; otherwise the item is added.
     """
-    item = str(slots["item"]).strip()
-    todo = _shopping_list(model)
+    item = str(request.slots["item"]).strip()
+    todo = _shopping_list(request.model)
     if todo is None:
-        return _no_shopping_list(intent, language)
+        return _no_shopping_list(request)
     try:
-        items = await _items(executor, todo.entity_id)
+        items = await _items(request.executor, todo.entity_id)
         same = [entry for entry in items if _summary(entry).casefold() == item.casefold()]
         calls: tuple[ServiceCall, ...] = ()
         if not any(entry.get("status") == NEEDS_ACTION for entry in same):
@@ -128,35 +110,28 @@ async def shopping_list_add(
                 if done is not None
                 else ServiceCall("todo", "add_item", (todo.entity_id,), {"item": item})
             )
-            await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+            await request.perform(call)
             calls = (call,)
     except ToolError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    return IntentResult(
-        intent=intent, response_type=ResponseType.ACTION_DONE, language=language, calls=calls
+        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
+    return request.done(
+        calls,
     )
 
 
-async def shopping_list_complete(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    language: str,
-) -> IntentResult:
+async def shopping_list_complete(request: IntentRequest) -> IntentResult:
     """HassShoppingListCompleteItem: complete every open item of exactly that name.
 
     The shopping list compares names exactly; none matching is no error (Home Assistant
     answers as if it had checked the item off).
     """
-    item = str(slots["item"]).strip()
-    todo = _shopping_list(model)
+    item = str(request.slots["item"]).strip()
+    todo = _shopping_list(request.model)
     if todo is None:
-        return _no_shopping_list(intent, language)
+        return _no_shopping_list(request)
     calls: list[ServiceCall] = []
     try:
-        items = await _items(executor, todo.entity_id)
+        items = await _items(request.executor, todo.entity_id)
         for entry in items:
             if _summary(entry) == item and entry.get("status") == NEEDS_ACTION and entry.get("uid"):
                 call = ServiceCall(
@@ -165,31 +140,26 @@ async def shopping_list_complete(
                     (todo.entity_id,),
                     {"item": str(entry["uid"]), "status": COMPLETED},
                 )
-                await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+                await request.perform(call)
                 calls.append(call)
     except ToolError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
-    completed = [{"name": item, "complete": True} for _call in calls]
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
+        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
+    completed: JsonArray = [{"name": item, "complete": True} for _call in calls]
+    return request.done(
+        tuple(calls),
         speech_slots={"completed_items": completed},
-        calls=tuple(calls),
     )
 
 
-async def _items(executor: Executor, entity_id: str) -> Sequence[Mapping[str, Any]]:
+async def _items(executor: Executor, entity_id: str) -> list[Mapping[str, JsonValue]]:
     """The list's items (open and completed) as ``todo.get_items`` answers."""
     answer = await executor.read(
         "todo", "get_items", [entity_id], {"status": [NEEDS_ACTION, COMPLETED]}
     )
-    entry = answer.get(entity_id)
-    raw = entry.get("items") if isinstance(entry, Mapping) else None
-    return [item for item in raw or () if isinstance(item, Mapping)]
+    return list(objects(as_object(answer.get(entity_id)).get("items")))
 
 
-def _summary(item: Mapping[str, Any]) -> str:
+def _summary(item: Mapping[str, JsonValue]) -> str:
     """An item's summary as text ("" when it has none)."""
     return str(item.get("summary") or "")
 
@@ -208,7 +178,7 @@ def _shopping_list(model: HomeModel) -> EntityState | None:
     return None
 
 
-def _no_shopping_list(intent: str, language: str) -> IntentResult:
+def _no_shopping_list(request: IntentRequest) -> IntentResult:
     """The answer when no exposed shopping list exists."""
     message = "No exposed shopping list: add the Shopping list integration and expose its list"
-    return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+    return request.error(ErrorCode.FAILED_TO_HANDLE, message)

@@ -17,7 +17,8 @@ import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from enum import Enum
+from typing import Literal, Protocol
 
 from addon.errors import (
     HomeAssistantCommandError,
@@ -33,7 +34,9 @@ from addon.home.actions.executor import (
     ReadState,
     ScriptRun,
 )
-from addon.text import JsonObject
+from addon.home.actions.slots import SlotValue
+from addon.home.actions.wire import as_object, slots_json
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -41,8 +44,15 @@ HOME_ASSISTANT_AGENT = "conversation.home_assistant"
 """Home Assistant's built-in conversation agent: the one that knows its timers."""
 SERVICES_TTL = 30.0
 """Seconds a fetched service list is trusted; scripts and integrations add services at run time."""
-_STILL_RUNNING = object()
-"""What :meth:`LiveExecutor._call` returns for a call it stopped waiting for."""
+
+
+class _Pending(Enum):
+    """What :meth:`LiveExecutor._call` returns for a call it stopped waiting for."""
+
+    STILL_RUNNING = "still running"
+
+
+_STILL_RUNNING = _Pending.STILL_RUNNING
 
 
 class ServiceClient(Protocol):
@@ -57,19 +67,19 @@ class ServiceClient(Protocol):
         target: JsonObject | None = None,
         return_response: bool = False,
         timeout: float | None = None,  # noqa: ASYNC109
-    ) -> Any:
+    ) -> JsonValue:
         """Call a service and wait for Home Assistant's answer (``math.inf``: no time limit)."""
         ...
 
-    async def command(self, message: JsonObject, *, timeout: float | None = None) -> Any:  # noqa: ASYNC109
+    async def command(self, message: JsonObject, *, timeout: float | None = None) -> JsonValue:  # noqa: ASYNC109
         """Send one WebSocket command and return its result."""
         ...
 
-    async def rest_get(self, path: str, *, timeout: float | None = None) -> Any:  # noqa: ASYNC109
+    async def rest_get(self, path: str, *, timeout: float | None = None) -> JsonValue:  # noqa: ASYNC109
         """GET a REST path under ``/api``."""
         ...
 
-    async def rest_post(self, path: str, payload: Any) -> Any:
+    async def rest_post(self, path: str, payload: JsonObject) -> JsonValue:
         """POST JSON to a REST path under ``/api``."""
         ...
 
@@ -81,7 +91,7 @@ class LiveExecutor:
 
     def __init__(self, client: ServiceClient) -> None:
         self._client = client
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background: set[asyncio.Task[JsonValue]] = set()
         self._services: dict[str, frozenset[str]] = {}
         self._services_at = float("-inf")
         self._refused = False
@@ -97,7 +107,7 @@ class LiveExecutor:
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         wait: float | None = None,
     ) -> None:
@@ -106,11 +116,11 @@ class LiveExecutor:
         No entity ids means no target at all: Home Assistant merges a target into the service
         data, and a script's own service would see it as an ``entity_id`` variable.
         """
-        target = {"entity_id": list(entity_ids)} if entity_ids else None
+        target: JsonObject | None = {"entity_id": list(entity_ids)} if entity_ids else None
         await self._call(domain, service, data, target=target, wait=wait)
 
     async def run_script(
-        self, service: str, variables: Mapping[str, Any], *, wait: float
+        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
     ) -> ScriptRun:
         """Run the script's own service as Home Assistant's ScriptTool does, with its response.
 
@@ -122,19 +132,19 @@ class LiveExecutor:
         )
         if answer is _STILL_RUNNING:
             return ScriptRun(still_running=True)
-        response = answer.get("response") if isinstance(answer, Mapping) else None
+        response = as_object(answer).get("response")
         return ScriptRun({} if response is None else response)
 
     async def _call(
         self,
         domain: str,
         service: str,
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         target: JsonObject | None,
         wait: float | None,
         return_response: bool = False,
-    ) -> Any:
+    ) -> JsonValue | Literal[_Pending.STILL_RUNNING]:
         """Home Assistant's answer, or :data:`_STILL_RUNNING` once ``wait`` seconds have passed.
 
         A call we may stop waiting for has no command timeout: it is expected to outlast the
@@ -169,7 +179,7 @@ class LiveExecutor:
         except HomeAssistantError as err:
             raise _tool_error(err, domain, service) from err
 
-    def _finished(self, action: str, task: asyncio.Task[Any]) -> None:
+    def _finished(self, action: str, task: asyncio.Task[JsonValue]) -> None:
         """Forget a background call; warn if Home Assistant refused it after we moved on.
 
         A lost link (or our own shutdown) says nothing about the call itself, and the client
@@ -213,15 +223,15 @@ class LiveExecutor:
                 return effects.has_service(domain, service)
             self._refused = False
             self._services = {
-                str(name): frozenset(str(key) for key in actions)
-                for name, actions in (listed or {}).items()
+                str(name): frozenset(str(key) for key in as_object(actions))
+                for name, actions in as_object(listed).items()
             }
             self._services_at = time.monotonic()
         if self._refused:
             return effects.has_service(domain, service)
         return service in self._services.get(domain, frozenset())
 
-    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
         """Home Assistant's ``POST /api/intent/handle``; the entities its answer lists as done.
 
         The intent integration answers a failure with speech only (``response_type`` error, or
@@ -229,20 +239,19 @@ class LiveExecutor:
         """
         try:
             answer = await self._client.rest_post(
-                "/intent/handle", {"name": intent, "data": dict(slots)}
+                "/intent/handle", {"name": intent, "data": slots_json(slots)}
             )
         except HomeAssistantError as err:
             raise ToolError(f"{intent} could not be sent: {err}") from err
-        answer = answer if isinstance(answer, Mapping) else {}
-        data = answer.get("data")
-        success = data.get("success") if isinstance(data, Mapping) else None
+        response = as_object(answer)
+        success = as_object(response.get("data")).get("success")
         done = tuple(
             str(target["id"])
-            for target in success or ()
-            if isinstance(target, Mapping) and target.get("id")
+            for target in (success if isinstance(success, list) else ())
+            if isinstance(target, dict) and target.get("id")
         )
-        if answer.get("response_type") == "error" or not done:
-            speech = ((answer.get("speech") or {}).get("plain") or {}).get("speech")
+        if response.get("response_type") == "error" or not done:
+            speech = as_object(as_object(response.get("speech")).get("plain")).get("speech")
             raise ToolError(f"{intent} failed: {speech or 'no answer'}")
         return done
 
@@ -276,11 +285,9 @@ class LiveExecutor:
                 answer = await self._client.command(message)
         except HomeAssistantError as err:
             raise ToolError(f"Home Assistant's agent could not be asked: {err}") from err
-        response = answer.get("response") if isinstance(answer, Mapping) else None
-        response = dict(response) if isinstance(response, Mapping) else {}
-        plain = (response.get("speech") or {}).get("plain") or {}
-        data = response.get("data")
-        code = data.get("code") if isinstance(data, Mapping) else None
+        response = dict(as_object(as_object(answer).get("response")))
+        plain = as_object(as_object(response.get("speech")).get("plain"))
+        code = as_object(response.get("data")).get("code")
         return HandedAnswer(
             speech=str(plain.get("speech") or ""),
             response_type=str(response.get("response_type") or "error"),
@@ -289,8 +296,8 @@ class LiveExecutor:
         )
 
     async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
+    ) -> Mapping[str, JsonValue]:
         """The service's ``return_response`` answer (``{"response": {entity_id: …}}``)."""
         answer = await self._call(
             domain,
@@ -300,8 +307,9 @@ class LiveExecutor:
             wait=None,
             return_response=True,
         )
-        response = answer.get("response") if isinstance(answer, Mapping) else None
-        return response if isinstance(response, Mapping) else {}
+        if answer is _STILL_RUNNING:  # not waited for (wait=None): never here
+            return {}
+        return as_object(as_object(answer).get("response"))
 
     async def state(self, entity_id: str) -> ReadState | None:
         """The entity's current state, read from Home Assistant."""
@@ -313,7 +321,10 @@ class LiveExecutor:
             raise ToolError(f"could not read the state of {entity_id}: {err}") from err
         except HomeAssistantError as err:
             raise ToolError(f"could not read the state of {entity_id}: {err}") from err
-        return ReadState(str(raw["entity_id"]), str(raw["state"]), dict(raw["attributes"]))
+        state = as_object(raw)
+        if not isinstance(attributes := state.get("attributes"), dict):
+            raise ToolError(f"Home Assistant sent {entity_id}'s state without its attributes")
+        return ReadState(str(state["entity_id"]), str(state["state"]), dict(attributes))
 
 
 def _tool_error(err: HomeAssistantError, domain: str, service: str) -> ToolError:

@@ -16,24 +16,22 @@ Ports of Home Assistant 2026.11's ``MediaSetVolumeRelativeHandler`` and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.direct_intents import one_able
-from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import match_failed
-from addon.home.actions.intents import ASSISTANT
-from addon.home.actions.response import ErrorCode, IntentResult, ResponseType, error_result
-from addon.home.model.live import HomeModel
+from addon.home.actions.executor import ServiceCall
+from addon.home.actions.request import IntentRequest
+from addon.home.actions.response import ErrorCode, IntentResult
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_text
+from addon.home.actions.wire import as_object
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import (
     MatchFailedReason,
-    MatchTargetsConstraints,
-    MatchTargetsPreferences,
     MatchTargetsResult,
 )
+from addon.text import JsonObject
 
 _VOLUME_SET = 4
 _PLAY_MEDIA = 512
@@ -41,57 +39,35 @@ _SEARCH_MEDIA = 4194304
 """``MediaPlayerEntityFeature`` bits."""
 
 
-async def set_volume_relative(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def set_volume_relative(request: IntentRequest) -> IntentResult:
     """HassSetVolumeRelative: step each matched player's volume up or down."""
-    step = slots["volume_step"]
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"media_player"},
-        features=_VOLUME_SET,
-        assistant=ASSISTANT,
+    step = request.slots["volume_step"]
+    constraints = target_constraints(
+        request.slots, domains={"media_player"}, by_class=False, features=_VOLUME_SET
     )
-    result = match_targets(model, constraints, preferences)
+    result = match_targets(request.model, constraints, request.preferences)
     if not result.is_match:
-        return match_failed(
-            intent, result, constraints, model, language=language, requirement="able to set volume"
-        )
+        return request.no_match(result, constraints, "able to set volume")
     states = list(result.states)
-    if len(states) > 1 and "name" not in slots:
+    if len(states) > 1 and "name" not in request.slots:
         states = [state for state in states if state.state == "playing"]
         if not states:
             none_playing = MatchTargetsResult(
                 is_match=False, no_match_reason=MatchFailedReason.STATE
             )
-            return match_failed(
-                intent, none_playing, constraints, model, language=language, requirement="playing"
-            )
+            return request.no_match(none_playing, constraints, "playing")
     try:
         calls = [_volume_call(state, step) for state in states]
-        await asyncio.gather(
-            *(executor.call_service(c.domain, c.service, c.entity_ids, c.data) for c in calls)
-        )
+        await asyncio.gather(*(request.perform(c) for c in calls))
     except ToolError as err:
         message = f"Error setting relative volume: {err}"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
-        calls=tuple(calls),
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
+    return request.done(
+        tuple(calls),
     )
 
 
-def _volume_call(state: EntityState, step: object) -> ServiceCall:
+def _volume_call(state: EntityState, step: SlotValue) -> ServiceCall:
     """The call that moves one player's volume by ``step`` ("up", "down" or a percentage)."""
     if step in ("up", "down"):
         return ServiceCall("media_player", f"volume_{step}", (state.entity_id,), {})
@@ -102,44 +78,29 @@ def _volume_call(state: EntityState, step: object) -> ServiceCall:
     return ServiceCall("media_player", "volume_set", (state.entity_id,), {"volume_level": volume})
 
 
-async def search_and_play(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def search_and_play(request: IntentRequest) -> IntentResult:
     """HassMediaSearchAndPlay: search the one matched player, play the first result."""
-    query = str(slots["search_query"])
+    query = str(request.slots["search_query"])
     result = one_able(
-        intent,
-        slots,
-        "media_player",
-        _SEARCH_MEDIA | _PLAY_MEDIA,
-        "able to search and play media",
-        model,
-        preferences,
-        language,
+        request, "media_player", _SEARCH_MEDIA | _PLAY_MEDIA, "able to search and play media"
     )
     if isinstance(result, IntentResult):
         return result
     player = result.states[0].entity_id
-    search: dict[str, Any] = {"search_query": query}
-    if slots.get("media_class"):
-        search["media_filter_classes"] = [slots["media_class"]]
+    search: JsonObject = {"search_query": query}
+    media_class = slot_text(request.slots, "media_class")
+    if media_class:
+        search["media_filter_classes"] = [media_class]
     try:
-        answer = await executor.read("media_player", "search_media", [player], search)
+        answer = await request.executor.read("media_player", "search_media", [player], search)
     except ToolError as err:
         message = f"Error searching media: {err}"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
-    entry = answer.get(player)
-    found = entry.get("result") if isinstance(entry, Mapping) else None
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
+    found = as_object(answer.get(player)).get("result")
     first = found[0] if isinstance(found, list) and found else None
-    if not isinstance(first, Mapping):
+    if not isinstance(first, dict):
         message = f"No results found for {query}"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
     call = ServiceCall(
         "media_player",
         "play_media",
@@ -150,14 +111,11 @@ async def search_and_play(
         },
     )
     try:
-        await executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await request.perform(call)
     except ToolError as err:
         message = f"Error playing media: {err}"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
-    return IntentResult(
-        intent=intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=language,
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
+    return request.done(
+        (call,),
         speech_slots={"media": dict(first)},
-        calls=(call,),
     )

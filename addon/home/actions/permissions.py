@@ -21,6 +21,7 @@ from typing import Literal, Protocol
 
 from addon.errors import ActorRefusedError
 from addon.home.actions.actor import Actor
+from addon.home.actions.stored import stored_choice
 from addon.i18n.permissions import refusal
 
 Level = Literal["none", "read", "confirm", "act"]
@@ -123,16 +124,21 @@ class ActorRule:
     @classmethod
     def of_row(cls, row: RuleRow) -> ActorRule:
         """The rule of a stored row (a preset's default and targets under the row's own)."""
-        default = _level(row.default)
+        what = f"actor rule {row.id}'s"
+        default = stored_choice(row.default, LEVELS, f"{what} default level")
         targets: dict[str, Level] = {}
-        preset = PRESETS.get(row.preset) if row.preset is not None else None
-        if preset is not None:
-            default, preset_targets = preset
+        if row.preset is not None:
+            default, preset_targets = PRESETS[stored_choice(row.preset, PRESETS, f"{what} preset")]
             targets.update(preset_targets)
-        targets.update({target: _level(level) for target, level in row.targets.items()})
+        targets.update(
+            {
+                target: stored_choice(level, LEVELS, f"{what} level for {target}")
+                for target, level in row.targets.items()
+            }
+        )
         return cls(
             row.id,
-            "satellite" if row.kind == "satellite" else "person",
+            stored_choice(row.kind, KINDS, f"{what} kind"),
             row.subject,
             row.name or row.subject,
             default,
@@ -193,13 +199,6 @@ class ActorRule:
             or self.default != "act"
             or any(level != "act" for level in self.targets.values())
         )
-
-
-def _level(value: str) -> Level:
-    for level in LEVELS:
-        if value == level:
-            return level
-    return "none"  # a stored value nobody wrote: allow nothing rather than everything
 
 
 @dataclass(frozen=True, slots=True)

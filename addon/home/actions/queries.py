@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import replace
-from datetime import datetime
-from typing import Any
 
-from addon.home.actions.failure import describe_failure, match_failed
+from addon.home.actions.failure import describe_failure
 from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     IntentResult,
     IntentTarget,
@@ -25,6 +24,8 @@ from addon.home.actions.response import (
     StateReport,
     TargetType,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_texts
 from addon.home.model.live import HomeModel
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
@@ -40,33 +41,19 @@ def report(state: EntityState) -> StateReport:
     return StateReport(state.entity_id, state.name, state.state, dict(state.attributes))
 
 
-def get_state(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+def get_state(request: IntentRequest) -> IntentResult:
     """HassGetState: the matched entities, split by the optional ``state`` slot."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains=set(slots["domain"]) if "domain" in slots else None,
-        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
-        assistant=ASSISTANT,
-    )
-    result = match_targets(model, constraints, preferences)
+    constraints = target_constraints(request.slots)
+    result = match_targets(request.model, constraints, request.preferences)
     reason = result.no_match_reason
     if not result.is_match and reason is not None and not reason.is_no_entities_reason():
-        return match_failed(intent, result, constraints, model, language=language)
+        return request.no_match(result, constraints)
     success = [IntentTarget(a.name, TargetType.AREA, a.area_id) for a in result.areas]
     success.extend(IntentTarget(f.name, TargetType.FLOOR, f.floor_id) for f in result.floors)
-    wanted = set(slots.get("state") or ())
+    wanted = set(slot_texts(request.slots, "state"))
     matched: list[StateReport] = []
     unmatched: list[StateReport] = []
-    sensors = _opening_sensors(model, slots, constraints, preferences)
+    sensors = _opening_sensors(request.model, request.slots, constraints, request.preferences)
     for state in (*result.states, *sensors):
         success.append(IntentTarget(state.name, TargetType.ENTITY, state.entity_id))
         said = OPENING_STATES.get(state.state, state.state) if state in sensors else state.state
@@ -74,13 +61,13 @@ def get_state(
     if sensors and not result.is_match:
         result = replace(result, is_match=True)
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         success=tuple(success),
         matched_states=tuple(matched),
         unmatched_states=tuple(unmatched),
-        message=None if result.is_match else describe_failure(result, constraints, model),
+        message=None if result.is_match else describe_failure(result, constraints, request.model),
     )
 
 
@@ -97,7 +84,7 @@ OPENING_STATES = {"on": "open", "off": "closed"}
 
 def _opening_sensors(
     model: HomeModel,
-    slots: Mapping[str, Any],
+    slots: Mapping[str, SlotValue],
     constraints: MatchTargetsConstraints,
     preferences: MatchTargetsPreferences,
 ) -> tuple[EntityState, ...]:
@@ -108,7 +95,11 @@ def _opening_sensors(
     without them the answer would be a confident, wrong "0". Only for whole-home, area or
     floor questions (a name is one entity already).
     """
-    if slots.get("domain") != ["cover"] or constraints.name or not constraints.device_classes:
+    if (
+        slot_texts(slots, "domain") != ["cover"]
+        or constraints.name
+        or not constraints.device_classes
+    ):
         return ()
     classes = {
         sensor_class
@@ -125,37 +116,37 @@ def _opening_sensors(
     return sensors.states if sensors.is_match else ()
 
 
-def get_temperature(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+def get_temperature(request: IntentRequest) -> IntentResult:
     """HassClimateGetTemperature: an area's own temperature sensor first, else one climate."""
-    name = slots.get("name")
-    area = slots.get("area")
-    floor = slots.get("floor")
-    if not name and (area or preferences.area_id):
-        sensor = _area_temperature_sensor(model, area, floor, preferences)
+    constraints = target_constraints(
+        request.slots, domains={"climate"}, by_class=False, single_target=True
+    )
+    name, area, floor = constraints.name, constraints.area_name, constraints.floor_name
+    if not name and (area or request.preferences.area_id):
+        sensor = _area_temperature_sensor(request.model, area, floor, request.preferences)
         if sensor is not None:
-            return _answer(intent, (sensor,), language)
-    constraints = MatchTargetsConstraints(
-        name=name,
+            return _answer(request, (sensor,))
+    result = match_targets(request.model, constraints, request.preferences)
+    if not result.is_match:
+        sensor = _only_temperature_sensor(request.model, name, area, floor) if area else None
+        if sensor is not None:
+            return _answer(request, (sensor,))
+        return request.no_match(result, constraints)
+    return _answer(request, result.states)
+
+
+def _temperature_sensors(
+    area: str | None, floor: str | None, *, single_target: bool = False
+) -> MatchTargetsConstraints:
+    """The exposed temperature sensors of an area (and floor), where a thermostat is missing."""
+    return MatchTargetsConstraints(
         area_name=area,
         floor_name=floor,
-        domains={"climate"},
+        domains={"sensor"},
+        device_classes={"temperature"},
         assistant=ASSISTANT,
-        single_target=True,
+        single_target=single_target,
     )
-    result = match_targets(model, constraints, preferences)
-    if not result.is_match:
-        sensor = _only_temperature_sensor(model, name, area, floor) if area else None
-        if sensor is not None:
-            return _answer(intent, (sensor,), language)
-        return match_failed(intent, result, constraints, model, language=language)
-    return _answer(intent, result.states, language)
 
 
 def _only_temperature_sensor(
@@ -169,14 +160,7 @@ def _only_temperature_sensor(
     """
     if name:
         return None
-    constraints = MatchTargetsConstraints(
-        area_name=area,
-        floor_name=floor,
-        domains={"sensor"},
-        device_classes={"temperature"},
-        assistant=ASSISTANT,
-    )
-    result = match_targets(model, constraints)
+    result = match_targets(model, _temperature_sensors(area, floor))
     return result.states[0] if result.is_match and len(result.states) == 1 else None
 
 
@@ -195,63 +179,52 @@ def _area_temperature_sensor(
                 return True
         return False
 
-    constraints = MatchTargetsConstraints(
-        area_name=area,
-        floor_name=floor,
-        domains={"sensor"},
-        device_classes={"temperature"},
-        assistant=ASSISTANT,
-        single_target=True,
-    )
+    constraints = _temperature_sensors(area, floor, single_target=True)
     result = match_targets(model, constraints, preferences, area_candidate_filter=is_area_sensor)
     return result.states[0] if result.is_match else None
 
 
-def get_weather(
-    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
-) -> IntentResult:
+def get_weather(request: IntentRequest) -> IntentResult:
     """HassGetWeather: the first exposed weather entity (with the name, if given)."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"), domains={"weather"}, assistant=ASSISTANT
-    )
-    result = match_targets(model, constraints)
+    constraints = target_constraints(request.slots, domains={"weather"}, by_class=False)
+    result = match_targets(request.model, constraints)
     if not result.is_match:
-        return match_failed(intent, result, constraints, model, language=language)
+        return request.no_match(result, constraints)
     weather = result.states[0]
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         success=(IntentTarget(weather.name, TargetType.ENTITY, weather.entity_id),),
         matched_states=(report(weather),),
     )
 
 
-def current_time(intent: str, now: datetime, language: str) -> IntentResult:
+def current_time(request: IntentRequest) -> IntentResult:
     """HassGetCurrentTime: the time as a speech slot (ISO, to the second)."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
-        speech_slots={"time": now.time().replace(microsecond=0).isoformat()},
+        language=request.language,
+        speech_slots={"time": request.now.time().replace(microsecond=0).isoformat()},
     )
 
 
-def current_date(intent: str, now: datetime, language: str) -> IntentResult:
+def current_date(request: IntentRequest) -> IntentResult:
     """HassGetCurrentDate: the date as a speech slot (ISO)."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
-        speech_slots={"date": now.date().isoformat()},
+        language=request.language,
+        speech_slots={"date": request.now.date().isoformat()},
     )
 
 
-def _answer(intent: str, states: tuple[EntityState, ...], language: str) -> IntentResult:
+def _answer(request: IntentRequest, states: tuple[EntityState, ...]) -> IntentResult:
     """A query answer carrying ``states`` (HA sets no success targets for temperatures)."""
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         matched_states=tuple(report(state) for state in states),
     )

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta
-from typing import Any
 
-from addon.home.actions.executor import Executor
 from addon.home.actions.gate import Gate
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.queries import OPENING_STATES, report
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
@@ -34,12 +33,16 @@ from addon.home.actions.response import (
     TargetType,
     error_result,
 )
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import slot_int, slot_text, slot_texts
+from addon.home.actions.wire import as_object, objects
 from addon.home.context.lexicon import FILLER
 from addon.home.model.live import HomeModel
 from addon.home.model.names import loose_name
-from addon.home.model.records import EntityState
+from addon.home.model.records import Area, EntityState
 from addon.home.targeting.matching import match_targets
-from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
+from addon.home.targeting.targets import MatchTargetsConstraints
+from addon.text import JsonArray, JsonValue
 
 MAX_ITEMS = 20
 """Items or events read out at most; the count says how many there are."""
@@ -52,18 +55,17 @@ _SUBJECT_FILLER = FILLER | frozenset(
 """Words of a spoken subject that do not name anything ("the", "my", "level", "vom")."""
 
 
-def _no_answer(intent: str, message: str, language: str) -> IntentResult:
+def _no_answer(request: IntentRequest, message: str) -> IntentResult:
     """A question we cannot answer for certain: a matching failure the model may still answer."""
-    return error_result(intent, ErrorCode.NO_VALID_TARGETS, message, language=language)
+    return request.error(ErrorCode.NO_VALID_TARGETS, message)
 
 
 def _answer(
-    intent: str,
-    language: str,
+    request: IntentRequest,
     states: Sequence[StateReport],
     *,
     unmatched: Sequence[StateReport] = (),
-    speech_slots: Mapping[str, Any] | None = None,
+    speech_slots: Mapping[str, JsonValue] | None = None,
 ) -> IntentResult:
     """A query answer on ``states`` (matched) and ``unmatched``."""
     success = tuple(
@@ -71,9 +73,9 @@ def _answer(
         for state in (*states, *unmatched)
     )
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.QUERY_ANSWER,
-        language=language,
+        language=request.language,
         success=success,
         matched_states=tuple(states),
         unmatched_states=tuple(unmatched),
@@ -91,7 +93,9 @@ def gated(result: IntentResult, model: HomeModel) -> IntentResult:
     for state in (*result.matched_states, *result.unmatched_states):
         if not gate.entity(state.entity_id).allowed:
             message = f"{state.entity_id} is not exposed to Assist"
-            return _no_answer(result.intent, message, result.language)
+            return error_result(
+                result.intent, ErrorCode.NO_VALID_TARGETS, message, language=result.language
+            )
     return result
 
 
@@ -118,44 +122,30 @@ def _describing_words(model: HomeModel, state: EntityState) -> set[str]:
     return words
 
 
-def sensor_value(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+def sensor_value(request: IntentRequest) -> IntentResult:
     """HomeAgentSensorValue: the one exposed sensor of a kind that the subject or area names.
 
     "the battery level of the motion sensor": every word of the subject must name the sensor
     (its name, aliases, device or area). "the humidity in the bathroom": the area's own
     humidity or temperature sensor when Home Assistant has one set, else the one sensor there.
     """
-    classes = set(slots["device_class"])
-    constraints = MatchTargetsConstraints(
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains={"sensor"},
-        device_classes=classes,
-        assistant=ASSISTANT,
-    )
-    result = match_targets(model, constraints, preferences)
+    constraints = target_constraints(request.slots, domains={"sensor"})
+    classes = set(slot_texts(request.slots, "device_class"))
+    result = match_targets(request.model, constraints, request.preferences)
     states = list(result.states) if result.is_match else []
-    subject = _words(str(slots.get("subject") or "")) - _SUBJECT_FILLER
+    subject = _words(slot_text(request.slots, "subject") or "") - _SUBJECT_FILLER
     if subject:
-        states = [s for s in states if subject <= _describing_words(model, s)]
+        states = [s for s in states if subject <= _describing_words(request.model, s)]
     if len(states) > 1:
-        own = _area_own_sensors(model, result.areas, classes)
+        own = _area_own_sensors(request.model, result.areas, classes)
         states = [s for s in states if s.entity_id in own] or states
     if len(states) != 1:
         found = "no" if not states else f"{len(states)}"
         return _no_answer(
-            intent,
+            request,
             f"{found} exposed {'/'.join(sorted(classes))} sensors fit; ask which one is meant",
-            language,
         )
-    return _answer(intent, language, [report(states[0])])
+    return _answer(request, [report(states[0])])
 
 
 _CLASS_WORDS = {
@@ -171,14 +161,7 @@ _OPENING = frozenset({"door", "window", "garage_door", "opening"})
 """Binary sensor classes whose on and off a question reads as open and closed."""
 
 
-def state_check(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+def state_check(request: IntentRequest) -> IntentResult:
     """HomeAgentStateCheck: whether the one exposed device the words name is in ``state``.
 
     "is the shed locked", "is the gas valve open", "is the garage door open" where no entity
@@ -186,14 +169,14 @@ def state_check(
     name, aliases, device, area or device class). Exactly one fits, or the question is left to
     the model. A door or window sensor's on and off are read as open and closed.
     """
-    subject = _words(str(slots["subject"])) - _SUBJECT_FILLER
-    wanted = set(slots["state"])
-    domains = set(slots["domain"]) if "domain" in slots else None
+    subject = _words(slot_text(request.slots, "subject") or "") - _SUBJECT_FILLER
+    wanted = set(slot_texts(request.slots, "state"))
+    domains = set(slot_texts(request.slots, "domain")) if "domain" in request.slots else None
     constraints = MatchTargetsConstraints(domains=domains, assistant=ASSISTANT)
-    result = match_targets(model, constraints, preferences)
+    result = match_targets(request.model, constraints, request.preferences)
     fitting: list[EntityState] = []
     for candidate in result.states if subject and result.is_match else ():
-        entity = model.entity(candidate.entity_id)
+        entity = request.model.entity(candidate.entity_id)
         device_class = entity.device_class if entity is not None else None
         if (
             candidate.domain == "binary_sensor"
@@ -201,24 +184,26 @@ def state_check(
             and device_class not in _OPENING
         ):
             continue
-        words = _describing_words(model, candidate) | set(_CLASS_WORDS.get(device_class or "", ()))
+        words = _describing_words(request.model, candidate) | set(
+            _CLASS_WORDS.get(device_class or "", ())
+        )
         if device_class:
             words |= _words(device_class.replace("_", " "))
         if subject <= words:
             fitting.append(candidate)
     if len(fitting) != 1:
-        return _no_answer(intent, f"{len(fitting)} exposed devices fit; ask which one", language)
+        return _no_answer(request, f"{len(fitting)} exposed devices fit; ask which one")
     found = report(fitting[0])
-    entity = model.entity(found.entity_id)
+    entity = request.model.entity(found.entity_id)
     if found.entity_id.startswith("binary_sensor.") and entity and entity.device_class in _OPENING:
         spoken = OPENING_STATES.get(found.state, found.state)
         found = StateReport(found.entity_id, found.name, spoken, found.attributes)
     if found.state in wanted:
-        return _answer(intent, language, [found])
-    return _answer(intent, language, [], unmatched=[found])
+        return _answer(request, [found])
+    return _answer(request, [], unmatched=[found])
 
 
-def _area_own_sensors(model: HomeModel, areas: Sequence[Any], classes: set[str]) -> set[str]:
+def _area_own_sensors(model: HomeModel, areas: Sequence[Area], classes: set[str]) -> set[str]:
     """The sensors the matched areas name as their own temperature or humidity."""
     own: set[str] = set()
     for matched in areas:
@@ -239,41 +224,39 @@ def _weather(model: HomeModel, name: str | None) -> EntityState | None:
     return result.states[0] if result.is_match and result.states else None
 
 
-def weather_condition(
-    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
-) -> IntentResult:
+def weather_condition(request: IntentRequest) -> IntentResult:
     """HomeAgentWeatherCondition: whether the weather's condition now is one of ``condition``."""
-    weather = _weather(model, slots.get("name"))
+    weather = _weather(request.model, slot_text(request.slots, "name"))
     if weather is None:
-        return _no_answer(intent, "no weather entity is exposed to Assist", language)
-    wanted = set(slots["condition"])
+        return _no_answer(request, "no weather entity is exposed to Assist")
+    wanted = set(slot_texts(request.slots, "condition"))
     state = report(weather)
     if weather.state in wanted:
-        return _answer(intent, language, [state])
-    return _answer(intent, language, [], unmatched=[state])
+        return _answer(request, [state])
+    return _answer(request, [], unmatched=[state])
 
 
-def outside_temperature(
-    intent: str, slots: Mapping[str, Any], *, model: HomeModel, language: str
-) -> IntentResult:
+def outside_temperature(request: IntentRequest) -> IntentResult:
     """HomeAgentOutsideTemperature: an outdoor temperature sensor, else the weather's.
 
     A sensor counts as outdoor when a word of its name, aliases, device or area is one of
     ``outside_words`` (the language's "outside", "outdoor"...). Only one such sensor answers
     for certain; several leave the question to the weather entity, then to the model.
     """
-    outside = {word for text in slots.get("outside_words") or () for word in _words(text)}
+    outside = {word for text in slot_texts(request.slots, "outside_words") for word in _words(text)}
     constraints = MatchTargetsConstraints(
         domains={"sensor"}, device_classes={"temperature"}, assistant=ASSISTANT
     )
-    result = match_targets(model, constraints)
-    sensors = [s for s in result.states if outside and outside & _describing_words(model, s)]
+    result = match_targets(request.model, constraints)
+    sensors = [
+        s for s in result.states if outside and outside & _describing_words(request.model, s)
+    ]
     if len(sensors) == 1:
-        return _answer(intent, language, [report(sensors[0])])
-    weather = _weather(model, None)
+        return _answer(request, [report(sensors[0])])
+    weather = _weather(request.model, None)
     temperature = weather.attributes.get("temperature") if weather is not None else None
     if weather is None or temperature is None:
-        return _no_answer(intent, "no outdoor temperature sensor or weather entity", language)
+        return _no_answer(request, "no outdoor temperature sensor or weather entity")
     unit = weather.attributes.get("temperature_unit")
     if isinstance(temperature, float) and temperature.is_integer():
         temperature = int(temperature)  # Home Assistant shows 14 as 14.0; say "14 °C"
@@ -283,72 +266,47 @@ def outside_temperature(
         str(temperature),
         {"unit_of_measurement": unit} if unit else {},
     )
-    return _answer(intent, language, [reading])
+    return _answer(request, [reading])
 
 
-async def list_items(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    language: str,
-) -> IntentResult:
+async def list_items(request: IntentRequest) -> IntentResult:
     """HomeAgentListItems: the open items of the named to-do list (or the only one exposed)."""
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"), domains={"todo"}, assistant=ASSISTANT
-    )
-    result = match_targets(model, constraints)
+    constraints = target_constraints(request.slots, domains={"todo"}, by_class=False)
+    result = match_targets(request.model, constraints)
     if not result.is_match or len(result.states) != 1:
-        return _no_answer(intent, "no single exposed to-do list fits", language)
+        return _no_answer(request, "no single exposed to-do list fits")
     todo = result.states[0]
-    gate = Gate(dry_run=False, exposed=model.is_exposed)
+    gate = Gate(dry_run=False, exposed=request.model.is_exposed)
     if not gate.entity(todo.entity_id).allowed:
-        return _no_answer(intent, f"{todo.entity_id} is not exposed to Assist", language)
-    answer = await executor.read(
+        return _no_answer(request, f"{todo.entity_id} is not exposed to Assist")
+    answer = await request.executor.read(
         "todo", "get_items", [todo.entity_id], {"status": ["needs_action"]}
     )
-    entry = answer.get(todo.entity_id)
-    raw = entry.get("items") if isinstance(entry, Mapping) else None
-    items = [
-        str(item["summary"])
-        for item in raw or ()
-        if isinstance(item, Mapping) and item.get("summary")
-    ]
+    raw = as_object(answer.get(todo.entity_id)).get("items")
+    items: JsonArray = [str(item["summary"]) for item in objects(raw) if item.get("summary")]
     return _answer(
-        intent,
-        language,
+        request,
         [report(todo)],
         speech_slots={"entries": items[:MAX_ITEMS], "count": len(items), "list": todo.name},
     )
 
 
-async def calendar_events(
-    intent: str,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    language: str,
-    now: datetime,
-) -> IntentResult:
+async def calendar_events(request: IntentRequest) -> IntentResult:
     """HomeAgentCalendarEvents: the day's events of every exposed calendar (or the named one).
 
     ``day`` 0 is today, 1 tomorrow, in the home's time zone (``now``'s).
     """
-    constraints = MatchTargetsConstraints(
-        name=slots.get("name"), domains={"calendar"}, assistant=ASSISTANT
-    )
-    result = match_targets(model, constraints)
-    gate = Gate(dry_run=False, exposed=model.is_exposed)
+    constraints = target_constraints(request.slots, domains={"calendar"}, by_class=False)
+    result = match_targets(request.model, constraints)
+    gate = Gate(dry_run=False, exposed=request.model.is_exposed)
     calendars = [s for s in result.states if gate.entity(s.entity_id).allowed]
     if not result.is_match or not calendars:
-        return _no_answer(intent, "no exposed calendar fits", language)
-    offset = int(slots.get("day") or 0)
-    day = now.date() + timedelta(days=offset)
-    start = datetime.combine(day, time(), now.tzinfo)
+        return _no_answer(request, "no exposed calendar fits")
+    offset = slot_int(request.slots, "day") or 0
+    day = request.now.date() + timedelta(days=offset)
+    start = datetime.combine(day, time(), request.now.tzinfo)
     end = start + timedelta(days=1)
-    answer = await executor.read(
+    answer = await request.executor.read(
         "calendar",
         "get_events",
         [s.entity_id for s in calendars],
@@ -356,27 +314,24 @@ async def calendar_events(
     )
     events: list[tuple[str, str, str]] = []
     for calendar in calendars:
-        entry = answer.get(calendar.entity_id)
-        for event in (entry.get("events") if isinstance(entry, Mapping) else None) or ():
-            if isinstance(event, Mapping) and event.get("summary"):
-                key, spoken = _event_time(event.get("start"), now)
+        for event in objects(as_object(answer.get(calendar.entity_id)).get("events")):
+            if event.get("summary"):
+                key, spoken = _event_time(event.get("start"), request.now)
                 events.append((key, spoken, str(event["summary"])))
     events.sort()
+    said: JsonArray = [{"summary": summary, "time": at} for _key, at, summary in events]
     return _answer(
-        intent,
-        language,
+        request,
         [report(calendar) for calendar in calendars],
         speech_slots={
-            "events": [{"summary": summary, "time": at} for _key, at, summary in events][
-                :MAX_ITEMS
-            ],
+            "events": said[:MAX_ITEMS],
             "count": len(events),
             "day": offset,
         },
     )
 
 
-def _event_time(start: Any, now: datetime) -> tuple[str, str]:
+def _event_time(start: JsonValue, now: datetime) -> tuple[str, str]:
     """A sort key and the spoken start ("09:30"; "" for an all-day event) of an event."""
     text = str(start or "")
     try:

@@ -18,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from addon.home.actions.executor import ServiceCall
 from addon.home.model.records import MODEL_ATTRIBUTES
 from addon.home.targeting.targets import MatchFailure
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 
 class ResponseType(StrEnum):
@@ -78,11 +77,13 @@ class StateReport:
     entity_id: str
     name: str
     state: str
-    attributes: Mapping[str, Any] = field(default_factory=dict)
+    attributes: Mapping[str, JsonValue] = field(default_factory=dict)
 
     def for_model(self) -> JsonObject:
         """The entity as a model is shown it: id, name, state and the telling attributes."""
-        shown = {key: self.attributes[key] for key in MODEL_ATTRIBUTES if key in self.attributes}
+        shown: JsonObject = {
+            key: self.attributes[key] for key in MODEL_ATTRIBUTES if key in self.attributes
+        }
         report: JsonObject = {"entity_id": self.entity_id, "name": self.name}
         report["state"] = self.state
         if shown:
@@ -101,7 +102,7 @@ class IntentResult:
     success: tuple[IntentTarget, ...] = ()
     failed: tuple[IntentTarget, ...] = ()
     error_code: ErrorCode | None = None
-    speech_slots: Mapping[str, Any] = field(default_factory=dict)
+    speech_slots: Mapping[str, JsonValue] = field(default_factory=dict)
     matched_states: tuple[StateReport, ...] = ()
     unmatched_states: tuple[StateReport, ...] = ()
     message: str | None = None
@@ -129,28 +130,31 @@ class IntentResult:
         }
         if self.speech_slots:
             response["speech_slots"] = dict(self.speech_slots)
-        data: JsonObject
+        response["data"] = self._data()
+        return response
+
+    def _data(self) -> JsonObject:
+        """``IntentResponse.as_dict()``'s ``data``: the error code, or what was acted on."""
         if self.response_type is ResponseType.ERROR:
             code = self.error_code or ErrorCode.UNKNOWN
-            data = {"code": code.value}
-        else:
-            data = {
-                "targets": [],
-                "success": [target.as_dict() for target in self.success],
-                "failed": [target.as_dict() for target in self.failed],
-            }
-        response["data"] = data
-        return response
+            return {"code": code.value}
+        return {
+            "targets": [],
+            "success": [target.as_dict() for target in self.success],
+            "failed": [target.as_dict() for target in self.failed],
+        }
 
     def for_model(self) -> JsonObject:
         """The tool result a model sees: HA's LLM shape plus states and error text."""
         result = self.as_dict()
         del result["language"]
         del result["card"]
+        data = self._data()
         if self.matched_states or self.unmatched_states:
-            result["data"]["matched_states"] = [s.for_model() for s in self.matched_states]
+            data["matched_states"] = [s.for_model() for s in self.matched_states]
         if self.unmatched_states:
-            result["data"]["unmatched_states"] = [s.for_model() for s in self.unmatched_states]
+            data["unmatched_states"] = [s.for_model() for s in self.unmatched_states]
+        result["data"] = data
         if self.message is not None:
             key = "error_text" if self.is_error else "note"
             result[key] = self.message

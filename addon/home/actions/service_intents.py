@@ -33,28 +33,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions.executor import Executor, ServiceCall
-from addon.home.actions.failure import match_failed
-from addon.home.actions.intents import ASSISTANT
+from addon.home.actions.request import IntentRequest
 from addon.home.actions.response import (
     ErrorCode,
     IntentResult,
     IntentTarget,
     ResponseType,
     TargetType,
-    error_result,
 )
-from addon.home.model.live import HomeModel
+from addon.home.actions.slot_targets import target_constraints
+from addon.home.actions.slots import SlotValue, slot_texts
+from addon.home.actions.wire import slot_json
 from addon.home.model.records import EntityState
 from addon.home.model.release import Release
 from addon.home.targeting.matching import match_targets
-from addon.home.targeting.targets import MatchTargetsConstraints, MatchTargetsPreferences
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -85,7 +83,7 @@ class ServiceRule:
     required_states: frozenset[str] | None = None
     slot_data: tuple[tuple[str, str], ...] = ()
     """(slot, service data key) pairs copied into the call when the slot was given."""
-    fixed_data: tuple[tuple[str, Any], ...] = ()
+    fixed_data: tuple[tuple[str, JsonValue], ...] = ()
     """Service data the handler always sends, whatever the slots say (mute: muted or not)."""
     on_off: bool = False
     """OnOffIntentHandler's domain rules (HassTurnOn/HassTurnOff)."""
@@ -244,52 +242,36 @@ def service_rule(intent: str, release: Release) -> ServiceRule | None:
     return SERVICE_RULES.get(intent)
 
 
-async def handle_service_intent(
-    intent: str,
-    rule: ServiceRule,
-    slots: Mapping[str, Any],
-    *,
-    model: HomeModel,
-    executor: Executor,
-    preferences: MatchTargetsPreferences,
-    language: str,
-) -> IntentResult:
+async def handle_service_intent(request: IntentRequest, rule: ServiceRule) -> IntentResult:
     """Match targets with the rule's constraints, then call the service on each of them."""
-    name = slots.get("name")
-    if name == "all":
-        name = None
     required = rule.required_domains
-    if required is not None and "domain" in slots and not set(slots["domain"]) <= required:
+    if (
+        required is not None
+        and "domain" in request.slots
+        and not set(slot_texts(request.slots, "domain")) <= required
+    ):
         # The handler's slot schema only accepts its own domains (``In(required_domains)``).
-        return error_result(
-            intent,
+        return request.error(
             ErrorCode.INVALID_SLOTS,
-            f"domain must be one of {sorted(required)} for {intent}",
-            language=language,
+            f"domain must be one of {sorted(required)} for {request.intent}",
         )
-    constraints = MatchTargetsConstraints(
-        name=name,
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains=set(slots["domain"]) if "domain" in slots else rule.required_domains,
-        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
+    constraints = target_constraints(
+        request.slots,
+        domains=rule.required_domains,
         features=rule.required_features,
         states=rule.required_states,
-        assistant=ASSISTANT,
     )
+    if constraints.name == "all":
+        constraints = replace(constraints, name=None)
     if not constraints.has_constraints:
-        return error_result(
-            intent,
+        return request.error(
             ErrorCode.FAILED_TO_HANDLE,
             "Service handler cannot target all devices: give a name, area, floor, domain "
             "or device class.",
-            language=language,
         )
-    result = match_targets(model, constraints, preferences)
+    result = match_targets(request.model, constraints, request.preferences)
     if not result.is_match:
-        return match_failed(
-            intent, result, constraints, model, language=language, requirement=rule.requirement
-        )
+        return request.no_match(result, constraints, rule.requirement)
 
     success: list[IntentTarget] = []
     if result.floors:
@@ -301,13 +283,13 @@ async def handle_service_intent(
     else:
         speech_name = result.states[0].name
 
-    data = _service_data(rule, slots)
+    data = _service_data(rule, request.slots)
     try:
         planned = [_plan(rule, state) for state in result.states]
     except IntentHandleError as err:
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, str(err), language=language)
+        return request.error(ErrorCode.FAILED_TO_HANDLE, str(err))
     calls_made = [
-        _call(plan, state, rule, data, executor)
+        _call(plan, state, rule, data, request.executor)
         for plan, state in zip(planned, result.states, strict=True)
     ]
     outcomes = await _each(calls_made)
@@ -327,11 +309,11 @@ async def handle_service_intent(
     if not success:
         service = planned[-1][1] if planned else rule.service
         message = f"Failed to call {service} for: {[t.id for t in failed]} ({'; '.join(problems)})"
-        return error_result(intent, ErrorCode.FAILED_TO_HANDLE, message, language=language)
+        return request.error(ErrorCode.FAILED_TO_HANDLE, message)
     return IntentResult(
-        intent=intent,
+        intent=request.intent,
         response_type=ResponseType.ACTION_DONE,
-        language=language,
+        language=request.language,
         speech=rule.speech.format(speech_name) if rule.speech is not None else None,
         success=tuple(success),
         failed=tuple(failed),
@@ -340,7 +322,7 @@ async def handle_service_intent(
     )
 
 
-async def _each(calls: list[Coroutine[Any, Any, ServiceCall]]) -> list[ServiceCall | BaseException]:
+async def _each(calls: Sequence[Awaitable[ServiceCall]]) -> list[ServiceCall | BaseException]:
     """Run the entities' calls at once, each one's call or error in order (``return_exceptions``).
 
     One entity (the usual target) is awaited in place: gather would wrap it in a task of its
@@ -355,14 +337,17 @@ async def _each(calls: list[Coroutine[Any, Any, ServiceCall]]) -> list[ServiceCa
         return [err]
 
 
-def _service_data(rule: ServiceRule, slots: Mapping[str, Any]) -> JsonObject:
+def _service_data(rule: ServiceRule, slots: Mapping[str, SlotValue]) -> JsonObject:
     """The slot values the rule copies into the service call."""
     data: JsonObject = dict(rule.fixed_data)
     for slot, key in rule.slot_data:
         if slot in slots:
             value = slots[slot]
             # HassSetVolume's schema divides the percentage by 100 before the call.
-            data[key] = value / 100 if slot == "volume_level" else value
+            if slot == "volume_level" and isinstance(value, int | float):
+                data[key] = value / 100
+            else:
+                data[key] = slot_json(value)
     return data
 
 
@@ -380,12 +365,12 @@ async def _call(
     plan: tuple[str, str],
     state: EntityState,
     rule: ServiceRule,
-    data: Mapping[str, Any],
+    data: Mapping[str, JsonValue],
     executor: Executor,
 ) -> ServiceCall:
     """One entity's call with OnOffIntentHandler's rules; returns the call made."""
     domain, service = plan
-    call_data: Mapping[str, Any] = data
+    call_data: Mapping[str, JsonValue] = data
     if rule.on_off:
         special = _ON_OFF_DOMAINS.get(state.domain)
         if special is not None:

@@ -12,17 +12,18 @@ was wrong and what would be right, so the model can correct itself in one step.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from contextlib import suppress
 
 from addon.errors import ToolError
 from addon.home.actions.color_names import closest_color_names, color_name_to_rgb
 from addon.home.actions.intents import PREFERENCE_SLOTS, IntentSpec, SlotKind, SlotSpec
+from addon.text import JsonValue
 
 type SlotValue = str | bool | int | float | list[str] | tuple[int, int, int]
 """A converted slot value: text, a list of texts, a number, or a colour as an RGB triple."""
 
 
-def validate_slots(spec: IntentSpec, slots: Mapping[str, Any]) -> dict[str, SlotValue]:
+def validate_slots(spec: IntentSpec, slots: Mapping[str, JsonValue]) -> dict[str, SlotValue]:
     """The converted slot values for ``spec``, or a ToolError saying what is wrong."""
     known = {slot.name for slot in spec.slots}
     unknown = sorted(key for key in slots if key not in known and key not in PREFERENCE_SLOTS)
@@ -49,7 +50,7 @@ def _names(names: list[str]) -> str:
     return ", ".join(f"'{name}'" for name in names)
 
 
-def _convert(spec: IntentSpec, slot: SlotSpec, value: Any) -> SlotValue:
+def _convert(spec: IntentSpec, slot: SlotSpec, value: JsonValue) -> SlotValue:
     """One slot's value, converted as Home Assistant's validator converts it."""
     if slot.kind is SlotKind.TEXT:
         return _choice(spec, slot, _text(spec, slot.name, value, allow_empty=slot.allow_empty))
@@ -75,7 +76,7 @@ _TRUE = frozenset({"1", "true", "yes", "on", "enable"})
 _FALSE = frozenset({"0", "false", "no", "off", "disable"})
 
 
-def _boolean(spec: IntentSpec, name: str, value: Any) -> bool:
+def _boolean(spec: IntentSpec, name: str, value: JsonValue) -> bool:
     """``cv.boolean``: a bool, 1/0, or the words Home Assistant reads as one."""
     if isinstance(value, bool):
         return value
@@ -86,7 +87,7 @@ def _boolean(spec: IntentSpec, name: str, value: Any) -> bool:
     raise ToolError(f"{spec.name} slot '{name}' must be true or false, not {_describe(value)}")
 
 
-def _text(spec: IntentSpec, name: str, value: Any, *, allow_empty: bool) -> str:
+def _text(spec: IntentSpec, name: str, value: JsonValue, *, allow_empty: bool) -> str:
     """``cv.string`` (numbers become strings), plus ``non_empty_string`` unless allowed."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise ToolError(
@@ -109,28 +110,24 @@ def _choice(spec: IntentSpec, slot: SlotSpec, text: str) -> str:
     return text
 
 
-def _integer(spec: IntentSpec, name: str, value: Any) -> int:
+def _integer(spec: IntentSpec, name: str, value: JsonValue) -> int:
     """``vol.Coerce(int)``: 40, 40.7 (becomes 40) and "40" are accepted; "forty" is not."""
     if isinstance(value, bool):
         raise ToolError(f"{spec.name} slot '{name}' must be a whole number, not a boolean")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ToolError(
-            f"{spec.name} slot '{name}' must be a whole number, not {_describe(value)}"
-        ) from None
+    if isinstance(value, int | float | str):
+        with suppress(ValueError):
+            return int(value)
+    raise ToolError(f"{spec.name} slot '{name}' must be a whole number, not {_describe(value)}")
 
 
-def _number(spec: IntentSpec, name: str, value: Any) -> float:
+def _number(spec: IntentSpec, name: str, value: JsonValue) -> float:
     """``vol.Coerce(float)``: 21, 21.5 and "21.5" are accepted."""
     if isinstance(value, bool):
         raise ToolError(f"{spec.name} slot '{name}' must be a number, not a boolean")
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ToolError(
-            f"{spec.name} slot '{name}' must be a number, not {_describe(value)}"
-        ) from None
+    if isinstance(value, int | float | str):
+        with suppress(ValueError):
+            return float(value)
+    raise ToolError(f"{spec.name} slot '{name}' must be a number, not {_describe(value)}")
 
 
 def _in_range[N: (int, float)](spec: IntentSpec, slot: SlotSpec, number: N) -> N:
@@ -148,7 +145,7 @@ def _in_range[N: (int, float)](spec: IntentSpec, slot: SlotSpec, number: N) -> N
     return number
 
 
-def _color(spec: IntentSpec, name: str, value: Any) -> tuple[int, int, int]:
+def _color(spec: IntentSpec, name: str, value: JsonValue) -> tuple[int, int, int]:
     """A colour name as an RGB triple (what HA passes to ``light.turn_on`` as rgb_color)."""
     if not isinstance(value, str):
         raise ToolError(f"{spec.name} slot '{name}' must be a colour name, not {_describe(value)}")
@@ -160,7 +157,7 @@ def _color(spec: IntentSpec, name: str, value: Any) -> tuple[int, int, int]:
     return rgb
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     """A short description of a bad value for an error message."""
     if value is None:
         return "null"
@@ -168,3 +165,45 @@ def _describe(value: Any) -> str:
         return f"a {'list' if isinstance(value, list) else 'object'}"
     text = repr(value)
     return text if len(text) <= 40 else text[:40] + "…"
+
+
+def slot_text(values: Mapping[str, SlotValue], name: str) -> str | None:
+    """A converted text slot's value, or None when it was not given.
+
+    :func:`validate_slots` makes every text slot a ``str``; anything else here is a slot read
+    as the wrong kind, a bug, refused as a ToolError naming the slot.
+    """
+    value = values.get(name)
+    if value is None or isinstance(value, str):
+        return value
+    raise ToolError(f"slot '{name}' is not text: {_describe(value)}")
+
+
+def slot_texts(values: Mapping[str, SlotValue], name: str) -> list[str]:
+    """A converted text-list slot's values (``domain``, ``device_class``); [] when not given."""
+    value = values.get(name)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return value
+    raise ToolError(f"slot '{name}' is not a list of texts: {_describe(value)}")
+
+
+def slot_number(values: Mapping[str, SlotValue], name: str) -> float | None:
+    """A converted number slot's value (an ``int`` for a whole-number slot); None when absent."""
+    value = values.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ToolError(f"slot '{name}' is not a number: {_describe(value)}")
+    return value
+
+
+def slot_int(values: Mapping[str, SlotValue], name: str) -> int | None:
+    """A converted whole-number slot's value; None when absent."""
+    value = slot_number(values, name)
+    if value is None or isinstance(value, int):
+        return value
+    raise ToolError(f"slot '{name}' is not a whole number: {value}")

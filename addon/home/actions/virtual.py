@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from addon.errors import ToolError
 from addon.home.actions import effects
@@ -25,8 +24,10 @@ from addon.home.actions.executor import (
     ServiceCall,
 )
 from addon.home.actions.light_effects import Effect, LightMemory
+from addon.home.actions.slots import SlotValue
+from addon.home.actions.wire import items, objects
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonArray, JsonObject, JsonValue
 
 
 def _utc_now() -> datetime:
@@ -66,7 +67,7 @@ class VirtualExecutor:
         domain: str,
         service: str,
         entity_ids: Sequence[str],
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         wait: float | None = None,
     ) -> None:
@@ -110,7 +111,7 @@ class VirtualExecutor:
         """The list's items (uid, summary, status): the fixture's open ones, then changes."""
         if entity_id not in self._lists:
             current = self._model.state(entity_id)
-            seeded = (current.attributes.get("items") or ()) if current is not None else ()
+            seeded = items(current.attributes.get("items")) if current is not None else []
             self._lists[entity_id] = [
                 {"uid": f"{entity_id}-{index}", "summary": str(name), "status": "needs_action"}
                 for index, name in enumerate(seeded)
@@ -121,7 +122,7 @@ class VirtualExecutor:
         self,
         entity_id: str,
         service: str,
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         outcome: Effect | None,
     ) -> Effect | None:
         """``todo.add_item``/``update_item``/``remove_item`` on the list's items.
@@ -134,8 +135,8 @@ class VirtualExecutor:
             uid = f"{entity_id}-{len(items)}"
             items.append({"uid": uid, "summary": str(data["item"]), "status": "needs_action"})
             return outcome
-        wanted = data["item"] if service == "remove_item" else [data["item"]]
-        wanted = [str(item) for item in (wanted if isinstance(wanted, list) else [wanted])]
+        asked = data["item"] if service == "remove_item" else [data["item"]]
+        wanted = [str(item) for item in (asked if isinstance(asked, list) else [asked])]
         for key in wanted:
             found = next((i for i in items if key in (i["uid"], i["summary"])), None)
             if found is None:
@@ -145,12 +146,12 @@ class VirtualExecutor:
             elif "status" in data:
                 found["status"] = str(data["status"])
         current = self._model.state(entity_id)
-        attributes = dict(current.attributes) if current is not None else {}
+        attributes: JsonObject = dict(current.attributes) if current is not None else {}
         count = sum(1 for item in items if item["status"] == "needs_action")
         return Effect(str(count), attributes)
 
     async def run_script(
-        self, service: str, variables: Mapping[str, Any], *, wait: float
+        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
     ) -> ScriptRun:
         """Record the script's call; there is no response, since nothing here runs a script."""
         await self.call_service("script", service, [], variables, wait=wait)
@@ -162,7 +163,7 @@ class VirtualExecutor:
             return True
         return effects.has_service(domain, service)
 
-    async def handle_intent(self, intent: str, slots: Mapping[str, Any]) -> tuple[str, ...]:
+    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
         """Never needed: the virtual home's ``todo.add_item`` adds to any list, as the intent."""
         raise ToolError(f"{intent} runs in Home Assistant only, not in the virtual home")
 
@@ -177,8 +178,8 @@ class VirtualExecutor:
         return tuple(self._handed)
 
     async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
+    ) -> Mapping[str, JsonValue]:
         """What the virtual home knows: a list's items, a calendar's events, as attributes.
 
         An evaluation fixture gives a to-do list's open items as ``attributes.items`` and a
@@ -194,9 +195,17 @@ class VirtualExecutor:
             if current is None:
                 continue
             if (domain, service) == ("todo", "get_items"):
-                statuses = data.get("status") or ["needs_action", "completed"]
-                items = [dict(item) for item in self._items(entity_id)]
-                answer[entity_id] = {"items": [i for i in items if i["status"] in statuses]}
+                status = data.get("status")
+                statuses = ([status] if isinstance(status, str) else items(status)) or [
+                    "needs_action",
+                    "completed",
+                ]
+                listed: JsonArray = [
+                    dict[str, JsonValue](item)
+                    for item in self._items(entity_id)
+                    if item["status"] in statuses
+                ]
+                answer[entity_id] = {"items": listed}
             elif (domain, service) == ("calendar", "get_events"):
                 answer[entity_id] = {"events": _on_days(current.attributes.get("events"), data)}
             elif (domain, service) == ("media_player", "search_media"):
@@ -211,26 +220,24 @@ class VirtualExecutor:
         return ReadState(current.entity_id, current.state, dict(current.attributes))
 
 
-def _search(attributes: Mapping[str, Any], data: Mapping[str, Any]) -> list[Any]:
+def _search(attributes: Mapping[str, JsonValue], data: Mapping[str, JsonValue]) -> JsonArray:
     """The library items whose title holds the query, of the classes asked for if any."""
     query = str(data.get("search_query") or "").casefold()
-    classes = data.get("media_filter_classes")
+    classes = items(data.get("media_filter_classes"))
     return [
         dict(item)
-        for item in attributes.get("media_library") or ()
-        if isinstance(item, Mapping)
-        and query in str(item.get("title") or "").casefold()
+        for item in objects(attributes.get("media_library"))
+        if query in str(item.get("title") or "").casefold()
         and (not classes or item.get("media_class") in classes)
     ]
 
 
-def _on_days(events: Any, data: Mapping[str, Any]) -> list[Any]:
+def _on_days(events: JsonValue, data: Mapping[str, JsonValue]) -> JsonArray:
     """The events that start on the days ``data`` asks for (by their ISO dates)."""
     first = str(data.get("start_date_time") or "")[:10]
     last = str(data.get("end_date_time") or "")[:10]
     return [
-        event
-        for event in events or ()
-        if isinstance(event, Mapping)
-        and (not first or first <= str(event.get("start") or "")[:10] < (last or "9999"))
+        dict(event)
+        for event in objects(events)
+        if not first or first <= str(event.get("start") or "")[:10] < (last or "9999")
     ]

@@ -14,12 +14,13 @@ from addon.home.context.context_index import ContextIndex
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 
 class EntityVectors:
     """Unit-length entity embeddings, one row each, searched by one matrix-vector product."""
 
-    def __init__(self, entity_ids: list[str], matrix: np.ndarray) -> None:
+    def __init__(self, entity_ids: list[str], matrix: npt.NDArray[np.float32]) -> None:
         # numpy comes with the first embeddings, not with the add-on: without an embedding
         # source (the default) nothing here is built, and numpy is a tenth of the memory at start.
         import numpy as np
@@ -40,7 +41,7 @@ class EntityVectors:
             return cls([], np.zeros((0, 1), dtype=np.float32))
         return cls(entity_ids, matrix)
 
-    def nearest(self, vector: np.ndarray, count: int) -> list[tuple[str, float]]:
+    def nearest(self, vector: npt.NDArray[np.float32], count: int) -> list[tuple[str, float]]:
         """The ``count`` entities most similar to ``vector``, with their cosine similarity."""
         if not self._ids:
             return []

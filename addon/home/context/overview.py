@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from enum import Enum
-from typing import Any
 
 import yaml
 
@@ -39,7 +38,7 @@ INTERESTING_ATTRIBUTES = frozenset(MODEL_ATTRIBUTES)
 SEPARATE_DOMAINS = frozenset({"script", "calendar"})
 
 
-def dump_yaml(value: Any) -> str:
+def dump_yaml(value: object) -> str:
     """YAML exactly as Home Assistant dumps it for prompts (block style, keys in order).
 
     Names that need no quoting are written directly (:mod:`addon.home.context.plain_yaml`), the same

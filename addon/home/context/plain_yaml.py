@@ -12,7 +12,6 @@ None, and the caller asks PyYAML.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 WIDTH = 80
 """PyYAML's preferred width: past it, a plain scalar may be folded at a space."""
@@ -31,7 +30,7 @@ def plain(text: str) -> bool:
     return PLAIN.fullmatch(text) is not None and text.lower() not in RESERVED
 
 
-def dump_plain(value: Any) -> str | None:
+def dump_plain(value: object) -> str | None:
     """``value`` as PyYAML's block style would write it, or None if it is not all plain."""
     lines: list[str] = []
     if isinstance(value, dict) and _mapping(value, 0, lines):
@@ -41,7 +40,7 @@ def dump_plain(value: Any) -> str | None:
     return None
 
 
-def _mapping(mapping: dict[Any, Any], indent: int, lines: list[str]) -> bool:
+def _mapping(mapping: dict[object, object], indent: int, lines: list[str]) -> bool:
     if not mapping:
         return False
     pad = " " * indent
@@ -68,7 +67,7 @@ def _mapping(mapping: dict[Any, Any], indent: int, lines: list[str]) -> bool:
     return True
 
 
-def _sequence(sequence: list[Any], indent: int, lines: list[str]) -> bool:
+def _sequence(sequence: list[object], indent: int, lines: list[str]) -> bool:
     if not sequence:
         return False
     pad = " " * indent

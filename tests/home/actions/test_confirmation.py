@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from addon.errors import StoreError
 from addon.home.actions.confirmation import (
     ConfirmationPolicy,
     Holds,
@@ -115,3 +116,20 @@ def test_an_entry_switched_off_waives_a_call_that_asks() -> None:
     """The user switched off an entry naming the tool: the label asks no more."""
     entry = PolicyEntry(9, "domain", "mcp", ("notes__clear",), enabled=False)
     assert Holds(defaults(entry)).check("mcp", "notes__clear", [], {}, asks=True) is None
+
+
+@pytest.mark.parametrize(("field", "value"), [("scope", "room"), ("method", "fingerprint")])
+def test_a_stored_entry_with_a_value_nobody_wrote_is_refused(field: str, value: str) -> None:
+    """An unknown scope or method is a StoreError, not read as "yes" or a KeyError."""
+    stored: dict[str, object] = {
+        "id": 9,
+        "scope": "domain",
+        "target": "lock",
+        "actions": ("unlock",),
+        "method": "yes",
+        "enabled": True,
+        "pin_hash": None,
+    }
+    stored[field] = value
+    with pytest.raises(StoreError, match=f"confirmation entry 9's {field}"):
+        ConfirmationPolicy.of_rows([type("Row", (), stored)()])

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from addon.errors import ActorRefusedError
+from addon.errors import ActorRefusedError, StoreError
 from addon.home.actions.actor import Actor, resolve_actor
 from addon.home.actions.confirmation import ConfirmationPolicy, Holds
 from addon.home.actions.gate import Gate
@@ -227,3 +227,30 @@ def test_an_mcp_servers_acting_tool_is_judged_by_the_rule_for_mcp(
     else:
         got = "allowed" if decision.allowed else "held"
     assert got == verdict
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("kind", "robot"),
+        ("default", "everything"),
+        ("targets", {"lock": "sometimes"}),
+        ("preset", "visitor"),
+    ],
+)
+def test_a_stored_rule_with_a_value_nobody_wrote_is_refused(field: str, value: object) -> None:
+    """An unknown kind, level or preset is a StoreError, not read as a default."""
+    stored: dict[str, object] = {
+        "id": 7,
+        "kind": "person",
+        "subject": "person.guest",
+        "name": "Guest",
+        "preset": None,
+        "default": "act",
+        "targets": {},
+        "own_area": False,
+        "enabled": True,
+    }
+    stored[field] = value
+    with pytest.raises(StoreError, match="actor rule 7's"):
+        ActorRule.of_row(type("Row", (), stored)())

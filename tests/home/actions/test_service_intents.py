@@ -32,15 +32,15 @@ async def test_light_set_colour_name(run: Run, virtual: VirtualExecutor) -> None
     assert light["state"] == "on"
     assert (light["color_mode"], light["hs_color"], light["xy_color"]) == (
         "hs",
-        (0.0, 100.0),
-        (0.701, 0.299),
+        [0.0, 100.0],
+        [0.701, 0.299],
     )
 
 
 async def test_light_set_colour_on_rgbw_light(run: Run, virtual: VirtualExecutor) -> None:
     """On an RGBW light the colour becomes rgbw_color."""
     await run("HassLightSet", {"name": "desk light", "color": "blue"})
-    assert attributes(virtual, "light.office_strip")["rgbw_color"] == (0, 0, 255, 0)
+    assert attributes(virtual, "light.office_strip")["rgbw_color"] == [0, 0, 255, 0]
 
 
 async def test_light_set_temperature(run: Run, virtual: VirtualExecutor) -> None:
@@ -66,7 +66,7 @@ async def test_light_comes_back_with_its_colour(run: Run, virtual: VirtualExecut
     await run("HassTurnOff", {"name": "Kitchen Ceiling"})
     await run("HassTurnOn", {"name": "Kitchen Ceiling"})
     light = attributes(virtual, "light.kitchen_ceiling")
-    assert (light["brightness"], light["hs_color"]) == (180, (345.0, 75.0))
+    assert (light["brightness"], light["hs_color"]) == (180, [345.0, 75.0])
 
 
 async def test_set_position_on_a_cover(run: Run, virtual: VirtualExecutor) -> None:
