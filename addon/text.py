@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
 
 import yaml
 from yaml.composer import ComposerError
@@ -79,7 +78,7 @@ class NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-def load_yaml(text: str) -> Any:
+def load_yaml(text: str) -> object:
     """``yaml.safe_load`` without aliases; raises ``yaml.YAMLError`` with a line, as it does."""
     return yaml.load(text, Loader=NoAliasLoader)
 
