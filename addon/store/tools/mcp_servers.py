@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from addon.errors import McpServerInvalid, NotFoundError
 from addon.logs import header_secrets, remember_secrets, secret_forms, url_secrets
 from addon.store.models import McpServer, Secret, utcnow
-from addon.store.tools.changes import TableChanges
+from addon.store.tools.changes import KeptRead, TableChanges
 from addon.text import JsonValue
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
@@ -227,14 +227,13 @@ class StoredMcpServers:
         changes: TableChanges | None = None,
     ) -> None:
         self._sessionmaker = sessionmaker
-        self._changes = changes
-        self._read: tuple[tuple[int, ...], tuple[McpServerSettings, ...]] | None = None
+        self._kept = KeptRead[tuple[McpServerSettings, ...]](changes, *_TABLES)
 
     async def servers(self) -> list[McpServerSettings]:
         """Every server with its headers, by name."""
-        version = None if self._changes is None else self._changes.version(*_TABLES)
-        if self._read is not None and self._read[0] == version:
-            return list(self._read[1])
+        return list(await self._kept.read(self._read))
+
+    async def _read(self) -> tuple[McpServerSettings, ...]:
         async with self._sessionmaker() as session:
             rows = (await session.scalars(select(McpServer).order_by(McpServer.name))).all()
             names = [row.secret_name for row in rows if row.secret_name is not None]
@@ -258,9 +257,7 @@ class StoredMcpServers:
                     _approved(row.approved_tools),
                 )
             )
-        if version is not None:
-            self._read = (version, tuple(settings))
-        return settings
+        return tuple(settings)
 
     async def approve(self, server_id: int, tool: str, description: str, parameters: str) -> None:
         """Approve a switched-on tool as first listed (it was switched on before a listing)."""
