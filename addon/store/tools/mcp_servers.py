@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -145,17 +145,10 @@ async def set_tool_enabled(
     its server listed it is approved as the next listing finds it.
     """
     server = await _server(session, server_id)
-    tools = set(server.enabled_tools)
-    if enabled:
-        tools.add(tool)
-    else:
-        tools.discard(tool)
-    server.enabled_tools = sorted(tools)
+    server.enabled_tools = _marked(server.enabled_tools, tool, enabled)
     if enabled and approved is not None:
         _set_approved(server, tool, approved)
-    server.updated_at = utcnow()
-    await session.flush()
-    return _stored(server)
+    return await _changed(session, server)
 
 
 async def approve_tool(
@@ -164,9 +157,7 @@ async def approve_tool(
     """Approve the tool's description and schema as they are now (a change the user accepts)."""
     server = await _server(session, server_id)
     _set_approved(server, tool, approved)
-    server.updated_at = utcnow()
-    await session.flush()
-    return _stored(server)
+    return await _changed(session, server)
 
 
 async def set_tool_read_only(
@@ -174,12 +165,17 @@ async def set_tool_read_only(
 ) -> StoredMcpServer:
     """Mark one of the server's tools read-only (a dry run lets it run) or acting (held)."""
     server = await _server(session, server_id)
-    tools = set(server.read_only_tools)
-    if read_only:
-        tools.add(tool)
-    else:
-        tools.discard(tool)
-    server.read_only_tools = sorted(tools)
+    server.read_only_tools = _marked(server.read_only_tools, tool, read_only)
+    return await _changed(session, server)
+
+
+def _marked(tools: Iterable[str], tool: str, marked: bool) -> list[str]:
+    """The server's list of tools with ``tool`` in it (``marked``) or not, sorted as stored."""
+    return sorted({*tools, tool} if marked else set(tools) - {tool})
+
+
+async def _changed(session: AsyncSession, server: McpServer) -> StoredMcpServer:
+    """The server as changed now: its time moved, the change flushed."""
     server.updated_at = utcnow()
     await session.flush()
     return _stored(server)
