@@ -15,8 +15,9 @@ from types import MappingProxyType
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import NotFoundError, PolicyEntryInvalid
+from addon.errors import PolicyEntryInvalid
 from addon.store.models import ActorRuleRow, utcnow
+from addon.store.rows import stored_row
 
 KINDS = ("person", "satellite")
 LEVELS = ("none", "read", "confirm", "act")
@@ -132,20 +133,20 @@ class RuleRecords:
     async def delete(self, rule_id: int) -> None:
         """Remove a rule."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ActorRuleRow, rule_id)
-            if row is None:
-                raise NotFoundError(f"no rule {rule_id}")
+            row = await _row(session, rule_id)
             await session.delete(row)
         await self.load()
 
     async def set_enabled(self, rule_id: int, enabled: bool) -> None:
         """Switch a rule on or off."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ActorRuleRow, rule_id)
-            if row is None:
-                raise NotFoundError(f"no rule {rule_id}")
+            row = await _row(session, rule_id)
             row.enabled = enabled
         await self.load()
+
+
+async def _row(session: AsyncSession, rule_id: int) -> ActorRuleRow:
+    return await stored_row(session, ActorRuleRow, rule_id, f"no rule {rule_id}")
 
 
 def _stored(row: ActorRuleRow) -> StoredRule:

@@ -15,8 +15,9 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import NotFoundError, PolicyEntryInvalid
+from addon.errors import PolicyEntryInvalid
 from addon.store.models import ConfirmationPolicyChange, ConfirmationPolicyEntry, utcnow
+from addon.store.rows import stored_row
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENTITY = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
@@ -141,9 +142,7 @@ class PolicyRecords:
         actions = [action.strip().lower() for action in actions if action.strip()]
         check_entry(scope, target, actions, method)
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ConfirmationPolicyEntry, entry_id)
-            if row is None:
-                raise NotFoundError(f"no policy entry {entry_id}")
+            row = await _row(session, entry_id)
             kept = pin_hash or (row.pin_hash if row.method == "pin" else None)
             if method == "pin" and not kept:
                 raise PolicyEntryInvalid("give the PIN that confirms it")
@@ -157,9 +156,7 @@ class PolicyRecords:
     async def delete(self, entry_id: int) -> None:
         """Delete an entry (the audit trail keeps what it was)."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ConfirmationPolicyEntry, entry_id)
-            if row is None:
-                raise NotFoundError(f"no policy entry {entry_id}")
+            row = await _row(session, entry_id)
             _log(session, _stored(row), "deleted")
             await session.delete(row)
         await self.load()
@@ -177,12 +174,16 @@ class PolicyRecords:
     async def set_enabled(self, entry_id: int, enabled: bool) -> None:
         """Switch an entry on or off."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ConfirmationPolicyEntry, entry_id)
-            if row is None:
-                raise NotFoundError(f"no policy entry {entry_id}")
+            row = await _row(session, entry_id)
             row.enabled = enabled
             _log(session, _stored(row), "enabled" if enabled else "disabled")
         await self.load()
+
+
+async def _row(session: AsyncSession, entry_id: int) -> ConfirmationPolicyEntry:
+    return await stored_row(
+        session, ConfirmationPolicyEntry, entry_id, f"no policy entry {entry_id}"
+    )
 
 
 def _log(session: AsyncSession, entry: StoredEntry, change: str) -> None:

@@ -18,9 +18,10 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import McpServerInvalid, NotFoundError
+from addon.errors import McpServerInvalid
 from addon.logs import header_secrets, remember_secrets, secret_forms, url_secrets
 from addon.store.models import McpServer, Secret, utcnow
+from addon.store.rows import stored_row
 from addon.store.tools.changes import KeptRead, TableChanges
 from addon.text import JsonValue
 
@@ -264,10 +265,7 @@ class StoredMcpServers:
 
 
 async def _server(session: AsyncSession, server_id: int) -> McpServer:
-    server = await session.get(McpServer, server_id)
-    if server is None:
-        raise NotFoundError(f"no MCP server with id {server_id}")
-    return server
+    return await stored_row(session, McpServer, server_id, f"no MCP server with id {server_id}")
 
 
 def _stored(server: McpServer) -> StoredMcpServer:
