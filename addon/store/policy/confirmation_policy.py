@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import PolicyEntryInvalid
 from addon.store.models import ConfirmationPolicyChange, ConfirmationPolicyEntry, utcnow
+from addon.store.policy.loaded_rows import LoadedRows
 from addon.store.rows import stored_row
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -78,29 +79,16 @@ async def list_entries(session: AsyncSession) -> list[StoredEntry]:
     return [_stored(row) for row in rows]
 
 
-class PolicyRecords:
+class PolicyRecords(LoadedRows[StoredEntry]):
     """The policy's rows in memory, and the writes that keep them current."""
-
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-        self._sessionmaker = sessionmaker
-        self._entries: tuple[StoredEntry, ...] = ()
-        self._version = 0
 
     @property
     def entries(self) -> tuple[StoredEntry, ...]:
         """The rows as last loaded."""
-        return self._entries
+        return self._rows
 
-    @property
-    def version(self) -> int:
-        """Moves with every load: a compiled copy of an older version is stale."""
-        return self._version
-
-    async def load(self) -> None:
-        """Read every row again."""
-        async with self._sessionmaker() as session:
-            self._entries = tuple(await list_entries(session))
-        self._version += 1
+    async def _read(self, session: AsyncSession) -> list[StoredEntry]:
+        return await list_entries(session)
 
     async def add(
         self, scope: str, target: str, actions: list[str], method: str, pin_hash: str | None
