@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Protocol
 
 from aiohttp import web
 
@@ -113,23 +114,33 @@ def gate_now(agent: Agent) -> Callable[[], Awaitable[Gate | None]]:
 
 def compiled_policy(records: PolicyRecords) -> Callable[[], ConfirmationPolicy]:
     """The policy as turns check it, compiled again only when its rows changed."""
-    compiled: list[tuple[int, ConfirmationPolicy]] = []
-
-    def current() -> ConfirmationPolicy:
-        if not compiled or compiled[0][0] != records.version:
-            compiled[:] = [(records.version, ConfirmationPolicy.of_rows(records.entries))]
-        return compiled[0][1]
-
-    return current
+    return _compiled(records, lambda: ConfirmationPolicy.of_rows(records.entries))
 
 
 def compiled_rules(records: RuleRecords) -> Callable[[], ActorRules]:
     """The persons' and satellites' rules as turns check them, compiled once per change."""
-    compiled: list[tuple[int, ActorRules]] = []
+    return _compiled(records, lambda: ActorRules.of_rows(records.rules))
 
-    def current() -> ActorRules:
+
+class _Versioned(Protocol):
+    """Rows kept in memory whose ``version`` moves with every load."""
+
+    @property
+    def version(self) -> int:
+        """Equal to an earlier answer while the rows are the same."""
+        ...
+
+
+def _compiled[C](records: _Versioned, compile_rows: Callable[[], C]) -> Callable[[], C]:
+    """What ``compile_rows`` makes of the records, made again only when their version moved.
+
+    A turn pays for reading the version and comparing it; compiling waits for a change.
+    """
+    compiled: list[tuple[int, C]] = []
+
+    def current() -> C:
         if not compiled or compiled[0][0] != records.version:
-            compiled[:] = [(records.version, ActorRules.of_rows(records.rules))]
+            compiled[:] = [(records.version, compile_rows())]
         return compiled[0][1]
 
     return current

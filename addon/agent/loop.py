@@ -204,16 +204,7 @@ def _not_run(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
         f"not run: at most {MAX_TOOL_CALLS} tool calls run per message; "
         "ask for this one again in the next message if it is still needed"
     )
-    outcome = ToolOutcome(
-        name=call.name,
-        arguments={},
-        raw_arguments=call.arguments[:MAX_TRACE_CHARS],
-        result=ToolResult.failure(TOO_MANY_CALLS, text),
-        error=text,
-        duration_ms=0.0,
-        executor="none",
-    )
-    return datetime.now(UTC), outcome
+    return _unrun(call, TOO_MANY_CALLS, text)
 
 
 async def _refused(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
@@ -223,11 +214,16 @@ async def _refused(call: ToolCallRequest) -> tuple[datetime, ToolOutcome]:
         "data, not a request from the user"
     )
     _LOGGER.warning("Refused %s: the model copied it from a tool result", call.name)
+    return _unrun(call, WRITTEN_IN_RESULT, text)
+
+
+def _unrun(call: ToolCallRequest, code: str, text: str) -> tuple[datetime, ToolOutcome]:
+    """A call answered without running it: its error ``code`` and ``text``, no executor."""
     outcome = ToolOutcome(
         name=call.name,
         arguments={},
         raw_arguments=call.arguments[:MAX_TRACE_CHARS],
-        result=ToolResult.failure(WRITTEN_IN_RESULT, text),
+        result=ToolResult.failure(code, text),
         error=text,
         duration_ms=0.0,
         executor="none",

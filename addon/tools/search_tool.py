@@ -9,11 +9,11 @@ The trace keeps the ids found (``detail``) as the selection's "search" reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from addon.errors import ToolError
-from addon.home.context.context_index import ContextIndex
+from addon.home.context.context_index import ContextIndex, Phrase
 from addon.home.context.lexicon import FILLER, fold, words
 from addon.home.context.overview import grouped_overview
 from addon.home.model.live import HomeModel
@@ -85,18 +85,20 @@ def search(index: ContextIndex, model: HomeModel, arguments: JsonObject) -> list
         raise ToolError("Give at least one of name, area, floor, domain or device_class")
     keep: list[Callable[[str], bool]] = []
     if area:
-        area_ids = set(index.area_phrases.get(words(area), ())) or {
-            a.area_id for a in model.find_areas(area, loose=True)
-        }
-        if not area_ids:
-            raise ToolError(f"Area '{area}' does not exist")
+        area_ids = _place_ids(
+            "Area",
+            area,
+            index.area_phrases,
+            lambda: (a.area_id for a in model.find_areas(area, loose=True)),
+        )
         keep.append(lambda e: index.entities[e].area_id in area_ids)
     if floor:
-        floor_ids = set(index.floor_phrases.get(words(floor), ())) or {
-            f.floor_id for f in model.find_floors(floor, loose=True)
-        }
-        if not floor_ids:
-            raise ToolError(f"Floor '{floor}' does not exist")
+        floor_ids = _place_ids(
+            "Floor",
+            floor,
+            index.floor_phrases,
+            lambda: (f.floor_id for f in model.find_floors(floor, loose=True)),
+        )
         keep.append(lambda e: index.entities[e].floor_id in floor_ids)
     if domain:
         keep.append(lambda e: index.entities[e].domain == domain)
@@ -111,3 +113,19 @@ def search(index: ContextIndex, model: HomeModel, arguments: JsonObject) -> list
         named = index.named(words(name), SEARCH_LIMIT)
         found = index.ordered(e for e in named if all(test(e) for test in keep[:-1]))
     return found
+
+
+def _place_ids(
+    kind: str,
+    phrase: str,
+    indexed: Mapping[Phrase, tuple[str, ...]],
+    loose: Callable[[], Iterable[str]],
+) -> frozenset[str]:
+    """The areas (or floors) ``phrase`` names: by the index's phrases, else by a loose name.
+
+    The loose lookup runs only when the phrases name none; none at all is an error for the model.
+    """
+    ids = frozenset(indexed.get(words(phrase), ())) or frozenset(loose())
+    if not ids:
+        raise ToolError(f"{kind} '{phrase}' does not exist")
+    return ids

@@ -16,8 +16,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import NotFoundError
 from addon.store.models import AutomationDraft, utcnow
+from addon.store.rows import stored_row
 from addon.text import JsonValue
 
 STATES = ("draft", "approved", "discarded", "deleted")
@@ -80,10 +80,7 @@ class DraftRecords:
     async def get(self, draft_id: int) -> StoredDraft:
         """The draft ``draft_id``; NotFoundError when there is none."""
         async with self._sessionmaker() as session:
-            row = await session.get(AutomationDraft, draft_id)
-            if row is None:
-                raise NotFoundError(f"no automation draft {draft_id}")
-            return _stored(row)
+            return _stored(await _row(session, draft_id))
 
     async def listed(self, states: Sequence[str] = STATES) -> list[StoredDraft]:
         """The drafts in ``states``, the newest first."""
@@ -136,10 +133,7 @@ class DraftRecords:
 
 
 async def _row(session: AsyncSession, draft_id: int) -> AutomationDraft:
-    row = await session.get(AutomationDraft, draft_id)
-    if row is None:
-        raise NotFoundError(f"no automation draft {draft_id}")
-    return row
+    return await stored_row(session, AutomationDraft, draft_id, f"no automation draft {draft_id}")
 
 
 def _confirm_by(value: str) -> str:

@@ -14,8 +14,8 @@ from typing import Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.errors import NotFoundError
 from addon.store.models import EvalRun, utcnow
+from addon.store.rows import stored_row
 from addon.text import JsonValue
 
 RunStatus = Literal["running", "done", "failed", "interrupted"]
@@ -121,7 +121,4 @@ async def list_runs(session: AsyncSession, limit: int = 200) -> list[StoredRun]:
 
 
 async def _row(session: AsyncSession, run_id: int) -> EvalRun:
-    row = await session.get(EvalRun, run_id)
-    if row is None:
-        raise NotFoundError(f"There is no evaluation run {run_id}.")
-    return row
+    return await stored_row(session, EvalRun, run_id, f"There is no evaluation run {run_id}.")

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Literal
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.errors import NotFoundError, StoreError
+from addon.errors import StoreError
 from addon.store.file import fts_query
 from addon.store.models import Memory, utcnow
+from addon.store.rows import stored_row
 
 if TYPE_CHECKING:
     import numpy as np
@@ -250,10 +251,7 @@ async def add_memory(
 
 
 async def _row(session: AsyncSession, memory_id: int) -> Memory:
-    row = await session.get(Memory, memory_id)
-    if row is None:
-        raise NotFoundError(f"no memory {memory_id}")
-    return row
+    return await stored_row(session, Memory, memory_id, f"no memory {memory_id}")
 
 
 async def get_memory(session: AsyncSession, memory_id: int) -> MemoryRecord:

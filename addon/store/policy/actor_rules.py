@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.errors import NotFoundError, PolicyEntryInvalid
+from addon.errors import PolicyEntryInvalid
 from addon.store.models import ActorRuleRow, utcnow
+from addon.store.policy.loaded_rows import LoadedRows
+from addon.store.rows import stored_row
 
 KINDS = ("person", "satellite")
 LEVELS = ("none", "read", "confirm", "act")
@@ -71,30 +73,17 @@ def check_rule(
             raise PolicyEntryInvalid(f"{target}: the level is one of {', '.join(LEVELS)}")
 
 
-class RuleRecords:
+class RuleRecords(LoadedRows[StoredRule]):
     """The rules' rows in memory, and the writes that keep them current."""
-
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-        self._sessionmaker = sessionmaker
-        self._rules: tuple[StoredRule, ...] = ()
-        self._version = 0
 
     @property
     def rules(self) -> tuple[StoredRule, ...]:
         """The rows as last loaded, oldest first."""
-        return self._rules
+        return self._rows
 
-    @property
-    def version(self) -> int:
-        """Moves with every load: a compiled copy of an older version is stale."""
-        return self._version
-
-    async def load(self) -> None:
-        """Read every row again."""
-        async with self._sessionmaker() as session:
-            rows = await session.scalars(select(ActorRuleRow).order_by(ActorRuleRow.id))
-            self._rules = tuple(_stored(row) for row in rows)
-        self._version += 1
+    async def _read(self, session: AsyncSession) -> list[StoredRule]:
+        rows = await session.scalars(select(ActorRuleRow).order_by(ActorRuleRow.id))
+        return [_stored(row) for row in rows]
 
     async def add(
         self,
@@ -132,20 +121,20 @@ class RuleRecords:
     async def delete(self, rule_id: int) -> None:
         """Remove a rule."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ActorRuleRow, rule_id)
-            if row is None:
-                raise NotFoundError(f"no rule {rule_id}")
+            row = await _row(session, rule_id)
             await session.delete(row)
         await self.load()
 
     async def set_enabled(self, rule_id: int, enabled: bool) -> None:
         """Switch a rule on or off."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ActorRuleRow, rule_id)
-            if row is None:
-                raise NotFoundError(f"no rule {rule_id}")
+            row = await _row(session, rule_id)
             row.enabled = enabled
         await self.load()
+
+
+async def _row(session: AsyncSession, rule_id: int) -> ActorRuleRow:
+    return await stored_row(session, ActorRuleRow, rule_id, f"no rule {rule_id}")
 
 
 def _stored(row: ActorRuleRow) -> StoredRule:

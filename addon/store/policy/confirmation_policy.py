@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from addon.errors import NotFoundError, PolicyEntryInvalid
+from addon.errors import PolicyEntryInvalid
 from addon.store.models import ConfirmationPolicyChange, ConfirmationPolicyEntry, utcnow
+from addon.store.policy.loaded_rows import LoadedRows
+from addon.store.rows import stored_row
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENTITY = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
@@ -77,29 +79,16 @@ async def list_entries(session: AsyncSession) -> list[StoredEntry]:
     return [_stored(row) for row in rows]
 
 
-class PolicyRecords:
+class PolicyRecords(LoadedRows[StoredEntry]):
     """The policy's rows in memory, and the writes that keep them current."""
-
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-        self._sessionmaker = sessionmaker
-        self._entries: tuple[StoredEntry, ...] = ()
-        self._version = 0
 
     @property
     def entries(self) -> tuple[StoredEntry, ...]:
         """The rows as last loaded."""
-        return self._entries
+        return self._rows
 
-    @property
-    def version(self) -> int:
-        """Moves with every load: a compiled copy of an older version is stale."""
-        return self._version
-
-    async def load(self) -> None:
-        """Read every row again."""
-        async with self._sessionmaker() as session:
-            self._entries = tuple(await list_entries(session))
-        self._version += 1
+    async def _read(self, session: AsyncSession) -> list[StoredEntry]:
+        return await list_entries(session)
 
     async def add(
         self, scope: str, target: str, actions: list[str], method: str, pin_hash: str | None
@@ -141,9 +130,7 @@ class PolicyRecords:
         actions = [action.strip().lower() for action in actions if action.strip()]
         check_entry(scope, target, actions, method)
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ConfirmationPolicyEntry, entry_id)
-            if row is None:
-                raise NotFoundError(f"no policy entry {entry_id}")
+            row = await _row(session, entry_id)
             kept = pin_hash or (row.pin_hash if row.method == "pin" else None)
             if method == "pin" and not kept:
                 raise PolicyEntryInvalid("give the PIN that confirms it")
@@ -157,9 +144,7 @@ class PolicyRecords:
     async def delete(self, entry_id: int) -> None:
         """Delete an entry (the audit trail keeps what it was)."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ConfirmationPolicyEntry, entry_id)
-            if row is None:
-                raise NotFoundError(f"no policy entry {entry_id}")
+            row = await _row(session, entry_id)
             _log(session, _stored(row), "deleted")
             await session.delete(row)
         await self.load()
@@ -177,12 +162,16 @@ class PolicyRecords:
     async def set_enabled(self, entry_id: int, enabled: bool) -> None:
         """Switch an entry on or off."""
         async with self._sessionmaker.begin() as session:
-            row = await session.get(ConfirmationPolicyEntry, entry_id)
-            if row is None:
-                raise NotFoundError(f"no policy entry {entry_id}")
+            row = await _row(session, entry_id)
             row.enabled = enabled
             _log(session, _stored(row), "enabled" if enabled else "disabled")
         await self.load()
+
+
+async def _row(session: AsyncSession, entry_id: int) -> ConfirmationPolicyEntry:
+    return await stored_row(
+        session, ConfirmationPolicyEntry, entry_id, f"no policy entry {entry_id}"
+    )
 
 
 def _log(session: AsyncSession, entry: StoredEntry, change: str) -> None:

@@ -13,7 +13,7 @@ tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from itertools import chain
 
 from sqlalchemy import Table, event
@@ -70,6 +70,31 @@ class TableChanges:
 
     def _after_rollback(self, session: Session) -> None:
         session.info.pop(_INFO_KEY, None)
+
+
+class KeptRead[T]:
+    """What a reader read from some watched tables, kept until a commit touches one of them.
+
+    Without ``changes`` nothing is kept: every read reads afresh.
+    """
+
+    __slots__ = ("_changes", "_kept", "_tables")
+
+    def __init__(self, changes: TableChanges | None, *tables: str) -> None:
+        self._changes = changes
+        self._tables = tables
+        self._kept: tuple[tuple[int, ...], T] | None = None
+
+    async def read(self, fresh: Callable[[], Awaitable[T]]) -> T:
+        """What ``fresh`` read while none of the tables changed since; else read it again."""
+        # The counts are taken before reading, so a commit during the read is seen next time.
+        version = None if self._changes is None else self._changes.version(*self._tables)
+        if self._kept is not None and self._kept[0] == version:
+            return self._kept[1]
+        value = await fresh()
+        if version is not None:
+            self._kept = (version, value)
+        return value
 
 
 def _table_name(obj: object) -> str:

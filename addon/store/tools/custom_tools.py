@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
 from addon.store.models import CustomTool, CustomToolVersion, ToolCall, utcnow
+from addon.store.rows import stored_row
 from addon.text import JsonObject, JsonValue, dump_yaml
 
 Validator = Callable[[Mapping[str, JsonValue]], None]
@@ -320,10 +321,7 @@ async def undelete_tool(session: AsyncSession, tool_id: int) -> StoredTool:
 
 
 async def _tool(session: AsyncSession, tool_id: int) -> CustomTool:
-    tool = await session.get(CustomTool, tool_id)
-    if tool is None:
-        raise NotFoundError(f"no custom tool with id {tool_id}")
-    return tool
+    return await stored_row(session, CustomTool, tool_id, f"no custom tool with id {tool_id}")
 
 
 async def _check_name_free(session: AsyncSession, name: str, tool_id: int | None) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -18,10 +18,11 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from addon.errors import McpServerInvalid, NotFoundError
+from addon.errors import McpServerInvalid
 from addon.logs import header_secrets, remember_secrets, secret_forms, url_secrets
 from addon.store.models import McpServer, Secret, utcnow
-from addon.store.tools.changes import TableChanges
+from addon.store.rows import stored_row
+from addon.store.tools.changes import KeptRead, TableChanges
 from addon.text import JsonValue
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
@@ -145,17 +146,10 @@ async def set_tool_enabled(
     its server listed it is approved as the next listing finds it.
     """
     server = await _server(session, server_id)
-    tools = set(server.enabled_tools)
-    if enabled:
-        tools.add(tool)
-    else:
-        tools.discard(tool)
-    server.enabled_tools = sorted(tools)
+    server.enabled_tools = _marked(server.enabled_tools, tool, enabled)
     if enabled and approved is not None:
         _set_approved(server, tool, approved)
-    server.updated_at = utcnow()
-    await session.flush()
-    return _stored(server)
+    return await _changed(session, server)
 
 
 async def approve_tool(
@@ -164,9 +158,7 @@ async def approve_tool(
     """Approve the tool's description and schema as they are now (a change the user accepts)."""
     server = await _server(session, server_id)
     _set_approved(server, tool, approved)
-    server.updated_at = utcnow()
-    await session.flush()
-    return _stored(server)
+    return await _changed(session, server)
 
 
 async def set_tool_read_only(
@@ -174,12 +166,17 @@ async def set_tool_read_only(
 ) -> StoredMcpServer:
     """Mark one of the server's tools read-only (a dry run lets it run) or acting (held)."""
     server = await _server(session, server_id)
-    tools = set(server.read_only_tools)
-    if read_only:
-        tools.add(tool)
-    else:
-        tools.discard(tool)
-    server.read_only_tools = sorted(tools)
+    server.read_only_tools = _marked(server.read_only_tools, tool, read_only)
+    return await _changed(session, server)
+
+
+def _marked(tools: Iterable[str], tool: str, marked: bool) -> list[str]:
+    """The server's list of tools with ``tool`` in it (``marked``) or not, sorted as stored."""
+    return sorted({*tools, tool} if marked else set(tools) - {tool})
+
+
+async def _changed(session: AsyncSession, server: McpServer) -> StoredMcpServer:
+    """The server as changed now: its time moved, the change flushed."""
     server.updated_at = utcnow()
     await session.flush()
     return _stored(server)
@@ -227,14 +224,13 @@ class StoredMcpServers:
         changes: TableChanges | None = None,
     ) -> None:
         self._sessionmaker = sessionmaker
-        self._changes = changes
-        self._read: tuple[tuple[int, ...], tuple[McpServerSettings, ...]] | None = None
+        self._kept = KeptRead[tuple[McpServerSettings, ...]](changes, *_TABLES)
 
     async def servers(self) -> list[McpServerSettings]:
         """Every server with its headers, by name."""
-        version = None if self._changes is None else self._changes.version(*_TABLES)
-        if self._read is not None and self._read[0] == version:
-            return list(self._read[1])
+        return list(await self._kept.read(self._read))
+
+    async def _read(self) -> tuple[McpServerSettings, ...]:
         async with self._sessionmaker() as session:
             rows = (await session.scalars(select(McpServer).order_by(McpServer.name))).all()
             names = [row.secret_name for row in rows if row.secret_name is not None]
@@ -258,9 +254,7 @@ class StoredMcpServers:
                     _approved(row.approved_tools),
                 )
             )
-        if version is not None:
-            self._read = (version, tuple(settings))
-        return settings
+        return tuple(settings)
 
     async def approve(self, server_id: int, tool: str, description: str, parameters: str) -> None:
         """Approve a switched-on tool as first listed (it was switched on before a listing)."""
@@ -271,10 +265,7 @@ class StoredMcpServers:
 
 
 async def _server(session: AsyncSession, server_id: int) -> McpServer:
-    server = await session.get(McpServer, server_id)
-    if server is None:
-        raise NotFoundError(f"no MCP server with id {server_id}")
-    return server
+    return await stored_row(session, McpServer, server_id, f"no MCP server with id {server_id}")
 
 
 def _stored(server: McpServer) -> StoredMcpServer:

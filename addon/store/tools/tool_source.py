@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.store.models import CustomTool, CustomToolVersion
-from addon.store.tools.changes import TableChanges
+from addon.store.tools.changes import KeptRead, TableChanges
 from addon.store.tools.custom_tools import load_definition
 from addon.store.tools.stored_secrets import secret_values
 from addon.text import JsonValue
@@ -34,15 +34,18 @@ class StoredToolSource:
         changes: TableChanges | None = None,
     ) -> None:
         self._sessionmaker = sessionmaker
-        self._changes = changes
-        self._enabled: tuple[tuple[int, ...], list[Mapping[str, JsonValue]]] | None = None
-        self._secrets: tuple[tuple[int, ...], Mapping[str, str]] | None = None
+        self._enabled = KeptRead[tuple[Mapping[str, JsonValue], ...]](changes, *_TOOL_TABLES)
+        self._secrets = KeptRead[Mapping[str, str]](changes, *_SECRET_TABLES)
 
     async def enabled(self) -> list[Mapping[str, JsonValue]]:
         """The current definitions of the tools enabled and not deleted."""
-        version = self._version(_TOOL_TABLES)
-        if self._enabled is not None and self._enabled[0] == version:
-            return list(self._enabled[1])
+        return list(await self._enabled.read(self._read_enabled))
+
+    async def secrets(self) -> Mapping[str, str]:
+        """Every secret's value by name."""
+        return await self._secrets.read(self._read_secrets)
+
+    async def _read_enabled(self) -> tuple[Mapping[str, JsonValue], ...]:
         query = (
             select(CustomToolVersion.definition)
             .join(CustomTool, CustomTool.current_version_id == CustomToolVersion.id)
@@ -51,24 +54,8 @@ class StoredToolSource:
         )
         async with self._sessionmaker() as session:
             texts = (await session.scalars(query)).all()
-        definitions: list[Mapping[str, JsonValue]] = [
-            {**load_definition(text), "enabled": True} for text in texts
-        ]
-        if version is not None:
-            self._enabled = (version, definitions)
-        return list(definitions)
+        return tuple({**load_definition(text), "enabled": True} for text in texts)
 
-    async def secrets(self) -> Mapping[str, str]:
-        """Every secret's value by name."""
-        version = self._version(_SECRET_TABLES)
-        if self._secrets is not None and self._secrets[0] == version:
-            return self._secrets[1]
+    async def _read_secrets(self) -> Mapping[str, str]:
         async with self._sessionmaker() as session:
-            values = MappingProxyType(await secret_values(session))
-        if version is not None:
-            self._secrets = (version, values)
-        return values
-
-    def _version(self, tables: tuple[str, ...]) -> tuple[int, ...] | None:
-        """The tables' commit counts before reading; None (read every time) without ``changes``."""
-        return None if self._changes is None else self._changes.version(*tables)
+            return MappingProxyType(await secret_values(session))

@@ -84,16 +84,7 @@ async def list_view(request: web.Request) -> web.Response:
 
 async def create_view(request: web.Request) -> web.Response:
     """A new tool from ``definition`` (an object) or ``source`` (the editor's YAML or JSON)."""
-    body = await read_json_object(request, limit=BODY_LIMIT)
-    async with request.app[keys.STORE].sessionmaker.begin() as session:
-        tool = await stored.save_tool(
-            session,
-            _definition(body),
-            author=ingress_user(request),
-            note=_note(body),
-            validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
-        )
-    return _answer(_tool(tool), status=201)
+    return _answer(_tool(await _saved(request, None)), status=201)
 
 
 async def get_view(request: web.Request) -> web.Response:
@@ -105,17 +96,21 @@ async def get_view(request: web.Request) -> web.Response:
 
 async def save_view(request: web.Request) -> web.Response:
     """The next version of a tool."""
+    return _answer(_tool(await _saved(request, _id(request))))
+
+
+async def _saved(request: web.Request, tool_id: int | None) -> StoredTool:
+    """The request's definition saved as a new tool (no ``tool_id``) or its next version."""
     body = await read_json_object(request, limit=BODY_LIMIT)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
-        tool = await stored.save_tool(
+        return await stored.save_tool(
             session,
             _definition(body),
-            tool_id=_id(request),
+            tool_id=tool_id,
             author=ingress_user(request),
             note=_note(body),
             validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
         )
-    return _answer(_tool(tool))
 
 
 async def delete_view(request: web.Request) -> web.Response:

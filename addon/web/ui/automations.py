@@ -60,22 +60,22 @@ async def automations_view(request: web.Request) -> web.Response:
 async def approve_view(request: web.Request) -> web.Response:
     """Create the draft in Home Assistant (a panel approval)."""
     draft_id = await _posted_id(request)
-    by = f"panel ({ingress_user(request) or 'admin'})"
-    return await _change(request, "approved", request.app[keys.AUTOMATIONS].approve(draft_id, by))
+    change = request.app[keys.AUTOMATIONS].approve(draft_id, _by(request))
+    return await _change(request, "approved", change)
 
 
 async def discard_view(request: web.Request) -> web.Response:
     """Drop the draft."""
     draft_id = await _posted_id(request)
-    by = f"panel ({ingress_user(request) or 'admin'})"
-    return await _change(request, "discarded", request.app[keys.AUTOMATIONS].discard(draft_id, by))
+    change = request.app[keys.AUTOMATIONS].discard(draft_id, _by(request))
+    return await _change(request, "discarded", change)
 
 
 async def delete_view(request: web.Request) -> web.Response:
     """Delete the approved automation from Home Assistant."""
     draft_id = await _posted_id(request)
-    by = f"panel ({ingress_user(request) or 'admin'})"
-    return await _change(request, "deleted", request.app[keys.AUTOMATIONS].delete(draft_id, by))
+    change = request.app[keys.AUTOMATIONS].delete(draft_id, _by(request))
+    return await _change(request, "deleted", change)
 
 
 async def disable_view(request: web.Request) -> web.Response:
@@ -86,8 +86,9 @@ async def disable_view(request: web.Request) -> web.Response:
     shown = _shown(draft, await live_home(request))
     if shown.entity_id is None:
         return await _page(request, problem="Home Assistant has no entity for it (yet).")
-    by = f"panel ({ingress_user(request) or 'admin'})"
-    return await _change(request, "disabled", drafts.disable(draft_id, shown.entity_id, by))
+    return await _change(
+        request, "disabled", drafts.disable(draft_id, shown.entity_id, _by(request))
+    )
 
 
 async def edit_view(request: web.Request) -> web.Response:
@@ -120,6 +121,11 @@ async def _change(request: web.Request, done: str, change: Awaitable[object]) ->
         _LOGGER.warning("Automation change %s failed: %s", done, err)
         return await _page(request, problem=str(err))
     raise web.HTTPSeeOther(Urls.of(request).page("ui.automations", {"done": done}))
+
+
+def _by(request: web.Request) -> str:
+    """Who a change from the panel is credited to: the ingress user, else the admin."""
+    return f"panel ({ingress_user(request) or 'admin'})"
 
 
 def _draft_id(request: web.Request) -> int:

@@ -91,16 +91,7 @@ async def tool_create_view(request: web.Request) -> web.Response:
     form = await editor.posted_text(request)
     source = _edited(form)
     try:
-        definition = editor.parse_source(source)
-        async with request.app[keys.STORE].sessionmaker.begin() as session:
-            tool = await stored.save_tool(
-                session,
-                definition,
-                author=ingress_user(request),
-                note=form.get("note", "")[:500],
-                validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
-                source=source,
-            )
+        tool = await _save_edited(request, form, source, None)
     except CustomToolInvalid as err:
         problems = editor.place(err, source)
         fields, originals = _refused_fields(form, source)
@@ -117,17 +108,7 @@ async def tool_save_view(request: web.Request) -> web.Response:
     tool_id = _id(request)
     source = _edited(form)
     try:
-        definition = editor.parse_source(source)
-        async with request.app[keys.STORE].sessionmaker.begin() as session:
-            tool = await stored.save_tool(
-                session,
-                definition,
-                tool_id=tool_id,
-                author=ingress_user(request),
-                note=form.get("note", "")[:500],
-                validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
-                source=source,
-            )
+        tool = await _save_edited(request, form, source, tool_id)
     except CustomToolInvalid as err:
         current = await _get_tool(request)
         problems = editor.place(err, source)
@@ -143,6 +124,26 @@ async def tool_save_view(request: web.Request) -> web.Response:
         )
     _LOGGER.info("Custom tool %s saved as version %d", tool.name, tool.current.number)
     raise web.HTTPSeeOther(_tool_url(request, tool.id, "saved"))
+
+
+async def _save_edited(
+    request: web.Request, form: Mapping[str, str], source: str, tool_id: int | None
+) -> stored.StoredTool:
+    """The editor's ``source`` saved as a new tool (no ``tool_id``) or as its next version.
+
+    Raises :class:`CustomToolInvalid` when the text does not parse or the definition is refused.
+    """
+    definition = editor.parse_source(source)
+    async with request.app[keys.STORE].sessionmaker.begin() as session:
+        return await stored.save_tool(
+            session,
+            definition,
+            tool_id=tool_id,
+            author=ingress_user(request),
+            note=form.get("note", "")[:500],
+            validate=request.app.get(keys.CUSTOM_TOOL_VALIDATOR),
+            source=source,
+        )
 
 
 async def tool_try_view(request: web.Request) -> web.Response:
