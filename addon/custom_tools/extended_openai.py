@@ -46,7 +46,7 @@ from addon.custom_tools.definition import template_warnings
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.home.actions.gate import forbidden
-from addon.text import JsonObject, load_yaml
+from addon.text import JsonObject, JsonValue, load_yaml
 
 Validator = Callable[[Mapping[str, Any]], None]
 
@@ -147,7 +147,7 @@ def import_entry(entry: Any) -> JsonObject:
         definition["timeout"] = function["timeout"]
     secrets = sorted(_secrets_named(settings))
     if secrets:
-        definition["secrets"] = secrets
+        definition["secrets"] = [*secrets]
     definition[kind] = settings
     return definition
 
@@ -273,7 +273,7 @@ def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, J
 def _import_composite(sequence: Any) -> JsonObject:
     if not isinstance(sequence, list) or not sequence:
         raise Unsupported("composite: the sequence is empty")
-    steps: list[JsonObject] = []
+    steps: list[JsonValue] = []
     names: list[str] = []
     for number, step in enumerate(sequence, start=1):
         if not isinstance(step, Mapping):

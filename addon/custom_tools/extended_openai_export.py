@@ -19,7 +19,7 @@ from addon.custom_tools.extended_openai import (
     Unsupported,
     from_steps,
 )
-from addon.text import JsonObject, dump_yaml
+from addon.text import JsonObject, JsonValue, dump_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +134,7 @@ def _export_history(settings: Mapping[str, Any]) -> JsonObject:
 
 
 def _export_composite(settings: Mapping[str, Any]) -> JsonObject:
-    sequence: list[JsonObject] = []
+    sequence: list[JsonValue] = []
     for step in settings.get("steps", []):
         kind = str(step.get("kind"))
         if kind in ("history", "composite"):

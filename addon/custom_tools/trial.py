@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from addon.home.actions.gate import Decision
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +34,9 @@ class TrialRun:
         """Read the runner's trace form (``ToolRun.as_dict``) once, where the try is made."""
         return cls(
             sent=bool(detail.get("sent", False)),
-            request=detail.get("request"),
-            response=detail.get("response"),
-            steps=tuple(detail.get("steps") or ()),
+            request=_object(detail.get("request")),
+            response=_object(detail.get("response")),
+            steps=tuple(step for step in _list(detail.get("steps")) if isinstance(step, dict)),
         )
 
 
@@ -96,3 +96,11 @@ class TryTool(Protocol):
         self, definition: Mapping[str, Any], arguments: Mapping[str, Any] | str, *, dry_run: bool
     ) -> Trial:
         """Try the tool once."""
+
+
+def _object(value: JsonValue) -> JsonObject | None:
+    return value if isinstance(value, dict) else None
+
+
+def _list(value: JsonValue) -> list[JsonValue]:
+    return value if isinstance(value, list) else []

@@ -152,7 +152,9 @@ class Dispatcher:
             elif msg_type == "pong" or message.get("success"):
                 pending.future.set_result(message.get("result"))
             else:
-                error = message.get("error") or {}
+                error = message.get("error")
+                if not isinstance(error, dict):
+                    error = {}
                 pending.future.set_exception(
                     HomeAssistantCommandError(
                         str(error.get("code", "unknown_error")),

@@ -15,7 +15,7 @@ from addon.ha.routines import read_routines
 from addon.ha.script_fields import ScriptFieldsReader, read_services
 from addon.home.model.exposure import KNOWN_ASSISTANTS
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 
 async def build_model(
@@ -69,7 +69,7 @@ async def build_model(
             "snapshot_timeout",
             f"no subscribe_entities snapshot within {snapshot_timeout:g} s",
         ) from None
-    states = snapshot.get("a", {})
+    states = _objects(snapshot.get("a"))
     scripts, routines = await asyncio.gather(
         script_fields.scripts(client, services, entities, states), read_routines(client, states)
     )
@@ -86,7 +86,7 @@ async def build_model(
             name: bool(answer.get("expose_new"))
             for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
         },
-        scripts=scripts,
+        scripts=_objects(scripts),
         routines=routines,
         services=service_names(services),
     )
@@ -101,3 +101,10 @@ def service_names(services: JsonObject | HomeAssistantCommandError) -> dict[str,
         for domain, described in services.items()
         if isinstance(described, dict)
     }
+
+
+def _objects(raw: JsonValue) -> dict[str, JsonObject]:
+    """An object of objects as Home Assistant sends one (states by entity id); others dropped."""
+    if not isinstance(raw, dict):
+        return {}
+    return {key: value for key, value in raw.items() if isinstance(value, dict)}

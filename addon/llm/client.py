@@ -26,6 +26,7 @@ from addon.llm.failures import refused, root_cause, status_error
 from addon.llm.messages import (
     AssistantMessage,
     ChatMessage,
+    RequestBody,
     ToolCallRequest,
     request_body,
     to_wire,
@@ -35,7 +36,7 @@ from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
 from addon.logs import scrub
-from addon.text import JsonObject, ToolSpecs
+from addon.text import JsonObject, JsonValue, ToolSpecs
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -90,7 +91,7 @@ class Completion:
             response["reasoning"] = self.reasoning
         if self.raw_content.strip() != self.content.strip():
             response["raw_content"] = self.raw_content
-        recovered = [call.id for call in self.tool_calls if call.recovered]
+        recovered: list[JsonValue] = [call.id for call in self.tool_calls if call.recovered]
         if recovered:
             response["recovered_from_text"] = recovered
         return response
@@ -155,9 +156,9 @@ class LLMClient:
         ``response_format`` is sent as given (e.g. a strict ``json_schema``); an endpoint that
         does not support it answers 400, which the caller may take as the cue to fall back.
         """
-        request: JsonObject = {
+        request: dict[str, JsonValue | ToolSpecs] = {
             "model": self.model,
-            "messages": wire_messages(messages),
+            "messages": [*wire_messages(messages)],
             "temperature": self._temperature,
         }
         if response_format is not None:
@@ -265,7 +266,7 @@ class LLMClient:
         return vectors
 
     async def _stream(
-        self, request: JsonObject, started: float, on_text: TextSink | None, *, calls: bool
+        self, request: RequestBody, started: float, on_text: TextSink | None, *, calls: bool
     ) -> Completion:
         """Stream the answer, passing on only speech (:class:`SpeechFilter`)."""
         import httpx2  # loaded by the constructor already; see there

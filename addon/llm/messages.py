@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from addon.text import JsonObject, ToolSpecs, compact_json
+from addon.text import JsonObject, JsonValue, ToolSpecs, compact_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +122,11 @@ def _call(call: Mapping[str, Any]) -> ToolCallRequest:
     )
 
 
-def request_body(request: JsonObject) -> bytes:
+type RequestBody = Mapping[str, JsonValue | ToolSpecs]
+"""A chat request's fields as sent: JSON, and the turn's tool list that keeps its own text."""
+
+
+def request_body(request: RequestBody) -> bytes:
     """``request`` as the body the openai package would send, its tool list's text reused.
 
     The tool list is the same for every call of a turn and its text is made once

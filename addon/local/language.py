@@ -28,7 +28,7 @@ import yaml
 from hassil import Intents
 from home_assistant_intents import get_intents, get_languages
 
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -137,19 +137,20 @@ def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents
     base = get_intents(language) or {}
     with path.open(encoding="utf-8") as file:
         custom: JsonObject = yaml.safe_load(file)
-    data = {
+    base_responses = _object(base.get("responses"))
+    data: JsonObject = {
         **base,
-        "intents": custom.get("intents", {}),
-        "lists": {**base.get("lists", {}), **custom.get("lists", {})},
+        "intents": _object(custom.get("intents")),
+        "lists": {**_object(base.get("lists")), **_object(custom.get("lists"))},
         "expansion_rules": {
-            **base.get("expansion_rules", {}),
-            **custom.get("expansion_rules", {}),
+            **_object(base.get("expansion_rules")),
+            **_object(custom.get("expansion_rules")),
         },
         "responses": {
-            **base.get("responses", {}),
+            **base_responses,
             "intents": {
-                **base.get("responses", {}).get("intents", {}),
-                **(custom.get("responses") or {}).get("intents", {}),
+                **_object(base_responses.get("intents")),
+                **_object(_object(custom.get("responses")).get("intents")),
             },
         },
     }
@@ -163,10 +164,23 @@ def _parse(
     if not data:
         return None
     wanted = set(intent_names)
-    kept = {name: body for name, body in data.get("intents", {}).items() if name in wanted}
+    kept = {name: body for name, body in _object(data.get("intents")).items() if name in wanted}
     intents = Intents.from_dict({**data, "intents": kept})
-    responses: dict[str, dict[str, str]] = data.get("responses", {}).get("intents", {})
-    errors: dict[str, str] = data.get("responses", {}).get("errors", {})
+    responses = _object(data.get("responses"))
+    by_intent = _object(responses.get("intents"))
     return LanguageIntents(
-        variant, intents, {name: responses.get(name, {}) for name in kept}, errors
+        variant,
+        intents,
+        {name: _texts(by_intent.get(name)) for name in kept},
+        _texts(responses.get("errors")),
     )
+
+
+def _object(value: JsonValue) -> JsonObject:
+    """``value`` if the sentence data holds an object there; empty if it holds nothing."""
+    return value if isinstance(value, dict) else {}
+
+
+def _texts(value: JsonValue) -> dict[str, str]:
+    """The texts of an object of response templates (name to template)."""
+    return {key: text for key, text in _object(value).items() if isinstance(text, str)}

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from addon.errors import McpError
 from addon.home.actions.gate import UNLABELLED, ToolLabels
 from addon.mcp_client.source import ServerSettings
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -61,7 +61,7 @@ def labels_of(annotations: types.ToolAnnotations | None) -> ToolLabels:
 class RemoteCall:
     """What a ``tools/call`` answered."""
 
-    content: object
+    content: JsonValue
     """What the server answered: its structured content, else its text."""
     error: str | None
     """The server's own error text when it flagged the result as an error."""

@@ -232,7 +232,7 @@ class AgentEventHandler(AsyncEventHandler):
             apology = messages_for(self._agent.options.language).invalid_request
             await _Reply(self._send, None).fail(str(err), "invalid-transcript", apology)
             return
-        start_context = (
+        start_context: JsonObject | None = (
             {"conversation_id": request.conversation_id} if request.conversation_id else None
         )
         reply = _Reply(self._send, start_context)

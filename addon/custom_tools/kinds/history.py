@@ -18,7 +18,7 @@ from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepCo
 from addon.custom_tools.definition import MAX_PERIOD_S, HistorySettings
 from addon.custom_tools.kinds.service import entity_list
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 MAX_CHANGES = 20
 """State changes listed per non-numeric entity (the latest ones)."""
@@ -121,7 +121,7 @@ def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> JsonO
             "max": max(values),
             "mean": round(sum(values) / len(values), 3),
         }
-    changes = [[_stamp_seconds(at), state] for state, at in states]
+    changes: list[JsonValue] = [[_stamp_seconds(at), state] for state, at in states]
     return {
         **summary,
         "last": states[-1][0],

@@ -180,14 +180,17 @@ class RegistryEntry:
             device_class=_text_or_none(raw.get("device_class")),
             original_device_class=_text_or_none(raw.get("original_device_class")),
             options=(
-                None
-                if options is None
-                else MappingProxyType(
-                    {key: frozen_mapping(value) for key, value in options.items()}
+                MappingProxyType(
+                    {
+                        key: frozen_mapping(value if isinstance(value, dict) else None)
+                        for key, value in options.items()
+                    }
                 )
+                if isinstance(options, dict)
+                else None
             ),
             unique_id=_text_or_none(raw.get("unique_id")),
-            computed_name_alias=None in (raw.get("aliases") or ()),
+            computed_name_alias=isinstance(aliases := raw.get("aliases"), list) and None in aliases,
             labels=_aliases(raw.get("labels")),
         )
 
