@@ -74,7 +74,7 @@ class Options(BaseModel):
 
     @field_validator("llm_base_url", "fallback_base_url", "expert_base_url")
     @classmethod
-    def _http_url(cls, value: str, info: ValidationInfo) -> str:
+    def _http_url(cls, value: str, info: ValidationInfo[object]) -> str:
         value = value.strip()
         if value and not value.startswith(("http://", "https://")):
             unset = "local-only" if info.field_name == "llm_base_url" else "none"
@@ -99,7 +99,7 @@ class Options(BaseModel):
 
     @field_validator("api_token", "admin_token")
     @classmethod
-    def _token_length(cls, value: SecretStr, info: ValidationInfo) -> SecretStr:
+    def _token_length(cls, value: SecretStr, info: ValidationInfo[object]) -> SecretStr:
         secret = value.get_secret_value()
         if secret and len(secret) < 16:
             raise ValueError("must be empty or at least 16 characters")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import NDArray
 
 
 ENDPOINT_FLOOR = 0.3
@@ -37,7 +38,7 @@ class EmbeddingSource(Protocol):
         """
         ...
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """One float32 row per text."""
         ...
 
@@ -70,7 +71,7 @@ class EndpointEmbeddings:
         """:data:`ENDPOINT_FLOOR` unless told otherwise: the endpoint's model is not known here."""
         return self._floor
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Ask the endpoint; raises :class:`~addon.errors.LLMError` as every model call does."""
         # numpy comes with the first vector, not with the add-on: without an embedding source
         # (the default) nothing is embedded, and numpy would be a tenth of the memory at start.

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from addon.errors import ConfigError
 
@@ -164,7 +165,7 @@ class StaticEmbeddings:
         self,
         info: ModelInfo,
         tokenizer: WordPiece,
-        table: np.ndarray,
+        table: NDArray[np.float32],
         stop_words: frozenset[str] = frozenset(),
     ) -> None:
         self._info = info
@@ -187,7 +188,7 @@ class StaticEmbeddings:
         """The length of every vector."""
         return int(self._table.shape[1])
 
-    def vector(self, text: str) -> np.ndarray:
+    def vector(self, text: str) -> NDArray[np.float32]:
         """One text's unit vector; zeros for a text with no known token.
 
         Function words ("does", "what", "the") are left out unless nothing else is left: in a
@@ -201,10 +202,10 @@ class StaticEmbeddings:
             return np.zeros(self.dims, dtype=np.float32)
         mean = self._table[ids].mean(axis=0)
         norm = float(np.linalg.norm(mean))
-        unit: np.ndarray = mean / norm if norm else mean
+        unit: NDArray[np.float32] = mean / norm if norm else mean
         return unit
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """One row per text, computed in place: far cheaper than a hop to a thread."""
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
