@@ -8,9 +8,11 @@ holds only the keys: :mod:`addon.app` sets the plain values, and each resource's
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
+
+from addon.text import JsonValue
 
 if TYPE_CHECKING:
     from addon.agent.automations import AutomationDrafts
@@ -61,7 +63,7 @@ CUSTOM_TOOLS: web.AppKey[CustomToolProvider] = web.AppKey("custom_tools")
 """The enabled custom tools as the agent's turns offer them."""
 # The definition parser custom tools are checked with before they are stored (set by the app;
 # the store's own checks alone when absent).
-CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, Any]], None]] = web.AppKey(
+CUSTOM_TOOL_VALIDATOR: web.AppKey[Callable[[Mapping[str, JsonValue]], None]] = web.AppKey(
     "custom_tool_validator"
 )
 EMBEDDINGS: web.AppKey[EmbeddingSource | None] = web.AppKey("embeddings")

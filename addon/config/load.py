@@ -14,7 +14,6 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
@@ -25,7 +24,7 @@ from addon.config.settings import (
     Settings,
 )
 from addon.errors import ConfigError
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 SUPERVISOR_URL = "http://supervisor"
 SUPERVISOR_WEBSOCKET_URL = "ws://supervisor/core/websocket"
@@ -134,7 +133,7 @@ def read_options_file(path: Path) -> JsonObject:
     return loaded
 
 
-def validate_options(raw: Mapping[str, Any]) -> Options:
+def validate_options(raw: Mapping[str, JsonValue]) -> Options:
     """Validate raw option values; the first problem becomes one ConfigError line."""
     try:
         return Options.model_validate(dict(raw))

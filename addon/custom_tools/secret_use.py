@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 REQUEST_FIELDS = ("url", "query", "headers", "body")
 """Where a ``rest`` request may use a secret: nowhere else in any definition."""
@@ -34,7 +33,7 @@ def _uses_secrets(text: str) -> bool:
     return any(_SECRETS_WORD.search(block) for block in _MARKUP_BLOCK.findall(text))
 
 
-def settings_texts(value: Any, path: str, kind: str) -> Iterator[tuple[str, str, bool]]:
+def settings_texts(value: object, path: str, kind: str) -> Iterator[tuple[str, str, bool]]:
     """Every string in a kind's dumped settings: (path, text, whether a rest request holds it)."""
     if isinstance(value, str):
         head = path.split(".")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from addon.home.actions.gate import Decision
 from addon.text import JsonObject, JsonValue
@@ -93,7 +93,11 @@ class TryTool(Protocol):
     """
 
     async def __call__(
-        self, definition: Mapping[str, Any], arguments: Mapping[str, Any] | str, *, dry_run: bool
+        self,
+        definition: Mapping[str, JsonValue],
+        arguments: Mapping[str, JsonValue] | str,
+        *,
+        dry_run: bool,
     ) -> Trial:
         """Try the tool once."""
 

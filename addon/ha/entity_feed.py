@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from addon.home.model.live import HomeModel
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -26,7 +25,7 @@ class EntityFeed:
         self._model: HomeModel | None = None
         self._retired = False
 
-    def __call__(self, event: Any) -> None:
+    def __call__(self, event: JsonValue) -> None:
         """Take the snapshot, keep a diff for the model being built, or apply it."""
         if self._retired:
             return

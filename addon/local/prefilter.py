@@ -36,7 +36,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hassil import Intents
 from hassil.expression import Sentence
@@ -556,7 +555,7 @@ def _filing_order(clause: frozenset[Atom]) -> tuple[int, int, list[tuple[str, st
     return (rank, len(clause), sorted(map(atom_order, clause)))
 
 
-def _fits(data: IntentData, context: dict[str, Any] | None) -> bool:
+def _fits(data: IntentData, context: dict[str, object] | None) -> bool:
     """Whether hassil tries a value with ``context`` in ``data``'s block: its test, verbatim."""
     if data.requires_context and not check_required_context(
         data.requires_context, context, allow_missing_keys=True

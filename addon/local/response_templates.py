@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -45,7 +44,7 @@ class ResponseTemplates:
         self._lenient = ImmutableSandboxedEnvironment(autoescape=False)
         self._compiled: dict[tuple[str, str], jinja2.Template | None] = {}
 
-    def render(self, intent: str, key: str, variables: Mapping[str, Any]) -> str | None:
+    def render(self, intent: str, key: str, variables: Mapping[str, object]) -> str | None:
         """The rendered, whitespace-collapsed speech; None when missing or failing.
 
         An empty rendering is kept: HassNevermind's template is "" on purpose (say nothing).
@@ -62,7 +61,7 @@ class ResponseTemplates:
             return None
         return " ".join(text.split())
 
-    def render_error(self, key: str, variables: Mapping[str, Any]) -> str | None:
+    def render_error(self, key: str, variables: Mapping[str, object]) -> str | None:
         """Home Assistant's error sentence ``key`` with ``variables``; None when missing or failing.
 
         An empty rendering counts as failing: a failure must be said.

@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Mapping
-from typing import Any
 
 from addon.home.actions.response import IntentResult, ResponseType, StateReport, TargetType
 from addon.home.model.records import EntityIdParts
@@ -82,7 +81,7 @@ def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, obj
     unmatched = [TemplateState(report) for report in result.unmatched_states]
     by_id = {state.entity_id: state for state in (*matched, *unmatched)}
 
-    def state_attr(entity_id: str, attribute: str) -> Any:
+    def state_attr(entity_id: str, attribute: str) -> object:
         state = by_id.get(entity_id)
         if state is None:
             return None
@@ -101,7 +100,7 @@ def template_variables(match: LocalMatch, result: IntentResult) -> dict[str, obj
     }
 
 
-def _revived(speech_slots: Mapping[str, Any]) -> dict[str, object]:
+def _revived(speech_slots: Mapping[str, object]) -> dict[str, object]:
     """Speech slots with ISO ``time``/``date`` strings turned back into the objects HA passes.
 
     Our results keep them as strings so they stay JSON; the templates read ``slots.time.hour``.

@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from addon.errors import McpError
 from addon.home.actions.gate import UNLABELLED, ToolLabels
@@ -96,7 +96,12 @@ class Connector:
         return await self._with_client(server, deadline_s, ask)
 
     async def call_tool(
-        self, server: ServerSettings, name: str, arguments: Mapping[str, Any], *, deadline_s: float
+        self,
+        server: ServerSettings,
+        name: str,
+        arguments: Mapping[str, JsonValue],
+        *,
+        deadline_s: float,
     ) -> RemoteCall:
         """Call ``name`` with ``arguments``; raises McpError when the call did not happen."""
         started = time.perf_counter()

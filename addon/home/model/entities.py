@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from addon.home.model.exposure import (
     CONVERSATION,
@@ -20,6 +19,7 @@ from addon.home.model.exposure import (
 from addon.home.model.names import normalize_name
 from addon.home.model.records import Area, Device, EntityState, RegistryEntry
 from addon.home.model.release import BASELINE, Release
+from addon.text import JsonValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ def make_entity(
     state: EntityState | None,
     devices: Mapping[str, Device],
     areas: Mapping[str, Area],
-    listed: Mapping[str, Any] | None,
+    listed: Mapping[str, JsonValue] | None,
     expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW,
     release: Release = BASELINE,
 ) -> Entity:

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from addon.home.model.records import EntityState, RegistryEntry
 from addon.home.model.release import BASELINE, Release
+from addon.text import JsonValue
 
 KNOWN_ASSISTANTS = ("cloud.alexa", "cloud.google_assistant", "conversation")
 """The assistants Home Assistant keeps exposure settings for."""
@@ -106,7 +106,7 @@ def should_expose(
     *,
     entry: RegistryEntry | None,
     state: EntityState | None,
-    listed: Mapping[str, Any] | None,
+    listed: Mapping[str, JsonValue] | None,
     expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW,
     release: Release = BASELINE,
 ) -> bool:
