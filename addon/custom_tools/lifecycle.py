@@ -9,7 +9,6 @@ agent exists, which gives it a turn's confirmation policy (:mod:`addon.agent.lif
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -19,6 +18,7 @@ from addon.custom_tools.definition import parse_definition
 from addon.custom_tools.runner import Runner
 from addon.custom_tools.source import StaticSource
 from addon.ha.custom_tools_port import HomeAssistantToolPort
+from addon.text import JsonValue
 from addon.tools.custom import CustomToolProvider
 from addon.tools.home_tools import builtin_tool_names
 
@@ -39,14 +39,14 @@ async def custom_tools_ctx(app: web.Application) -> AsyncIterator[None]:
         await session.close()
 
 
-def definition_check() -> Callable[[Mapping[str, Any]], None]:
+def definition_check() -> Callable[[Mapping[str, JsonValue]], None]:
     """The parser the agent runs custom tools with, as the check a definition passes to be saved.
 
     The built-in tools' names are reserved: a custom tool may not take one.
     """
     reserved = builtin_tool_names()
 
-    def check(data: Mapping[str, Any]) -> None:
+    def check(data: Mapping[str, JsonValue]) -> None:
         parse_definition(data, reserved=reserved)
 
     return check

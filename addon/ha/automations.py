@@ -11,10 +11,10 @@ Home Assistant's own automation editor does.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 from urllib.parse import quote
 
 from addon.ha.client import HomeAssistantClient
+from addon.text import JsonValue
 
 _PARTS = ("triggers", "conditions", "actions")
 
@@ -26,7 +26,10 @@ class HomeAssistantAutomations:
         self._client = client
 
     async def validate(
-        self, triggers: Sequence[Any], conditions: Sequence[Any], actions: Sequence[Any]
+        self,
+        triggers: Sequence[JsonValue],
+        conditions: Sequence[JsonValue],
+        actions: Sequence[JsonValue],
     ) -> tuple[str, ...]:
         """Home Assistant's objection to each invalid part, as ``"<part>: <error>"``."""
         answer = await self._client.command(
@@ -44,7 +47,7 @@ class HomeAssistantAutomations:
                 problems.append(f"{part}: {verdict.get('error') or 'invalid'}")
         return tuple(problems)
 
-    async def create(self, automation_id: str, config: Mapping[str, Any]) -> None:
+    async def create(self, automation_id: str, config: Mapping[str, JsonValue]) -> None:
         """Create (or replace) the automation; Home Assistant reloads its automations."""
         await self._client.rest_post(_path(automation_id), dict(config))
 

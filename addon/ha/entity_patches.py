@@ -18,23 +18,24 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from addon.errors import HomeAssistantError, HomeAssistantUnavailableError
 from addon.ha.client import HomeAssistantClient
 from addon.home.model.records import RegistryEntry
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
 Entries = Mapping[str, RegistryEntry | None]
 
 
-def patched_ids(event: Any) -> list[str] | None:
+def patched_ids(event: JsonValue) -> list[str] | None:
     """The entity ids an ``entity_registry_updated`` event names; None if it names none."""
     data = event.get("data") if isinstance(event, dict) else None
-    if not isinstance(data, dict) or not isinstance(data.get("entity_id"), str):
+    entity_id = data.get("entity_id") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(entity_id, str):
         return None
-    ids = [data["entity_id"]]
+    ids = [entity_id]
     old = data.get("old_entity_id")
     if isinstance(old, str) and old != ids[0]:
         ids.append(old)
@@ -120,7 +121,7 @@ class EntityPatches:
             self._settled()
 
 
-def _entries(entity_ids: list[str], answer: Any) -> dict[str, RegistryEntry | None]:
+def _entries(entity_ids: list[str], answer: JsonValue) -> dict[str, RegistryEntry | None]:
     """``get_entries``' answer as entries (None: no such entry any more)."""
     if not isinstance(answer, Mapping):
         raise TypeError(f"get_entries answered {type(answer).__name__}, not an object")

@@ -39,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from addon.errors import (
     HomeAssistantError,
@@ -53,6 +52,7 @@ from addon.ha.script_fields import SCRIPT_DOMAIN, ScriptFieldsReader
 from addon.ha.snapshot import build_model
 from addon.home.model.live import HomeModel
 from addon.home.model.records import RegistryEntry
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -313,7 +313,7 @@ class HomeSync:
         except Exception as err:  # boundary: the link must come up even if the home cannot
             self._retry_later("on connect", err)
 
-    def _on_registry_event(self, event: Any) -> None:
+    def _on_registry_event(self, event: JsonValue) -> None:
         event_type = event.get("event_type") if isinstance(event, dict) else event
         if event_type == ENTITY_REGISTRY_EVENT and self._model is not None:
             entity_ids = patched_ids(event)
@@ -347,7 +347,7 @@ class HomeSync:
         _LOGGER.warning("Could not patch the home model (%s); taking a new snapshot", why)
         self._want_snapshot()
 
-    def _on_service_event(self, event: Any) -> None:
+    def _on_service_event(self, event: JsonValue) -> None:
         """Refresh when a script's service changes; other domains' services do not matter."""
         data = event.get("data") if isinstance(event, dict) else None
         if isinstance(data, dict) and data.get("domain") == SCRIPT_DOMAIN:

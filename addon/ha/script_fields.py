@@ -15,11 +15,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -52,8 +51,8 @@ class ScriptFieldsReader:
         self,
         client: HomeAssistantClient,
         services: JsonObject | HomeAssistantCommandError,
-        entities: Iterable[Mapping[str, Any]],
-        states: Mapping[str, Mapping[str, Any]],
+        entities: Iterable[Mapping[str, JsonValue]],
+        states: Mapping[str, Mapping[str, JsonValue]],
     ) -> JsonObject:
         """``get_services``' ``script`` domain, or the same built from each script's config.
 
@@ -104,7 +103,7 @@ class ScriptFieldsReader:
 
 
 async def _script_config(
-    client: HomeAssistantClient, entry: Mapping[str, Any]
+    client: HomeAssistantClient, entry: Mapping[str, JsonValue]
 ) -> JsonObject | None:
     """One script's service description from its config, as ``get_services`` would give it.
 

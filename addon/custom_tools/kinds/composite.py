@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -18,7 +17,7 @@ from addon.custom_tools.context import ActedOn, RenderedRequest, StepContext, St
 from addon.custom_tools.definition import CompositeSettings, RestSettings
 from addon.custom_tools.kinds.shaping import resolve_pointer
 from addon.errors import CustomToolCallError, HomeAgentError
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 StepRunner = Callable[[str, BaseModel, StepContext], Awaitable[StepResult]]
 
@@ -29,7 +28,7 @@ class StepRecord:
 
     name: str
     kind: str
-    result: Any
+    result: JsonValue
     request: RenderedRequest | None
     sent: bool
     error: str | None = None
