@@ -96,7 +96,7 @@ def _home(model: HomeModel, entities: list[Entity], name: str, language: str) ->
         }
         if kept:
             item["attributes"] = kept
-        item["supported_features"] = int(state.attributes.get("supported_features") or 0)
+        item["supported_features"] = _whole(state.attributes.get("supported_features"))
         listed.append(item)
     return {
         "name": name,
@@ -200,7 +200,12 @@ def _area_lights(model: HomeModel, lights: list[Entity], add: _AddTask) -> None:
         state = model.state(light.entity_id)
         modes = state.attributes.get("supported_color_modes") if state else None
         area_id = light.area_id
-        if area_id is not None and area_id in model.areas and modes and set(modes) - {"onoff"}:
+        if (
+            area_id is not None
+            and area_id in model.areas
+            and isinstance(modes, list)
+            and set(modes) - {"onoff"}
+        ):
             by_area[area_id].append(light)
     for area_id, members in by_area.items():
         area = model.areas[area_id]
@@ -224,7 +229,14 @@ def _asks(
 
 def _features(model: HomeModel, entity: Entity) -> int:
     state = model.state(entity.entity_id)
-    return int(state.attributes.get("supported_features") or 0) if state else 0
+    return _whole(state.attributes.get("supported_features")) if state else 0
+
+
+def _whole(value: JsonValue) -> int:
+    """A whole-number attribute (``supported_features``) as Home Assistant sends it; 0 if unset."""
+    if isinstance(value, int | float | str) and value:
+        return int(value)
+    return 0
 
 
 def _plain(value: object) -> JsonValue:

@@ -15,14 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
 
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_EMPTY: Mapping[str, JsonValue] = MappingProxyType({})
 
 
-def _aliases(raw: Any) -> tuple[str, ...]:
+def _aliases(raw: object) -> tuple[str, ...]:
     """Aliases as a tuple of strings, in Home Assistant's order, without its name placeholder.
 
     Home Assistant sends a list. From 2026.x an entity's list holds a null where the entity's
@@ -31,17 +30,34 @@ def _aliases(raw: Any) -> tuple[str, ...]:
     :meth:`RegistryEntry.from_ha` records it separately. Blank aliases are dropped as Home
     Assistant drops them when they are set.
     """
-    if not raw:
+    if not isinstance(raw, list | tuple):
         return ()
     return tuple(text for alias in raw if alias is not None and (text := str(alias).strip()))
 
 
-def _text_or_none(raw: Any) -> str | None:
+def _text_or_none(raw: object) -> str | None:
     """A string field that Home Assistant may send as null."""
     return None if raw is None else str(raw)
 
 
-def frozen_mapping(raw: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def _object(raw: JsonValue) -> Mapping[str, JsonValue]:
+    """An object Home Assistant sent; empty where it sent none (or something else)."""
+    return raw if isinstance(raw, dict) else _EMPTY
+
+
+def _keys(raw: JsonValue) -> list[str]:
+    """A list of keys Home Assistant sent (a diff's removed attributes)."""
+    return [key for key in raw if isinstance(key, str)] if isinstance(raw, list) else []
+
+
+def _seconds(raw: JsonValue) -> float:
+    """A timestamp Home Assistant sent (seconds); refused if it is not a number."""
+    if isinstance(raw, int | float | str) and not isinstance(raw, bool):
+        return float(raw)
+    raise TypeError(f"not a timestamp: {raw!r}")
+
+
+def frozen_mapping(raw: Mapping[str, JsonValue] | None) -> Mapping[str, JsonValue]:
     """A read-only copy, so records shared between a model and its copies cannot be changed."""
     if not raw:
         return _EMPTY
@@ -58,13 +74,13 @@ class Floor:
     level: int | None = None
 
     @classmethod
-    def from_ha(cls, raw: Mapping[str, Any]) -> Floor:
+    def from_ha(cls, raw: Mapping[str, JsonValue]) -> Floor:
         """Parse one floor registry entry."""
         return cls(
             floor_id=str(raw["floor_id"]),
             name=str(raw.get("name") or raw["floor_id"]),
             aliases=_aliases(raw.get("aliases")),
-            level=raw.get("level"),
+            level=level if isinstance(level := raw.get("level"), int) else None,
         )
 
 
@@ -89,7 +105,7 @@ class Area:
         return self.area_id
 
     @classmethod
-    def from_ha(cls, raw: Mapping[str, Any]) -> Area:
+    def from_ha(cls, raw: Mapping[str, JsonValue]) -> Area:
         """Parse one area registry entry."""
         return cls(
             area_id=str(raw["area_id"]),
@@ -114,7 +130,7 @@ class Device:
     labels: tuple[str, ...] = ()
 
     @classmethod
-    def from_ha(cls, raw: Mapping[str, Any]) -> Device:
+    def from_ha(cls, raw: Mapping[str, JsonValue]) -> Device:
         """Parse one device registry entry; the user's name wins over the integration's."""
         return cls(
             device_id=str(raw["id"]),
@@ -150,7 +166,7 @@ class RegistryEntry:
     has_entity_name: bool = False
     device_class: str | None = None
     original_device_class: str | None = None
-    options: Mapping[str, Mapping[str, Any]] | None = None
+    options: Mapping[str, Mapping[str, JsonValue]] | None = None
     unique_id: str | None = None
     computed_name_alias: bool = False
     """The aliases include the computed name: a null in 2026.11's list (``COMPUTED_NAME``),
@@ -160,7 +176,7 @@ class RegistryEntry:
 
     @classmethod
     def from_ha(
-        cls, listed: Mapping[str, Any], details: Mapping[str, Any] | None = None
+        cls, listed: Mapping[str, JsonValue], details: Mapping[str, JsonValue] | None = None
     ) -> RegistryEntry:
         """Merge a list entry with its ``get_entries`` details (which win where both say)."""
         raw: JsonObject = {**listed, **(details or {})}
@@ -241,10 +257,10 @@ class EntityState(EntityIdParts):
 
     entity_id: str
     state: str
-    attributes: Mapping[str, Any]
+    attributes: Mapping[str, JsonValue]
     last_changed: float
     last_updated: float
-    context: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    context: Mapping[str, JsonValue] = field(default_factory=lambda: _EMPTY)
 
     @property
     def name(self) -> str:
@@ -253,20 +269,20 @@ class EntityState(EntityIdParts):
         return str(friendly) if friendly else self.object_id.replace("_", " ")
 
     @classmethod
-    def from_compressed(cls, entity_id: str, raw: Mapping[str, Any]) -> EntityState:
+    def from_compressed(cls, entity_id: str, raw: Mapping[str, JsonValue]) -> EntityState:
         """Parse a compressed state (``s``, ``a``, ``c``, ``lc``, optional ``lu``)."""
-        last_changed = float(raw.get("lc") or 0.0)
+        last_changed = _seconds(raw.get("lc") or 0.0)
         return cls(
             entity_id=entity_id,
             state=str(raw.get("s", "")),
-            attributes=frozen_mapping(raw.get("a")),
+            attributes=frozen_mapping(_object(raw.get("a"))),
             last_changed=last_changed,
-            last_updated=float(raw.get("lu") or last_changed),
+            last_updated=_seconds(raw.get("lu") or last_changed),
             context=merge_context(_EMPTY, raw.get("c")),
         )
 
 
-def merge_context(old: Mapping[str, Any], change: Any) -> Mapping[str, Any]:
+def merge_context(old: Mapping[str, JsonValue], change: JsonValue) -> Mapping[str, JsonValue]:
     """Apply a compressed context: a bare string is a new id, a dict updates the given keys."""
     merged = {"id": None, "parent_id": None, "user_id": None, **old}
     if isinstance(change, str):
@@ -276,29 +292,31 @@ def merge_context(old: Mapping[str, Any], change: Any) -> Mapping[str, Any]:
     return MappingProxyType(merged)
 
 
-def apply_state_diff(old: EntityState, diff: Mapping[str, Any]) -> tuple[EntityState, set[str]]:
+def apply_state_diff(
+    old: EntityState, diff: Mapping[str, JsonValue]
+) -> tuple[EntityState, set[str]]:
     """Apply one ``subscribe_entities`` ``c`` entry; also the attribute keys it touched."""
-    plus: Mapping[str, Any] = diff.get("+") or {}
-    minus: Mapping[str, Any] = diff.get("-") or {}
+    plus = _object(diff.get("+"))
+    minus = _object(diff.get("-"))
     touched: set[str] = set()
     attributes = old.attributes
-    added = plus.get("a")
-    removed = minus.get("a")
+    added = _object(plus.get("a"))
+    removed = _keys(minus.get("a"))
     if added or removed:
         merged = dict(attributes)
         if added:
             merged.update(added)
             touched.update(added)
-        for key in removed or ():
+        for key in removed:
             merged.pop(key, None)
             touched.add(key)
         attributes = frozen_mapping(merged)
     last_changed, last_updated = old.last_changed, old.last_updated
     if "lc" in plus:
         # A new last_changed implies the same last_updated (messages.py _state_diff_event).
-        last_changed = last_updated = float(plus["lc"])
+        last_changed = last_updated = _seconds(plus["lc"])
     elif "lu" in plus:
-        last_updated = float(plus["lu"])
+        last_updated = _seconds(plus["lu"])
     new = replace(
         old,
         state=str(plus["s"]) if "s" in plus else old.state,
@@ -323,15 +341,15 @@ class ScriptField:
     description: str | None = None
     required: bool = False
     selector: str | None = None
-    selector_config: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    selector_config: Mapping[str, JsonValue] = field(default_factory=lambda: _EMPTY)
 
     @classmethod
-    def from_ha(cls, key: str, raw: Any) -> ScriptField:
+    def from_ha(cls, key: str, raw: JsonValue) -> ScriptField:
         """Parse one field; a selector is a one-key mapping from its type to its settings."""
-        config: Mapping[str, Any] = raw if isinstance(raw, Mapping) else _EMPTY
+        config: Mapping[str, JsonValue] = raw if isinstance(raw, Mapping) else _EMPTY
         selector = config.get("selector")
         selector_type: str | None = None
-        settings: Any = None
+        settings: JsonValue = None
         if isinstance(selector, Mapping) and selector:
             selector_type, settings = next(iter(selector.items()))
         return cls(
@@ -359,7 +377,7 @@ class ScriptService:
     fields: tuple[ScriptField, ...] = ()
 
     @classmethod
-    def from_ha(cls, service: str, raw: Mapping[str, Any]) -> ScriptService:
+    def from_ha(cls, service: str, raw: Mapping[str, JsonValue]) -> ScriptService:
         """Parse one entry of ``get_services``' ``script`` domain."""
         fields = raw.get("fields")
         return cls(
