@@ -19,7 +19,6 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
 
 from addon.home.model.entities import Entity, make_entity
 from addon.home.model.exposure import (
@@ -43,6 +42,7 @@ from addon.home.model.records import (
 )
 from addon.home.model.release import BASELINE, Release
 from addon.home.model.routines import Routines
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -82,10 +82,10 @@ class HomeModel:
 
     def __init__(self) -> None:
         """An empty home; use :meth:`build`."""
-        self._config: Mapping[str, Any] = MappingProxyType({})
+        self._config: Mapping[str, JsonValue] = MappingProxyType({})
         self._devices: Mapping[str, Device] = MappingProxyType({})
         self._entries: Mapping[str, RegistryEntry] = MappingProxyType({})
-        self._exposure: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+        self._exposure: Mapping[str, Mapping[str, JsonValue]] = MappingProxyType({})
         self._expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW
         self._scripts: Mapping[str, ScriptService] = MappingProxyType({})
         self._services: Mapping[str, tuple[str, ...]] = MappingProxyType({})
@@ -109,16 +109,16 @@ class HomeModel:
     def build(
         cls,
         *,
-        config: Mapping[str, Any],
-        areas: Iterable[Mapping[str, Any]],
-        floors: Iterable[Mapping[str, Any]],
-        devices: Iterable[Mapping[str, Any]],
-        entities: Iterable[Mapping[str, Any]],
-        entity_details: Mapping[str, Mapping[str, Any] | None],
-        exposure: Mapping[str, Mapping[str, Any]],
-        states: Mapping[str, Mapping[str, Any]],
+        config: Mapping[str, JsonValue],
+        areas: Iterable[Mapping[str, JsonValue]],
+        floors: Iterable[Mapping[str, JsonValue]],
+        devices: Iterable[Mapping[str, JsonValue]],
+        entities: Iterable[Mapping[str, JsonValue]],
+        entity_details: Mapping[str, Mapping[str, JsonValue] | None],
+        exposure: Mapping[str, Mapping[str, JsonValue]],
+        states: Mapping[str, Mapping[str, JsonValue]],
         expose_new: Mapping[str, bool] | None = None,
-        scripts: Mapping[str, Mapping[str, Any]] | None = None,
+        scripts: Mapping[str, Mapping[str, JsonValue]] | None = None,
         routines: Routines | None = None,
         services: Mapping[str, Iterable[str]] | None = None,
     ) -> HomeModel:
@@ -260,7 +260,7 @@ class HomeModel:
     # Lookups ------------------------------------------------------------------------------
 
     @property
-    def config(self) -> Mapping[str, Any]:
+    def config(self) -> Mapping[str, JsonValue]:
         """``get_config``'s result (location name, language, unit system, time zone, …)."""
         return self._config
 
@@ -346,7 +346,7 @@ class HomeModel:
         candidates = (self._entities[entity_id] for entity_id in self.index.order)
         return [entity for entity in candidates if self.is_exposed(entity, assistant)]
 
-    def lists_exposure(self, listed: Mapping[str, Mapping[str, Any]]) -> bool:
+    def lists_exposure(self, listed: Mapping[str, Mapping[str, JsonValue]]) -> bool:
         """Whether ``listed`` (``expose_entity/list``'s ``exposed_entities``) is what we read.
 
         Exposing an entity without a registry entry fires no event, so a turn that found a
@@ -391,7 +391,7 @@ class HomeModel:
 
     # Changes ------------------------------------------------------------------------------
 
-    def apply_entity_diff(self, event: Mapping[str, Any]) -> list[str]:
+    def apply_entity_diff(self, event: Mapping[str, JsonValue]) -> list[str]:
         """Apply one ``subscribe_entities`` event; return the entity ids it changed.
 
         ``a`` adds (or replaces) compressed states, ``c`` changes them (``+`` sets ``s``,
@@ -400,27 +400,30 @@ class HomeModel:
         add first, so it can only be a stale event from before a resubscribe.
         """
         changed: list[str] = []
-        for entity_id, raw in (event.get("a") or {}).items():
-            self._put_state(EntityState.from_compressed(entity_id, raw), rederive=True)
+        for entity_id, raw in _objects(event.get("a")).items():
+            self._put_state(EntityState.from_compressed(entity_id, _object(raw)), rederive=True)
             changed.append(entity_id)
-        for entity_id, diff in (event.get("c") or {}).items():
+        for entity_id, diff in _objects(event.get("c")).items():
             old = self._states.get(entity_id)
             if old is None:
                 _LOGGER.debug("state change for unknown entity %s skipped", entity_id)
                 continue
-            new, touched = apply_state_diff(old, diff)
+            new, touched = apply_state_diff(old, _object(diff))
             self._put_state(new, rederive=bool(touched & _DERIVED_ATTRIBUTES))
             changed.append(entity_id)
-        for entity_id in event.get("r") or ():
-            if self._remove_state(entity_id):
-                changed.append(entity_id)
+        removed = event.get("r") or []
+        if not isinstance(removed, list):
+            raise TypeError(f"not a list of removed entities: {removed!r}")
+        for gone in removed:
+            if self._remove_state(str(gone)):
+                changed.append(str(gone))
         return changed
 
     def set_state(
         self,
         entity_id: str,
         state: str,
-        attributes: Mapping[str, Any] | None = None,
+        attributes: Mapping[str, JsonValue] | None = None,
         *,
         when: float | None = None,
     ) -> EntityState:
@@ -493,3 +496,15 @@ class HomeModel:
         else:
             self._entities.pop(entity_id, None)
         return True
+
+
+def _objects(raw: JsonValue) -> JsonObject:
+    """An event's states or diffs by entity id; a malformed part is refused (the home re-syncs)."""
+    return {} if raw is None else _object(raw)
+
+
+def _object(raw: JsonValue) -> JsonObject:
+    """A part of an event that must be an object; anything else is refused."""
+    if not isinstance(raw, dict):
+        raise TypeError(f"not an object: {raw!r}")
+    return raw
