@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from typing import Any
 from urllib.parse import quote
 
 from addon.errors import HomeAgentError, HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.home.model.routines import Routines
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ RELOAD_EVENTS = ("automation_reloaded", "scene_reloaded")
 
 
 async def read_routines(
-    client: HomeAssistantClient, states: Mapping[str, Mapping[str, Any]]
+    client: HomeAssistantClient, states: Mapping[str, Mapping[str, JsonValue]]
 ) -> Routines:
     """The configurations of every script, automation and scene in ``states`` (compressed)."""
     by_domain: dict[str, list[str]] = {"script": [], "automation": [], "scene": []}
@@ -50,10 +50,10 @@ async def read_routines(
 
 async def _configs(
     client: HomeAssistantClient, domain: str, entity_ids: list[str]
-) -> dict[str, Mapping[str, Any]]:
+) -> dict[str, Mapping[str, JsonValue]]:
     command = CONFIG_COMMANDS[domain]
 
-    async def one(entity_id: str) -> Mapping[str, Any] | None:
+    async def one(entity_id: str) -> Mapping[str, JsonValue] | None:
         try:
             answer = await client.command({"type": command, "entity_id": entity_id})
         except HomeAssistantCommandError as err:
@@ -71,9 +71,9 @@ async def _configs(
 
 
 async def _scenes(
-    client: HomeAssistantClient, states: Mapping[str, Mapping[str, Any]]
-) -> dict[str, Mapping[str, Any]]:
-    async def one(scene_id: str) -> Mapping[str, Any] | None:
+    client: HomeAssistantClient, states: Mapping[str, Mapping[str, JsonValue]]
+) -> dict[str, Mapping[str, JsonValue]]:
+    async def one(scene_id: str) -> Mapping[str, JsonValue] | None:
         try:
             answer = await client.rest_get(f"/config/scene/config/{quote(scene_id, safe='')}")
         except HomeAgentError as err:  # REST may be unreachable: the entity list still judges

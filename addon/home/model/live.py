@@ -19,7 +19,6 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
 
 from addon.home.model.entities import Entity, make_entity
 from addon.home.model.exposure import (
@@ -39,10 +38,13 @@ from addon.home.model.records import (
     ScriptService,
     apply_state_diff,
     frozen_mapping,
+    json_keys,
+    json_object,
     merge_context,
 )
 from addon.home.model.release import BASELINE, Release
 from addon.home.model.routines import Routines
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -82,10 +84,10 @@ class HomeModel:
 
     def __init__(self) -> None:
         """An empty home; use :meth:`build`."""
-        self._config: Mapping[str, Any] = MappingProxyType({})
+        self._config: Mapping[str, JsonValue] = MappingProxyType({})
         self._devices: Mapping[str, Device] = MappingProxyType({})
         self._entries: Mapping[str, RegistryEntry] = MappingProxyType({})
-        self._exposure: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+        self._exposure: Mapping[str, Mapping[str, JsonValue]] = MappingProxyType({})
         self._expose_new: Mapping[str, bool] = DEFAULT_EXPOSE_NEW
         self._scripts: Mapping[str, ScriptService] = MappingProxyType({})
         self._services: Mapping[str, tuple[str, ...]] = MappingProxyType({})
@@ -109,16 +111,16 @@ class HomeModel:
     def build(
         cls,
         *,
-        config: Mapping[str, Any],
-        areas: Iterable[Mapping[str, Any]],
-        floors: Iterable[Mapping[str, Any]],
-        devices: Iterable[Mapping[str, Any]],
-        entities: Iterable[Mapping[str, Any]],
-        entity_details: Mapping[str, Mapping[str, Any] | None],
-        exposure: Mapping[str, Mapping[str, Any]],
-        states: Mapping[str, Mapping[str, Any]],
+        config: Mapping[str, JsonValue],
+        areas: Iterable[Mapping[str, JsonValue]],
+        floors: Iterable[Mapping[str, JsonValue]],
+        devices: Iterable[Mapping[str, JsonValue]],
+        entities: Iterable[Mapping[str, JsonValue]],
+        entity_details: Mapping[str, Mapping[str, JsonValue] | None],
+        exposure: Mapping[str, Mapping[str, JsonValue]],
+        states: Mapping[str, Mapping[str, JsonValue]],
         expose_new: Mapping[str, bool] | None = None,
-        scripts: Mapping[str, Mapping[str, Any]] | None = None,
+        scripts: Mapping[str, Mapping[str, JsonValue]] | None = None,
         routines: Routines | None = None,
         services: Mapping[str, Iterable[str]] | None = None,
     ) -> HomeModel:
@@ -260,7 +262,7 @@ class HomeModel:
     # Lookups ------------------------------------------------------------------------------
 
     @property
-    def config(self) -> Mapping[str, Any]:
+    def config(self) -> Mapping[str, JsonValue]:
         """``get_config``'s result (location name, language, unit system, time zone, …)."""
         return self._config
 
@@ -346,7 +348,7 @@ class HomeModel:
         candidates = (self._entities[entity_id] for entity_id in self.index.order)
         return [entity for entity in candidates if self.is_exposed(entity, assistant)]
 
-    def lists_exposure(self, listed: Mapping[str, Mapping[str, Any]]) -> bool:
+    def lists_exposure(self, listed: Mapping[str, Mapping[str, JsonValue]]) -> bool:
         """Whether ``listed`` (``expose_entity/list``'s ``exposed_entities``) is what we read.
 
         Exposing an entity without a registry entry fires no event, so a turn that found a
@@ -391,7 +393,7 @@ class HomeModel:
 
     # Changes ------------------------------------------------------------------------------
 
-    def apply_entity_diff(self, event: Mapping[str, Any]) -> list[str]:
+    def apply_entity_diff(self, event: Mapping[str, JsonValue]) -> list[str]:
         """Apply one ``subscribe_entities`` event; return the entity ids it changed.
 
         ``a`` adds (or replaces) compressed states, ``c`` changes them (``+`` sets ``s``,
@@ -400,18 +402,22 @@ class HomeModel:
         add first, so it can only be a stale event from before a resubscribe.
         """
         changed: list[str] = []
-        for entity_id, raw in (event.get("a") or {}).items():
+        for entity_id, raw in json_object(event.get("a")).items():
+            if not isinstance(raw, dict):
+                raise TypeError(f"not a compressed state for {entity_id}: {raw!r}")
             self._put_state(EntityState.from_compressed(entity_id, raw), rederive=True)
             changed.append(entity_id)
-        for entity_id, diff in (event.get("c") or {}).items():
+        for entity_id, diff in json_object(event.get("c")).items():
             old = self._states.get(entity_id)
             if old is None:
                 _LOGGER.debug("state change for unknown entity %s skipped", entity_id)
                 continue
+            if not isinstance(diff, dict):
+                raise TypeError(f"not a state change for {entity_id}: {diff!r}")
             new, touched = apply_state_diff(old, diff)
             self._put_state(new, rederive=bool(touched & _DERIVED_ATTRIBUTES))
             changed.append(entity_id)
-        for entity_id in event.get("r") or ():
+        for entity_id in json_keys(event.get("r")):
             if self._remove_state(entity_id):
                 changed.append(entity_id)
         return changed
@@ -420,7 +426,7 @@ class HomeModel:
         self,
         entity_id: str,
         state: str,
-        attributes: Mapping[str, Any] | None = None,
+        attributes: Mapping[str, JsonValue] | None = None,
         *,
         when: float | None = None,
     ) -> EntityState:

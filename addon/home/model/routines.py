@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
-_NONE: Mapping[str, Any] = MappingProxyType({})
+from addon.text import JsonValue
+
+_NONE: Mapping[str, Mapping[str, JsonValue]] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,16 +29,16 @@ class Routines:
     ``state``); a scene missing from it is judged by the entities its state lists.
     """
 
-    scripts: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NONE)
-    automations: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NONE)
-    scenes: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NONE)
+    scripts: Mapping[str, Mapping[str, JsonValue]] = field(default_factory=lambda: _NONE)
+    automations: Mapping[str, Mapping[str, JsonValue]] = field(default_factory=lambda: _NONE)
+    scenes: Mapping[str, Mapping[str, JsonValue]] = field(default_factory=lambda: _NONE)
 
     @classmethod
     def of(
         cls,
-        scripts: Mapping[str, Mapping[str, Any]] | None = None,
-        automations: Mapping[str, Mapping[str, Any]] | None = None,
-        scenes: Mapping[str, Mapping[str, Any]] | None = None,
+        scripts: Mapping[str, Mapping[str, JsonValue]] | None = None,
+        automations: Mapping[str, Mapping[str, JsonValue]] | None = None,
+        scenes: Mapping[str, Mapping[str, JsonValue]] | None = None,
     ) -> Routines:
         """Read-only copies of the three tables."""
         return cls(
