@@ -1,20 +1,18 @@
 """Reading Home Assistant's answers: the shape a command promises, or a refusal naming it.
 
 A command's ``result`` is JSON of any shape on the wire; each reader here checks the one shape
-its command documents (an object, a list of objects) and raises
-:class:`~addon.errors.HomeAssistantCommandError` naming the command otherwise, so an answer we
-cannot read stops the snapshot with a reason instead of a ``TypeError`` deep inside a parser.
+its command documents (an object, a list of objects) and raises ``TypeError`` naming the
+command otherwise. That is a fault in what Home Assistant answered, not a refusal (which is a
+:class:`~addon.errors.HomeAssistantCommandError`): :class:`~addon.ha.home_sync.HomeSync` logs it
+with its traceback and tries again later, as for any snapshot it cannot build.
 """
 
 from __future__ import annotations
 
 import json
 
-from addon.errors import HomeAssistantCommandError
 from addon.ha.protocol import excerpt
 from addon.text import JsonObject, JsonValue
-
-UNEXPECTED_ANSWER = "unexpected_answer"
 
 
 def answer_object(answer: JsonValue, command: str) -> JsonObject:
@@ -33,8 +31,5 @@ def answer_objects(answer: JsonValue, command: str) -> list[JsonObject]:
     raise _unexpected(answer, command, "a list of objects")
 
 
-def _unexpected(answer: JsonValue, command: str, shape: str) -> HomeAssistantCommandError:
-    return HomeAssistantCommandError(
-        UNEXPECTED_ANSWER,
-        f"'{command}' answered {excerpt(json.dumps(answer))}, not {shape}",
-    )
+def _unexpected(answer: JsonValue, command: str, shape: str) -> TypeError:
+    return TypeError(f"'{command}' answered {excerpt(json.dumps(answer))}, not {shape}")

@@ -141,13 +141,11 @@ class HomeSync:
         if model is None or not self.live:
             return None
         try:
-            listed = exposed_entities(
-                await self._client.command({"type": "homeassistant/expose_entity/list"})
-            )
+            listed = await self._client.command({"type": "homeassistant/expose_entity/list"})
         except HomeAssistantError as err:
             _LOGGER.warning("Could not read Home Assistant's exposure list again: %s", err)
             return None
-        if model.lists_exposure(listed):
+        if model.lists_exposure(exposed_entities(listed)):
             return None
         _LOGGER.info("Exposure changed without an event (an entity without a unique ID)")
         try:

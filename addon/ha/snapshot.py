@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 from addon.errors import HomeAssistantCommandError
-from addon.ha.client import HomeAssistantClient
 from addon.ha.answers import answer_object, answer_objects
+from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
 from addon.ha.routines import read_routines
 from addon.ha.script_fields import ScriptFieldsReader, read_services

@@ -163,7 +163,7 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
     person is in reads as a list value. Nor is a title to play (:data:`TITLE_SLOTS`).
     """
     known = _place_names(model) if model is not None else frozenset()
-    about_people = "person" in _domain_values(result)
+    about_people = "person" in reading_values(result, "domain")
     spoken = [entity for entity in result.entities_list if entity.text]
     wildcards = [
         entity
@@ -191,9 +191,12 @@ _PLACE_WORDS = 2
 """The most words a place's name unknown to the home may have ("Schule", "the office")."""
 
 
-def _domain_values(result: RecognizeResult) -> frozenset[str]:
-    """The reading's ``domain`` slot as a set (a template's fixed domain included)."""
-    entity = result.entities.get("domain")
+def reading_values(result: RecognizeResult, slot: str) -> frozenset[str]:
+    """A reading's slot value or values as a set of strings (empty when it has none).
+
+    A template's fixed value (``domain: light`` in its slots) counts as the reading's own.
+    """
+    entity = result.entities.get(slot)
     if entity is None:
         return frozenset()
     value = entity.value
