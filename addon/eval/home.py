@@ -104,11 +104,11 @@ def build_model(home: HomeSpec) -> HomeModel:
     return HomeModel.build(
         config={"location_name": home.name, "language": home.language, "time_zone": "UTC"},
         areas=[
-            {"area_id": a.id, "name": a.name, "aliases": [*a.aliases], "floor_id": a.floor}
+            {"area_id": a.id, "name": a.name, "aliases": list(a.aliases), "floor_id": a.floor}
             for a in home.areas
         ],
         floors=[
-            {"floor_id": f.id, "name": f.name, "aliases": [*f.aliases], "level": f.level}
+            {"floor_id": f.id, "name": f.name, "aliases": list(f.aliases), "level": f.level}
             for f in home.floors
         ],
         devices=[{"id": d.id, "name": d.name, "area_id": d.area} for d in home.devices],

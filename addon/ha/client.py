@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 
 import aiohttp
 
@@ -28,7 +27,7 @@ from addon.ha.protocol import (
 )
 from addon.ha.rest import RestApi
 from addon.health import ComponentHealth
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -181,10 +180,10 @@ class HomeAssistantClient:
 
     async def command(
         self,
-        message: Mapping[str, Any],
+        message: Mapping[str, JsonValue],
         *,
         timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the command
-    ) -> Any:
+    ) -> JsonValue:
         """Send ``message`` with a fresh id and return its ``result``.
 
         Raises HomeAssistantCommandError for ``success: false`` and HomeAssistantUnavailableError
@@ -197,7 +196,7 @@ class HomeAssistantClient:
 
     async def subscribe(
         self,
-        message: Mapping[str, Any],
+        message: Mapping[str, JsonValue],
         callback: EventCallback,
         *,
         resubscribe: bool = True,
@@ -237,11 +236,11 @@ class HomeAssistantClient:
         domain: str,
         service: str,
         *,
-        service_data: Mapping[str, Any] | None = None,
-        target: Mapping[str, Any] | None = None,
+        service_data: Mapping[str, JsonValue] | None = None,
+        target: Mapping[str, JsonValue] | None = None,
         return_response: bool = False,
         timeout: float | None = None,  # noqa: ASYNC109 - see command()
-    ) -> Any:
+    ) -> JsonValue:
         """Call a service and wait for it; returns ``{"context": …}`` plus ``response`` if asked.
 
         ``timeout`` is as for :meth:`command`: Home Assistant answers only once the service has
@@ -257,7 +256,7 @@ class HomeAssistantClient:
             message["return_response"] = True
         return await self.command(message, timeout=timeout)
 
-    async def fire_event(self, event_type: str, event_data: Mapping[str, Any]) -> None:
+    async def fire_event(self, event_type: str, event_data: Mapping[str, JsonValue]) -> None:
         """Fire ``event_type`` on Home Assistant's bus (needs an admin token)."""
         await self.command(
             {"type": "fire_event", "event_type": event_type, "event_data": dict(event_data)}
@@ -270,14 +269,14 @@ class HomeAssistantClient:
         path: str,
         *,
         timeout: float | None = None,  # noqa: ASYNC109 - becomes an error naming the request
-    ) -> Any:
+    ) -> JsonValue:
         """GET ``path`` (e.g. ``/config``) under the REST URL; JSON decoded when it is JSON."""
         return await self._rest.get(path, timeout)
 
-    async def rest_post(self, path: str, payload: Any) -> Any:
+    async def rest_post(self, path: str, payload: JsonValue) -> JsonValue:
         """POST ``payload`` as JSON to ``path`` under the REST URL; JSON decoded when it is JSON."""
         return await self._rest.post(path, payload, None)
 
-    async def rest_delete(self, path: str) -> Any:
+    async def rest_delete(self, path: str) -> JsonValue:
         """DELETE ``path`` under the REST URL; JSON decoded when it is JSON."""
         return await self._rest.delete(path, None)

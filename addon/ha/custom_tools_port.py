@@ -13,12 +13,12 @@ import json
 import math
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from addon.errors import HomeAssistantCommandError
 from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
 from addon.home.actions.gate import RenderedTemplate
+from addon.text import JsonValue
 
 STATISTIC_TYPES = ["mean", "min", "max", "state"]
 _GRACE_S = 1.0
@@ -36,10 +36,10 @@ class HomeAssistantToolPort:
         self,
         domain: str,
         service: str,
-        data: Mapping[str, Any],
-        target: Mapping[str, Any] | None,
+        data: Mapping[str, JsonValue],
+        target: Mapping[str, JsonValue] | None,
         return_response: bool,
-    ) -> Any:
+    ) -> JsonValue:
         """Call the action; no command timeout of its own, the tool's timeout bounds it.
 
         A script is called by its own service, which follows a renamed entity's ``unique_id``
@@ -60,7 +60,7 @@ class HomeAssistantToolPort:
     async def render_template(
         self,
         template: str,
-        variables: Mapping[str, Any],
+        variables: Mapping[str, JsonValue],
         timeout: float,  # noqa: ASYNC109 - Home Assistant's own render timeout
     ) -> RenderedTemplate:
         """The first result of a ``render_template`` subscription, which then ends.
@@ -68,9 +68,9 @@ class HomeAssistantToolPort:
         Home Assistant sends the ``listeners`` (the entities and domains the render read, or
         ``all``) with the result; the gate checks them against exposure.
         """
-        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[JsonValue] = asyncio.get_running_loop().create_future()
 
-        def on_event(event: Any) -> None:
+        def on_event(event: JsonValue) -> None:
             if not answer.done():
                 answer.set_result(event)
 
@@ -100,7 +100,7 @@ class HomeAssistantToolPort:
 
     async def history(
         self, entity_ids: list[str], start: datetime, end: datetime, statistics: bool
-    ) -> Any:
+    ) -> JsonValue:
         """Recorded states (compressed, no attributes) or hourly statistics of the period."""
         if statistics:
             return await self._client.command(
@@ -108,9 +108,9 @@ class HomeAssistantToolPort:
                     "type": "recorder/statistics_during_period",
                     "start_time": start.isoformat(),
                     "end_time": end.isoformat(),
-                    "statistic_ids": entity_ids,
+                    "statistic_ids": list(entity_ids),
                     "period": "hour",
-                    "types": STATISTIC_TYPES,
+                    "types": list(STATISTIC_TYPES),
                 }
             )
         return await self._client.command(
@@ -118,7 +118,7 @@ class HomeAssistantToolPort:
                 "type": "history/history_during_period",
                 "start_time": start.isoformat(),
                 "end_time": end.isoformat(),
-                "entity_ids": entity_ids,
+                "entity_ids": list(entity_ids),
                 "minimal_response": True,
                 "no_attributes": True,
                 "significant_changes_only": False,

@@ -12,15 +12,15 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from addon.errors import HomeAssistantCommandError, HomeAssistantUnavailableError
 from addon.ha.protocol import excerpt
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
-EventCallback = Callable[[Any], None]
+EventCallback = Callable[[JsonValue], None]
 # Told when the subscription's callback raised: the events it missed may matter (a state diff).
 ErrorCallback = Callable[[Exception], None]
 
@@ -50,7 +50,7 @@ class Subscription:
     def __init__(
         self,
         owner: SubscriptionOwner,
-        message: Mapping[str, Any],
+        message: Mapping[str, JsonValue],
         callback: EventCallback,
         *,
         resubscribe: bool,
@@ -74,7 +74,7 @@ class _Pending:
     """A command waiting for its answer; the type is kept for log messages."""
 
     command_type: str
-    future: asyncio.Future[Any]
+    future: asyncio.Future[JsonValue]
 
 
 class Dispatcher:
@@ -87,7 +87,7 @@ class Dispatcher:
 
     def open(
         self, command_type: str, subscription: Subscription | None = None
-    ) -> tuple[int, asyncio.Future[Any]]:
+    ) -> tuple[int, asyncio.Future[JsonValue]]:
         """Take the next id and a future for its answer.
 
         A subscription is registered here, before the command is sent, because Home Assistant
@@ -95,7 +95,7 @@ class Dispatcher:
         """
         msg_id = self._next_id
         self._next_id += 1
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[JsonValue] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = _Pending(command_type, future)
         if subscription is not None:
             subscription.wire_id = msg_id

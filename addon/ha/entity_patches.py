@@ -98,7 +98,10 @@ class EntityPatches:
                 self._queued.clear()
                 try:
                     answer = await self._client.command(
-                        {"type": "config/entity_registry/get_entries", "entity_ids": entity_ids}
+                        {
+                            "type": "config/entity_registry/get_entries",
+                            "entity_ids": list(entity_ids),
+                        }
                     )
                     entries = _entries(entity_ids, answer)
                 except HomeAssistantUnavailableError as err:

@@ -49,7 +49,7 @@ from addon.ha.entity_feed import EntityFeed
 from addon.ha.entity_patches import EntityPatches, Entries, patched_ids
 from addon.ha.routines import RELOAD_EVENTS
 from addon.ha.script_fields import SCRIPT_DOMAIN, ScriptFieldsReader
-from addon.ha.snapshot import build_model
+from addon.ha.snapshot import build_model, exposed_entities
 from addon.home.model.live import HomeModel
 from addon.home.model.records import RegistryEntry
 from addon.text import JsonValue
@@ -145,7 +145,7 @@ class HomeSync:
         except HomeAssistantError as err:
             _LOGGER.warning("Could not read Home Assistant's exposure list again: %s", err)
             return None
-        if model.lists_exposure(listed.get("exposed_entities", {})):
+        if model.lists_exposure(exposed_entities(listed)):
             return None
         _LOGGER.info("Exposure changed without an event (an entity without a unique ID)")
         try:

@@ -17,7 +17,6 @@ import math
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import aiohttp
 
@@ -28,6 +27,7 @@ from addon.errors import (
 )
 from addon.ha.dispatch import Dispatcher, Subscription
 from addon.ha.protocol import MAX_MESSAGE_BYTES, authenticate, backoff_delay, decode_frame
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -273,11 +273,11 @@ class Link:
 
     async def request(
         self,
-        message: Mapping[str, Any],
+        message: Mapping[str, JsonValue],
         *,
         limit: float | None,
         subscription: Subscription | None = None,
-    ) -> Any:
+    ) -> JsonValue:
         """Send ``message`` with a fresh id on the current socket and return its ``result``."""
         command_type = str(message.get("type", "?"))
         ws = self._ws

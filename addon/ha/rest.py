@@ -11,12 +11,12 @@ WebSocket commands.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import aiohttp
 
 from addon.errors import HomeAssistantCommandError, HomeAssistantUnavailableError
 from addon.ha.protocol import excerpt
+from addon.text import JsonValue
 
 
 class RestApi:
@@ -30,19 +30,21 @@ class RestApi:
         self._token = token
         self._default_timeout = default_timeout
 
-    async def post(self, path: str, payload: Any, limit: float | None) -> Any:
+    async def post(self, path: str, payload: JsonValue, limit: float | None) -> JsonValue:
         """POST ``payload`` as JSON to ``path``; the answer as :meth:`get` gives it."""
         return await self._request("POST", path, payload, limit)
 
-    async def delete(self, path: str, limit: float | None) -> Any:
+    async def delete(self, path: str, limit: float | None) -> JsonValue:
         """DELETE ``path``; the answer as :meth:`get` gives it."""
         return await self._request("DELETE", path, None, limit)
 
-    async def get(self, path: str, limit: float | None) -> Any:
+    async def get(self, path: str, limit: float | None) -> JsonValue:
         """GET ``path``; JSON answers are decoded, others returned as text (or None)."""
         return await self._request("GET", path, None, limit)
 
-    async def _request(self, method: str, path: str, payload: Any, limit: float | None) -> Any:
+    async def _request(
+        self, method: str, path: str, payload: JsonValue, limit: float | None
+    ) -> JsonValue:
         """One request; a status outside 2xx, a timeout or a network failure raises."""
         url = f"{self._base_url}/{path.lstrip('/')}"
         limit = self._default_timeout if limit is None else limit
@@ -61,7 +63,8 @@ class RestApi:
                         f"{method} {path} answered {response.status}: {excerpt(body)}",
                     )
                 if response.content_type == "application/json" and body:
-                    return json.loads(body)
+                    decoded: JsonValue = json.loads(body)
+                    return decoded
                 return body or None
         except TimeoutError:
             raise HomeAssistantUnavailableError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from addon.errors import HomeAssistantCommandError
+from addon.ha.answers import answer_object, answer_objects
 from addon.ha.client import HomeAssistantClient
 from addon.ha.entity_feed import EntityFeed
 from addon.ha.routines import read_routines
@@ -32,32 +33,35 @@ async def build_model(
     """
     command = client.command
     (
-        config,
-        areas,
-        floors,
-        devices,
-        entities,
-        exposure,
+        (config, areas, floors, devices, entities, exposure),
         services,
-        *expose_new,
+        expose_new,
     ) = await asyncio.gather(
-        command({"type": "get_config"}),
-        command({"type": "config/area_registry/list"}),
-        command({"type": "config/floor_registry/list"}),
-        command({"type": "config/device_registry/list"}),
-        command({"type": "config/entity_registry/list"}),
-        command({"type": "homeassistant/expose_entity/list"}),
+        asyncio.gather(
+            command({"type": "get_config"}),
+            command({"type": "config/area_registry/list"}),
+            command({"type": "config/floor_registry/list"}),
+            command({"type": "config/device_registry/list"}),
+            command({"type": "config/entity_registry/list"}),
+            command({"type": "homeassistant/expose_entity/list"}),
+        ),
         read_services(client),
-        *(
-            command({"type": "homeassistant/expose_new_entities/get", "assistant": name})
-            for name in KNOWN_ASSISTANTS
+        asyncio.gather(
+            *(
+                command({"type": "homeassistant/expose_new_entities/get", "assistant": name})
+                for name in KNOWN_ASSISTANTS
+            )
         ),
     )
-    details = await command(
-        {
-            "type": "config/entity_registry/get_entries",
-            "entity_ids": [entry["entity_id"] for entry in entities],
-        }
+    entity_list = answer_objects(entities, "config/entity_registry/list")
+    details = answer_object(
+        await command(
+            {
+                "type": "config/entity_registry/get_entries",
+                "entity_ids": [entry["entity_id"] for entry in entity_list],
+            }
+        ),
+        "config/entity_registry/get_entries",
     )
     try:
         async with asyncio.timeout(snapshot_timeout):
@@ -71,25 +75,34 @@ async def build_model(
         ) from None
     states = _objects(snapshot.get("a"))
     scripts, routines = await asyncio.gather(
-        script_fields.scripts(client, services, entities, states), read_routines(client, states)
+        script_fields.scripts(client, services, entity_list, states),
+        read_routines(client, states),
     )
     return HomeModel.build(
-        config=config,
-        areas=areas,
-        floors=floors,
-        devices=devices,
-        entities=entities,
-        entity_details=details,
-        exposure=exposure.get("exposed_entities", {}),
+        config=answer_object(config, "get_config"),
+        areas=answer_objects(areas, "config/area_registry/list"),
+        floors=answer_objects(floors, "config/floor_registry/list"),
+        devices=answer_objects(devices, "config/device_registry/list"),
+        entities=entity_list,
+        entity_details={
+            entity_id: entry if isinstance(entry, dict) else None
+            for entity_id, entry in details.items()
+        },
+        exposure=exposed_entities(exposure),
         states=states,
         expose_new={
-            name: bool(answer.get("expose_new"))
+            name: bool(answer_object(answer, "expose_new_entities/get").get("expose_new"))
             for name, answer in zip(KNOWN_ASSISTANTS, expose_new, strict=True)
         },
         scripts=_objects(scripts),
         routines=routines,
         services=service_names(services),
     )
+
+
+def exposed_entities(listed: JsonValue) -> dict[str, JsonObject]:
+    """``expose_entity/list``'s ``exposed_entities``: each entity's setting per assistant."""
+    return _objects(answer_object(listed, "expose_entity/list").get("exposed_entities"))
 
 
 def service_names(services: JsonObject | HomeAssistantCommandError) -> dict[str, list[str]] | None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from hassil.recognize import RecognizeResult
 
 from addon.home.actions.intents import INTENTS
+from addon.local.slots import reading_values
 
 Present = Callable[[frozenset[str], frozenset[str]], bool]
 """Whether the home has an exposed entity of one of these domains (and device classes)."""
@@ -97,25 +98,12 @@ def _fits(result: RecognizeResult, present: Present | None) -> bool:
     (a fan is not turned on as a scene); a reading by kind names a kind the home has.
     """
     named = (result.context or {}).get("domain")
-    domains = _values(result, "domain")
+    domains = reading_values(result, "domain")
     if isinstance(named, str):
         spec = INTENTS.get(result.intent.name)
         if spec is not None and spec.platforms is not None and named not in spec.platforms:
             return False
         return not domains or named in domains
     if present is not None and domains and "name" not in result.entities:
-        return present(domains, _values(result, "device_class"))
+        return present(domains, reading_values(result, "device_class"))
     return True
-
-
-def _values(result: RecognizeResult, slot: str) -> frozenset[str]:
-    """A slot's value or values as a set of strings (empty when the reading has none)."""
-    entity = result.entities.get(slot)
-    if entity is None:
-        return frozenset()
-    value = entity.value
-    if isinstance(value, str):
-        return frozenset({value})
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return frozenset(str(item) for item in value)
-    return frozenset()

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from addon.home.actions.failure import match_failed
 from addon.home.actions.intents import ASSISTANT
@@ -40,6 +39,8 @@ from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchFailedReason, MatchFailure, MatchTargetsConstraints
 from addon.i18n.translations import messages_for
 from addon.local.response_templates import ResponseTemplates
+from addon.local.slots import slot_text
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -107,7 +108,7 @@ def _say(
 
 
 def unexposed_failure(
-    intent: str, slots: Mapping[str, Any], model: HomeModel, language: str
+    intent: str, slots: Mapping[str, JsonValue], model: HomeModel, language: str
 ) -> IntentResult | None:
     """The failure for a sentence that matched only with a name not exposed to Assist.
 
@@ -118,9 +119,9 @@ def unexposed_failure(
     None when the name turns out to be exposed after all (nothing to say about it here).
     """
     constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
+        name=slot_text(slots, "name"),
+        area_name=slot_text(slots, "area"),
+        floor_name=slot_text(slots, "floor"),
         assistant=ASSISTANT,
     )
     result = match_targets(model, constraints)

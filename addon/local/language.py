@@ -115,7 +115,7 @@ def load_legacy(
     if path is None:
         return None
     with path.open(encoding="utf-8") as file:
-        data: JsonObject = json.load(file)
+        data = _object(json.load(file))
     return _parse(language, data, intent_names)
 
 
@@ -136,7 +136,7 @@ def load_custom(language: str, intent_names: Collection[str]) -> LanguageIntents
         return None
     base = get_intents(language) or {}
     with path.open(encoding="utf-8") as file:
-        custom: JsonObject = yaml.safe_load(file)
+        custom = _object(yaml.safe_load(file))
     base_responses = _object(base.get("responses"))
     data: JsonObject = {
         **base,

@@ -506,18 +506,35 @@ class LocalMatcher:
         if name in HANDED_TO_HOME_ASSISTANT and name in self._intent_names:
             # Home Assistant's agent reads the sentence again: its free text (a broadcast's
             # message, a timer's command) is its to judge, and the slots only show in the trace.
-            return LocalMatch(
-                intent=name,
-                slots=handed_slots(result),
-                response_key=result.response,
-                text=said,
-                ms=(time.perf_counter() - start) * 1000.0,
-                language=intents.language,
-                speech_slots=speech_slots(result),
-                templates=sentences.templates,
-                stage=sentences.stage,
-                matched_text=text,
-            )
+            slots = handed_slots(result)
+        else:
+            own = self._own_slots(result, text, model, preferred_area_id, ambiguous)
+            if own is None:
+                return None
+            slots = own
+        return LocalMatch(
+            intent=name,
+            slots=slots,
+            response_key=result.response,
+            text=said,
+            ms=(time.perf_counter() - start) * 1000.0,
+            language=intents.language,
+            speech_slots=speech_slots(result),
+            templates=sentences.templates,
+            stage=sentences.stage,
+            matched_text=text,
+        )
+
+    def _own_slots(
+        self,
+        result: RecognizeResult,
+        text: str,
+        model: HomeModel,
+        preferred_area_id: str | None,
+        ambiguous: bool,
+    ) -> JsonObject | None:
+        """The slots of a reading we carry out ourselves; None when it is not ours to act on."""
+        name = result.intent.name
         spec = INTENTS.get(name)
         if spec is None or name not in self._intent_names:
             return None
@@ -540,18 +557,7 @@ class LocalMatcher:
         if metadata.get(METADATA_SINGLE_TARGET) and not single_target(model, name, slots):
             _LOGGER.debug("Local match %s for %r does not fit exactly one device", name, text)
             return None
-        return LocalMatch(
-            intent=name,
-            slots=slots,
-            response_key=result.response,
-            text=said,
-            ms=(time.perf_counter() - start) * 1000.0,
-            language=intents.language,
-            speech_slots=speech_slots(result),
-            templates=sentences.templates,
-            stage=sentences.stage,
-            matched_text=text,
-        )
+        return slots
 
     def unexposed(
         self,

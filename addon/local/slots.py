@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hassil.intents import SlotList, TextSlotList, TextSlotValue
 from hassil.recognize import RecognizeResult
@@ -32,7 +31,7 @@ from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchTargetsConstraints
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +163,7 @@ def wildcard_heavy(result: RecognizeResult, text: str, model: HomeModel | None =
     person is in reads as a list value. Nor is a title to play (:data:`TITLE_SLOTS`).
     """
     known = _place_names(model) if model is not None else frozenset()
-    about_people = "person" in _domain_values(result)
+    about_people = "person" in reading_values(result, "domain")
     spoken = [entity for entity in result.entities_list if entity.text]
     wildcards = [
         entity
@@ -192,9 +191,12 @@ _PLACE_WORDS = 2
 """The most words a place's name unknown to the home may have ("Schule", "the office")."""
 
 
-def _domain_values(result: RecognizeResult) -> frozenset[str]:
-    """The reading's ``domain`` slot as a set (a template's fixed domain included)."""
-    entity = result.entities.get("domain")
+def reading_values(result: RecognizeResult, slot: str) -> frozenset[str]:
+    """A reading's slot value or values as a set of strings (empty when it has none).
+
+    A template's fixed value (``domain: light`` in its slots) counts as the reading's own.
+    """
+    entity = result.entities.get(slot)
     if entity is None:
         return frozenset()
     value = entity.value
@@ -217,7 +219,20 @@ def _place_names(model: HomeModel) -> frozenset[str]:
     return frozenset(names)
 
 
-def shared_name(model: HomeModel, slots: Mapping[str, Any], intent: str | None = None) -> bool:
+def slot_text(slots: Mapping[str, JsonValue], key: str) -> str | None:
+    """A text slot as matching reads it; None when it is missing (or not text)."""
+    value = slots.get(key)
+    return value if isinstance(value, str) else None
+
+
+def slot_texts(value: JsonValue) -> set[str]:
+    """A list slot (``domain``, ``device_class``) as a set of its texts."""
+    return {str(item) for item in value} if isinstance(value, list) else {str(value)}
+
+
+def shared_name(
+    model: HomeModel, slots: Mapping[str, JsonValue], intent: str | None = None
+) -> bool:
     """True when the ``name`` slot names several exposed entities and nothing narrows it.
 
     Home Assistant would answer "there are multiple devices called …" or guess by the
@@ -238,12 +253,14 @@ def shared_name(model: HomeModel, slots: Mapping[str, Any], intent: str | None =
         return False
     rule = service_rule(intent, model.release) if intent is not None else None
     domains = (
-        set(slots["domain"]) if "domain" in slots else (rule.required_domains if rule else None)
+        slot_texts(slots["domain"])
+        if "domain" in slots
+        else (rule.required_domains if rule else None)
     )
     if domains:
         ids = [entity_id for entity_id in ids if entity_id.split(".", 1)[0] in domains]
     if "device_class" in slots:
-        classes = set(slots["device_class"])
+        classes = slot_texts(slots["device_class"])
         ids = [
             entity_id
             for entity_id in ids
@@ -252,13 +269,13 @@ def shared_name(model: HomeModel, slots: Mapping[str, Any], intent: str | None =
     if len(ids) < 2:
         return False
     area_id = slots.get("preferred_area_id")
-    if area_id is None:
+    if not isinstance(area_id, str):
         return True
     in_area = [entity_id for entity_id in ids if entity_id in model.index.by_area.get(area_id, ())]
     return len(in_area) != 1
 
 
-def single_target(model: HomeModel, intent: str, slots: Mapping[str, Any]) -> bool:
+def single_target(model: HomeModel, intent: str, slots: Mapping[str, JsonValue]) -> bool:
     """True when the call ``slots`` make would act on exactly one exposed entity.
 
     For sentences that name one device without its name ("turn off the tv", "pause"): the
@@ -269,13 +286,13 @@ def single_target(model: HomeModel, intent: str, slots: Mapping[str, Any]) -> bo
     """
     rule = service_rule(intent, model.release)
     constraints = MatchTargetsConstraints(
-        name=slots.get("name"),
-        area_name=slots.get("area"),
-        floor_name=slots.get("floor"),
-        domains=set(slots["domain"])
+        name=slot_text(slots, "name"),
+        area_name=slot_text(slots, "area"),
+        floor_name=slot_text(slots, "floor"),
+        domains=slot_texts(slots["domain"])
         if "domain" in slots
         else (rule.required_domains if rule else None),
-        device_classes=set(slots["device_class"]) if "device_class" in slots else None,
+        device_classes=slot_texts(slots["device_class"]) if "device_class" in slots else None,
         features=rule.required_features if rule else None,
         states=rule.required_states if rule else None,
         assistant=ASSISTANT,

@@ -38,11 +38,13 @@ from addon.home.model.records import (
     ScriptService,
     apply_state_diff,
     frozen_mapping,
+    json_keys,
+    json_object,
     merge_context,
 )
 from addon.home.model.release import BASELINE, Release
 from addon.home.model.routines import Routines
-from addon.text import JsonObject, JsonValue
+from addon.text import JsonValue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -400,23 +402,24 @@ class HomeModel:
         add first, so it can only be a stale event from before a resubscribe.
         """
         changed: list[str] = []
-        for entity_id, raw in _objects(event.get("a")).items():
-            self._put_state(EntityState.from_compressed(entity_id, _object(raw)), rederive=True)
+        for entity_id, raw in json_object(event.get("a")).items():
+            if not isinstance(raw, dict):
+                raise TypeError(f"not a compressed state for {entity_id}: {raw!r}")
+            self._put_state(EntityState.from_compressed(entity_id, raw), rederive=True)
             changed.append(entity_id)
-        for entity_id, diff in _objects(event.get("c")).items():
+        for entity_id, diff in json_object(event.get("c")).items():
             old = self._states.get(entity_id)
             if old is None:
                 _LOGGER.debug("state change for unknown entity %s skipped", entity_id)
                 continue
-            new, touched = apply_state_diff(old, _object(diff))
+            if not isinstance(diff, dict):
+                raise TypeError(f"not a state change for {entity_id}: {diff!r}")
+            new, touched = apply_state_diff(old, diff)
             self._put_state(new, rederive=bool(touched & _DERIVED_ATTRIBUTES))
             changed.append(entity_id)
-        removed = event.get("r") or []
-        if not isinstance(removed, list):
-            raise TypeError(f"not a list of removed entities: {removed!r}")
-        for gone in removed:
-            if self._remove_state(str(gone)):
-                changed.append(str(gone))
+        for entity_id in json_keys(event.get("r")):
+            if self._remove_state(entity_id):
+                changed.append(entity_id)
         return changed
 
     def set_state(
@@ -496,15 +499,3 @@ class HomeModel:
         else:
             self._entities.pop(entity_id, None)
         return True
-
-
-def _objects(raw: JsonValue) -> JsonObject:
-    """An event's states or diffs by entity id; a malformed part is refused (the home re-syncs)."""
-    return {} if raw is None else _object(raw)
-
-
-def _object(raw: JsonValue) -> JsonObject:
-    """A part of an event that must be an object; anything else is refused."""
-    if not isinstance(raw, dict):
-        raise TypeError(f"not an object: {raw!r}")
-    return raw

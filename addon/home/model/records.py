@@ -40,12 +40,12 @@ def _text_or_none(raw: object) -> str | None:
     return None if raw is None else str(raw)
 
 
-def _object(raw: JsonValue) -> Mapping[str, JsonValue]:
+def json_object(raw: JsonValue) -> Mapping[str, JsonValue]:
     """An object Home Assistant sent; empty where it sent none (or something else)."""
     return raw if isinstance(raw, dict) else _EMPTY
 
 
-def _keys(raw: JsonValue) -> list[str]:
+def json_keys(raw: JsonValue) -> list[str]:
     """A list of keys Home Assistant sent (a diff's removed attributes)."""
     return [key for key in raw if isinstance(key, str)] if isinstance(raw, list) else []
 
@@ -275,7 +275,7 @@ class EntityState(EntityIdParts):
         return cls(
             entity_id=entity_id,
             state=str(raw.get("s", "")),
-            attributes=frozen_mapping(_object(raw.get("a"))),
+            attributes=frozen_mapping(json_object(raw.get("a"))),
             last_changed=last_changed,
             last_updated=_seconds(raw.get("lu") or last_changed),
             context=merge_context(_EMPTY, raw.get("c")),
@@ -296,12 +296,12 @@ def apply_state_diff(
     old: EntityState, diff: Mapping[str, JsonValue]
 ) -> tuple[EntityState, set[str]]:
     """Apply one ``subscribe_entities`` ``c`` entry; also the attribute keys it touched."""
-    plus = _object(diff.get("+"))
-    minus = _object(diff.get("-"))
+    plus = json_object(diff.get("+"))
+    minus = json_object(diff.get("-"))
     touched: set[str] = set()
     attributes = old.attributes
-    added = _object(plus.get("a"))
-    removed = _keys(minus.get("a"))
+    added = json_object(plus.get("a"))
+    removed = json_keys(minus.get("a"))
     if added or removed:
         merged = dict(attributes)
         if added:

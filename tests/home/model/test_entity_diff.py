@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from addon.home.model.live import HomeModel
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import MatchTargetsConstraints
+from addon.text import JsonObject
 
 
 def test_add_creates_state_and_returns_its_id(demo: HomeModel) -> None:
@@ -144,3 +147,18 @@ def test_one_event_can_add_change_and_remove(demo: HomeModel) -> None:
         }
     )
     assert changed == ["light.new", "light.bedroom_lamp", "light.garage_light"]
+
+
+@pytest.mark.parametrize(
+    ("event", "refused"),
+    [
+        ({"a": {"light.new": "on"}}, "not a compressed state for light.new"),
+        ({"c": {"light.bedroom_lamp": ["off"]}}, "not a state change for light.bedroom_lamp"),
+    ],
+)
+def test_a_state_that_is_not_an_object_is_refused_by_entity(
+    demo: HomeModel, event: JsonObject, refused: str
+) -> None:
+    """A state or change Home Assistant sent as something else raises, naming the entity."""
+    with pytest.raises(TypeError, match=refused):
+        demo.apply_entity_diff(event)
