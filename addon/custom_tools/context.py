@@ -94,6 +94,14 @@ class RecordedResponse:
             "truncated": self.truncated,
         }
 
+    def masked(self, mask: SecretMask) -> RecordedResponse:
+        """The answer with every secret masked: before anything reads, shapes or cuts it."""
+        if not mask:
+            return self
+        return RecordedResponse(
+            self.status, mask.headers(dict(self.headers)), mask.text(self.body), self.truncated
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ActedOn:

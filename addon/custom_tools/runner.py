@@ -276,14 +276,7 @@ def _masked_request(mask: SecretMask, request: RenderedRequest | None) -> Render
 def _masked_response(
     mask: SecretMask, response: RecordedResponse | None
 ) -> RecordedResponse | None:
-    if response is None or not mask:
-        return response
-    return RecordedResponse(
-        response.status,
-        mask.headers(dict(response.headers)),
-        mask.text(response.body),
-        response.truncated,
-    )
+    return None if response is None else response.masked(mask)
 
 
 def _masked_step(mask: SecretMask, record: StepRecord) -> StepRecord:

@@ -264,18 +264,21 @@ class Renderer:
         if _MARKUP.search(source) is None:
             return source
         template = self._template(source, field)
-        budget = self._budget()
-        parts: list[str] = []
+        return self._produce(template, {**variables, BUDGET_NAME: self._budget()}, field)
+
+    def _produce(self, template: Template, variables: Mapping[str, object], field: str) -> str:
+        """The template's output, streamed and stopped at the size cap; errors name ``field``."""
+        chunks: list[str] = []
         produced = 0
         try:
-            for chunk in template.generate({**variables, BUDGET_NAME: budget}):
+            for chunk in template.generate(variables):
                 produced += len(chunk)
                 if produced > self.max_chars:
                     raise TemplateLimitError(f"output longer than {self.max_chars} characters")
-                parts.append(chunk)
+                chunks.append(chunk)
         except Exception as err:
             raise _render_error(err, field) from err
-        return "".join(parts)
+        return "".join(chunks)
 
     def render_parts(
         self, source: str, variables: Mapping[str, object], field: str
@@ -288,21 +291,9 @@ class Renderer:
         if _MARKUP.search(source) is None:
             return source, []
         template = self._template(source, field, url_parts=True)
-        budget = self._budget()
         parts: list[object] = []
-        chunks: list[str] = []
-        produced = 0
-        try:
-            for chunk in template.generate(
-                {**variables, BUDGET_NAME: budget, URL_PARTS_NAME: parts}
-            ):
-                produced += len(chunk)
-                if produced > self.max_chars:
-                    raise TemplateLimitError(f"output longer than {self.max_chars} characters")
-                chunks.append(chunk)
-        except Exception as err:
-            raise _render_error(err, field) from err
-        return "".join(chunks), parts
+        variables = {**variables, BUDGET_NAME: self._budget(), URL_PARTS_NAME: parts}
+        return self._produce(template, variables, field), parts
 
     def render_native(self, source: str, variables: Mapping[str, object], field: str) -> object:
         """Render to a value: a lone ``{{ expr }}`` keeps its type (a number stays a number)."""

@@ -26,7 +26,6 @@ import yarl
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
 from addon.custom_tools.definition import RestSettings, resolved_path
 from addon.custom_tools.kinds.shaping import parse_json, shape
-from addon.custom_tools.secrets_mask import SecretMask
 from addon.errors import CustomToolCallError, ToolError
 from addon.text import JsonValue
 
@@ -71,7 +70,7 @@ async def run(settings: RestSettings, context: StepContext) -> StepResult:
         raise CustomToolCallError(
             f"{request.method} {request.url} could not be sent: {err}", request=request
         ) from err
-    response = _masked(context.mask, response)
+    response = response.masked(context.mask)
     if response.truncated:
         raise CustomToolCallError(
             f"the answer is larger than {settings.max_bytes} bytes (max_bytes); reading stopped",
@@ -186,18 +185,6 @@ def within_prefix(url: yarl.URL, settings: RestSettings, *, redirect: bool = Fal
     if exact:
         prefix = prefix[: prefix.rfind("/") + 1]
     return path.startswith(prefix)
-
-
-def _masked(mask: SecretMask, response: RecordedResponse) -> RecordedResponse:
-    """The answer with every secret masked: before anything reads, shapes or cuts it."""
-    if not mask:
-        return response
-    return RecordedResponse(
-        response.status,
-        mask.headers(dict(response.headers)),
-        mask.text(response.body),
-        response.truncated,
-    )
 
 
 async def _exchange(
