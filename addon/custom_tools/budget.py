@@ -10,9 +10,9 @@ already be the stall.
 from __future__ import annotations
 
 import re
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 _FORMAT_NUMBER = re.compile(r"%(?:\(\w+\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 _BRACE_NUMBER = re.compile(r"\{[^{}]*?:[^{}]*?\}")
@@ -42,7 +42,7 @@ class RenderBudget:
         if self.clock() > self.deadline:
             raise TemplateLimitError("took longer than its time limit")
 
-    def sized(self, value: Any) -> Any:
+    def sized[T](self, value: T) -> T:
         """``value``, unless it is a string or list longer than the cap."""
         self.check(size_of(value))
         return value
@@ -53,7 +53,7 @@ class RenderBudget:
             raise TemplateLimitError(f"built a value longer than {self.max_chars} characters")
 
 
-def size_of(value: Any) -> int:
+def size_of(value: object) -> int:
     """Characters a value stands for: a string's length; a list's items plus its strings' length."""
     if isinstance(value, str | bytes):
         return len(value)
@@ -93,7 +93,7 @@ def replaced_size(text: str, old: str, new: str, count: int = -1) -> int:
     return len(text) + found * (len(new) - len(old))
 
 
-def joined(budget: RenderBudget, separator: str, items: Iterable[Any]) -> list[str]:
+def joined(budget: RenderBudget, separator: str, items: Iterable[object]) -> list[str]:
     """The items as strings, refused once they and the separators pass the cap."""
     parts: list[str] = []
     size = 0
@@ -106,13 +106,18 @@ def joined(budget: RenderBudget, separator: str, items: Iterable[Any]) -> list[s
     return parts
 
 
-def check_method(budget: RenderBudget, method: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+def check_method(
+    budget: RenderBudget, method: types.BuiltinMethodType, args: tuple[object, ...]
+) -> tuple[object, ...]:
     """Refuse a string method call that would build past the cap; the arguments to call with."""
     text = method.__self__
+    if not isinstance(text, str):  # only a string's methods grow text
+        return args
     name = method.__name__
     if name == "replace" and len(args) >= 2 and isinstance(args[0], str):
-        budget.check(replaced_size(text, args[0], str(args[1]), *args[2:3]))
-    elif name == "join" and args:
+        count = args[2] if len(args) > 2 and isinstance(args[2], int) else -1
+        budget.check(replaced_size(text, args[0], str(args[1]), count))
+    elif name == "join" and args and isinstance(args[0], Iterable):
         return (joined(budget, text, args[0]), *args[1:])
     elif name in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int):
         budget.check(args[0])

@@ -11,10 +11,10 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from addon.custom_tools.secrets_mask import SecretMask
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     import aiohttp
@@ -30,23 +30,23 @@ class HomeAssistantPort(Protocol):
         self,
         domain: str,
         service: str,
-        data: Mapping[str, Any],
-        target: Mapping[str, Any] | None,
+        data: Mapping[str, JsonValue],
+        target: Mapping[str, JsonValue] | None,
         return_response: bool,
-    ) -> Any:
+    ) -> JsonValue:
         """Call ``domain.service``; Home Assistant's answer (``response`` when asked for)."""
 
     async def render_template(
         self,
         template: str,
-        variables: Mapping[str, Any],
+        variables: Mapping[str, JsonValue],
         timeout: float,  # noqa: ASYNC109 - Home Assistant's own render timeout
     ) -> RenderedTemplate:
         """Render ``template`` in Home Assistant, with its states, within ``timeout`` seconds."""
 
     async def history(
         self, entity_ids: list[str], start: datetime, end: datetime, statistics: bool
-    ) -> Any:
+    ) -> JsonValue:
         """Recorded states (``{entity_id: [{s, lu}, …]}``) or hourly statistics of the period."""
 
     def exposed(self, entity_id: str) -> bool:
@@ -64,7 +64,7 @@ class RenderedRequest:
     method: str
     url: str
     headers: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    body: Any = None
+    body: JsonValue = None
 
     def as_dict(self) -> JsonObject:
         """JSON-ready form, for traces and the try-it panel."""
@@ -94,6 +94,14 @@ class RecordedResponse:
             "truncated": self.truncated,
         }
 
+    def masked(self, mask: SecretMask) -> RecordedResponse:
+        """The answer with every secret masked: before anything reads, shapes or cuts it."""
+        if not mask:
+            return self
+        return RecordedResponse(
+            self.status, mask.headers(dict(self.headers)), mask.text(self.body), self.truncated
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ActedOn:
@@ -107,7 +115,7 @@ class ActedOn:
 class StepResult:
     """One step's result (what later steps and the model see) and what it exchanged."""
 
-    result: Any
+    result: JsonValue
     request: RenderedRequest | None = None
     response: RecordedResponse | None = None
     sent: bool = True
@@ -129,8 +137,8 @@ class StepContext:
     renderer: Renderer
     session: aiohttp.ClientSession | None
     port: HomeAssistantPort | None
-    arguments: Mapping[str, Any]
-    variables: Mapping[str, Any]
+    arguments: Mapping[str, JsonValue]
+    variables: Mapping[str, object]
     send: bool
     timeout: float
     field: str

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator, Mapping
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from urllib.parse import unquote
 
 import yarl
@@ -25,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from addon.custom_tools.json_parts import list_of
 from addon.custom_tools.problems import (
     ACTION_PATTERN,
     NAME_PATTERN,
@@ -38,7 +39,7 @@ from addon.custom_tools.problems import (
 from addon.custom_tools.secret_use import secret_problems, secret_references, settings_texts
 from addon.errors import CustomToolInvalid
 from addon.home.actions.gate import forbidden
-from addon.text import JsonObject
+from addon.text import JsonArray, JsonObject, JsonValue
 
 KINDS = ("rest", "service", "template", "script", "history", "composite")
 Kind = Literal["rest", "service", "template", "script", "history", "composite"]
@@ -79,7 +80,7 @@ class BodySpec(_Frozen):
     """A request body: JSON, form fields or text; ``content`` is a template or a mapping of them."""
 
     type: Literal["json", "form", "text"] = "json"
-    content: str | JsonObject | list[Any]
+    content: str | JsonObject | JsonArray
 
     @model_validator(mode="after")
     def _shape(self) -> BodySpec:
@@ -369,7 +370,7 @@ def _check_settings(model: BaseModel, kind: str, kinds: tuple[str, ...]) -> None
         raise ValueError(f"settings for {others} do not belong to a '{kind}' tool")
 
 
-def parse_definition(data: Mapping[str, Any], *, reserved: Collection[str]) -> ToolDefinition:
+def parse_definition(data: Mapping[str, JsonValue], *, reserved: Collection[str]) -> ToolDefinition:
     """Parse and check ``data``; raise CustomToolInvalid listing every problem with its path.
 
     ``reserved`` holds the built-in tool names a custom tool may not take.
@@ -417,17 +418,19 @@ def reads_states(template: str) -> bool:
     return _READS_STATES.search(template) is not None
 
 
-def template_warnings(definition: Mapping[str, Any]) -> list[str]:
+def template_warnings(definition: Mapping[str, JsonValue]) -> list[str]:
     """Warnings for a definition's Home Assistant templates (the plain mapping, saved or not)."""
-    templates: list[tuple[str, Any]] = []
-    if definition.get("kind") == "template" and isinstance(definition.get("template"), Mapping):
-        templates.append(("template.template", definition["template"].get("template")))
+    templates: list[tuple[str, JsonValue]] = []
+    kind, template = definition.get("kind"), definition.get("template")
+    if kind == "template" and isinstance(template, dict):
+        templates.append(("template.template", template.get("template")))
     composite = definition.get("composite")
-    if definition.get("kind") == "composite" and isinstance(composite, Mapping):
-        for index, step in enumerate(composite.get("steps") or ()):
-            if isinstance(step, Mapping) and isinstance(step.get("template"), Mapping):
+    if kind == "composite" and isinstance(composite, dict):
+        for index, step in enumerate(list_of(composite.get("steps"))):
+            step_template = step.get("template") if isinstance(step, dict) else None
+            if isinstance(step_template, dict):
                 where = f"composite.steps.{index}.template.template"
-                templates.append((where, step["template"].get("template")))
+                templates.append((where, step_template.get("template")))
     return [
         f"{where}: the template reads 'states' directly; its result is refused whenever it "
         "reads an entity not exposed to Assist (use states('entity_id') on exposed entities)"

@@ -37,18 +37,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
 from addon.custom_tools.definition import template_warnings
+from addon.custom_tools.json_parts import object_of
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.home.actions.gate import forbidden
 from addon.text import JsonObject, JsonValue, load_yaml
 
-Validator = Callable[[Mapping[str, Any]], None]
+Validator = Callable[[Mapping[str, JsonValue]], None]
 
 FUNCTION_RESULT = "_function_result"
 EMPTY_PARAMETERS: JsonObject = {"type": "object", "properties": {}}
@@ -126,7 +126,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
     return ImportResult(tuple(definitions), tuple(refused), tuple(warnings))
 
 
-def import_entry(entry: Any) -> JsonObject:
+def import_entry(entry: JsonValue) -> JsonObject:
     """One EOC entry as our definition; :class:`Unsupported` says why it cannot be."""
     if not isinstance(entry, Mapping):
         raise Unsupported("an entry is a mapping with 'spec' and 'function'")
@@ -136,10 +136,13 @@ def import_entry(entry: Any) -> JsonObject:
     name = spec.get("name")
     if not isinstance(name, str) or not name:
         raise Unsupported("the spec has no name")
+    parameters = spec.get("parameters") or EMPTY_PARAMETERS
+    if not isinstance(parameters, dict):
+        raise Unsupported("the spec's parameters are not a mapping")
     definition: JsonObject = {
         "name": name,
         "description": str(spec.get("description") or name).strip(),
-        "parameters": dict(spec.get("parameters") or EMPTY_PARAMETERS),
+        "parameters": dict(parameters),
     }
     kind, settings = _import_function(function, definition["parameters"])
     definition["kind"] = kind
@@ -152,7 +155,7 @@ def import_entry(entry: Any) -> JsonObject:
     return definition
 
 
-def _secrets_named(value: Any) -> set[str]:
+def _secrets_named(value: JsonValue) -> set[str]:
     """The secret names the converted settings' templates name (``secrets.NAME``)."""
     if isinstance(value, str):
         return secret_references(value)
@@ -163,7 +166,9 @@ def _secrets_named(value: Any) -> set[str]:
     return set()
 
 
-def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str, JsonObject]:
+def _import_function(
+    function: Mapping[str, JsonValue], parameters: JsonValue
+) -> tuple[str, JsonObject]:
     kind = function.get("type")
     if kind == "template":
         return "template", {"template": _text(function, "value_template")}
@@ -184,7 +189,7 @@ def _import_function(function: Mapping[str, Any], parameters: Any) -> tuple[str,
     raise Unsupported(f"function type {kind!r} has no equivalent")
 
 
-def _import_rest(function: Mapping[str, Any]) -> JsonObject:
+def _import_rest(function: Mapping[str, JsonValue]) -> JsonObject:
     unknown = sorted(set(function) - _REST_KEYS)
     if unknown:
         raise Unsupported(f"rest: {', '.join(unknown)} cannot be carried over")
@@ -198,7 +203,8 @@ def _import_rest(function: Mapping[str, Any]) -> JsonObject:
     settings["url"] = url.strip()
     for ours, theirs in (("query", "params"), ("headers", "headers")):
         if function.get(theirs):
-            settings[ours] = {str(key): str(value) for key, value in function[theirs].items()}
+            given = object_of(function.get(theirs))
+            settings[ours] = {str(key): str(value) for key, value in given.items()}
     payload = function.get("payload_template", function.get("payload"))
     if payload is not None:
         settings["body"] = {"type": "text", "content": str(payload)}
@@ -207,7 +213,7 @@ def _import_rest(function: Mapping[str, Any]) -> JsonObject:
     return settings
 
 
-def _import_script(sequence: Any) -> tuple[str, JsonObject]:
+def _import_script(sequence: JsonValue) -> tuple[str, JsonObject]:
     calls = _service_calls(sequence, "script")
     if len(calls) == 1:
         return "service", calls[0][1]
@@ -216,7 +222,7 @@ def _import_script(sequence: Any) -> tuple[str, JsonObject]:
     }
 
 
-def _service_calls(sequence: Any, where: str) -> list[tuple[str, JsonObject]]:
+def _service_calls(sequence: JsonValue, where: str) -> list[tuple[str, JsonObject]]:
     """The action calls of a script sequence, named; refuses anything else in it."""
     if not isinstance(sequence, list) or not sequence:
         raise Unsupported(f"{where}: the sequence is empty")
@@ -252,10 +258,12 @@ def _service_calls(sequence: Any, where: str) -> list[tuple[str, JsonObject]]:
     return calls
 
 
-def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, JsonObject]:
+def _import_native(
+    function: Mapping[str, JsonValue], parameters: JsonValue
+) -> tuple[str, JsonObject]:
     name = function.get("name")
     if name == "get_history":
-        properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
+        properties = object_of(parameters.get("properties")) if isinstance(parameters, dict) else {}
         settings: JsonObject = {"entity_ids": [HISTORY_ENTITIES]}
         # Both times are optional in EOC, which fills in the day before now and the day after
         # the start; an empty rendering gives the history kind's same defaults.
@@ -270,7 +278,7 @@ def _import_native(function: Mapping[str, Any], parameters: Any) -> tuple[str, J
     raise Unsupported(f"native {name}: {reason}")
 
 
-def _import_composite(sequence: Any) -> JsonObject:
+def _import_composite(sequence: JsonValue) -> JsonObject:
     if not isinstance(sequence, list) or not sequence:
         raise Unsupported("composite: the sequence is empty")
     steps: list[JsonValue] = []
@@ -292,30 +300,30 @@ def _import_composite(sequence: Any) -> JsonObject:
     return {"steps": steps}
 
 
-def _text(function: Mapping[str, Any], key: str) -> str:
+def _text(function: Mapping[str, JsonValue], key: str) -> str:
     value = function.get(key)
     if not isinstance(value, str) or not value.strip():
         raise Unsupported(f"{function.get('type')}: '{key}' is missing")
     return value
 
 
-def _entry_name(entry: Any, index: int) -> str:
+def _entry_name(entry: JsonValue, index: int) -> str:
     spec = entry.get("spec") if isinstance(entry, Mapping) else None
     name = spec.get("name") if isinstance(spec, Mapping) else None
     return name if isinstance(name, str) and name else f"entry {index + 1}"
 
 
-def _to_steps(value: Any, names: list[str]) -> Any:
+def _to_steps(value: JsonValue, names: list[str]) -> JsonValue:
     """Every template in ``value`` with earlier steps' variables read as ``steps.NAME``."""
     return _map_templates(value, lambda text: _rename(text, set(names), to_steps=True))
 
 
-def from_steps(value: Any) -> Any:
+def from_steps(value: JsonValue) -> JsonValue:
     """Every template in ``value`` with ``steps.NAME`` read as the plain variable ``NAME``."""
     return _map_templates(value, lambda text: _rename(text, set(), to_steps=False))
 
 
-def _map_templates(value: Any, change: Callable[[str], str]) -> Any:
+def _map_templates(value: JsonValue, change: Callable[[str], str]) -> JsonValue:
     if isinstance(value, str):
         return change(value)
     if isinstance(value, Mapping):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from addon.custom_tools.extended_openai import (
     EMPTY_PARAMETERS,
@@ -19,6 +18,7 @@ from addon.custom_tools.extended_openai import (
     Unsupported,
     from_steps,
 )
+from addon.custom_tools.json_parts import list_of, object_of
 from addon.text import JsonObject, JsonValue, dump_yaml
 
 
@@ -31,7 +31,7 @@ class ExportResult:
     not_exported: tuple[tuple[str, str], ...]
 
 
-def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
+def export_functions(definitions: list[Mapping[str, JsonValue]]) -> ExportResult:
     """Our definitions as EOC function YAML, in the order given."""
     entries: list[JsonObject] = []
     not_exported: list[tuple[str, str]] = []
@@ -45,7 +45,7 @@ def export_functions(definitions: list[Mapping[str, Any]]) -> ExportResult:
     return ExportResult(text, tuple(entries), tuple(not_exported))
 
 
-def export_definition(definition: Mapping[str, Any]) -> JsonObject:
+def export_definition(definition: Mapping[str, JsonValue]) -> JsonObject:
     """One definition as an EOC entry; :class:`Unsupported` says why it has none."""
     spec = {
         "name": definition.get("name"),
@@ -53,14 +53,14 @@ def export_definition(definition: Mapping[str, Any]) -> JsonObject:
         "parameters": definition.get("parameters") or EMPTY_PARAMETERS,
     }
     kind = str(definition.get("kind"))
-    settings = definition.get(kind) or {}
+    settings = object_of(definition.get(kind))
     function = _export_kind(kind, settings, spec["parameters"])
     if kind == "rest" and "timeout" in definition:
         function["timeout"] = definition["timeout"]
     return {"spec": spec, "function": function}
 
 
-def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> JsonObject:
+def _export_kind(kind: str, settings: Mapping[str, JsonValue], parameters: JsonValue) -> JsonObject:
     if kind == "template":
         return {"type": "template", "value_template": settings.get("template", "")}
     if kind == "rest":
@@ -76,45 +76,45 @@ def _export_kind(kind: str, settings: Mapping[str, Any], parameters: Any) -> Jso
     raise Unsupported(f"kind {kind!r} has no Extended OpenAI equivalent")
 
 
-def _export_rest(settings: Mapping[str, Any]) -> JsonObject:
+def _export_rest(settings: Mapping[str, JsonValue]) -> JsonObject:
     url = str(settings.get("url", ""))
     function: JsonObject = {"type": "rest"}
     function["resource_template" if "{" in url else "resource"] = url
     function["method"] = settings.get("method", "GET")
     if settings.get("headers"):
-        function["headers"] = dict(settings["headers"])
+        function["headers"] = dict(object_of(settings.get("headers")))
     if settings.get("query"):
-        function["params"] = dict(settings["query"])
+        function["params"] = dict(object_of(settings.get("query")))
     body = settings.get("body")
-    if body is not None:
+    if isinstance(body, dict):
         if body.get("type") == "form":
             raise Unsupported("rest: a form body has no Extended OpenAI equivalent")
         content = body.get("content")
         function["payload"] = content if isinstance(content, str) else json.dumps(content)
     result = settings.get("result")
-    if result is not None:
+    if isinstance(result, dict):
         if "template" not in result:
             raise Unsupported("rest: a JSON pointer result has no Extended OpenAI equivalent")
         function["value_template"] = result["template"]
     return function
 
 
-def _export_call(settings: Mapping[str, Any]) -> JsonObject:
+def _export_call(settings: Mapping[str, JsonValue]) -> JsonObject:
     if settings.get("result") is not None:
         raise Unsupported("service: a result template has no Extended OpenAI equivalent")
     call: JsonObject = {"service": settings.get("action")}
     if settings.get("data"):
-        call["data"] = dict(settings["data"])
+        call["data"] = dict(object_of(settings.get("data")))
     if settings.get("target"):
-        call["target"] = dict(settings["target"])
+        call["target"] = dict(object_of(settings.get("target")))
     if settings.get("return_response"):
         call["response_variable"] = FUNCTION_RESULT
     return call
 
 
-def _export_script(settings: Mapping[str, Any], parameters: Any) -> JsonObject:
+def _export_script(settings: Mapping[str, JsonValue], parameters: JsonValue) -> JsonObject:
     """Running a script entity with the arguments as variables: its action, data from each."""
-    properties = parameters.get("properties", {}) if isinstance(parameters, Mapping) else {}
+    properties = object_of(parameters.get("properties")) if isinstance(parameters, dict) else {}
     call: JsonObject = {"service": settings.get("entity_id")}
     if properties:
         call["data"] = {name: f"{{{{ {name} }}}}" for name in properties}
@@ -122,7 +122,7 @@ def _export_script(settings: Mapping[str, Any], parameters: Any) -> JsonObject:
     return call
 
 
-def _export_history(settings: Mapping[str, Any]) -> JsonObject:
+def _export_history(settings: Mapping[str, JsonValue]) -> JsonObject:
     if settings.get("entity_ids") != [HISTORY_ENTITIES] or settings.get("statistics"):
         raise Unsupported(
             "history: Extended OpenAI's get_history reads the entities the model names; "
@@ -133,16 +133,17 @@ def _export_history(settings: Mapping[str, Any]) -> JsonObject:
     return {"type": "native", "name": "get_history"}
 
 
-def _export_composite(settings: Mapping[str, Any]) -> JsonObject:
+def _export_composite(settings: Mapping[str, JsonValue]) -> JsonObject:
     sequence: list[JsonValue] = []
-    for step in settings.get("steps", []):
+    for listed in list_of(settings.get("steps", [])):
+        step = object_of(listed)
         kind = str(step.get("kind"))
         if kind in ("history", "composite"):
             raise Unsupported(f"composite: a {kind} step has no Extended OpenAI equivalent")
-        exported = _export_kind(kind, from_steps(step.get(kind) or {}), EMPTY_PARAMETERS)
+        exported = _export_kind(kind, object_of(from_steps(step.get(kind) or {})), EMPTY_PARAMETERS)
         sequence.append({**exported, "response_variable": step.get("name")})
     result = settings.get("result")
-    if result is not None:
+    if isinstance(result, dict):
         if "template" not in result:
             raise Unsupported("composite: a JSON pointer result has no Extended OpenAI equivalent")
         sequence.append({"type": "template", "value_template": from_steps(result["template"])})

@@ -7,11 +7,13 @@ plainly (never the regular expression), and the schema checked even when other f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from pydantic import ValidationError
+
+from addon.custom_tools.json_parts import object_of
+from addon.text import JsonValue
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
 STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
@@ -41,7 +43,7 @@ def validation_problems(err: ValidationError) -> list[tuple[str, str]]:
     return problems
 
 
-def later_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+def later_problems(data: Mapping[str, JsonValue]) -> list[tuple[str, str]]:
     """The parameter schema's problems, checked although other fields failed to parse.
 
     So the editor shows every problem at once rather than the schema's after the rest is fixed.
@@ -50,7 +52,7 @@ def later_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     return schema_problems(parameters) if isinstance(parameters, dict) else []
 
 
-def schema_problems(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
+def schema_problems(schema: Mapping[str, JsonValue]) -> list[tuple[str, str]]:
     """What is wrong with a tool's parameter schema (JSON Schema, of type object)."""
     try:
         Draft202012Validator.check_schema(schema)
@@ -59,7 +61,7 @@ def schema_problems(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [(where, f"not a valid JSON Schema: {err.message}")]
     if schema.get("type") != "object":
         return [("parameters.type", "the parameters are a JSON Schema of type 'object'")]
-    properties = schema.get("properties", {})
+    properties = object_of(schema.get("properties", {}))
     reserved = sorted({"args", "secrets", "steps", "value", "value_json"} & set(properties))
     if reserved:
         return [("parameters.properties", f"{reserved} are template variables of their own")]

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
@@ -47,7 +47,7 @@ from addon.custom_tools.secrets_mask import SecretMask
 from addon.custom_tools.templating import Renderer
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 from addon.home.actions.gate import Decision, Gate
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     import aiohttp
@@ -67,7 +67,7 @@ class ToolRun:
     """
 
     name: str
-    result: Any
+    result: JsonValue
     request: RenderedRequest | None
     response: RecordedResponse | None
     duration_ms: float
@@ -148,7 +148,7 @@ class Runner:
     async def run(
         self,
         definition: ToolDefinition,
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, JsonValue],
         *,
         dry_run: bool,
         secrets: Mapping[str, str],
@@ -268,7 +268,7 @@ def _masked_request(mask: SecretMask, request: RenderedRequest | None) -> Render
     return RenderedRequest(
         mask.text(request.method),
         mask.text(request.url),
-        mask.value(dict(request.headers)),
+        mask.headers(dict(request.headers)),
         mask.value(request.body),
     )
 
@@ -276,14 +276,7 @@ def _masked_request(mask: SecretMask, request: RenderedRequest | None) -> Render
 def _masked_response(
     mask: SecretMask, response: RecordedResponse | None
 ) -> RecordedResponse | None:
-    if response is None or not mask:
-        return response
-    return RecordedResponse(
-        response.status,
-        mask.value(dict(response.headers)),
-        mask.text(response.body),
-        response.truncated,
-    )
+    return None if response is None else response.masked(mask)
 
 
 def _masked_step(mask: SecretMask, record: StepRecord) -> StepRecord:

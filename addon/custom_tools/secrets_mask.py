@@ -9,9 +9,10 @@ first, so a secret that contains another is masked whole.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import overload
 
 from addon.logs import header_secrets, secret_forms, url_secrets
+from addon.text import JsonObject, JsonValue
 
 MASK = "••••••"
 
@@ -48,14 +49,22 @@ class SecretMask:
                 text = text.replace(form, MASK)
         return text
 
-    def value(self, value: Any) -> Any:
+    def headers(self, headers: Mapping[str, str]) -> dict[str, str]:
+        """A copy of ``headers`` with every secret form masked in names and values."""
+        return {self.text(name): self.text(value) for name, value in headers.items()}
+
+    @overload
+    def value(self, value: Mapping[str, JsonValue]) -> JsonObject: ...
+    @overload
+    def value(self, value: JsonValue) -> JsonValue: ...
+    def value(self, value: JsonValue | Mapping[str, JsonValue]) -> JsonValue:
         """A copy of ``value`` (mappings, lists, strings) with every secret form masked."""
+        if isinstance(value, Mapping):
+            return {self.text(str(key)): self.value(item) for key, item in value.items()}
         if not self._forms:
             return value
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, Mapping):
-            return {self.text(str(key)): self.value(item) for key, item in value.items()}
         if isinstance(value, list | tuple):
             return [self.value(item) for item in value]
         return value

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
+
+from addon.text import JsonValue
 
 
 class CustomToolSource(Protocol):
     """Enabled definitions (plain mappings) and the secrets table, read fresh for each turn."""
 
-    async def enabled(self) -> list[Mapping[str, Any]]:
+    async def enabled(self) -> list[Mapping[str, JsonValue]]:
         """The current definitions of every enabled, not deleted tool."""
 
     async def secrets(self) -> Mapping[str, str]:
@@ -26,10 +28,10 @@ class CustomToolSource(Protocol):
 class StaticSource:
     """A fixed set of definitions and secrets: the default until the store provides tools."""
 
-    definitions: Sequence[Mapping[str, Any]] = ()
+    definitions: Sequence[Mapping[str, JsonValue]] = ()
     secret_values: Mapping[str, str] = field(default_factory=dict)
 
-    async def enabled(self) -> list[Mapping[str, Any]]:
+    async def enabled(self) -> list[Mapping[str, JsonValue]]:
         """The definitions whose ``enabled`` is not false."""
         return [d for d in self.definitions if d.get("enabled", True) is not False]
 

@@ -31,7 +31,6 @@ import time
 import types
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any
 
 from jinja2 import (
     StrictUndefined,
@@ -58,6 +57,7 @@ from addon.custom_tools.budget import (
     size_of,
 )
 from addon.errors import TemplateRenderError
+from addon.text import JsonValue
 
 TIME_LIMIT_S = 1.0
 """Seconds one template may take; far more than any shaping template needs."""
@@ -83,7 +83,7 @@ def _budget(context: Context) -> RenderBudget:
 
 
 @pass_context
-def _budget_iter(context: Context, iterable: Iterable[Any]) -> Iterator[Any]:
+def _budget_iter(context: Context, iterable: Iterable[object]) -> Iterator[object]:
     budget = _budget(context)
     for item in iterable:
         budget.tick()
@@ -91,16 +91,16 @@ def _budget_iter(context: Context, iterable: Iterable[Any]) -> Iterator[Any]:
 
 
 @pass_context
-def _budget_size(context: Context, value: Any) -> Any:
+def _budget_size(context: Context, value: object) -> object:
     return _budget(context).sized(value)
 
 
 @pass_context
 def _bounded_join(
-    context: Context, value: Iterable[Any], d: str = "", attribute: str | None = None
+    context: Context, value: Iterable[object], d: str = "", attribute: str | None = None
 ) -> str:
     """Jinja's ``join``, refused once the joined text would pass the cap."""
-    items: Iterable[Any] = value
+    items: Iterable[object] = value
     if attribute is not None:
         items = (context.environment.getattr(item, attribute) for item in value)
     separator = str(d)
@@ -109,7 +109,7 @@ def _bounded_join(
 
 @pass_context
 def _bounded_replace(
-    context: Context, value: Any, old: str, new: str, count: int | None = None
+    context: Context, value: object, old: str, new: str, count: int | None = None
 ) -> str:
     """Jinja's ``replace``, refused when the result would pass the cap."""
     text, old, new = str(value), str(old), str(new)
@@ -118,7 +118,7 @@ def _bounded_replace(
 
 
 @pass_context
-def _url_part(context: Context, value: Any) -> str:
+def _url_part(context: Context, value: object) -> str:
     """Record one ``{{ }}`` output of a URL template; a placeholder stands in the text."""
     parts = context.get(URL_PARTS_NAME)
     if not isinstance(parts, list):
@@ -159,7 +159,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
     intercepted_binops = frozenset({"+", "*", "**", "%"})
 
-    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+    def call(__self, __context: Context, __obj: object, *args: object, **kwargs: object) -> object:
         """Check the deadline before every call, and the size a growing string method builds."""
         budget = _budget(__context)
         budget.tick()
@@ -173,32 +173,33 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             args = check_method(budget, method, args)
         return super().call(__context, __obj, *args, **kwargs)
 
-    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+    def call_binop(self, context: Context, operator: str, left: object, right: object) -> object:
         """``+``, ``*``, ``**`` and ``%``, refusing results past the size cap before building."""
         budget = _budget(context)
         budget.tick()
         if operator == "**":
             if isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
                 raise TemplateLimitError(f"an exponent above {MAX_EXPONENT}")
-            return left**right
+            return super().call_binop(context, operator, left, right)
         if operator == "*":
             for sequence, count in ((left, right), (right, left)):
                 if isinstance(sequence, str | list | tuple) and isinstance(count, int):
                     budget.check(size_of(sequence) * count)
-            return left * right
+            return super().call_binop(context, operator, left, right)
         if operator == "%":
             if isinstance(left, str):
                 check_percent(budget, left)
-            return budget.sized(left % right)
-        return budget.sized(left + right)
+            return budget.sized(super().call_binop(context, operator, left, right))
+        return budget.sized(super().call_binop(context, operator, left, right))
 
 
-def _to_json(value: Any) -> str:
+def _to_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _from_json(value: str) -> Any:
-    return json.loads(value)
+def _from_json(value: str) -> JsonValue:
+    loaded: JsonValue = json.loads(value)
+    return loaded
 
 
 def _environment() -> BoundedEnvironment:
@@ -255,7 +256,7 @@ class Renderer:
     def _budget(self) -> RenderBudget:
         return RenderBudget(self._clock() + self.time_limit, self.max_chars, self._clock)
 
-    def render(self, source: str, variables: Mapping[str, Any], field: str) -> str:
+    def render(self, source: str, variables: Mapping[str, object], field: str) -> str:
         """Render ``source`` to text; raise TemplateRenderError naming ``field`` and the line.
 
         Text without Jinja markup is its own rendering: returned as it is, without a render.
@@ -263,22 +264,25 @@ class Renderer:
         if _MARKUP.search(source) is None:
             return source
         template = self._template(source, field)
-        budget = self._budget()
-        parts: list[str] = []
+        return self._produce(template, {**variables, BUDGET_NAME: self._budget()}, field)
+
+    def _produce(self, template: Template, variables: Mapping[str, object], field: str) -> str:
+        """The template's output, streamed and stopped at the size cap; errors name ``field``."""
+        chunks: list[str] = []
         produced = 0
         try:
-            for chunk in template.generate({**variables, BUDGET_NAME: budget}):
+            for chunk in template.generate(variables):
                 produced += len(chunk)
                 if produced > self.max_chars:
                     raise TemplateLimitError(f"output longer than {self.max_chars} characters")
-                parts.append(chunk)
+                chunks.append(chunk)
         except Exception as err:
             raise _render_error(err, field) from err
-        return "".join(parts)
+        return "".join(chunks)
 
     def render_parts(
-        self, source: str, variables: Mapping[str, Any], field: str
-    ) -> tuple[str, list[Any]]:
+        self, source: str, variables: Mapping[str, object], field: str
+    ) -> tuple[str, list[object]]:
         """Render with each ``{{ }}`` output replaced by a NUL-framed index; the outputs in order.
 
         The rest kind builds its URL from this: the literal text is the definition's, each
@@ -287,23 +291,11 @@ class Renderer:
         if _MARKUP.search(source) is None:
             return source, []
         template = self._template(source, field, url_parts=True)
-        budget = self._budget()
-        parts: list[Any] = []
-        chunks: list[str] = []
-        produced = 0
-        try:
-            for chunk in template.generate(
-                {**variables, BUDGET_NAME: budget, URL_PARTS_NAME: parts}
-            ):
-                produced += len(chunk)
-                if produced > self.max_chars:
-                    raise TemplateLimitError(f"output longer than {self.max_chars} characters")
-                chunks.append(chunk)
-        except Exception as err:
-            raise _render_error(err, field) from err
-        return "".join(chunks), parts
+        parts: list[object] = []
+        variables = {**variables, BUDGET_NAME: self._budget(), URL_PARTS_NAME: parts}
+        return self._produce(template, variables, field), parts
 
-    def render_native(self, source: str, variables: Mapping[str, Any], field: str) -> Any:
+    def render_native(self, source: str, variables: Mapping[str, object], field: str) -> object:
         """Render to a value: a lone ``{{ expr }}`` keeps its type (a number stays a number)."""
         lone = _LONE_NAME.match(source)
         if lone is not None and lone.group(1) in variables:
@@ -329,14 +321,20 @@ class Renderer:
             raise _native_error(self._env, field) from err
         return value
 
-    def _budget_for_value(self, value: Any) -> None:
+    def _budget_for_value(self, value: object) -> None:
         if isinstance(value, str | list | tuple | dict) and len(value) > self.max_chars:
             raise TemplateLimitError(f"a value longer than {self.max_chars} characters")
 
-    def render_tree(self, value: Any, variables: Mapping[str, Any], field: str) -> Any:
-        """Render every string inside ``value`` (mappings, lists), keeping the structure."""
+    def render_tree(
+        self, value: JsonValue, variables: Mapping[str, object], field: str
+    ) -> JsonValue:
+        """Render every string inside ``value`` (mappings, lists), keeping the structure.
+
+        What a template produced is made JSON as it is sent: a tuple a list, a mapping a
+        dict, anything else its text (as a JSON body or Home Assistant's message would say it).
+        """
         if isinstance(value, str):
-            return self.render_native(value, variables, field)
+            return json_ready(self.render_native(value, variables, field))
         if isinstance(value, Mapping):
             return {
                 str(key): self.render_tree(item, variables, f"{field}.{key}")
@@ -348,6 +346,17 @@ class Renderer:
                 for index, item in enumerate(value)
             ]
         return value
+
+
+def json_ready(value: object) -> JsonValue:
+    """A rendered value as JSON: mappings and sequences kept, anything else its text."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(item) for item in value]
+    return str(value)
 
 
 def _native_error(env: BoundedEnvironment, field: str) -> TemplateRenderError:

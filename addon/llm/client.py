@@ -13,7 +13,6 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from addon.errors import (
     LLMError,
@@ -36,7 +35,7 @@ from addon.llm.speech_filter import SpeechFilter, filter_text
 from addon.llm.sse import event_data
 from addon.llm.text_calls import TextCall, read_reply
 from addon.logs import scrub
-from addon.text import JsonObject, JsonValue, ToolSpecs
+from addon.text import JsonArray, JsonObject, JsonValue, ToolSpecs
 
 _LOGGER = logging.getLogger(__name__)
 PROBE_CACHE_S = 30.0
@@ -258,9 +257,9 @@ class LLMClient:
             raise LLMError(f"the embeddings endpoint failed: {err}") from err
         items = sorted(
             (item for item in _list(body.get("data")) if isinstance(item, dict)),
-            key=lambda item: int(item.get("index") or 0),
+            key=lambda item: int(_number(item.get("index") or 0)),
         )
-        vectors = [[float(v) for v in _list(item.get("embedding"))] for item in items]
+        vectors = [[float(_number(v)) for v in _list(item.get("embedding"))] for item in items]
         if len(vectors) != len(texts) or any(not vector for vector in vectors):
             raise LLMError(f"the endpoint gave {len(vectors)} embeddings for {len(texts)} texts")
         return vectors
@@ -391,8 +390,15 @@ def _mapping(value: object) -> JsonObject:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: object) -> list[Any]:
+def _list(value: object) -> JsonArray:
     return value if isinstance(value, list) else []
+
+
+def _number(value: JsonValue) -> int | float | str:
+    """An embedding's number (or its index) as the endpoint wrote it; anything else refused."""
+    if isinstance(value, int | float | str):
+        return value
+    raise LLMError(f"the embeddings endpoint answered with {value!r} where a number belongs")
 
 
 def _optional_str(value: object) -> str | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from addon.text import JsonObject, JsonValue, ToolSpecs, compact_json
 
@@ -88,7 +87,7 @@ def wire_messages(messages: Iterable[ChatMessage]) -> list[JsonObject]:
     return [to_wire(message) for message in messages]
 
 
-def from_wire(messages: Iterable[Mapping[str, Any]]) -> list[ChatMessage]:
+def from_wire(messages: Iterable[Mapping[str, JsonValue]]) -> list[ChatMessage]:
     """Messages kept in OpenAI's chat format (a stored turn's) as records.
 
     A message of a role the agent never writes, or with content that is not text, is left out:
@@ -98,7 +97,12 @@ def from_wire(messages: Iterable[Mapping[str, Any]]) -> list[ChatMessage]:
     for wire in messages:
         role, content = wire.get("role"), wire.get("content")
         if role == "assistant" and (content is None or isinstance(content, str)):
-            calls = tuple(_call(call) for call in wire.get("tool_calls") or () if _is_call(call))
+            listed = wire.get("tool_calls")
+            calls = (
+                tuple(read_call for call in listed or () if (read_call := _call(call)) is not None)
+                if isinstance(listed, list)
+                else ()
+            )
             read.append(AssistantMessage(content, calls))
         elif role == "tool" and isinstance(content, str):
             read.append(ToolMessage(str(wire.get("tool_call_id") or ""), content))
@@ -109,12 +113,13 @@ def from_wire(messages: Iterable[Mapping[str, Any]]) -> list[ChatMessage]:
     return read
 
 
-def _is_call(call: object) -> bool:
-    return isinstance(call, Mapping) and isinstance(call.get("function"), Mapping)
-
-
-def _call(call: Mapping[str, Any]) -> ToolCallRequest:
-    function = call["function"]
+def _call(call: JsonValue) -> ToolCallRequest | None:
+    """A stored tool call as a record; None for one without a ``function`` object."""
+    if not isinstance(call, dict):
+        return None
+    function = call.get("function")
+    if not isinstance(function, dict):
+        return None
     return ToolCallRequest(
         str(call.get("id") or ""),
         str(function.get("name") or ""),

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import json_repair
 
 from addon.llm.speech_filter import MISTRAL, CallStyle, CallText, bare_calls, filter_text
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 
 _ARGS = "[ARGS]"
 _CALL_ID = "[CALL_ID]"
@@ -67,7 +67,7 @@ def read_reply(
 def calls_in(found: CallText) -> list[TextCall]:
     """The calls one piece of call text holds; at least one, however broken the text."""
     if found.style == "json":
-        values: list[Any] = bare_calls(found.text) or []
+        values: Sequence[JsonValue] = bare_calls(found.text) or []
     elif found.style == "mistral":
         values = _mistral(found.text)
     else:
@@ -82,11 +82,11 @@ def calls_in(found: CallText) -> list[TextCall]:
     return [TextCall(guess.group(1) if guess else "", found.text.strip(), found.style)]
 
 
-def _mistral(text: str) -> list[Any]:
+def _mistral(text: str) -> list[JsonValue]:
     """``[{…}, …]`` (v3), or ``name[ARGS]{…}`` per call (v11, calls split by the marker)."""
     if _ARGS not in text:
         return _json_values(text)
-    values: list[Any] = []
+    values: list[JsonValue] = []
     for part in text.split(MISTRAL):
         name, _, arguments = part.partition(_ARGS)
         name = name.split(_CALL_ID, 1)[0].strip()
@@ -95,12 +95,12 @@ def _mistral(text: str) -> list[Any]:
     return values
 
 
-def _json_values(text: str) -> list[Any]:
+def _json_values(text: str) -> list[JsonValue]:
     """The JSON values in ``text`` one after another (lists opened), repairing the last if need be.
 
     Llama separates several calls with ``;``; servers leave end-of-turn tokens after them.
     """
-    values: list[Any] = []
+    values: list[JsonValue] = []
     at, end = 0, len(text)
     while at < end:
         while at < end and text[at] in " \t\r\n;,":

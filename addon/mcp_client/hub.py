@@ -26,14 +26,14 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 from addon.custom_tools.secrets_mask import SecretMask
 from addon.errors import McpError
 from addon.home.actions.gate import Gate
 from addon.mcp_client.remote import Connector, RemoteTool
 from addon.mcp_client.source import ServerSettings, ServerSource
-from addon.text import JsonObject
+from addon.text import JsonObject, JsonValue
 from addon.tools.base import Tool, ToolContext, ToolReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -201,7 +201,7 @@ class McpHub:
         return [tools[name] for name in sorted(tools)]
 
     async def call(
-        self, server: ServerSettings, name: str, arguments: Mapping[str, Any]
+        self, server: ServerSettings, name: str, arguments: Mapping[str, JsonValue]
     ) -> ToolReply:
         """Call a tool; a server that cannot be reached is marked down (its tools withheld)."""
         mask = SecretMask.of_connection(server.url, (value for _header, value in server.headers))
@@ -270,7 +270,7 @@ class McpHub:
         self._status[server.id] = ServerStatus("up", tuple(tools), None, self.clock())
 
 
-def schema_text(schema: Mapping[str, Any]) -> str:
+def schema_text(schema: Mapping[str, JsonValue]) -> str:
     """A schema as JSON with sorted keys: how an approved one is kept and compared."""
     return json.dumps(schema, sort_keys=True, ensure_ascii=False)
 
@@ -288,7 +288,7 @@ def changed(server: ServerSettings, remote: RemoteTool) -> bool:
     )
 
 
-def _canonical(schema: Mapping[str, Any]) -> JsonObject:
+def _canonical(schema: Mapping[str, JsonValue]) -> JsonObject:
     """The schema with keys sorted, so the model's tool list keeps its bytes between turns."""
     loaded: JsonObject = json.loads(json.dumps(schema, sort_keys=True, ensure_ascii=False))
     return loaded

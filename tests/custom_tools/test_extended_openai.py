@@ -322,6 +322,12 @@ def test_a_service_over_a_list_of_entities_keeps_the_list() -> None:
     assert definition["service"]["return_response"] is True
 
 
+def test_a_spec_whose_parameters_are_not_a_mapping_is_refused() -> None:
+    """Parameters written as a list cannot be a JSON Schema: the entry is refused, not a crash."""
+    text = TEMPLATE.replace("    parameters:\n", "    parameters: [entity_id]\n    ignored:\n", 1)
+    assert refusal(text) == "the spec's parameters are not a mapping"
+
+
 def test_native_execute_service_is_refused_for_the_built_in_tools() -> None:
     """Calling any action the model names is what the built-in tools already do, safely."""
     assert "built-in tools" in refusal(EXECUTE_SERVICES)

@@ -141,3 +141,9 @@ def test_small_formatting_joins_and_replacements_still_work() -> None:
     """Ordinary uses of ``%``, ``join`` and ``replace`` are untouched by the budget."""
     source = '{{ "%05.1f" % 3.14159 }} {{ [1, 2] | join(",") }} {{ "a-b" | replace("-", "+") }}'
     assert Renderer().render(source, {}, "f") == "003.1 1,2 a+b"
+
+
+def test_a_rendered_tree_is_json_a_tuple_a_list() -> None:
+    """What a template produces in a tree is sent as JSON: a tuple becomes a list."""
+    rendered = Renderer().render_tree({"pair": "{{ (1, 2) }}"}, {}, "data")
+    assert rendered == {"pair": [1, 2]}

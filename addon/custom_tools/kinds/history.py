@@ -12,7 +12,6 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
 from addon.custom_tools.definition import MAX_PERIOD_S, HistorySettings
@@ -45,22 +44,22 @@ async def run(settings: HistorySettings, context: StepContext) -> StepResult:
         "HISTORY",
         "statistics" if settings.statistics else "states",
         {},
-        {"entity_ids": entity_ids, "start": start.isoformat(), "end": end.isoformat()},
+        {"entity_ids": [*entity_ids], "start": start.isoformat(), "end": end.isoformat()},
     )
     try:
         raw = await context.port.history(entity_ids, start, end, settings.statistics)
     except HomeAgentError as err:
         raise CustomToolCallError(f"reading the history failed: {err}", request=request) from err
-    raw = raw if isinstance(raw, Mapping) else {}
-    summary = [
-        summarise_statistics(entity_id, raw.get(entity_id) or [])
+    raw = raw if isinstance(raw, dict) else {}
+    summary: list[JsonValue] = [
+        summarise_statistics(entity_id, _rows(raw.get(entity_id)))
         if settings.statistics
-        else summarise_states(entity_id, raw.get(entity_id) or [])
+        else summarise_states(entity_id, _rows(raw.get(entity_id)))
         for entity_id in entity_ids
     ]
     body = json.dumps(raw, ensure_ascii=False, default=str)
     response = RecordedResponse(None, {}, body[:100_000], truncated=len(body) > 100_000)
-    result = {"from": _stamp(start), "to": _stamp(end), "entities": summary}
+    result: JsonObject = {"from": _stamp(start), "to": _stamp(end), "entities": summary}
     return StepResult(result, request, response)
 
 
@@ -100,7 +99,7 @@ def _parse_time(text: str, field: str) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> JsonObject:
+def summarise_states(entity_id: str, rows: Sequence[Mapping[str, JsonValue]]) -> JsonObject:
     """Numbers: first, last, min, max, mean; other states: the count and the latest changes.
 
     Rows are Home Assistant's compressed states (``s`` state, ``lu`` last updated, seconds).
@@ -130,7 +129,7 @@ def summarise_states(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> JsonO
     }
 
 
-def summarise_statistics(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> JsonObject:
+def summarise_statistics(entity_id: str, rows: Sequence[Mapping[str, JsonValue]]) -> JsonObject:
     """Hourly statistics as one summary: the overall min, max and mean, and the last hour's mean."""
     summary: JsonObject = {"entity_id": entity_id, "hours": len(rows)}
     means = [v for v in (_number(row.get("mean")) for row in rows) if v is not None]
@@ -151,8 +150,13 @@ def summarise_statistics(entity_id: str, rows: Sequence[Mapping[str, Any]]) -> J
     return summary
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
+def _rows(value: JsonValue) -> list[JsonObject]:
+    """An entity's recorded rows (objects); none when Home Assistant sent no list."""
+    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
+
+
+def _number(value: JsonValue) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
     try:
         number = float(value)
@@ -161,7 +165,7 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _seconds(row: Mapping[str, Any]) -> float | None:
+def _seconds(row: Mapping[str, JsonValue]) -> float | None:
     value = row.get("lu", row.get("lc"))
     if isinstance(value, int | float):
         return float(value)

@@ -18,7 +18,6 @@ import asyncio
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import quote, unquote
 
 import aiohttp
@@ -27,8 +26,8 @@ import yarl
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
 from addon.custom_tools.definition import RestSettings, resolved_path
 from addon.custom_tools.kinds.shaping import parse_json, shape
-from addon.custom_tools.secrets_mask import SecretMask
 from addon.errors import CustomToolCallError, ToolError
+from addon.text import JsonValue
 
 MAX_REDIRECTS = 3
 ERROR_BODY_CHARS = 300
@@ -71,7 +70,7 @@ async def run(settings: RestSettings, context: StepContext) -> StepResult:
         raise CustomToolCallError(
             f"{request.method} {request.url} could not be sent: {err}", request=request
         ) from err
-    response = _masked(context.mask, response)
+    response = response.masked(context.mask)
     if response.truncated:
         raise CustomToolCallError(
             f"the answer is larger than {settings.max_bytes} bytes (max_bytes); reading stopped",
@@ -124,7 +123,7 @@ def render_request(
     for key, value in headers.items():
         if "\r" in value or "\n" in value or "\x00" in value:
             raise ToolError(f"{field}.headers.{key}: a header value cannot hold a line break")
-    body: Any = None
+    body: JsonValue = None
     sent = SentBody()
     if settings.body is not None:
         content = settings.body.content
@@ -133,11 +132,12 @@ def render_request(
             sent = SentBody(json=body)
         elif settings.body.type == "form":
             assert isinstance(content, dict)
-            body = {
+            form = {
                 key: renderer.render(str(value), variables, f"{field}.body.content.{key}")
                 for key, value in content.items()
             }
-            sent = SentBody(data=body)
+            body = {**form}
+            sent = SentBody(data=form)
         else:
             assert isinstance(content, str)
             body = renderer.render(content, variables, f"{field}.body.content")
@@ -148,7 +148,7 @@ def render_request(
 
 
 def _render_url(
-    settings: RestSettings, variables: Mapping[str, Any], context: StepContext
+    settings: RestSettings, variables: Mapping[str, object], context: StepContext
 ) -> yarl.URL:
     """The URL template rendered, each output encoded as one path segment or one query value."""
     field = f"{context.field}.url"
@@ -185,18 +185,6 @@ def within_prefix(url: yarl.URL, settings: RestSettings, *, redirect: bool = Fal
     if exact:
         prefix = prefix[: prefix.rfind("/") + 1]
     return path.startswith(prefix)
-
-
-def _masked(mask: SecretMask, response: RecordedResponse) -> RecordedResponse:
-    """The answer with every secret masked: before anything reads, shapes or cuts it."""
-    if not mask:
-        return response
-    return RecordedResponse(
-        response.status,
-        mask.value(dict(response.headers)),
-        mask.text(response.body),
-        response.truncated,
-    )
 
 
 async def _exchange(

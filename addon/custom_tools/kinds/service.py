@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from addon.custom_tools.context import (
     ActedOn,
@@ -24,6 +23,7 @@ from addon.custom_tools.definition import ServiceSettings, has_template
 from addon.custom_tools.kinds.shaping import shape
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 from addon.home.actions.gate import walk_targets
+from addon.text import JsonValue
 
 NOT_SENT = "dry run: the action was recorded, not called"
 HELD = "held: the user is asked to confirm before the action is called"
@@ -47,7 +47,7 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
         raise ToolError(refused.reason)
     entity_ids = entity_list(target.get("entity_id")) + entity_list(data.get("entity_id"))
     if "entity_id" in target:
-        target["entity_id"] = entity_list(target["entity_id"])
+        target["entity_id"] = [*entity_list(target["entity_id"])]
     request = RenderedRequest(
         "ACTION",
         settings.action,
@@ -93,11 +93,11 @@ async def run(settings: ServiceSettings, context: StepContext) -> StepResult:
     return StepResult(result, request, response, acted=acted)
 
 
-def entity_list(value: Any) -> list[str]:
+def entity_list(value: JsonValue) -> list[str]:
     """Entity ids from a rendered value: a list, or one string, perhaps comma-separated."""
     if value is None:
         return []
-    items: Iterable[Any] = value if isinstance(value, list | tuple) else [value]
+    items: Iterable[JsonValue] = value if isinstance(value, list | tuple) else [value]
     ids: list[str] = []
     for item in items:
         ids.extend(part.strip() for part in str(item).split(",") if part.strip())
@@ -111,7 +111,7 @@ GROUP_KEYS = ("area_id", "device_id", "floor_id", "label_id")
 """Target keys that name a group of entities Home Assistant resolves, not the entities."""
 
 
-def group_targets(*sources: Mapping[str, Any]) -> dict[str, list[str]]:
+def group_targets(*sources: Mapping[str, JsonValue]) -> dict[str, list[str]]:
     """Each area, device, floor or label the call names, by key (``area_id`` → ids)."""
     found: dict[str, list[str]] = {}
     for source in sources:
@@ -122,6 +122,6 @@ def group_targets(*sources: Mapping[str, Any]) -> dict[str, list[str]]:
     return found
 
 
-def literal_targets(sources: list[Any]) -> frozenset[str]:
+def literal_targets(sources: list[JsonValue]) -> frozenset[str]:
     """The targets (entities, areas, devices, floors, labels) written out in the definition."""
     return frozenset(value for _key, value in walk_targets(sources) if not has_template(value))

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
 from addon.custom_tools.context import StepContext
 from addon.custom_tools.definition import ResultSpec
 from addon.errors import ToolError
+from addon.text import JsonValue
 
 MAX_JSON_DEPTH = 64
 """How deep an answer's JSON may nest: real APIs stay far below; deeper only stalls and crashes."""
 
 
-def parse_json(text: str) -> Any:
+def parse_json(text: str) -> JsonValue:
     """The text as JSON, or None when it is not JSON; a ToolError when it nests too deep."""
     try:
-        value = json.loads(text)
+        value: JsonValue = json.loads(text)
     except RecursionError:
         raise ToolError(f"the answer's JSON nests deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError:
@@ -26,9 +25,9 @@ def parse_json(text: str) -> Any:
     return value
 
 
-def _check_depth(value: Any) -> None:
+def _check_depth(value: JsonValue) -> None:
     """Refuse JSON nested deeper than :data:`MAX_JSON_DEPTH` (walked without recursion)."""
-    level: list[Any] = [value]
+    level: list[JsonValue] = [value]
     for _depth in range(MAX_JSON_DEPTH + 1):
         level = [
             child
@@ -42,7 +41,9 @@ def _check_depth(value: Any) -> None:
     raise ToolError(f"the answer's JSON nests deeper than {MAX_JSON_DEPTH} levels")
 
 
-def shape(spec: ResultSpec | None, value: str, value_json: Any, context: StepContext) -> Any:
+def shape(
+    spec: ResultSpec | None, value: str, value_json: JsonValue, context: StepContext
+) -> JsonValue:
     """The result: ``spec``'s template over ``value``/``value_json``, its pointer, or the answer.
 
     Without a spec the parsed JSON is the result when there is some, else the text.
@@ -56,14 +57,14 @@ def shape(spec: ResultSpec | None, value: str, value_json: Any, context: StepCon
     return context.renderer.render(spec.template, variables, f"{context.field}.result.template")
 
 
-def resolve_pointer(document: Any, pointer: str, field: str) -> Any:
+def resolve_pointer(document: JsonValue, pointer: str, field: str) -> JsonValue:
     """RFC 6901: ``/a/0/b`` inside ``document``; a ToolError naming ``field`` when absent."""
     if pointer == "":
         return document
     current = document
     for raw in pointer.split("/")[1:]:
         token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(current, Mapping) and token in current:
+        if isinstance(current, dict) and token in current:
             current = current[token]
         elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
             current = current[int(token)]

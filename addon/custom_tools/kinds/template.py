@@ -11,15 +11,21 @@ from __future__ import annotations
 
 from addon.custom_tools.context import RecordedResponse, RenderedRequest, StepContext, StepResult
 from addon.custom_tools.definition import TemplateSettings
+from addon.custom_tools.templating import json_ready
 from addon.errors import CustomToolCallError, HomeAgentError, ToolError
 from addon.home.actions.gate import TemplateReads
 
 
 async def run(settings: TemplateSettings, context: StepContext) -> StepResult:
     """Ask Home Assistant to render the template within the time left."""
-    variables = {key: value for key, value in context.variables.items() if key != "secrets"}
+    variables = {
+        key: json_ready(value) for key, value in context.variables.items() if key != "secrets"
+    }
     request = RenderedRequest(
-        "TEMPLATE", "render_template", {}, {"template": settings.template, "variables": variables}
+        "TEMPLATE",
+        "render_template",
+        {},
+        {"template": settings.template, "variables": variables},
     )
     if context.port is None:
         raise ToolError("Home Assistant is not connected right now; try again in a moment")
