@@ -26,12 +26,13 @@ MESSAGES = [UserMessage("hi")]
 
 @pytest.fixture
 async def serve(aiohttp_server: Callable[..., Awaitable[TestServer]]) -> AsyncIterator[Serve]:
-    """A client whose endpoint answers every chat request with ``handler``."""
+    """A client whose endpoint answers every chat and embeddings request with ``handler``."""
     clients: list[LLMClient] = []
 
     async def start(handler: Handler) -> LLMClient:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", handler)
+        app.router.add_post("/v1/embeddings", handler)
         server = await aiohttp_server(app)
         client = LLMClient(
             base_url=str(server.make_url("/v1")),
@@ -223,28 +224,13 @@ async def test_the_body_is_what_the_openai_package_would_send(serve: Serve) -> N
     assert request_body(expected) == openapi_dumps(expected)  # a plain list, serialised whole
 
 
-async def test_an_embedding_that_is_not_numbers_is_a_clear_error(
-    aiohttp_server: Callable[..., Awaitable[TestServer]],
-) -> None:
+async def test_an_embedding_that_is_not_numbers_is_a_clear_error(serve: Serve) -> None:
     """An embedding holding something other than numbers is refused as LLMError, not a crash."""
 
     async def answer(_request: web.Request) -> web.Response:
         item = {"object": "embedding", "index": 0, "embedding": [0.5, {"x": 1}]}
         return web.json_response({"data": [item]})
 
-    app = web.Application()
-    app.router.add_post("/v1/embeddings", answer)
-    server = await aiohttp_server(app)
-    client = LLMClient(
-        base_url=str(server.make_url("/v1")),
-        api_key="",
-        model="m",
-        temperature=0.0,
-        timeout=5.0,
-        max_retries=0,
-    )
-    try:
-        with pytest.raises(LLMError, match="where a number belongs"):
-            await client.embed(["hi"], model="m")
-    finally:
-        await client.close()
+    client = await serve(answer)
+    with pytest.raises(LLMError, match="where a number belongs"):
+        await client.embed(["hi"], model="m")
