@@ -20,7 +20,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from addon.home.actions.executor import (
     HandedSentence,
     ReadState,
     ScriptRun,
+    ServiceCall,
 )
 from addon.home.actions.impact import ImpactCache
 from addon.home.actions.permissions import Access, ActorRule, ActorRules
@@ -61,15 +62,7 @@ class NoExecutor:
         """Named as the virtual one."""
         return "virtual"
 
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        entity_ids: Sequence[str],
-        data: Mapping[str, Any],
-        *,
-        wait: float | None = None,
-    ) -> None:
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
         """Nothing."""
         return
 
@@ -135,7 +128,7 @@ async def one_turn(
     access = access_for(model) if rules else None
     holds = Holds(policy, describer(model), impacts=impacts.of(model), access=access)
     executor = ConfirmingExecutor(NoExecutor(), holds)
-    await executor.call_service("light", "turn_off", lights, {})
+    await executor.call_service(ServiceCall("light", "turn_off", tuple(lights)))
     elapsed = (time.perf_counter() - started) * 1000
     assert not holds.held
     return elapsed

@@ -16,14 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from addon.home.actions.executor import (
-    Executor,
-    ExecutorName,
-    HandedAnswer,
-    HandedSentence,
-    ReadState,
-    ScriptRun,
-)
+from addon.home.actions.executor import Executor, ForwardingExecutor, ServiceCall
 from addon.home.actions.slots import SlotValue
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject, JsonValue
@@ -41,20 +34,21 @@ KEPT_ATTRIBUTES = (
 )
 
 
-class RecordingExecutor:
-    """An :class:`Executor` that passes every call on and notes the states it touched."""
+class RecordingExecutor(ForwardingExecutor):
+    """An :class:`Executor` that passes every call on and notes the states it touched.
+
+    What a script touches is not known beforehand, and Home Assistant's agent (a handed-over
+    sentence) acts on no entity we could note: both are passed on unnoted.
+    """
+
+    __slots__ = ("_home", "after", "before")
 
     def __init__(self, inner: Executor, home: HomeModel) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._home = home
         self.before: JsonObject = {}
         self.after: JsonObject = {}
         """Each entity's kept state (``_kept``), by entity id: JSON, as the turn stores it."""
-
-    @property
-    def name(self) -> ExecutorName:
-        """The wrapped executor's name: the trace shows which one acted."""
-        return self._inner.name
 
     def states(self) -> JsonObject | None:
         """What the turn stores: ``{"before": {...}, "after": {...}}``, None if nothing acted."""
@@ -62,52 +56,20 @@ class RecordingExecutor:
             return None
         return {"before": self.before, "after": self.after}
 
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        entity_ids: Sequence[str],
-        data: Mapping[str, JsonValue],
-        *,
-        wait: float | None = None,
-    ) -> None:
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
         """Note the states before the first call on each entity, call, then note them after."""
-        for entity_id in entity_ids:
+        for entity_id in call.entity_ids:
             state = self._home.state(entity_id)
             if entity_id not in self.before and state and len(self.before) < MAX_ENTITIES:
                 self.before[entity_id] = _kept(state.state, state.attributes)
-        await self._inner.call_service(domain, service, entity_ids, data, wait=wait)
-        await self._note_after(entity_ids)
-
-    async def run_script(
-        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
-    ) -> ScriptRun:
-        """Passed on; what a script touches is not known beforehand."""
-        return await self._inner.run_script(service, variables, wait=wait)
-
-    async def has_service(self, domain: str, service: str) -> bool:
-        """Passed on."""
-        return await self._inner.has_service(domain, service)
+        await self._inner.call_service(call, wait=wait)
+        await self._note_after(call.entity_ids)
 
     async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
         """Passed on; the entities acted on are noted after only."""
         acted = await self._inner.handle_intent(intent, slots)
         await self._note_after(acted)
         return acted
-
-    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
-        """Passed on; Home Assistant's agent acts on no entity we could note."""
-        return await self._inner.hand_over(sentence)
-
-    async def state(self, entity_id: str) -> ReadState | None:
-        """Passed on."""
-        return await self._inner.state(entity_id)
-
-    async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
-    ) -> Mapping[str, JsonValue]:
-        """Passed on: a read changes nothing to note."""
-        return await self._inner.read(domain, service, entity_ids, data)
 
     async def _note_after(self, entity_ids: Sequence[str]) -> None:
         if self._inner.name != "virtual":

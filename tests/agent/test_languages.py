@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from addon.home.actions.executor import ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.i18n.translations import DE, EN, PL
@@ -32,7 +33,9 @@ async def test_a_command_in_the_requests_language_is_matched_locally(
     text: str,
 ) -> None:
     """An agent configured for English matches a command in the request's language itself."""
-    await VirtualExecutor(demo_model).call_service("light", "turn_on", ["light.kitchen_lights"], {})
+    await VirtualExecutor(demo_model).call_service(
+        ServiceCall("light", "turn_on", ("light.kitchen_lights",))
+    )
     agent = make_agent(llm=scripted_llm, language="en")
     result = await agent.process(ask(text, language=language))
     assert result.handled_by == "local"

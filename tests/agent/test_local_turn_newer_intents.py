@@ -17,6 +17,7 @@ import pytest
 
 from addon.agent.local_turn import LocalTurn, run_local_turn
 from addon.agent.trace import TurnTrace
+from addon.home.actions.executor import ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.local.matcher import LocalMatcher
@@ -267,7 +268,7 @@ async def test_removing_an_item_takes_it_off_the_list(local_matcher: LocalMatche
         local_matcher, home, "remove bins from my chores list", "en"
     )
 
-    answer = await executor.read("todo", "get_items", ["todo.chores"], {})
+    answer = await executor.read(ServiceCall("todo", "get_items", ("todo.chores",)))
     assert answer["todo.chores"]["items"] == []
 
 

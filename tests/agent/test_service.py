@@ -10,6 +10,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from addon.errors import HomeAssistantCommandError
+from addon.home.actions.executor import ServiceCall
 from addon.home.actions.virtual import VirtualExecutor
 from addon.home.model.live import HomeModel
 from addon.i18n.translations import EN
@@ -38,7 +39,7 @@ async def test_local_command_acts_without_the_model(
     """A sentence Home Assistant's matcher knows is handled locally; the model is not called."""
     agent = make_agent(llm=scripted_llm)
     await VirtualExecutor(demo_model).call_service(
-        "light", "turn_off", ["light.kitchen_lights"], {}
+        ServiceCall("light", "turn_off", ("light.kitchen_lights",))
     )
     result = await agent.process(ask("turn on the kitchen lights"))
     assert result.handled_by == "local"
@@ -159,7 +160,9 @@ async def test_system_prompt_is_identical_while_states_and_time_change(
     agent = make_agent(llm=scripted_llm, local_first=False)
     scripted_llm.reply("one")
     await agent.process(ask("hello"))
-    await VirtualExecutor(demo_model).call_service("light", "turn_off", ["light.bed_light"], {})
+    await VirtualExecutor(demo_model).call_service(
+        ServiceCall("light", "turn_off", ("light.bed_light",))
+    )
     scripted_llm.reply("two")
     await agent.process(ask("hello again"))
     first, second = scripted_llm.chat_requests
@@ -328,7 +331,9 @@ async def test_action_that_home_assistant_did_not_report_is_flagged(
     make_agent: MakeAgent, scripted_llm: ScriptedLLM, demo_model: HomeModel, store: Store
 ) -> None:
     """A tool that claims success while the reported state never changed is flagged."""
-    await VirtualExecutor(demo_model).call_service("light", "turn_on", ["light.kitchen_lights"], {})
+    await VirtualExecutor(demo_model).call_service(
+        ServiceCall("light", "turn_on", ("light.kitchen_lights",))
+    )
     detached = VirtualExecutor(demo_model.copy())  # acts, but the home never hears of it
     scripted_llm.tool_calls(("HassTurnOff", {"name": "Kitchen Lights"})).reply("Done.")
     agent = make_agent(llm=scripted_llm, executor=detached, local_first=False)

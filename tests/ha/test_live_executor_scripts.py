@@ -12,7 +12,7 @@ import pytest
 
 from addon.errors import HomeAssistantUnavailableError, ToolError
 from addon.ha.client import HomeAssistantClient
-from addon.home.actions.executor import ScriptRun
+from addon.home.actions.executor import ScriptRun, ServiceCall
 from addon.home.actions.live import LiveExecutor
 from addon.tools.base import ToolContext
 from addon.tools.home_tools import ScriptTool
@@ -78,7 +78,9 @@ async def test_a_script_service_is_called_with_variables_and_no_target(
     client: HomeAssistantClient, fake_ha: FakeHomeAssistant
 ) -> None:
     """The arguments are the service data; no target, which would become an entity_id variable."""
-    await LiveExecutor(client).call_service("script", "dim_light", [], {"level": 40}, wait=1.0)
+    await LiveExecutor(client).call_service(
+        ServiceCall("script", "dim_light", (), {"level": 40}), wait=1.0
+    )
     assert sent_calls(fake_ha) == [
         {
             "type": "call_service",
@@ -93,7 +95,7 @@ async def test_entity_calls_still_name_their_targets(
     client: HomeAssistantClient, fake_ha: FakeHomeAssistant
 ) -> None:
     """Calls on entities keep their explicit target."""
-    await LiveExecutor(client).call_service("light", "turn_on", ["light.kitchen"], {})
+    await LiveExecutor(client).call_service(ServiceCall("light", "turn_on", ("light.kitchen",)))
     sent = [m for m in fake_ha.latest.received if m["type"] == "call_service"]
     assert sent[0]["target"] == {"entity_id": ["light.kitchen"]}
 
@@ -148,7 +150,7 @@ async def test_a_call_outlasting_the_command_timeout_finishes_without_a_warning(
     fake_ha.handlers["slow/thing"] = answer_when(finished())
     live = LiveExecutor(client)
     with caplog.at_level(logging.DEBUG):
-        await live.call_service("script", "dim_light", [], {}, wait=0.05)
+        await live.call_service(ServiceCall("script", "dim_light", ()), wait=0.05)
         # A command sent after the call times out first: the call has outlived the timeout.
         with pytest.raises(HomeAssistantUnavailableError):
             await client.command({"type": "slow/thing"})
@@ -166,7 +168,7 @@ async def test_a_late_refusal_in_the_background_is_a_warning(
     done = finished()
     fake_ha.handlers["call_service"] = refuse_when(done)
     live = LiveExecutor(client)
-    await live.call_service("lock", "unlock", ["lock.front_door"], {}, wait=0.05)
+    await live.call_service(ServiceCall("lock", "unlock", ("lock.front_door",)), wait=0.05)
     done.set()
     async with asyncio.timeout(5):
         await live.drain()
@@ -184,7 +186,7 @@ async def test_a_lost_link_under_a_background_call_is_only_a_debug_line(
     fake_ha.handlers["call_service"] = answer_when(finished())
     live = LiveExecutor(client)
     with caplog.at_level(logging.DEBUG, logger=LIVE_LOGGER):
-        await live.call_service("script", "dim_light", [], {}, wait=0.05)
+        await live.call_service(ServiceCall("script", "dim_light", ()), wait=0.05)
         await fake_ha.drop_all()
         async with asyncio.timeout(5):
             await live.drain()

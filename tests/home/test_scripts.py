@@ -59,7 +59,7 @@ async def test_a_dry_run_records_a_script_call_and_changes_nothing() -> None:
     model = script_home()
     virtual = VirtualExecutor(model.copy(), clock=lambda: NOW)
     before = virtual.model.state("script.dim_light")
-    await virtual.call_service("script", "dim_light", [], {"level": 40})
+    await virtual.call_service(ServiceCall("script", "dim_light", (), {"level": 40}))
     assert virtual.calls == (ServiceCall("script", "dim_light", (), {"level": 40}),)
     assert virtual.model.state("script.dim_light") == before
     assert await virtual.has_service("script", "bedtime")
@@ -85,13 +85,13 @@ async def test_a_dry_run_refuses_an_unknown_script() -> None:
     """A script service the home does not have is refused, as Home Assistant's ServiceNotFound."""
     virtual = VirtualExecutor(script_home().copy(), clock=lambda: NOW)
     with pytest.raises(ToolError, match=r"Action script\.nothing not found"):
-        await virtual.call_service("script", "nothing", [], {})
+        await virtual.call_service(ServiceCall("script", "nothing", ()))
 
 
 async def test_script_turn_on_still_runs_the_entity() -> None:
     """``script.turn_on`` on a script entity keeps its effect (last triggered)."""
     virtual = VirtualExecutor(script_home().copy(), clock=lambda: NOW)
-    await virtual.call_service("script", "turn_on", ["script.dim_light"], {})
+    await virtual.call_service(ServiceCall("script", "turn_on", ("script.dim_light",)))
     state = virtual.model.state("script.dim_light")
     assert state is not None
     assert state.attributes["last_triggered"] == NOW.isoformat()

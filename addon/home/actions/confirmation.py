@@ -24,17 +24,9 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from addon.errors import HomeAssistantUnavailableError
-from addon.home.actions.executor import (
-    Executor,
-    ExecutorName,
-    HandedAnswer,
-    HandedSentence,
-    ReadState,
-    ScriptRun,
-)
+from addon.home.actions.executor import Executor, ForwardingExecutor, ScriptRun, ServiceCall
 from addon.home.actions.impact import Effect, Impact, Impacts
 from addon.home.actions.permissions import Access, Judged
-from addon.home.actions.slots import SlotValue
 from addon.home.actions.stored import stored_choice
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject, JsonValue
@@ -496,32 +488,23 @@ class Holds:
         return found, f"{domain}.{services[0]} on {entity_id}"
 
 
-class ConfirmingExecutor:
-    """The turn's executor with the policy in front: a covered call is held, not sent."""
+class ConfirmingExecutor(ForwardingExecutor):
+    """The turn's executor with the policy in front: a covered call is held, not sent.
 
-    __slots__ = ("_holds", "_inner")
+    To-do items (Home Assistant's own handler), timers and broadcasts (a handed-over
+    sentence) and reads are nothing the policy covers: they are passed on.
+    """
+
+    __slots__ = ("_holds",)
 
     def __init__(self, inner: Executor, holds: Holds) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._holds = holds
 
-    @property
-    def name(self) -> ExecutorName:
-        """The inner executor's name (``live`` or ``virtual``)."""
-        return self._inner.name
-
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        entity_ids: Sequence[str],
-        data: Mapping[str, JsonValue],
-        *,
-        wait: float | None = None,
-    ) -> None:
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
         """Call it, unless the policy holds it."""
-        if self._holds.check(domain, service, entity_ids, data) is None:
-            await self._inner.call_service(domain, service, entity_ids, data, wait=wait)
+        if self._holds.check(call.domain, call.service, call.entity_ids, call.data) is None:
+            await self._inner.call_service(call, wait=wait)
 
     async def run_script(
         self, service: str, variables: Mapping[str, JsonValue], *, wait: float
@@ -532,28 +515,6 @@ class ConfirmingExecutor:
         if held is not None:
             return ScriptRun()
         return await self._inner.run_script(service, variables, wait=wait)
-
-    async def has_service(self, domain: str, service: str) -> bool:
-        """As the inner executor answers."""
-        return await self._inner.has_service(domain, service)
-
-    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
-        """As the inner executor (to-do items only: nothing the policy covers)."""
-        return await self._inner.handle_intent(intent, slots)
-
-    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
-        """As the inner executor (timers and broadcasts: nothing the policy covers)."""
-        return await self._inner.hand_over(sentence)
-
-    async def state(self, entity_id: str) -> ReadState | None:
-        """As the inner executor reads it."""
-        return await self._inner.state(entity_id)
-
-    async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
-    ) -> Mapping[str, JsonValue]:
-        """As the inner executor reads it: a read acts on nothing the policy covers."""
-        return await self._inner.read(domain, service, entity_ids, data)
 
 
 async def perform(executor: Executor | None, held: HeldAction, *, dry_run: bool) -> None:
@@ -571,7 +532,9 @@ async def perform(executor: Executor | None, held: HeldAction, *, dry_run: bool)
     if held.script:
         await executor.run_script(held.entity_ids[0].partition(".")[2], held.data, wait=0.2)
     else:
-        await executor.call_service(held.domain, held.service, held.entity_ids, held.data)
+        await executor.call_service(
+            ServiceCall(held.domain, held.service, held.entity_ids, held.data)
+        )
 
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}

@@ -11,7 +11,7 @@ answer with a response the model should read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -105,16 +105,8 @@ class Executor(Protocol):
         """``"live"`` or ``"virtual"``: shown with every action so a user knows which ran."""
         ...
 
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        entity_ids: Sequence[str],
-        data: Mapping[str, JsonValue],
-        *,
-        wait: float | None = None,
-    ) -> None:
-        """Call ``domain.service`` on ``entity_ids``; raise ToolError if it fails.
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
+        """Make ``call`` on its entities; raise ToolError if it fails.
 
         ``wait`` is how long to wait for the call before treating it as done and letting it
         finish in the background: Home Assistant's service intents wait 0.2 s, enough to
@@ -158,12 +150,58 @@ class Executor(Protocol):
         """The entity's current state, or None if it does not exist."""
         ...
 
-    async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
-    ) -> Mapping[str, JsonValue]:
+    async def read(self, call: ServiceCall) -> Mapping[str, JsonValue]:
         """A service that only reads (``todo.get_items``, ``calendar.get_events``): its response.
 
         Home Assistant's ``return_response`` answer, by entity id. Nothing is changed, so a dry
         run reads too. Raise ToolError if it fails.
         """
         ...
+
+
+class ForwardingExecutor:
+    """An :class:`Executor` in front of another, passing every call on as it is.
+
+    The executors that wrap the turn's (the one noting states for "Save as test", the one
+    holding what the confirmation policy covers) override only what they watch or hold.
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Executor) -> None:
+        self._inner = inner
+
+    @property
+    def name(self) -> ExecutorName:
+        """The inner executor's name: the trace shows which one acted."""
+        return self._inner.name
+
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
+        """Passed on."""
+        await self._inner.call_service(call, wait=wait)
+
+    async def run_script(
+        self, service: str, variables: Mapping[str, JsonValue], *, wait: float
+    ) -> ScriptRun:
+        """Passed on."""
+        return await self._inner.run_script(service, variables, wait=wait)
+
+    async def has_service(self, domain: str, service: str) -> bool:
+        """Passed on."""
+        return await self._inner.has_service(domain, service)
+
+    async def handle_intent(self, intent: str, slots: Mapping[str, SlotValue]) -> tuple[str, ...]:
+        """Passed on."""
+        return await self._inner.handle_intent(intent, slots)
+
+    async def hand_over(self, sentence: HandedSentence) -> HandedAnswer:
+        """Passed on."""
+        return await self._inner.hand_over(sentence)
+
+    async def state(self, entity_id: str) -> ReadState | None:
+        """Passed on."""
+        return await self._inner.state(entity_id)
+
+    async def read(self, call: ServiceCall) -> Mapping[str, JsonValue]:
+        """Passed on: a read changes nothing."""
+        return await self._inner.read(call)

@@ -154,7 +154,7 @@ async def shopping_list_complete(request: IntentRequest) -> IntentResult:
 async def _items(executor: Executor, entity_id: str) -> list[Mapping[str, JsonValue]]:
     """The list's items (open and completed) as ``todo.get_items`` answers."""
     answer = await executor.read(
-        "todo", "get_items", [entity_id], {"status": [NEEDS_ACTION, COMPLETED]}
+        ServiceCall("todo", "get_items", (entity_id,), {"status": [NEEDS_ACTION, COMPLETED]})
     )
     return list(objects(as_object(answer.get(entity_id)).get("items")))
 

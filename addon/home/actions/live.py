@@ -16,7 +16,7 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from enum import Enum
 from typing import Literal, Protocol
 
@@ -33,6 +33,7 @@ from addon.home.actions.executor import (
     HandedSentence,
     ReadState,
     ScriptRun,
+    ServiceCall,
 )
 from addon.home.actions.slots import SlotValue
 from addon.home.actions.wire import as_object, slots_json
@@ -102,22 +103,15 @@ class LiveExecutor:
         """Always ``"live"``."""
         return "live"
 
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        entity_ids: Sequence[str],
-        data: Mapping[str, JsonValue],
-        *,
-        wait: float | None = None,
-    ) -> None:
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
         """Call the service; after ``wait`` seconds an unfinished call counts as done.
 
         No entity ids means no target at all: Home Assistant merges a target into the service
         data, and a script's own service would see it as an ``entity_id`` variable.
         """
+        entity_ids = call.entity_ids
         target: JsonObject | None = {"entity_id": list(entity_ids)} if entity_ids else None
-        await self._call(domain, service, data, target=target, wait=wait)
+        await self._call(call.domain, call.service, call.data, target=target, wait=wait)
 
     async def run_script(
         self, service: str, variables: Mapping[str, JsonValue], *, wait: float
@@ -295,15 +289,13 @@ class LiveExecutor:
             response=response,
         )
 
-    async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
-    ) -> Mapping[str, JsonValue]:
+    async def read(self, call: ServiceCall) -> Mapping[str, JsonValue]:
         """The service's ``return_response`` answer (``{"response": {entity_id: …}}``)."""
         answer = await self._call(
-            domain,
-            service,
-            data,
-            target={"entity_id": list(entity_ids)},
+            call.domain,
+            call.service,
+            call.data,
+            target={"entity_id": list(call.entity_ids)},
             wait=None,
             return_response=True,
         )

@@ -92,7 +92,9 @@ async def search_and_play(request: IntentRequest) -> IntentResult:
     if media_class:
         search["media_filter_classes"] = [media_class]
     try:
-        answer = await request.executor.read("media_player", "search_media", [player], search)
+        answer = await request.executor.read(
+            ServiceCall("media_player", "search_media", (player,), search)
+        )
     except ToolError as err:
         message = f"Error searching media: {err}"
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta
 
+from addon.home.actions.executor import ServiceCall
 from addon.home.actions.gate import Gate
 from addon.home.actions.intents import ASSISTANT
 from addon.home.actions.queries import OPENING_STATES, report
@@ -280,7 +281,7 @@ async def list_items(request: IntentRequest) -> IntentResult:
     if not gate.entity(todo.entity_id).allowed:
         return _no_answer(request, f"{todo.entity_id} is not exposed to Assist")
     answer = await request.executor.read(
-        "todo", "get_items", [todo.entity_id], {"status": ["needs_action"]}
+        ServiceCall("todo", "get_items", (todo.entity_id,), {"status": ["needs_action"]})
     )
     raw = as_object(answer.get(todo.entity_id)).get("items")
     items: JsonArray = [str(item["summary"]) for item in objects(raw) if item.get("summary")]
@@ -307,10 +308,12 @@ async def calendar_events(request: IntentRequest) -> IntentResult:
     start = datetime.combine(day, time(), request.now.tzinfo)
     end = start + timedelta(days=1)
     answer = await request.executor.read(
-        "calendar",
-        "get_events",
-        [s.entity_id for s in calendars],
-        {"start_date_time": start.isoformat(), "end_date_time": end.isoformat()},
+        ServiceCall(
+            "calendar",
+            "get_events",
+            tuple(s.entity_id for s in calendars),
+            {"start_date_time": start.isoformat(), "end_date_time": end.isoformat()},
+        )
     )
     events: list[tuple[str, str, str]] = []
     for calendar in calendars:

@@ -46,7 +46,7 @@ class IntentRequest:
 
     async def perform(self, call: ServiceCall) -> None:
         """Carry out a call a handler planned, through the request's executor."""
-        await self.executor.call_service(call.domain, call.service, call.entity_ids, call.data)
+        await self.executor.call_service(call)
 
     def done(
         self,

@@ -377,5 +377,6 @@ async def _call(
             domain, service, call_data = state.domain, special[service], {}
         elif not await executor.has_service(state.domain, service):
             raise IntentHandleError(f"Service {service} does not support entity {state.entity_id}")
-    await executor.call_service(domain, service, [state.entity_id], call_data, wait=SERVICE_TIMEOUT)
-    return ServiceCall(domain, service, (state.entity_id,), dict(call_data))
+    call = ServiceCall(domain, service, (state.entity_id,), dict(call_data))
+    await executor.call_service(call, wait=SERVICE_TIMEOUT)
+    return call

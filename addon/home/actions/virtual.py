@@ -10,7 +10,7 @@ virtual executor sees its own earlier effects, as a live home would.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
 from addon.errors import ToolError
@@ -62,15 +62,7 @@ class VirtualExecutor:
         """Every call that took effect, in order (what a dry run reports)."""
         return tuple(self._calls)
 
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        entity_ids: Sequence[str],
-        data: Mapping[str, JsonValue],
-        *,
-        wait: float | None = None,
-    ) -> None:
+    async def call_service(self, call: ServiceCall, *, wait: float | None = None) -> None:
         """Apply the call to each entity; raise ToolError where Home Assistant would refuse.
 
         Entities the model has no state for are skipped, as Home Assistant skips (and only
@@ -78,8 +70,11 @@ class VirtualExecutor:
         A script's own service (``script.<key>``, what a script tool calls) is only recorded:
         what a script does is not known here.
         """
+        domain, service, entity_ids, data = call.domain, call.service, call.entity_ids, call.data
+        # Kept as it was made: a caller's data changed afterwards is not what was done.
+        done = ServiceCall(domain, service, tuple(entity_ids), dict(data))
         if domain == "script" and self._model.has_script_service(service):
-            self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
+            self._calls.append(done)
             return
         if not effects.has_service(domain, service):
             effects.check_service(domain, service, "", {})
@@ -105,7 +100,7 @@ class VirtualExecutor:
                 self._model.set_state(
                     entity_id, outcome.state, outcome.attributes, when=now.timestamp()
                 )
-        self._calls.append(ServiceCall(domain, service, tuple(entity_ids), dict(data)))
+        self._calls.append(done)
 
     def _items(self, entity_id: str) -> list[dict[str, str]]:
         """The list's items (uid, summary, status): the fixture's open ones, then changes."""
@@ -154,7 +149,7 @@ class VirtualExecutor:
         self, service: str, variables: Mapping[str, JsonValue], *, wait: float
     ) -> ScriptRun:
         """Record the script's call; there is no response, since nothing here runs a script."""
-        await self.call_service("script", service, [], variables, wait=wait)
+        await self.call_service(ServiceCall("script", service, (), variables), wait=wait)
         return ScriptRun()
 
     async def has_service(self, domain: str, service: str) -> bool:
@@ -177,9 +172,7 @@ class VirtualExecutor:
         """The sentences a live run would have handed to Home Assistant, in order."""
         return tuple(self._handed)
 
-    async def read(
-        self, domain: str, service: str, entity_ids: Sequence[str], data: Mapping[str, JsonValue]
-    ) -> Mapping[str, JsonValue]:
+    async def read(self, call: ServiceCall) -> Mapping[str, JsonValue]:
         """What the virtual home knows: a list's items, a calendar's events, as attributes.
 
         An evaluation fixture gives a to-do list's open items as ``attributes.items`` and a
@@ -189,8 +182,9 @@ class VirtualExecutor:
         (``title``, ``media_content_id``, ``media_content_type``, ``media_class``) has whose
         title holds the query. Any other read answers nothing.
         """
+        domain, service, data = call.domain, call.service, call.data
         answer: JsonObject = {}
-        for entity_id in entity_ids:
+        for entity_id in call.entity_ids:
             current = self._model.state(entity_id)
             if current is None:
                 continue
