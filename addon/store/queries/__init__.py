@@ -20,7 +20,7 @@ from addon.store.queries.dashboard import (
     recent_flags,
 )
 from addon.store.queries.detail import conversation_detail, conversation_turns
-from addon.store.queries.memory_turns import turn_summaries
+from addon.store.queries.turn_links import turn_summaries
 
 __all__ = [
     "HANDLED_BY",

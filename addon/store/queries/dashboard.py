@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import Conversation, ToolCall, Turn
 from addon.store.queries.conversations import EVALUATION_SOURCE
+from addon.store.queries.turn_links import TurnLink
 from addon.text import JsonObject
 
 Resolution = Literal["hour", "day"]
@@ -63,14 +64,9 @@ class Bucket:
 
 
 @dataclass(frozen=True, slots=True)
-class TurnSummary:
-    """A turn as the dashboard lists it (failures and flags)."""
+class TurnSummary(TurnLink):
+    """A turn as the dashboard lists it (failures and flags): its link and what went wrong."""
 
-    id: int
-    conversation_id: str
-    seq: int
-    created_at: datetime
-    user_text: str
     reply_text: str
     handled_by: str
     error: str | None

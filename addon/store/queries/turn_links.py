@@ -1,7 +1,9 @@
-"""The turns a memory points at, as the Memories page names them: in one query for them all.
+"""Turns as links: what the pages need to link to a turn and say what was said.
 
-A memory cites the turn it was learned from and the turns it was recalled into by id; the page
-shows each as a link labelled with what was said, so the user sees why without opening it.
+A memory cites the turn it was learned from and the turns it was recalled into by id; the
+Memories page shows each as a link labelled with what was said, so the user sees why without
+opening it (:func:`turn_summaries`, one query for them all). The dashboard's lists of failures
+and flags extend the same link with what went wrong (``dashboard.TurnSummary``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from addon.store.models import Turn
 
 
 @dataclass(frozen=True, slots=True)
-class TurnSummary:
+class TurnLink:
     """Enough of a turn to link to it in its conversation's trace and say what it was."""
 
     id: int
@@ -27,7 +29,7 @@ class TurnSummary:
     user_text: str
 
 
-async def turn_summaries(session: AsyncSession, turn_ids: Iterable[int]) -> dict[int, TurnSummary]:
+async def turn_summaries(session: AsyncSession, turn_ids: Iterable[int]) -> dict[int, TurnLink]:
     """The stored turns among ``turn_ids`` by id; turns pruned by retention are simply absent."""
     ids = sorted(set(turn_ids))
     if not ids:
@@ -37,4 +39,4 @@ async def turn_summaries(session: AsyncSession, turn_ids: Iterable[int]) -> dict
             Turn.id.in_(ids)
         )
     )
-    return {row[0]: TurnSummary(*row) for row in rows}
+    return {row[0]: TurnLink(*row) for row in rows}
