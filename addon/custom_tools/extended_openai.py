@@ -42,7 +42,7 @@ import yaml
 from jinja2 import Environment, TemplateSyntaxError
 
 from addon.custom_tools.definition import template_warnings
-from addon.custom_tools.json_parts import object_of
+from addon.custom_tools.json_parts import NotJsonError, json_value, object_of
 from addon.custom_tools.secret_use import secret_references
 from addon.errors import CustomToolInvalid, HomeAgentError
 from addon.home.actions.gate import forbidden
@@ -112,7 +112,7 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
     for index, entry in enumerate(entries):
         name = _entry_name(entry, index)
         try:
-            definition = import_entry(entry)
+            definition = import_entry(_entry_json(entry))
             if validate is not None:
                 validate(definition)
         except Unsupported as err:
@@ -124,6 +124,18 @@ def import_functions(text: str, *, validate: Validator | None = None) -> ImportR
             definitions.append(definition)
             warnings.extend((name, warning) for warning in template_warnings(definition))
     return ImportResult(tuple(definitions), tuple(refused), tuple(warnings))
+
+
+def _entry_json(entry: object) -> JsonValue:
+    """An entry as YAML loaded it, as JSON; :class:`Unsupported` names a part JSON cannot hold.
+
+    YAML has values JSON has not (a date, a time, a set): such an entry is refused, saying
+    where, rather than carried into a definition no store or request could hold.
+    """
+    try:
+        return json_value(entry)
+    except NotJsonError as err:
+        raise Unsupported(f"{err.path or 'the entry'}: {err.reason}") from err
 
 
 def import_entry(entry: JsonValue) -> JsonObject:
@@ -202,9 +214,11 @@ def _import_rest(function: Mapping[str, JsonValue]) -> JsonObject:
     settings: JsonObject = {"method": str(function.get("method", "GET")).upper()}
     settings["url"] = url.strip()
     for ours, theirs in (("query", "params"), ("headers", "headers")):
-        if function.get(theirs):
-            given = object_of(function.get(theirs))
-            settings[ours] = {str(key): str(value) for key, value in given.items()}
+        given = function.get(theirs)
+        if isinstance(given, dict) and given:
+            settings[ours] = {key: str(value) for key, value in given.items()}
+        elif given:
+            raise Unsupported(f"rest: '{theirs}' is not a mapping")
     payload = function.get("payload_template", function.get("payload"))
     if payload is not None:
         settings["body"] = {"type": "text", "content": str(payload)}

@@ -7,6 +7,9 @@ reads as absent, as ``value or {}`` did when the types were not checked.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from addon.errors import HomeAgentError
 from addon.text import JsonArray, JsonObject, JsonValue
 
 
@@ -18,3 +21,40 @@ def object_of(value: JsonValue) -> JsonObject:
 def list_of(value: JsonValue) -> JsonArray:
     """``value`` when it is a JSON array, else an empty one."""
     return value if isinstance(value, list) else []
+
+
+class NotJsonError(HomeAgentError):
+    """A part of a value JSON cannot hold; ``path`` is where it is (dotted, from the value)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
+
+
+def json_value(value: object, path: str = "") -> JsonValue:
+    """``value`` (as YAML loaded it) as JSON; :class:`NotJsonError` for a part that is not.
+
+    As ``json.dumps`` would write it (a tuple as an array, an integer key as text); what JSON
+    has no form for (a date, a set) is refused with the path of the part, so each caller can
+    say where in its own terms.
+    """
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, Mapping):
+        return {_key(key, path): json_value(item, _join(path, key)) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(item, _join(path, index)) for index, item in enumerate(value)]
+    raise NotJsonError(path, f"a {type(value).__name__} is not a JSON value")
+
+
+def _key(key: object, path: str) -> str:
+    if isinstance(key, str):
+        return key
+    if isinstance(key, int) and not isinstance(key, bool):
+        return str(key)  # as json.dumps writes it
+    raise NotJsonError(path, f"a key {key!r} is not text")
+
+
+def _join(path: str, part: object) -> str:
+    return f"{path}.{part}" if path else str(part)

@@ -364,6 +364,18 @@ def test_a_script_with_a_delay_is_refused_naming_the_step() -> None:
     assert refusal(text) == "script: step 2 (delay) is not an action call"
 
 
+def test_an_entry_holding_what_json_cannot_is_refused_naming_where() -> None:
+    """YAML's dates have no JSON form: the entry is refused, saying which value it is."""
+    text = SCRIPT_WITH_RESPONSE.replace('type: "{{ type }}"', "day: 2026-01-02")
+    assert refusal(text) == "function.sequence.0.data.day: a date is not a JSON value"
+
+
+def test_rest_params_that_are_not_a_mapping_are_refused() -> None:
+    """``params`` is a mapping of names to values; a list is refused, not read."""
+    text = REST.replace("  function:\n", "  function:\n    params: [a, b]\n")
+    assert refusal(text) == "rest: 'params' is not a mapping"
+
+
 def test_a_scrape_function_is_refused_with_a_reason() -> None:
     """HTML scraping has no equivalent."""
     text = REST.replace("type: rest", "type: scrape")

@@ -52,9 +52,9 @@ async def run(settings: HistorySettings, context: StepContext) -> StepResult:
         raise CustomToolCallError(f"reading the history failed: {err}", request=request) from err
     raw = raw if isinstance(raw, dict) else {}
     summary: list[JsonValue] = [
-        summarise_statistics(entity_id, _rows(raw.get(entity_id)))
+        summarise_statistics(entity_id, _rows(raw.get(entity_id), entity_id, request))
         if settings.statistics
-        else summarise_states(entity_id, _rows(raw.get(entity_id)))
+        else summarise_states(entity_id, _rows(raw.get(entity_id), entity_id, request))
         for entity_id in entity_ids
     ]
     body = json.dumps(raw, ensure_ascii=False, default=str)
@@ -150,9 +150,19 @@ def summarise_statistics(entity_id: str, rows: Sequence[Mapping[str, JsonValue]]
     return summary
 
 
-def _rows(value: JsonValue) -> list[JsonObject]:
-    """An entity's recorded rows (objects); none when Home Assistant sent no list."""
-    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
+def _rows(value: JsonValue, entity_id: str, request: RenderedRequest) -> list[JsonObject]:
+    """One entity's rows of Home Assistant's answer; an answer of another shape is refused.
+
+    No rows (the entity recorded nothing in the period) is an empty list; rows that are not
+    objects are not Home Assistant's history, and summarising them would report nonsense.
+    """
+    if not value:
+        return []
+    if isinstance(value, list) and all(isinstance(row, dict) for row in value):
+        return [row for row in value if isinstance(row, dict)]
+    raise CustomToolCallError(
+        f"Home Assistant's history of {entity_id} is not a list of rows", request=request
+    )
 
 
 def _number(value: JsonValue) -> float | None:
