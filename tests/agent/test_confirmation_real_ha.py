@@ -1,7 +1,7 @@
 """Sensitive actions ask first, against the real Home Assistant's demo locks.
 
 The module's tests share one home (``module_home_assistant``): each starts from the locks as the
-demo sets them up (``lock_home``), and each builds an add-on of its own (store and all).
+demo sets them up (``locks_home``), and each builds an add-on of its own (store and all).
 """
 
 from __future__ import annotations
@@ -31,26 +31,6 @@ from tests.ha.waiting import until
 pytestmark = pytest.mark.homeassistant
 
 LOCK = "lock.front_door"
-KITCHEN_DOOR = "lock.kitchen_door"
-
-
-@pytest.fixture
-async def lock_home(module_home_assistant: HomeAssistantProcess) -> HomeAssistantProcess:
-    """The module's home as the demo starts it: the front door locked, the kitchen door unlocked.
-
-    Neither is exposed to Assist until a test exposes it (``lock_app`` exposes the front door).
-    A lock left turning by the test before settles first: the demo's locks take a moment.
-    """
-    home = module_home_assistant
-    await home.expose_entities([LOCK, KITCHEN_DOOR], should_expose=False)
-    for entity_id, service, state in (
-        (LOCK, "lock", "locked"),
-        (KITCHEN_DOOR, "unlock", "unlocked"),
-    ):
-        if (await home.state(entity_id))["state"] != state:
-            await home.request("POST", f"/api/services/lock/{service}", {"entity_id": entity_id})
-            await wait_for_state(home, entity_id, state)
-    return home
 
 
 async def lock_app(
@@ -82,10 +62,10 @@ async def test_local_unlock_is_held_and_a_yes_unlocks(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """A local "unlock the front door" asks first; the satellite's yes unlocks it."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     held = await agent.process(ask("unlock the front door"))
@@ -105,10 +85,10 @@ async def test_a_no_cancels_and_says_what_is_true_now(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """A no cancels the held unlock, and the reply says the door is still locked (it is)."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     await agent.process(ask("unlock the front door"))
@@ -123,14 +103,14 @@ async def test_a_new_request_instead_of_an_answer_cancels_and_is_carried_out(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """A "lock the front door" said to "Unlock the Front Door?" locks a door left unlocked.
 
     Before, any words but a yes cancelled and were swallowed ("OK, I left it locked." while
     the door stood unlocked). A question said instead is answered, and the hold is gone.
     """
-    home = lock_home
+    home = locks_home
     await home.request("POST", "/api/services/lock/unlock", {"entity_id": LOCK})
     await wait_for_state(home, LOCK, "unlocked")
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
@@ -153,10 +133,10 @@ async def test_a_yes_from_another_device_does_nothing(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """The question was asked in the hall: a "yes" from the garden satellite unlocks nothing."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     held = await agent.process(ask("unlock the front door"))
@@ -172,10 +152,10 @@ async def test_a_yes_after_the_timeout_does_nothing(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """A "yes" 31 seconds after the question (timeout 30) leaves the door locked."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     now = [datetime(2026, 11, 25, 12, 0, tzinfo=UTC)]
@@ -191,11 +171,11 @@ async def test_the_models_unlock_tool_call_is_held(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
 ) -> None:
     """The scripted model calling HassTurnOff on the lock is held the same way; yes unlocks."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(
         aiohttp_client,
         make_app,
@@ -219,10 +199,10 @@ async def test_german_unlock_asks_in_german_and_ja_unlocks(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """„Schließe die Front Door auf" asks in German; „ja" unlocks it."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     held = await agent.process(ask("Schließe Front Door auf", language="de"))
@@ -236,12 +216,12 @@ async def test_a_wrong_pin_waits_for_the_retry_and_no_pin_is_kept(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A wrong PIN leaves it locked and waiting; the retried PIN unlocks; no PIN is kept."""
     caplog.set_level("DEBUG")
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     app = client.server.app
     agent = app[keys.AGENT]
@@ -267,10 +247,10 @@ async def test_three_wrong_pins_lock_out_the_satellite(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """The third wrong PIN fires the lockout event; the right PIN then leaves it locked."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     app = client.server.app
     agent = app[keys.AGENT]
@@ -293,11 +273,11 @@ async def test_a_custom_service_tool_unlocking_is_held(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
     scripted_llm: ScriptedLLM,
 ) -> None:
     """A custom ``service`` tool calling lock.unlock is held; the user's yes performs it."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(
         aiohttp_client,
         make_app,
@@ -331,10 +311,10 @@ async def test_held_and_cancelled_are_traced_fired_and_counted(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """The trace says held then cancelled, both events fire, the dashboard's query counts them."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     app = client.server.app
     agent = app[keys.AGENT]
@@ -376,10 +356,10 @@ async def test_in_a_dry_run_the_confirmed_unlock_is_virtual(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """A dry run asks the same question; its confirmed unlock acts on the virtual copy only."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     held = await agent.process(ask("unlock the front door", dry_run=True))
@@ -393,10 +373,10 @@ async def test_a_dry_run_question_answered_in_a_normal_turn_stays_virtual(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """Held in a dry run, a "yes" in a normal turn unlocks nothing and says it was a dry run."""
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     app = client.server.app
     agent = app[keys.AGENT]
@@ -419,7 +399,7 @@ async def test_an_entity_exposed_without_an_event_is_used_at_once(
     aiohttp_client: Callable[..., Any],
     make_app: MakeApp,
     make_settings: MakeSettings,
-    lock_home: HomeAssistantProcess,
+    locks_home: HomeAssistantProcess,
 ) -> None:
     """Told "not exposed", the person exposes the door, and the same words then lock it.
 
@@ -427,7 +407,7 @@ async def test_an_entity_exposed_without_an_event_is_used_at_once(
     saying "not exposed" until its next snapshot. A turn that finds a target not exposed asks
     Home Assistant's exposure list again and answers on the home as it is now.
     """
-    home = lock_home
+    home = locks_home
     client = await lock_app(aiohttp_client, make_app, make_settings, home)
     agent = client.server.app[keys.AGENT]
     refused = await agent.process(ask("lock the kitchen door"))

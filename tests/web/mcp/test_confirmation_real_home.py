@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from addon import keys
@@ -16,7 +14,6 @@ from tests.web.mcp.official import official_client
 
 pytestmark = pytest.mark.homeassistant
 
-FreshHomeAssistant = Callable[..., HomeAssistantProcess]
 LOCK = "lock.front_door"
 
 
@@ -31,10 +28,10 @@ async def _app(
 
 
 async def test_converse_holds_the_unlock_until_the_next_turn_says_yes(
-    start_app: StartApp, make_settings: MakeSettings, fresh_home_assistant: FreshHomeAssistant
+    start_app: StartApp, make_settings: MakeSettings, locks_home: HomeAssistantProcess
 ) -> None:
     """``converse`` answers with needs_confirmation; the conversation's next "yes" unlocks."""
-    home = fresh_home_assistant()
+    home = locks_home
     client = await _app(start_app, make_settings, home)
     async with official_client(client) as mcp:
         held = await mcp.call_tool("converse", {"text": "unlock the front door"})
@@ -50,10 +47,10 @@ async def test_converse_holds_the_unlock_until_the_next_turn_says_yes(
 
 
 async def test_an_intent_tool_called_over_mcp_is_held(
-    start_app: StartApp, make_settings: MakeSettings, fresh_home_assistant: FreshHomeAssistant
+    start_app: StartApp, make_settings: MakeSettings, locks_home: HomeAssistantProcess
 ) -> None:
     """HassTurnOff on the lock called straight over MCP is held: a tool call never confirms."""
-    home = fresh_home_assistant()
+    home = locks_home
     client = await _app(start_app, make_settings, home)
     async with official_client(client) as mcp:
         result = await mcp.call_tool("HassTurnOff", {"name": "Front Door", "domain": ["lock"]})
