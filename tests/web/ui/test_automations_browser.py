@@ -1,4 +1,8 @@
-"""Approving a drafted automation from the Automations page, in Chromium, into a real HA."""
+"""Approving a drafted automation from the Automations page, in Chromium, into a real HA.
+
+The page on the newest release: Home Assistant's side of a draft (its configuration API, the
+automation firing) runs on both in ``tests/agent/test_automation_drafts_real_ha.py``.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from tests.agent.test_agent_real_ha import wait_for_state
 from tests.fixtures.app import MakeSettings
 from tests.web.ui.conftest import UI, MakeBrowsing
 
-pytestmark = [pytest.mark.browser, pytest.mark.homeassistant]
+pytestmark = [pytest.mark.browser, pytest.mark.homeassistant, pytest.mark.newest_ha_only]
 
 PHONE = {"width": 390, "height": 844}
 LIGHT = "light.kitchen_lights"

@@ -3,7 +3,8 @@
 Opening a garage door asks first on a new install; the suite's task for it says ``confirm:
 yes``, so the run answers the question as a person would, the task passes, and the run's page
 says the agent asked. A run never touches the real home (it acts on a copy), so the session's
-shared Home Assistant serves.
+shared Home Assistant serves. The evaluation's own logic on a home Home Assistant only supplies:
+run on the newest release (docs/DECISIONS.md, "Two Home Assistant versions").
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from devtools.scripted_llm import Completion, ScriptedLLM
 from tests.fixtures.app import MakeSettings
 from tests.web.ui.conftest import PREFIX, UI
 
-pytestmark = pytest.mark.homeassistant
+pytestmark = [pytest.mark.homeassistant, pytest.mark.newest_ha_only]
 
 GARAGE = "cover.garage_door"
 
