@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 
 import pytest
@@ -62,22 +61,10 @@ class HistoryAnswer:
     def __init__(self, answer: JsonValue) -> None:
         self.answer = answer
 
-    async def call_service(
-        self,
-        domain: str,
-        service: str,
-        data: Mapping[str, JsonValue],
-        target: Mapping[str, JsonValue] | None,
-        return_response: bool,
-    ) -> JsonValue:
+    async def call_service(self, *arguments: object) -> JsonValue:
         raise AssertionError("a history tool calls no action")
 
-    async def render_template(
-        self,
-        template: str,
-        variables: Mapping[str, JsonValue],
-        timeout: float,  # noqa: ASYNC109 - the port's signature
-    ) -> RenderedTemplate:
+    async def render_template(self, *arguments: object) -> RenderedTemplate:
         raise AssertionError("a history tool renders no Home Assistant template")
 
     async def history(
