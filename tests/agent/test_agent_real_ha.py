@@ -20,6 +20,7 @@ from addon.store.models import Turn
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.fixtures.homeassistant import settle_to
 from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
@@ -221,7 +222,7 @@ async def test_a_claimed_unlock_of_an_unexposed_door_is_corrected_and_failed(
     badged in the trace), and the door is still locked.
     """
     home = module_home_assistant
-    await home.request("POST", "/api/services/lock/lock", {"entity_id": "lock.front_door"})
+    await settle_to(home, "lock.front_door", "lock", "locked")
     await home.expose_entities(["lock.front_door"], should_expose=False)
     settings = make_settings(
         ha_url=home.url,

@@ -26,6 +26,7 @@ from devtools.home_assistant import HomeAssistantError, HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
 from tests.agent.test_agent_real_ha import started_app, wait_for_state
 from tests.fixtures.app import MakeApp, MakeSettings
+from tests.fixtures.homeassistant import settle_to
 from tests.web.api.conftest import TOKEN, on_direct_port
 from tests.web.mcp.official import official_client
 
@@ -80,10 +81,8 @@ async def effects_app(
 
     ``api``: reached on the direct port with the API token, as MCP and ``/v1`` callers are.
     """
-    await home.request("POST", "/api/services/lock/lock", {"entity_id": LOCK})
-    await home.request("POST", "/api/services/cover/close_cover", {"entity_id": GARAGE})
-    await wait_for_state(home, LOCK, "locked")
-    await wait_for_state(home, GARAGE, "closed")
+    await settle_to(home, LOCK, "lock", "locked")
+    await settle_to(home, GARAGE, "close_cover", "closed")
     with contextlib.suppress(HomeAssistantError):  # made by the module's first test
         await home.websocket_command({"type": "config/area_registry/create", "name": "Garage"})
     await home.put_in_area(GARAGE, "garage")

@@ -19,6 +19,7 @@ from addon import keys
 from addon.home.actions.live import LiveExecutor
 from devtools.home_assistant import OLDEST_VERSION, HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
+from tests.fixtures.homeassistant import settle_to
 from tests.wyoming.conftest import (
     StartApp,
     converse,
@@ -39,8 +40,7 @@ Say = Callable[[int, str], Awaitable[list[Event]]]
 async def locked_and_exposed(home: HomeAssistantProcess) -> None:
     """Start from the front door exposed to Assist and locked (an earlier test unlocked it)."""
     await home.expose_entities([LOCK])
-    await home.request("POST", "/api/services/lock/lock", {"entity_id": LOCK})
-    await until_state(home, LOCK, "locked")
+    await settle_to(home, LOCK, "lock", "locked")
 
 
 async def held_until_the_next_transcript(

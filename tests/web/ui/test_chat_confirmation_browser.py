@@ -169,6 +169,9 @@ async def test_a_pin_awaited_when_the_chat_is_reloaded_is_still_typed_masked(
     await page.get_by_role("button", name="Send").click()
     agent = page.locator(".message.agent .bubble")
     await expect(agent.last).to_have_text("Unlock the Front Door? Say the PIN to confirm.")
+    # The reply's last event (after its turn is stored) names the conversation and asks for the
+    # PIN; the streamed words come before it.
+    await expect(page.get_by_label("PIN")).to_be_visible()
     conversation_id = await page.locator("input[name=conversation_id]").input_value()
     page = await session.open(f"/chat?conversation={conversation_id}")
     agent = page.locator(".message.agent .bubble")

@@ -19,8 +19,8 @@ from addon import keys
 from addon.store.tools import custom_tools as stored
 from devtools.home_assistant import HomeAssistantProcess
 from devtools.scripted_llm import ScriptedLLM
-from tests.agent.test_agent_real_ha import wait_for_state
 from tests.fixtures.app import MakeSettings
+from tests.fixtures.homeassistant import settle_to
 from tests.web.ui.conftest import PREFIX, UI
 from tests.web.ui.html import parse
 
@@ -49,10 +49,8 @@ async def started(
     scripted_llm: ScriptedLLM,
 ) -> UI:
     """The add-on on ``home`` behind ingress, the lock locked and the garage door closed."""
-    await home.request("POST", "/api/services/lock/lock", {"entity_id": LOCK})
-    await home.request("POST", "/api/services/cover/close_cover", {"entity_id": GARAGE})
-    await wait_for_state(home, LOCK, "locked")
-    await wait_for_state(home, GARAGE, "closed")
+    await settle_to(home, LOCK, "lock", "locked")
+    await settle_to(home, GARAGE, "close_cover", "closed")
     settings = make_settings(
         ha_url=home.url,
         ha_token=home.token,
