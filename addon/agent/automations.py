@@ -28,9 +28,9 @@ from addon.store.automations import DraftRecords, StoredDraft
 from addon.text import JsonObject, JsonValue
 from addon.tools.automation import (
     HOME_AGENT_MARK,
+    Draft,
     DraftAutomationTool,
     DraftOffer,
-    Judgement,
     automation_entities,
     json_list,
     judge,
@@ -111,25 +111,20 @@ class AutomationDrafts:
             json_list(config.get("actions")),
         )
 
-    async def keep(
-        self,
-        config: Mapping[str, JsonValue],
-        summary: str,
-        judged: Judgement,
-        conversation_id: str | None = None,
-    ) -> DraftOffer:
+    async def keep(self, draft: Draft) -> DraftOffer:
         """Store a judged, validated draft, unapproved, with its conversation; fire ``_drafted``."""
-        draft = await self._records.add(
-            summary,
-            config,
+        judged = draft.judged
+        stored = await self._records.add(
+            draft.summary,
+            draft.config,
             judged.entities,
             covered=judged.covered,
             confirm_by=judged.confirm_by,
-            conversation_id=conversation_id,
+            conversation_id=draft.conversation_id,
         )
-        _LOGGER.info("Automation draft %s kept: %s", draft.id, summary)
-        self._events.emit(AUTOMATION_DRAFTED, draft_event(draft))
-        return DraftOffer(draft.id, judged.confirm_by)
+        _LOGGER.info("Automation draft %s kept: %s", stored.id, draft.summary)
+        self._events.emit(AUTOMATION_DRAFTED, draft_event(stored))
+        return DraftOffer(stored.id, judged.confirm_by)
 
     def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[object]]:
         """The held spoken approval's replay: approve the draft when the answer confirms it."""
@@ -246,16 +241,10 @@ class KeptDrafts:
         """Nothing to validate against."""
         return ()
 
-    async def keep(
-        self,
-        config: Mapping[str, JsonValue],
-        summary: str,
-        judged: Judgement,
-        conversation_id: str | None = None,
-    ) -> DraftOffer:
+    async def keep(self, draft: Draft) -> DraftOffer:
         """Keep the configuration; its number counts from 1 (a run keeps no conversation)."""
-        self.kept.append(dict(config))
-        return DraftOffer(len(self.kept), judged.confirm_by)
+        self.kept.append(dict(draft.config))
+        return DraftOffer(len(self.kept), draft.judged.confirm_by)
 
     def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[object]]:
         """Note the approval."""

@@ -206,19 +206,24 @@ class DraftOffer:
     confirm_by: ConfirmBy
 
 
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A validated draft to keep: its configuration, what it does in words, the gate's verdict."""
+
+    config: Mapping[str, JsonValue]
+    summary: str
+    judged: Judgement
+    conversation_id: str | None = None
+    """The conversation it was drafted in (none for an evaluation run's)."""
+
+
 class Drafting(Protocol):
     """Where drafts go (the agent's :class:`~addon.agent.automations.AutomationDrafts`)."""
 
     async def problems(self, config: Mapping[str, JsonValue]) -> tuple[str, ...]:
         """What Home Assistant finds wrong with the configuration (nothing: it is valid)."""
 
-    async def keep(
-        self,
-        config: Mapping[str, JsonValue],
-        summary: str,
-        judged: Judgement,
-        conversation_id: str | None = None,
-    ) -> DraftOffer:
+    async def keep(self, draft: Draft) -> DraftOffer:
         """Keep a validated draft, unapproved."""
 
     def approver(self, draft_id: int, by: str) -> Callable[[], Awaitable[object]]:
@@ -305,7 +310,7 @@ class DraftAutomationTool:
             raise ToolError(str(err)) from err
         if problems:
             raise ToolError("Home Assistant rejects the draft: " + "; ".join(problems))
-        offer = await self.drafting.keep(config, summary, judged, context.conversation_id)
+        offer = await self.drafting.keep(Draft(config, summary, judged, context.conversation_id))
         if offer.confirm_by != "panel" and context.holds is not None:
             context.holds.held.append(
                 HeldAction(
