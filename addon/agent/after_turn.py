@@ -118,7 +118,28 @@ class AfterTurnWork:
         delay: float,
     ) -> None:
         """Compare, ``delay`` seconds from now, the states reported with what the tools claimed."""
-        self._spawn(self._check(turn_id, reply, outcomes, language, delay))
+
+        async def check() -> None:
+            try:
+                await asyncio.sleep(delay)
+
+                def read_state(entity_id: str) -> str | None:
+                    model = self._home()
+                    state = model.state(entity_id) if model is not None else None
+                    return state.state if state is not None else None
+
+                verdict = check_outcome(outcomes, reply, read_state, language=language)
+                await self._records.add_outcome(
+                    OutcomeUpdate(turn_id, verdict.outcome, verdict.detail, verdict.flagged)
+                )
+                if verdict.flagged:
+                    _LOGGER.warning(
+                        "Turn %s flagged by the outcome check: %s", turn_id, verdict.detail
+                    )
+            except Exception:
+                _LOGGER.exception("Outcome check of turn %s failed", turn_id)
+
+        self._spawn(check())
 
     async def drain(self, *, cancel: bool = False) -> None:
         """Wait for the background work and its writes, or cancel it."""
@@ -139,31 +160,6 @@ class AfterTurnWork:
         task = asyncio.create_task(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    async def _check(
-        self,
-        turn_id: int,
-        reply: str,
-        outcomes: Sequence[ToolOutcome],
-        language: str,
-        delay: float,
-    ) -> None:
-        try:
-            await asyncio.sleep(delay)
-
-            def read_state(entity_id: str) -> str | None:
-                model = self._home()
-                state = model.state(entity_id) if model is not None else None
-                return state.state if state is not None else None
-
-            verdict = check_outcome(outcomes, reply, read_state, language=language)
-            await self._records.add_outcome(
-                OutcomeUpdate(turn_id, verdict.outcome, verdict.detail, verdict.flagged)
-            )
-            if verdict.flagged:
-                _LOGGER.warning("Turn %s flagged by the outcome check: %s", turn_id, verdict.detail)
-        except Exception:
-            _LOGGER.exception("Outcome check of turn %s failed", turn_id)
 
     async def _learn(
         self,
