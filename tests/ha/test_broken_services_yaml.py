@@ -26,6 +26,7 @@ from addon.home.actions.live import LiveExecutor
 from addon.home.model.live import HomeModel
 from addon.tools.home_tools import build_registry
 from devtools.home_assistant import HomeAssistantError, HomeAssistantProcess
+from tests.fixtures.homeassistant import running
 from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
@@ -96,8 +97,7 @@ def home(
     )
     for domain, text in BROKEN_SERVICES_YAML.items():
         _add_integration(config_dir, domain, text)
-    with process:
-        yield process
+    yield from running(process)
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from addon.ha.client import HomeAssistantClient
 from addon.ha.custom_tools_port import HomeAssistantToolPort
 from addon.ha.home_sync import HomeSync
 from devtools.home_assistant import HomeAssistantProcess
+from tests.fixtures.homeassistant import running
 from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
@@ -49,8 +50,7 @@ def home(
         scripts={"forecast": FORECAST, "shared_forecast": FORECAST},
         recorder=True,
     )
-    with process:
-        yield process
+    yield from running(process)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from addon.ha.client import HomeAssistantClient
 from addon.ha.home_sync import HomeSync
 from addon.home.model.live import HomeModel
 from devtools.home_assistant import HomeAssistantProcess
-from tests.fixtures.homeassistant import FreshHomeAssistant
+from tests.fixtures.homeassistant import FreshHomeAssistant, running
 from tests.ha.waiting import Pauses, until
 
 pytestmark = pytest.mark.homeassistant
@@ -36,8 +36,7 @@ def changeable_home(
 ) -> Iterator[HomeAssistantProcess]:
     """A demo home this module may change (lights, areas, exposure) without disturbing others."""
     config_dir = tmp_path_factory.mktemp("home-assistant") / "ha-link"
-    with HomeAssistantProcess.from_template(home_assistant_template, config_dir) as process:
-        yield process
+    yield from running(HomeAssistantProcess.from_template(home_assistant_template, config_dir))
 
 
 @pytest.fixture

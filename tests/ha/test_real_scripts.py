@@ -20,6 +20,7 @@ from addon.home.model.live import HomeModel
 from addon.tools.base import ToolContext
 from addon.tools.home_tools import build_registry
 from devtools.home_assistant import HomeAssistantProcess
+from tests.fixtures.homeassistant import running
 from tests.ha.waiting import until
 
 pytestmark = pytest.mark.homeassistant
@@ -71,8 +72,7 @@ def home(
     process = HomeAssistantProcess.from_template(
         home_assistant_template, config_dir, scripts=SCRIPTS
     )
-    with process:
-        yield process
+    yield from running(process)
 
 
 @pytest.fixture
