@@ -7,7 +7,7 @@ reads as absent, as ``value or {}`` did when the types were not checked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from addon.errors import HomeAgentError
 from addon.text import JsonArray, JsonObject, JsonValue
@@ -32,27 +32,40 @@ class NotJsonError(HomeAgentError):
         self.reason = reason
 
 
-def json_value(value: object, path: str = "") -> JsonValue:
-    """``value`` (as YAML loaded it) as JSON; :class:`NotJsonError` for a part that is not.
+def json_value(
+    value: object, path: str = "", *, otherwise: Callable[[object], str] | None = None
+) -> JsonValue:
+    """``value`` (as YAML loaded it, or a template made it) as JSON, as ``json.dumps`` writes it.
 
-    As ``json.dumps`` would write it (a tuple as an array, an integer key as text); what JSON
-    has no form for (a date, a set) is refused with the path of the part, so each caller can
-    say where in its own terms.
+    A tuple is an array, an integer key text. What JSON has no form for (a date, a range) is
+    ``otherwise``'s text for it, keys too (a rendered template's value is sent as it reads);
+    without ``otherwise`` it is refused with :class:`NotJsonError` naming the path of the part,
+    so each caller can say where in its own terms (YAML imported by a user).
     """
     if value is None or isinstance(value, str | bool | int | float):
         return value
     if isinstance(value, Mapping):
-        return {_key(key, path): json_value(item, _join(path, key)) for key, item in value.items()}
+        return {
+            _key(key, path, otherwise): json_value(item, _join(path, key), otherwise=otherwise)
+            for key, item in value.items()
+        }
     if isinstance(value, list | tuple):
-        return [json_value(item, _join(path, index)) for index, item in enumerate(value)]
+        return [
+            json_value(item, _join(path, index), otherwise=otherwise)
+            for index, item in enumerate(value)
+        ]
+    if otherwise is not None:
+        return otherwise(value)
     raise NotJsonError(path, f"a {type(value).__name__} is not a JSON value")
 
 
-def _key(key: object, path: str) -> str:
+def _key(key: object, path: str, otherwise: Callable[[object], str] | None) -> str:
     if isinstance(key, str):
         return key
     if isinstance(key, int) and not isinstance(key, bool):
         return str(key)  # as json.dumps writes it
+    if otherwise is not None:
+        return otherwise(key)
     raise NotJsonError(path, f"a key {key!r} is not text")
 
 

@@ -56,6 +56,7 @@ from addon.custom_tools.budget import (
     replaced_size,
     size_of,
 )
+from addon.custom_tools.json_parts import json_value
 from addon.errors import TemplateRenderError
 from addon.text import JsonValue
 
@@ -350,13 +351,7 @@ class Renderer:
 
 def json_ready(value: object) -> JsonValue:
     """A rendered value as JSON: mappings and sequences kept, anything else its text."""
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    if isinstance(value, Mapping):
-        return {str(key): json_ready(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_ready(item) for item in value]
-    return str(value)
+    return json_value(value, otherwise=str)
 
 
 def _native_error(env: BoundedEnvironment, field: str) -> TemplateRenderError:
