@@ -7,8 +7,9 @@ conversation id each turn, so a store read), the local matcher's miss, the tool 
 system prompt, a first model call that asks for ``HassTurnOn`` on a light of the home by name and
 domain, the tool call (target resolution and the virtual executor acting on the home model), a
 second model call whose answer is the spoken reply, and handing the turn with both model calls
-(their full request messages and tools) and the tool call to the store's writer, whose commit
-the reply waits for (``addon.store.turns.writer``: an answered turn is a stored turn).
+(their full request messages and tools) and the tool call to the store's writer, whose journal
+entry's commit the reply waits for (``addon.store.turns.journal``: an answered turn is a stored
+turn; the turn's own rows are written after the answer, in "bg" below).
 
 The model is ``devtools.scripted_llm.ScriptedLLM`` on loopback, answering at once, reached
 through the real ``openai`` client. Overhead per turn = the turn's wall time (around
@@ -33,8 +34,8 @@ sizes alike. Warm-up turns come first (template parsing, slot lists, the overvie
 connection pools), so the figures are steady state: the first turn after the home sync swaps in
 a new model (any registry change) also rebuilds the overview and the slot lists, which is not
 measured here. Background work that runs after the reply (the outcome check, here with no
-delay) and the store's write of its verdict are awaited between turns (``Agent.drain``), outside
-the timed window, and shown in their own column ("bg").
+delay), the store's write of the turn's rows and of the verdict are awaited between turns
+(``Agent.drain``), outside the timed window, and shown in their own column ("bg").
 
 The breakdown columns are p50s of the turn's own timings: the local matcher's miss, the prompt and
 registry, the loop minus the model calls (tool execution and message bookkeeping), history and

@@ -217,6 +217,20 @@ class ToolCall(Base):
     turn: Mapped[Turn] = relationship(back_populates="tool_calls")
 
 
+class TurnJournalEntry(Base):
+    """A turn answered before its rows are written: the whole turn as one row of JSON.
+
+    The answer waits for this one small row's commit, not for the turn's rows in five tables
+    and a dozen indexes; the writer writes those right after and deletes the entry in the same
+    transaction, and a start after a crash writes what is left (:mod:`addon.store.turns.journal`).
+    """
+
+    __tablename__ = "turn_journal"
+
+    turn_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    body: Mapped[str] = mapped_column(Text)
+
+
 class IdCounter(Base):
     """The next id nobody has reserved, per table whose ids are given out before their rows.
 

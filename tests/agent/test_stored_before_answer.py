@@ -1,7 +1,8 @@
-"""An answered turn is a stored turn: the agent returns only once its turn is committed."""
+"""An answered turn is a stored turn: the agent returns only once its turn is in the file."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from addon.agent.conversation import ToolCall
@@ -11,9 +12,18 @@ from tests.fixtures.agent import MakeAgent, ask
 
 
 def in_the_file(store: Store, turn_id: int) -> tuple[int, int]:
-    """The turn's row and its tool calls, read through a connection of another's, no flush."""
+    """The turn and its tool calls as a start would find them, read by another connection.
+
+    Its rows, or, while they are not written yet, its journal entry (``store/turns/journal.py``),
+    which a start after a crash writes; no flush.
+    """
     connection = sqlite3.connect(store.path)
     try:
+        entry = connection.execute("SELECT body FROM turn_journal WHERE turn_id = ?", (turn_id,))
+        journaled = entry.fetchone()
+        if journaled is not None:
+            body = json.loads(journaled[0])
+            return int(body["turn_id"] == turn_id), len(body["turn"]["tool_calls"])
         turns = connection.execute("SELECT count(*) FROM turns WHERE id = ?", (turn_id,))
         tools = connection.execute("SELECT count(*) FROM tool_calls WHERE turn_id = ?", (turn_id,))
         return turns.fetchone()[0], tools.fetchone()[0]
@@ -41,12 +51,16 @@ async def test_a_model_turn_is_in_the_file_with_its_model_calls(
         result = await agent.process(ask("tell me a joke"))
         connection = sqlite3.connect(store.path)
         try:
-            row = connection.execute(
+            entry = connection.execute(
+                "SELECT body FROM turn_journal WHERE turn_id = ?", (result.turn_id,)
+            ).fetchone()
+            rows = connection.execute(
                 "SELECT count(*) FROM llm_calls WHERE turn_id = ?", (result.turn_id,)
             ).fetchone()
         finally:
             connection.close()
-    assert row[0] >= 1
+    calls = len(json.loads(entry[0])["turn"]["llm_calls"]) if entry is not None else rows[0]
+    assert calls >= 1
 
 
 async def test_a_tool_called_directly_is_stored_before_its_result(

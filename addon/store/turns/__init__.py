@@ -5,7 +5,8 @@ The agent sees ``ConversationRecords`` (``records``) and the records it hands ov
 Behind them the one ``TurnWriter`` (``writer``) queues (``write_queue``) and batches (``batches``,
 on its own ``sqlite3`` connections, ``driver``, with its statements compiled once in
 ``prepared``) the writes of ``turn_writes``, with ids reserved ahead (``ids``) and prompts and
-tool lists stored once (``payloads``).
+tool lists stored once (``payloads``); an answer waits for its turn's ``journal`` entry, the
+rows following after it.
 """
 
 from addon.store.turns.conversations import (

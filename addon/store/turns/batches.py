@@ -11,8 +11,10 @@ thread of its own, where the store's busy timeout applies. Writing everything in
 measured first: the GIL makes its CPU the loop's anyway, and a lone turn waited 2-4 ms longer
 for the two hops (docs/DECISIONS.md).
 
-A turn's words enter the search index (FTS5's ``turns_fts``) in a later transaction than the one
-its answer waits for, about 0.13 ms sooner answers: with the next batch nobody waits for, or at
+An answer waits for its turn's journal entry (:mod:`addon.store.turns.journal`), written here on
+the loop; the turn's rows follow in a batch nobody waits for, which drops the entry. A turn's
+words enter the search index (FTS5's ``turns_fts``) in a later transaction than the one its
+answer waits for, about 0.13 ms sooner answers: with the next batch nobody waits for, or at
 the writer's next quiet moment (:mod:`addon.store.turns.writer`); the turns written meanwhile
 are :attr:`BatchConnections.unindexed`.
 """
@@ -29,7 +31,9 @@ from typing import TypeVar
 
 from sqlalchemy.exc import OperationalError, StatementError
 
+from addon.store.turns.conversations import NumberedTurn
 from addon.store.turns.driver import DriverConnection
+from addon.store.turns.journal import delete_entries, write_journal
 from addon.store.turns.prepared import Statements
 from addon.store.turns.turn_writes import (
     write_later_calls,
@@ -37,7 +41,7 @@ from addon.store.turns.turn_writes import (
     write_search_index,
     write_turns,
 )
-from addon.store.turns.write_queue import Sorted, WriteQueue, split
+from addon.store.turns.write_queue import Sorted, WriteQueue
 
 # The database refused the write (locked, full, I/O): retried with backoff, nothing dropped.
 DATABASE_FAILURES = (OperationalError, OSError)
@@ -66,6 +70,8 @@ class BatchConnections:
         self._statements = Statements(self._inline.dialect)
         self.unindexed: list[int] = []
         """Turns written while someone waited for their answer, not yet in the search index."""
+        self.journaled: set[int] = set()
+        """Turns whose journal entry is committed and whose own rows are not written yet."""
 
     @property
     def connections(self) -> tuple[DriverConnection, DriverConnection]:
@@ -82,34 +88,44 @@ class BatchConnections:
         if len(batch) > INLINE_MAX_ITEMS:
             return False
         indexing = self._indexing(batch, index=index)
+        entries = self._entries(batch)
         try:
-            _write(self._inline, self._statements, batch, indexing)
+            _write(self._inline, self._statements, batch, indexing, entries)
         except OperationalError as err:
-            if not str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY):
+            if not _busy(err):
                 raise
             return False
-        self._indexed(batch, indexing, index=index)
+        self._written(batch, indexing, entries, index=index)
         return True
 
     def write_waiting(self, queue: WriteQueue) -> None:
-        """Write all ``queue`` holds in the caller's task, now, or put it back for the writer.
+        """Put the turns whose answers wait in the journal, in the caller's task, now.
 
-        For a turn handed over while the writer's task is idle: the reply need not wait for that
-        task to be scheduled, nor for the turn's search index, written after the answer. Anything
-        in the way (a held lock, a value that cannot be stored, any failure) puts the batch back,
-        and the task meets it as it meets any batch.
+        For turns handed over while the writer's task is idle: an answer waits for its turn's
+        journal entry (:mod:`addon.store.turns.journal`), one small row, not for the writer's task
+        to be scheduled nor for the turn's own rows, which the task writes once no turn is being
+        answered. The turns stay queued for it. Anything in the way (a held lock, a value that
+        cannot be stored, any failure) leaves them to the task, whose commit the answers then
+        wait for, and which meets what fails as it meets any batch.
         """
-        batch = queue.take()
+        turns = [
+            item
+            for item in queue.items
+            if isinstance(item, NumberedTurn)
+            and item.turn_id not in self.journaled
+            and queue.awaits_commit(item)
+        ]
+        if not turns or len(turns) > INLINE_MAX_ITEMS:
+            return
         try:
-            written = self.write_inline(split(batch), index=False)
-        except Exception:  # a boundary: the writer's task writes it again and handles what fails
-            _LOGGER.debug("Writing at once failed; the writer's task takes it", exc_info=True)
-            written = False
-        if written:
-            queue.in_flight = []
-            queue.count_written(batch)
-        else:
-            queue.put_back(batch)
+            with self._inline.transaction():
+                write_journal(self._inline, turns, self._statements)
+        except Exception:  # a boundary: the writer's task writes them and handles what fails
+            _LOGGER.debug("Journaling failed; the writer's task takes the turns", exc_info=True)
+            return
+        self.journaled.update(turn.turn_id for turn in turns)
+        for turn in turns:
+            queue.settle_commit(turn, ok=True)
 
     async def write(self, batch: Sorted, *, index: bool = True) -> None:
         """One transaction for ``batch``: on the loop if it can, else in the thread.
@@ -122,8 +138,11 @@ class BatchConnections:
         if self.write_inline(batch, index=index):
             return
         indexing = self._indexing(batch, index=index)
-        await self._in_thread(partial(_write, self._threaded, self._statements, batch, indexing))
-        self._indexed(batch, indexing, index=index)
+        entries = self._entries(batch)
+        await self._in_thread(
+            partial(_write, self._threaded, self._statements, batch, indexing, entries)
+        )
+        self._written(batch, indexing, entries, index=index)
 
     def _indexing(self, batch: Sorted, *, index: bool) -> list[int]:
         """The turns to put in the search index with ``batch``: none, or every one not in it."""
@@ -131,8 +150,17 @@ class BatchConnections:
             return []
         return [*self.unindexed, *(numbered.turn_id for numbered in batch.turns)]
 
-    def _indexed(self, batch: Sorted, indexing: list[int], *, index: bool) -> None:
-        """After ``batch`` committed: its turns wait for the index, or ``indexing`` is in it."""
+    def _entries(self, batch: Sorted) -> list[int]:
+        """The batch's turns that have a journal entry, dropped as their rows are written."""
+        if not self.journaled:
+            return []
+        return [numbered.turn_id for numbered in batch.turns if numbered.turn_id in self.journaled]
+
+    def _written(
+        self, batch: Sorted, indexing: list[int], entries: list[int], *, index: bool
+    ) -> None:
+        """After ``batch`` committed: its journal entries are gone, its turns indexed or waiting."""
+        self.journaled.difference_update(entries)
         if index:
             done = set(indexing)
             self.unindexed = [turn_id for turn_id in self.unindexed if turn_id not in done]
@@ -151,10 +179,20 @@ class BatchConnections:
 
 
 def _write(
-    connection: DriverConnection, statements: Statements, batch: Sorted, indexing: list[int]
+    connection: DriverConnection,
+    statements: Statements,
+    batch: Sorted,
+    indexing: list[int],
+    entries: list[int],
 ) -> None:
     with connection.transaction():
         write_turns(connection, batch.turns, statements)
         write_later_calls(connection, batch.later, statements)
         write_outcomes(connection, batch.updates, statements)
         write_search_index(connection, indexing)
+        delete_entries(connection, entries)
+
+
+def _busy(err: OperationalError) -> bool:
+    """Whether the database refused for a lock another connection holds."""
+    return str(getattr(err.orig, "sqlite_errorname", "")).startswith(BUSY)

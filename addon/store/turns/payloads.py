@@ -154,29 +154,59 @@ async def sent_requests(session: AsyncSession, calls: Iterable[LLMCall]) -> dict
 
 
 def rebuild(calls: Iterable[LLMCall], contents: Mapping[str, str]) -> dict[int, SentRequest]:
-    """Each call's request from its row and the payloads' texts, by call id.
-
-    A payload that is missing (it never should be) leaves the reference in the message, and an
-    empty tool list, rather than failing the whole trace.
-    """
+    """Each call's request from its row and the payloads' texts, by call id."""
     parsed_tools: dict[str, list[JsonObject]] = {}
-    requests: dict[int, SentRequest] = {}
-    for call in calls:
-        messages = call.request_messages
-        system_hash = call.system_prompt_hash
-        if system_hash is not None and system_hash in contents and messages:
-            first = messages[0]
-            if first.get(CONTENT_REF) == system_hash:
-                restored = _rekey(first, CONTENT_REF, "content", contents[system_hash])
-                messages = [restored, *messages[1:]]
-        tools = call.request_tools
-        tools_hash = call.tools_hash
-        if tools_hash is not None and tools_hash in contents:
-            if tools_hash not in parsed_tools:
-                parsed_tools[tools_hash] = json.loads(contents[tools_hash])
-            tools = parsed_tools[tools_hash]
-        requests[call.id] = SentRequest(messages, tools)
-    return requests
+    return {
+        call.id: attached(
+            call.request_messages,
+            call.request_tools,
+            PayloadRefs(call.system_prompt_hash, call.tools_hash),
+            contents,
+            parsed_tools,
+        )
+        for call in calls
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PayloadRefs:
+    """What one model call's request left in the payloads: its system prompt's and tools' hash."""
+
+    system_prompt: str | None
+    tools: str | None
+
+
+def attached(
+    messages: list[JsonObject],
+    tools: list[JsonObject],
+    refs: PayloadRefs,
+    contents: Mapping[str, str],
+    parsed_tools: dict[str, list[JsonObject]],
+) -> SentRequest:
+    """A request as it was sent: its system message's text and its tool list put back.
+
+    A payload that is missing (it never should be) leaves the reference in the message, and
+    the tools as they are, rather than failing the whole trace. ``parsed_tools`` keeps each
+    tool list parsed once: requests sharing one share the list, so treat it as read-only.
+    """
+    system_hash = refs.system_prompt
+    if system_hash is not None and system_hash in contents and messages:
+        first = messages[0]
+        if first.get(CONTENT_REF) == system_hash:
+            restored = _rekey(first, CONTENT_REF, "content", contents[system_hash])
+            messages = [restored, *messages[1:]]
+    tools_hash = refs.tools
+    if tools_hash is not None and tools_hash in contents:
+        if tools_hash not in parsed_tools:
+            parsed_tools[tools_hash] = _tool_list(contents[tools_hash])
+        tools = parsed_tools[tools_hash]
+    return SentRequest(messages, tools)
+
+
+def _tool_list(text: str) -> list[JsonObject]:
+    """A stored tool list's specs (each an object, as they were sent)."""
+    parsed: object = json.loads(text)
+    return [spec for spec in parsed if isinstance(spec, dict)] if isinstance(parsed, list) else []
 
 
 def _rekey(message: JsonObject, old: str, new: str, value: JsonValue) -> JsonObject:

@@ -47,7 +47,8 @@ class ConversationRecords:
     async def add_turn(self, record: TurnRecord) -> AddedTurn:
         """Hand over a finished turn (waiting for room); its id now, its commit to await.
 
-        The reply goes out only once ``committed`` says the turn is stored.
+        The reply goes out only once ``committed`` says the turn is in the file (its journal
+        entry, its rows following when no turn is being answered).
         """
         return await self._store.writer.add(record)
 

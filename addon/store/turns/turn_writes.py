@@ -247,7 +247,7 @@ def _insert_llm_calls(
             rows.append(_llm_call_row(call, request, call_id, numbered.turn_id, seq_no))
     if not rows:
         return
-    _insert_payloads(connection, detacher, statements)
+    insert_payloads(connection, detacher, statements)
     statements.execute(connection, INSERT_LLM_CALL, rows)
 
 
@@ -285,7 +285,7 @@ def _llm_call_row(
     }
 
 
-def _insert_payloads(connection: Writable, detacher: Detacher, statements: Statements) -> None:
+def insert_payloads(connection: Writable, detacher: Detacher, statements: Statements) -> None:
     """Store the system prompts and tool lists ``detacher`` split off (each once, ever)."""
     if detacher.payloads:
         created_at = utcnow()
@@ -315,7 +315,7 @@ def write_later_calls(
         row = _llm_call_row(later.call, request, later.call_id, later.turn_id, 0, later.purpose)
         del row["seq"]
         rows.append(row | {"for_turn": later.turn_id})
-    _insert_payloads(connection, detacher, statements)
+    insert_payloads(connection, detacher, statements)
     statements.execute(connection, INSERT_LATER_CALL, rows)
 
 

@@ -44,9 +44,10 @@ class Sorted:
 class AddedTurn:
     """A turn handed to the writer: the id it is stored under, and its commit to wait for.
 
-    ``committed`` becomes True once the transaction holding the turn (with its model and tool
-    calls) has committed, False if the turn itself can never be stored (a value the database
-    refuses) or the writer stopped with it unwritten.
+    ``committed`` becomes True once the turn is in the file: its journal entry
+    (:mod:`addon.store.turns.journal`) or the transaction holding its rows has committed; False
+    if the turn itself can never be stored (a value the database refuses) or the writer stopped
+    with it unwritten.
     """
 
     turn_id: int
@@ -132,6 +133,10 @@ class WriteQueue:
     def expect_commit(self, record: TurnRecord, future: asyncio.Future[bool]) -> None:
         """Someone waits for ``record``'s commit: ``future`` is told how it went."""
         self._commits[id(record)] = future
+
+    def awaits_commit(self, item: Item) -> bool:
+        """Whether someone waits for ``item``'s commit (see :meth:`expect_commit`)."""
+        return isinstance(item, NumberedTurn) and id(item.record) in self._commits
 
     def append(self, item: Item) -> bool:
         """Queue ``item`` last; True if it is the only one waiting."""

@@ -5,12 +5,14 @@ locked". So the agent hands a finished turn to :class:`TurnWriter` (:meth:`TurnW
 turn gets its id now (:class:`~addon.store.turns.conversations.TurnIds`) and one task writes what
 waits, in order, one transaction for all of it (group commit).
 
-An answered turn is a stored turn: the agent answers only once its turn's transaction has
-committed (``AddedTurn.committed``), so a crash (``kill -9``, an out-of-memory kill) loses no
-turn whose answer went out. Whatever nobody waits for (the outcome checks' verdicts and the
-model calls memory makes after a turn, handed over after the reply) is written at a quiet
-moment: when no turn is in progress, or ``max_delay_s`` after the oldest waiting item, or once
-``max_batch`` items wait, and a crash loses what was still waiting of it.
+An answered turn is a stored turn: the agent answers only once its turn is in the file
+(``AddedTurn.committed``): its journal entry, one row holding the whole turn
+(:mod:`addon.store.turns.journal`), or, when that was not possible, its rows themselves. So a
+crash (``kill -9``, an out-of-memory kill) loses no turn whose answer went out; the next start
+writes the turns whose entries it finds. Whatever nobody waits for (the outcome checks'
+verdicts and the model calls memory makes after a turn, handed over after the reply) is written
+at a quiet moment: when no turn is in progress, or ``max_delay_s`` after the oldest waiting
+item, or once ``max_batch`` items wait, and a crash loses what was still waiting of it.
 
 The queue is bounded: once ``max_pending`` items wait, :meth:`TurnWriter.add` (and
 :meth:`TurnWriter.room`) wait for room, so under overload the answers slow down and memory
@@ -26,11 +28,14 @@ waits for it is told (``committed`` is False). Any other failure is a fault nobo
 task that writes stops, which :attr:`TurnWriter.failing` (and so the store's health) reports,
 and it is started again after a growing pause, with everything it held put back first.
 
-A turn handed over while that task is idle is written by the caller, lock permitting
-(:meth:`BatchConnections.write_waiting`). Its words enter the search index after the answer:
-with the next batch nobody waits for, or when no turn is being answered; at start, any turn a
-crash left out. Whoever must read a just-finished turn calls :meth:`TurnWriter.flush` first (the
-web UI's pages, history after a cache miss), which also waits for the search index.
+A turn handed over while that task is idle is journaled by the caller, lock permitting
+(:meth:`BatchConnections.write_waiting`), and stays queued: the task writes its rows, and drops
+its entry, with the next batch nobody waits for (at the latest once no turn is being answered),
+and indexes its words in the same transaction. A turn written while someone waits for its
+commit (the journal met a held lock) enters the search index after the answer: with the next
+batch nobody waits for, or when no turn is being answered; at start, any turn a crash left
+out. Whoever must read a just-finished turn calls :meth:`TurnWriter.flush` first (the web UI's
+pages, history after a cache miss), which also waits for the search index.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from addon.store.turns.batches import DATABASE_FAILURES, ITEM_FAILURES, BatchCon
 from addon.store.turns.conversations import LLMCallRecord, OutcomeUpdate, TurnIds, TurnRecord
 from addon.store.turns.driver import DriverConnection
 from addon.store.turns.ids import BLOCK
+from addon.store.turns.journal import journaled, write_recovered
 from addon.store.turns.turn_writes import INDEX_MISSING
 from addon.store.turns.write_queue import (
     AddedTurn,
@@ -105,11 +111,12 @@ class TurnWriter:
         self._wal_sync: WalSync | None = None
 
     async def start(self) -> None:
-        """Reserve the first ids, read which conversations exist, then start writing.
+        """Write what a crash left in the journal, reserve the first ids, then start writing.
 
         Batches are written through connections of the writer's own
         (:mod:`addon.store.turns.batches`), on the loop or in a thread of its own.
         """
+        await self._recover()
         async with self._engine.begin() as connection:
             claims = await connection.run_sync(self._ids.reserve)
             self._known = set((await connection.scalars(select(Conversation.id))).all())
@@ -123,6 +130,35 @@ class TurnWriter:
         self._batches = BatchConnections(database, busy_timeout_ms)
         self._wal_sync = WalSync(database)
         self._task = asyncio.create_task(self._supervise(), name="home-agent-store-writer")
+
+    async def _recover(self) -> None:
+        """Write the turns answered before a crash whose rows were not written (the journal).
+
+        Each in a transaction of its own: one that cannot be stored is logged and its entry
+        left, and does not keep the store from starting. A database that refuses the writes
+        fails the start, as it would anyway.
+        """
+        async with self._engine.begin() as connection:
+            turns = await connection.run_sync(journaled)
+        written = []
+        for numbered in turns:
+            try:
+                async with self._engine.begin() as connection:
+                    await connection.run_sync(write_recovered, numbered)
+            except ITEM_FAILURES:
+                _LOGGER.exception(
+                    "%s, answered before the last stop, cannot be stored; its journal entry "
+                    "is left in turn_journal",
+                    described(numbered),
+                )
+            else:
+                written.append(str(numbered.turn_id))
+        if written:
+            _LOGGER.warning(
+                "Wrote %d turns answered just before the last stop: %s",
+                len(written),
+                ", ".join(written),
+            )
 
     @property
     def batch_connections(self) -> tuple[DriverConnection, DriverConnection]:

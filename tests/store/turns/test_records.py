@@ -8,8 +8,9 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from addon.store.database import Store
-from addon.store.models import Turn
+from addon.store.models import Turn, TurnJournalEntry
 from addon.store.turns import ConversationRecords, OutcomeUpdate
+from tests.ha.waiting import until
 from tests.store.data import NOW
 from tests.store.turns.build import turn
 
@@ -44,14 +45,23 @@ async def test_settle_stores_every_turn_and_verdict_handed_over(store: Store) ->
     assert stored.outcome == "confirmed"
 
 
-async def test_an_added_turn_is_committed_when_its_future_says_so(store: Store) -> None:
-    """Once ``committed`` is True the turn is in the file, with no flush asked for."""
+async def test_an_added_turn_is_durable_when_its_future_says_so(store: Store) -> None:
+    """Once ``committed`` is True the turn is in the file, in its rows once the answer is out.
+
+    The answer waits for its journal entry (``store/turns/journal.py``); the rows follow when no
+    turn is being answered, with no flush asked for.
+    """
     records = ConversationRecords(store)
     with records.answering():
         added = await records.add_turn(turn("c1"))
         assert await added.committed
         async with store.sessionmaker() as session:
-            stored = await session.scalar(select(Turn.id).where(Turn.id == added.turn_id))
+            entry = await session.get(TurnJournalEntry, added.turn_id)
+        assert entry is not None
+    await until(lambda: store.writer.pending == 0)
+    async with store.sessionmaker() as session:
+        stored = await session.scalar(select(Turn.id).where(Turn.id == added.turn_id))
+        assert await session.get(TurnJournalEntry, added.turn_id) is None
     assert stored == added.turn_id
 
 

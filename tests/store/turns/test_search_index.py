@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 from sqlalchemy import text
 
 from addon.store.database import Store
 from addon.store.models import Conversation
+from tests.ha.waiting import until
 from tests.store.search import search_turn_ids
 from tests.store.turns.build import next_statement, turn
 
@@ -59,16 +61,32 @@ async def test_a_turn_a_crash_left_out_of_the_index_is_indexed_at_start(
         await reopened.close()
 
 
-async def test_deleting_a_turn_the_index_never_held_leaves_the_index_sound(store: Store) -> None:
-    """Retention may delete a turn before its indexing: the index is not told to forget it."""
-    with store.writer.turn_in_progress():
-        added = await store.writer.add(turn("c1", user_text="open the garage door"))
-        assert await added.committed
-        async with store.sessionmaker.begin() as session:
-            await session.delete(await session.get_one(Conversation, "c1"))
-    assert await store.writer.flush()
-    async with store.engine.begin() as connection:
-        await connection.execute(
-            text("INSERT INTO turns_fts(turns_fts, rank) VALUES ('integrity-check', 1)")
-        )
-    assert await searchable(store, "garage") == []
+async def test_deleting_a_turn_the_index_never_held_leaves_the_index_sound(
+    tmp_path: Path,
+) -> None:
+    """Retention may delete a turn before its indexing: the index is not told to forget it.
+
+    A turn whose journal entry met a held lock is written by the writer's task while its answer
+    waits, and indexed only later.
+    """
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=5.0)
+    try:
+        await until(lambda: store.writer.idle)
+        blocker = sqlite3.connect(path, isolation_level=None)
+        with store.writer.turn_in_progress():
+            blocker.execute("BEGIN IMMEDIATE")
+            added = await store.writer.add(turn("c1", user_text="open the garage door"))
+            blocker.execute("ROLLBACK")
+            blocker.close()
+            assert await added.committed
+            async with store.sessionmaker.begin() as session:
+                await session.delete(await session.get_one(Conversation, "c1"))
+        assert await store.writer.flush()
+        async with store.engine.begin() as connection:
+            await connection.execute(
+                text("INSERT INTO turns_fts(turns_fts, rank) VALUES ('integrity-check', 1)")
+            )
+        assert await searchable(store, "garage") == []
+    finally:
+        await store.close()

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from addon.store.database import Store
-from addon.store.models import Conversation, LLMCall, ToolCall, Turn
+from addon.store.models import Conversation, LLMCall, ToolCall, Turn, TurnJournalEntry
 from addon.store.turns import OutcomeUpdate, TurnWriter, sent_requests
 from tests.ha.waiting import until
 from tests.store.turns.build import model_call, record, tool_call, turn
@@ -274,18 +274,24 @@ async def test_a_stop_lets_a_turn_waiting_for_room_through_and_says_it_is_not_st
         await store.close()
 
 
-async def test_a_turn_added_while_the_writer_is_idle_is_committed_before_add_returns(
+async def test_a_turn_added_while_the_writer_is_idle_is_durable_before_add_returns(
     store: Store,
 ) -> None:
-    """With the writer's task idle and the lock free, the caller's task writes the turn.
+    """With the writer's task idle and the lock free, the caller's task journals the turn.
 
-    Nothing waits to be written once ``add`` returns; its commit is then synced to the disk in
-    the writer's sync thread (tests/store/file/test_wal_sync.py).
+    Its entry is committed once ``add`` returns (then synced to the disk in the writer's sync
+    thread, tests/store/file/test_wal_sync.py); the task writes its rows right after.
     """
     await until(lambda: store.writer.idle)
-    added = await store.writer.add(turn("c1"))
-    assert store.writer.pending == 0
-    assert await added.committed is True
+    with store.writer.turn_in_progress():  # the rows wait for the answer to be out
+        added = await store.writer.add(turn("c1"))
+        assert store.writer.pending == 1
+        async with store.sessionmaker() as session:
+            journaled = await session.scalar(select(TurnJournalEntry.turn_id))
+        assert journaled == added.turn_id
+        assert await added.committed is True
+        assert await turns_of(store, "c1") == []
+    await until(lambda: store.writer.pending == 0)
     assert [t.id for t in await turns_of(store, "c1")] == [added.turn_id]
 
 
