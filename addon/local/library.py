@@ -15,6 +15,7 @@ import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from hassil.intents import SlotList, TextSlotList
 from hassil.recognize import recognize_best
@@ -59,8 +60,11 @@ NEWER_RELEASE = RELEASE_2026_11
 _RELEASE = re.compile(r"\d+\.\d+")
 
 
+@lru_cache(maxsize=16)
 def release_stage(version: str | None) -> Stage | None:
     """The stage holding the sentences Home Assistant ``version``'s own agent matches with.
+
+    Kept per version (a home runs one; asked a few times a turn, the parse is not free).
 
     :data:`Stage.NEWER` from :data:`NEWER_RELEASE` on, else :data:`Stage.HOME_ASSISTANT`
     (releases between the two, whose sentences we do not ship, are read as the older, which

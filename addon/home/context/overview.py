@@ -100,14 +100,15 @@ def grouped_overview(model: HomeModel, entities: list[Entity], *, floors: bool =
 
     The per-turn list of a large home uses it too, without floors (its summary names them).
     """
+    areas = model.areas
     grouped: dict[str | None, dict[str, list[str]]] = {}
     for entity in entities:
-        area_id = entity.area_id if entity.area_id in model.areas else None
+        area_id = entity.area_id if entity.area_id in areas else None
         grouped.setdefault(area_id, {}).setdefault(entity.domain, []).append(
             ", ".join(entity.names)
         )
     layout: dict[str, dict[str, list[str]]] = {}
-    area_order: list[str | None] = [area_id for area_id in model.areas if area_id in grouped]
+    area_order: list[str | None] = [area_id for area_id in areas if area_id in grouped]
     if None in grouped:
         area_order.append(None)
     for area_id in area_order:
@@ -115,7 +116,7 @@ def grouped_overview(model: HomeModel, entities: list[Entity], *, floors: bool =
         if area_id is None:
             key = NO_AREA
         else:
-            area = model.areas[area_id]
+            area = areas[area_id]
             key = ", ".join((area.name, *area.aliases))
         layout[key] = {domain: sorted(domains[domain]) for domain in sorted(domains)}
     text = dump_yaml(layout)
