@@ -244,6 +244,8 @@ class _Matcher:
         floor_name, area_name = constraints.floor_name, constraints.area_name
         floors = tuple(model.find_floors(floor_name, loose=True)) if floor_name else ()
         areas = tuple(model.find_areas(area_name, loose=True)) if area_name else ()
+        if not floor_name and not area_name:
+            return steps, floors, areas
         possible = set(model.areas)
         if constraints.floor_name:
             if not floors:
