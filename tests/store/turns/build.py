@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from addon.store.database import Store
@@ -132,3 +133,14 @@ def next_statement(store: Store, beginning: str) -> asyncio.Event:
     for connection in store.writer.batch_connections:
         connection.dbapi.set_trace_callback(seen)
     return seen_it
+
+
+async def as_a_kill_leaves_it(store: Store, copy: Path) -> Store:
+    """The store opened again on a copy of its file as it is now: what a kill now leaves.
+
+    A consistent copy of everything committed (``VACUUM INTO``); what only the process held
+    (the writer's queue) is gone, as it would be.
+    """
+    async with store.engine.connect() as connection:
+        await connection.exec_driver_sql(f"VACUUM INTO '{copy}'")
+    return await Store.open(copy)

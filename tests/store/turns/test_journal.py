@@ -12,7 +12,7 @@ from addon.store.database import Store
 from addon.store.models import Conversation, LLMCall, ToolCall, Turn, TurnJournalEntry
 from addon.store.turns import sent_requests
 from tests.ha.waiting import until
-from tests.store.turns.build import PROMPT, tools, turn
+from tests.store.turns.build import PROMPT, as_a_kill_leaves_it, tools, turn
 
 
 async def journal(store: Store) -> list[int]:
@@ -51,10 +51,7 @@ async def test_a_crash_before_the_rows_are_written_loses_nothing(
     with store.writer.turn_in_progress():
         added = await store.writer.add(turn("c1", user_text="open the garage door"))
         assert await added.committed
-        copy = tmp_path / "after-crash.db"
-        async with store.engine.connect() as connection:
-            await connection.exec_driver_sql(f"VACUUM INTO '{copy}'")
-    reopened = await Store.open(copy)
+        reopened = await as_a_kill_leaves_it(store, tmp_path / "after-crash.db")
     try:
         assert await journal(reopened) == []
         async with reopened.sessionmaker() as session:

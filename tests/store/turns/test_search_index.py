@@ -12,7 +12,7 @@ from addon.store.database import Store
 from addon.store.models import Conversation
 from tests.ha.waiting import until
 from tests.store.search import search_turn_ids
-from tests.store.turns.build import next_statement, turn
+from tests.store.turns.build import as_a_kill_leaves_it, next_statement, turn
 
 WAIT_S = 30.0
 
@@ -43,22 +43,31 @@ async def test_a_flush_waits_for_the_index_even_while_a_turn_is_answered(store: 
         assert await searchable(store, "garage") == [added.turn_id]
 
 
-async def test_a_turn_a_crash_left_out_of_the_index_is_indexed_at_start(
-    store: Store, tmp_path: Path
-) -> None:
-    """A turn committed but never indexed (the process died between) is found after a restart."""
-    with store.writer.turn_in_progress():
-        added = await store.writer.add(turn("c1", user_text="open the garage door"))
-        assert await added.committed
-        # The process dies here: the next start sees a committed turn the index lacks.
-        copy = tmp_path / "after-crash.db"
-        async with store.engine.connect() as connection:
-            await connection.exec_driver_sql(f"VACUUM INTO '{copy}'")
-    reopened = await Store.open(copy)
+async def test_a_turn_a_crash_left_out_of_the_index_is_indexed_at_start(tmp_path: Path) -> None:
+    """A turn written but never indexed (the process died between) is found after a restart.
+
+    Its journal entry met a held lock, so the writer's task wrote its rows while its answer
+    waited, leaving the index for later.
+    """
+    path = tmp_path / "home_agent.db"
+    store = await Store.open(path, busy_timeout_s=5.0)
     try:
-        assert await searchable(reopened, "garage") == [added.turn_id]
+        await until(lambda: store.writer.idle)
+        with store.writer.turn_in_progress():
+            blocker = sqlite3.connect(path, isolation_level=None)
+            blocker.execute("BEGIN IMMEDIATE")
+            added = await store.writer.add(turn("c1", user_text="open the garage door"))
+            blocker.execute("ROLLBACK")
+            blocker.close()
+            assert await added.committed
+            assert await searchable(store, "garage") == []
+            reopened = await as_a_kill_leaves_it(store, tmp_path / "after-crash.db")
+        try:
+            assert await searchable(reopened, "garage") == [added.turn_id]
+        finally:
+            await reopened.close()
     finally:
-        await reopened.close()
+        await store.close()
 
 
 async def test_deleting_a_turn_the_index_never_held_leaves_the_index_sound(
