@@ -251,8 +251,9 @@ class Agent:
             added = await self.records.add_turn(_turn_record(turn, answer))
             self.history.append(conversation_id, answer.messages)
             self._conversations.note(turn.request, conversation_id, created_at)
-        await committed(added.committed, added.turn_id)
+        # Made while the turn's commit is synced to the disk (addon.store.file.wal_sync).
         result = _result(turn, answer, added.turn_id, needs_confirmation)
+        await committed(added.committed, added.turn_id)
         self._after.start(
             FinishedTurn(
                 turn.request,

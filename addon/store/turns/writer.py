@@ -224,13 +224,16 @@ class TurnWriter:
             future.set_result(False)
         else:
             self._queue.expect_commit(record, future)
-        # What the answer waits for: the commit, then the commit on the disk itself.
-        durable = future if self._wal_sync is None else asyncio.ensure_future(self._durable(future))
-        added = AddedTurn(self.submit(record), durable)
+        turn_id = self.submit(record)
         idle = self._idle and not (self._stopped or self._retry_s or self._queue.closing)
         if idle and not self._ids.wants_reservation():
             self._started().write_waiting(self._queue)
-        return added
+        if self._wal_sync is None:
+            return AddedTurn(turn_id, future)
+        # What the answer waits for: the commit, then the commit on the disk itself. Started at
+        # once: a commit made just now is being synced while the caller finishes its turn.
+        loop = asyncio.get_running_loop()
+        return AddedTurn(turn_id, asyncio.Task(self._durable(future), loop=loop, eager_start=True))
 
     async def _durable(self, committed: asyncio.Future[bool]) -> bool:
         """``committed``, once the commit is synced to the disk (:mod:`addon.store.file.wal_sync`).
