@@ -108,12 +108,11 @@ class BatchConnections:
         cannot be stored, any failure) leaves them to the task, whose commit the answers then
         wait for, and which meets what fails as it meets any batch.
         """
+        # A turn journaled before is no longer awaited: its commit was settled then.
         turns = [
             item
             for item in queue.items
-            if isinstance(item, NumberedTurn)
-            and item.turn_id not in self.journaled
-            and queue.awaits_commit(item)
+            if isinstance(item, NumberedTurn) and queue.awaits_commit(item)
         ]
         if not turns or len(turns) > INLINE_MAX_ITEMS:
             return

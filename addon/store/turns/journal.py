@@ -107,10 +107,11 @@ def journaled(connection: Connection) -> list[NumberedTurn]:
     ids = [int(turn_id) for turn_id, _body in rows]
     stored = set(connection.scalars(select(Turn.id).where(Turn.id.in_(ids))))
     delete_entries(connection, stored)
+    adapter = TypeAdapter(JournalEntry)
     entries = [
         entry
         for turn_id, body in rows
-        if turn_id not in stored and (entry := _read(turn_id, body)) is not None
+        if turn_id not in stored and (entry := _read(adapter, turn_id, body)) is not None
     ]
     return _attached(connection, entries)
 
@@ -155,10 +156,10 @@ def _plain(record: object, names: tuple[str, ...], started_at: datetime) -> dict
     return plain
 
 
-def _read(turn_id: int, body: object) -> JournalEntry | None:
+def _read(adapter: TypeAdapter[JournalEntry], turn_id: int, body: object) -> JournalEntry | None:
     """The entry in ``body``, or None (logged) when it is not one this version reads."""
     try:
-        entry = TypeAdapter(JournalEntry).validate_json(str(body))
+        entry = adapter.validate_json(str(body))
     except (ValueError, ValidationError) as err:
         _LOGGER.error(
             "The journal entry of turn %d cannot be read; it is left in turn_journal: %s",
