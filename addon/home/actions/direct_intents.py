@@ -151,19 +151,12 @@ def _takes_items_by_intent(model: HomeModel, entity_id: str, name: str, err: Too
 
 def nevermind(request: IntentRequest) -> IntentResult:
     """HassNevermind: an empty answer."""
-    return IntentResult(
-        intent=request.intent, response_type=ResponseType.ACTION_DONE, language=request.language
-    )
+    return request.answer(ResponseType.ACTION_DONE)
 
 
 def respond(request: IntentRequest) -> IntentResult:
     """HassRespond: speak the given response, do nothing."""
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
-        speech=slot_text(request.slots, "response"),
-    )
+    return request.answer(ResponseType.ACTION_DONE, speech=slot_text(request.slots, "response"))
 
 
 _FAN_MODE = 8

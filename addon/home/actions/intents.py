@@ -132,7 +132,39 @@ def _target_slots(
     return tuple(slots)
 
 
-_MEDIA = ("media_player",)
+def _domain_intent(
+    name: str,
+    description: str,
+    domain: str,
+    *,
+    device_classes: tuple[str, ...] | None = None,
+    extra: tuple[SlotSpec, ...] = (),
+) -> IntentSpec:
+    """A ``ServiceIntentHandler`` that serves one domain, as Home Assistant builds them.
+
+    Its ``domain`` slot takes only that domain, and Home Assistant offers it only where such an
+    entity is exposed: the media player, fan, vacuum and lawn mower intents. ``extra`` are the
+    slots the handler adds after the target ones.
+    """
+    return IntentSpec(
+        name,
+        description,
+        (*_target_slots(domains=(domain,), device_classes=device_classes), *extra),
+        platforms=frozenset({domain}),
+    )
+
+
+def _own(
+    name: str,
+    description: str,
+    slots: tuple[SlotSpec, ...],
+    platforms: frozenset[str] | None = None,
+) -> IntentSpec:
+    """One of our own intents: it answers local sentences only, so no model is offered it."""
+    return IntentSpec(name, description, slots, in_assist_api=False, platforms=platforms)
+
+
+_MEDIA = "media_player"
 _NEWER_MEDIA_PLAYER_CLASSES = (*_MEDIA_PLAYER_CLASSES, "projector")
 """``MediaPlayerDeviceClass`` in 2026.11, which the intents it brought take."""
 _MUTED = SlotSpec(
@@ -168,6 +200,21 @@ _LIST_SLOTS = (
     SlotSpec("item", SlotKind.TEXT, required=True),
     SlotSpec("name", SlotKind.TEXT, required=True),
 )
+_SHOPPING_SLOTS = (SlotSpec("item", SlotKind.TEXT, required=True, allow_empty=True),)
+"""The shopping list handlers' one slot (``shopping_list/intent.py``: ``cv.string``)."""
+_CLIMATE_TARGET = (
+    SlotSpec("area", SlotKind.TEXT),
+    SlotSpec("name", SlotKind.TEXT),
+    SlotSpec("floor", SlotKind.TEXT),
+)
+"""The climate handlers' optional targets, in the order ``climate/intent.py`` lists them."""
+_BLANK_TARGET = (
+    SlotSpec("name", SlotKind.TEXT, allow_empty=True),
+    SlotSpec("area", SlotKind.TEXT, allow_empty=True),
+    SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+)
+"""name/area/floor as ``cv.string`` (a blank value accepted), as HassGetState, the relative
+volume and search-and-play handlers take them."""
 
 _SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
@@ -219,9 +266,7 @@ _SPECS: tuple[IntentSpec, ...] = (
         "HassGetState",
         "Gets or checks the state of a device or entity",
         (
-            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
-            SlotSpec("area", SlotKind.TEXT, allow_empty=True),
-            SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+            *_BLANK_TARGET,
             SlotSpec("domain", SlotKind.TEXT_LIST),
             SlotSpec("device_class", SlotKind.TEXT_LIST),
             SlotSpec("state", SlotKind.TEXT_LIST),
@@ -231,54 +276,46 @@ _SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
         "HassClimateSetTemperature",
         "Sets the target temperature of a climate device or entity",
-        (
-            SlotSpec("temperature", SlotKind.NUMBER, required=True),
-            SlotSpec("area", SlotKind.TEXT),
-            SlotSpec("name", SlotKind.TEXT),
-            SlotSpec("floor", SlotKind.TEXT),
-        ),
+        (SlotSpec("temperature", SlotKind.NUMBER, required=True), *_CLIMATE_TARGET),
         platforms=frozenset({"climate"}),
     ),
     IntentSpec(
         "HassClimateGetTemperature",
         "Gets the current temperature of a climate device or entity",
-        (
-            SlotSpec("area", SlotKind.TEXT),
-            SlotSpec("name", SlotKind.TEXT),
-            SlotSpec("floor", SlotKind.TEXT),
-        ),
+        _CLIMATE_TARGET,
         in_assist_api=False,
         platforms=frozenset({"climate"}),
     ),
-    IntentSpec(
+    _domain_intent(
         "HassMediaPause",
         "Pauses a media player",
-        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
-        platforms=frozenset(_MEDIA),
+        _MEDIA,
+        device_classes=_MEDIA_PLAYER_CLASSES,
     ),
-    IntentSpec(
+    _domain_intent(
         "HassMediaUnpause",
         "Resumes a media player",
-        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
-        platforms=frozenset(_MEDIA),
+        _MEDIA,
+        device_classes=_MEDIA_PLAYER_CLASSES,
     ),
-    IntentSpec(
+    _domain_intent(
         "HassMediaNext",
         "Skips a media player to the next item",
-        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
-        platforms=frozenset(_MEDIA),
+        _MEDIA,
+        device_classes=_MEDIA_PLAYER_CLASSES,
     ),
-    IntentSpec(
+    _domain_intent(
         "HassMediaPrevious",
         "Replays the previous item for a media player",
-        _target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
-        platforms=frozenset(_MEDIA),
+        _MEDIA,
+        device_classes=_MEDIA_PLAYER_CLASSES,
     ),
-    IntentSpec(
+    _domain_intent(
         "HassSetVolume",
         "Sets the volume percentage of a media player",
-        (
-            *_target_slots(domains=_MEDIA, device_classes=_MEDIA_PLAYER_CLASSES),
+        _MEDIA,
+        device_classes=_MEDIA_PLAYER_CLASSES,
+        extra=(
             SlotSpec(
                 "volume_level",
                 SlotKind.INTEGER,
@@ -288,13 +325,12 @@ _SPECS: tuple[IntentSpec, ...] = (
                 maximum=100,
             ),
         ),
-        platforms=frozenset(_MEDIA),
     ),
-    IntentSpec(
+    _domain_intent(
         "HassFanSetSpeed",
         "Sets a fan's speed by percentage",
-        (
-            *_target_slots(domains=("fan",)),
+        "fan",
+        extra=(
             SlotSpec(
                 "percentage",
                 SlotKind.INTEGER,
@@ -304,20 +340,9 @@ _SPECS: tuple[IntentSpec, ...] = (
                 maximum=100,
             ),
         ),
-        platforms=frozenset({"fan"}),
     ),
-    IntentSpec(
-        "HassVacuumStart",
-        "Starts a vacuum",
-        _target_slots(domains=("vacuum",)),
-        platforms=frozenset({"vacuum"}),
-    ),
-    IntentSpec(
-        "HassVacuumReturnToBase",
-        "Returns a vacuum to base",
-        _target_slots(domains=("vacuum",)),
-        platforms=frozenset({"vacuum"}),
-    ),
+    _domain_intent("HassVacuumStart", "Starts a vacuum", "vacuum"),
+    _domain_intent("HassVacuumReturnToBase", "Returns a vacuum to base", "vacuum"),
     IntentSpec(
         "HassVacuumCleanArea",
         "Tells a vacuum to clean a specific area",
@@ -327,17 +352,19 @@ _SPECS: tuple[IntentSpec, ...] = (
         ),
         platforms=frozenset({"vacuum"}),
     ),
-    IntentSpec(
+    _domain_intent(
         "HassMediaPlayerMute",
         "Mutes a media player",
-        (*_target_slots(domains=_MEDIA, device_classes=_NEWER_MEDIA_PLAYER_CLASSES), _MUTED),
-        platforms=frozenset(_MEDIA),
+        _MEDIA,
+        device_classes=_NEWER_MEDIA_PLAYER_CLASSES,
+        extra=(_MUTED,),
     ),
-    IntentSpec(
+    _domain_intent(
         "HassMediaPlayerUnmute",
         "Unmutes a media player",
-        (*_target_slots(domains=_MEDIA, device_classes=_NEWER_MEDIA_PLAYER_CLASSES), _MUTED),
-        platforms=frozenset(_MEDIA),
+        _MEDIA,
+        device_classes=_NEWER_MEDIA_PLAYER_CLASSES,
+        extra=(_MUTED,),
     ),
     IntentSpec(
         "HassSetVolumeRelative",
@@ -351,11 +378,9 @@ _SPECS: tuple[IntentSpec, ...] = (
                 maximum=100,
                 choices=("up", "down"),
             ),
-            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
-            SlotSpec("area", SlotKind.TEXT, allow_empty=True),
-            SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+            *_BLANK_TARGET,
         ),
-        platforms=frozenset(_MEDIA),
+        platforms=frozenset({_MEDIA}),
     ),
     IntentSpec(
         "HassMediaSearchAndPlay",
@@ -363,39 +388,22 @@ _SPECS: tuple[IntentSpec, ...] = (
         (
             SlotSpec("search_query", SlotKind.TEXT, required=True, allow_empty=True),
             SlotSpec("media_class", SlotKind.TEXT, choices=MEDIA_CLASSES),
-            SlotSpec("name", SlotKind.TEXT, allow_empty=True),
-            SlotSpec("area", SlotKind.TEXT, allow_empty=True),
-            SlotSpec("floor", SlotKind.TEXT, allow_empty=True),
+            *_BLANK_TARGET,
         ),
         # Home Assistant 2026.11 offers a model its search and play tools instead.
         in_assist_api=False,
-        platforms=frozenset(_MEDIA),
+        platforms=frozenset({_MEDIA}),
     ),
     IntentSpec(
         "HassClimateSetFanMode",
         "Sets the fan mode of a climate device or entity",
-        (
-            SlotSpec("fan_mode", SlotKind.TEXT, required=True),
-            SlotSpec("area", SlotKind.TEXT),
-            SlotSpec("name", SlotKind.TEXT),
-            SlotSpec("floor", SlotKind.TEXT),
-        ),
+        (SlotSpec("fan_mode", SlotKind.TEXT, required=True), *_CLIMATE_TARGET),
         # Not among the climate integration's LLM tools in Home Assistant 2026.11.
         in_assist_api=False,
         platforms=frozenset({"climate"}),
     ),
-    IntentSpec(
-        "HassLawnMowerStartMowing",
-        "Starts a lawn mower",
-        _target_slots(domains=("lawn_mower",)),
-        platforms=frozenset({"lawn_mower"}),
-    ),
-    IntentSpec(
-        "HassLawnMowerDock",
-        "Sends a lawn mower to dock",
-        _target_slots(domains=("lawn_mower",)),
-        platforms=frozenset({"lawn_mower"}),
-    ),
+    _domain_intent("HassLawnMowerStartMowing", "Starts a lawn mower", "lawn_mower"),
+    _domain_intent("HassLawnMowerDock", "Sends a lawn mower to dock", "lawn_mower"),
     IntentSpec(
         "HassListCompleteItem",
         "Complete item on a todo list",
@@ -412,7 +420,7 @@ _SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
         "HassShoppingListAddItem",
         "Adds an item to the shopping list",
-        (SlotSpec("item", SlotKind.TEXT, required=True, allow_empty=True),),
+        _SHOPPING_SLOTS,
         # Home Assistant offers it for a "shopping_list" entity, which never exists (the
         # list is a to-do entity): no model is offered it.
         in_assist_api=False,
@@ -421,7 +429,7 @@ _SPECS: tuple[IntentSpec, ...] = (
     IntentSpec(
         "HassShoppingListCompleteItem",
         "Marks an item as completed on the shopping list",
-        (SlotSpec("item", SlotKind.TEXT, required=True, allow_empty=True),),
+        _SHOPPING_SLOTS,
         in_assist_api=False,
         platforms=frozenset({"todo"}),
     ),
@@ -460,7 +468,7 @@ DRAFT_AUTOMATION = "HomeAgentDraftAutomation"
 kitchen lights"): drafted as an automation through ``draft_automation``, never acted on now."""
 
 _OWN_SPECS: tuple[IntentSpec, ...] = (
-    IntentSpec(
+    _own(
         "HomeAgentSensorValue",
         "Gets the value of a sensor by its kind and the device or place it belongs to",
         (
@@ -469,10 +477,9 @@ _OWN_SPECS: tuple[IntentSpec, ...] = (
             SlotSpec("area", SlotKind.TEXT),
             SlotSpec("floor", SlotKind.TEXT),
         ),
-        in_assist_api=False,
-        platforms=frozenset({"sensor"}),
+        frozenset({"sensor"}),
     ),
-    IntentSpec(
+    _own(
         "HomeAgentStateCheck",
         "Checks whether the one device the words name is in the given state",
         (
@@ -480,43 +487,38 @@ _OWN_SPECS: tuple[IntentSpec, ...] = (
             SlotSpec("state", SlotKind.TEXT_LIST, required=True),
             SlotSpec("domain", SlotKind.TEXT_LIST),
         ),
-        in_assist_api=False,
     ),
-    IntentSpec(
+    _own(
         "HomeAgentWeatherCondition",
         "Checks whether the weather's current condition is one of the given ones",
         (
             SlotSpec("condition", SlotKind.TEXT_LIST, required=True),
             SlotSpec("name", SlotKind.TEXT),
         ),
-        in_assist_api=False,
-        platforms=frozenset({"weather"}),
+        frozenset({"weather"}),
     ),
-    IntentSpec(
+    _own(
         "HomeAgentOutsideTemperature",
         "Gets the temperature outside: an outdoor sensor's, else the weather's",
         (SlotSpec("outside_words", SlotKind.TEXT_LIST),),
-        in_assist_api=False,
-        platforms=frozenset({"sensor", "weather"}),
+        frozenset({"sensor", "weather"}),
     ),
-    IntentSpec(
+    _own(
         "HomeAgentListItems",
         "Gets the open items of a to-do list",
         (SlotSpec("name", SlotKind.TEXT),),
-        in_assist_api=False,
-        platforms=frozenset({"todo"}),
+        frozenset({"todo"}),
     ),
-    IntentSpec(
+    _own(
         "HomeAgentCalendarEvents",
         "Gets a day's events of the exposed calendars",
         (
             SlotSpec("name", SlotKind.TEXT),
             SlotSpec("day", SlotKind.INTEGER, minimum=0, maximum=1),
         ),
-        in_assist_api=False,
-        platforms=frozenset({"calendar"}),
+        frozenset({"calendar"}),
     ),
-    IntentSpec(
+    _own(
         DRAFT_AUTOMATION,
         "Drafts an automation turning one device on or off at a time of day, on some days",
         (
@@ -526,8 +528,7 @@ _OWN_SPECS: tuple[IntentSpec, ...] = (
             SlotSpec("minute", SlotKind.INTEGER, minimum=0, maximum=59),
             SlotSpec("days", SlotKind.TEXT_LIST),
         ),
-        in_assist_api=False,
-        platforms=frozenset({"light", "switch", "fan", "input_boolean"}),
+        frozenset({"light", "switch", "fan", "input_boolean"}),
     ),
 )
 

@@ -60,13 +60,11 @@ def get_state(request: IntentRequest) -> IntentResult:
         (matched if not wanted or said in wanted else unmatched).append(report(state))
     if sensors and not result.is_match:
         result = replace(result, is_match=True)
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.QUERY_ANSWER,
-        language=request.language,
-        success=tuple(success),
-        matched_states=tuple(matched),
-        unmatched_states=tuple(unmatched),
+    return request.answer(
+        ResponseType.QUERY_ANSWER,
+        success=success,
+        matched_states=matched,
+        unmatched_states=unmatched,
         message=None if result.is_match else describe_failure(result, constraints, request.model),
     )
 
@@ -191,10 +189,8 @@ def get_weather(request: IntentRequest) -> IntentResult:
     if not result.is_match:
         return request.no_match(result, constraints)
     weather = result.states[0]
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.QUERY_ANSWER,
-        language=request.language,
+    return request.answer(
+        ResponseType.QUERY_ANSWER,
         success=(IntentTarget(weather.name, TargetType.ENTITY, weather.entity_id),),
         matched_states=(report(weather),),
     )
@@ -202,29 +198,21 @@ def get_weather(request: IntentRequest) -> IntentResult:
 
 def current_time(request: IntentRequest) -> IntentResult:
     """HassGetCurrentTime: the time as a speech slot (ISO, to the second)."""
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.answer(
+        ResponseType.ACTION_DONE,
         speech_slots={"time": request.now.time().replace(microsecond=0).isoformat()},
     )
 
 
 def current_date(request: IntentRequest) -> IntentResult:
     """HassGetCurrentDate: the date as a speech slot (ISO)."""
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
-        speech_slots={"date": request.now.date().isoformat()},
+    return request.answer(
+        ResponseType.ACTION_DONE, speech_slots={"date": request.now.date().isoformat()}
     )
 
 
 def _answer(request: IntentRequest, states: tuple[EntityState, ...]) -> IntentResult:
     """A query answer carrying ``states`` (HA sets no success targets for temperatures)."""
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.QUERY_ANSWER,
-        language=request.language,
-        matched_states=tuple(report(state) for state in states),
+    return request.answer(
+        ResponseType.QUERY_ANSWER, matched_states=[report(state) for state in states]
     )

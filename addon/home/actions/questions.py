@@ -73,14 +73,12 @@ def _answer(
         IntentTarget(state.name, TargetType.ENTITY, state.entity_id)
         for state in (*states, *unmatched)
     )
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.QUERY_ANSWER,
-        language=request.language,
+    return request.answer(
+        ResponseType.QUERY_ANSWER,
         success=success,
-        matched_states=tuple(states),
-        unmatched_states=tuple(unmatched),
-        speech_slots=dict(speech_slots or {}),
+        matched_states=states,
+        unmatched_states=unmatched,
+        speech_slots=speech_slots,
     )
 
 

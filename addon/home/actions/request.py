@@ -57,13 +57,43 @@ class IntentRequest:
         speech_slots: Mapping[str, JsonValue] | None = None,
     ) -> IntentResult:
         """The ``action_done`` answer after ``calls``, in the request's language."""
+        return self.answer(
+            ResponseType.ACTION_DONE,
+            success=success,
+            matched_states=matched_states,
+            speech_slots=speech_slots,
+            calls=calls,
+        )
+
+    def answer(
+        self,
+        response_type: ResponseType,
+        *,
+        speech: str | None = None,
+        success: Sequence[IntentTarget] = (),
+        failed: Sequence[IntentTarget] = (),
+        matched_states: Sequence[StateReport] = (),
+        unmatched_states: Sequence[StateReport] = (),
+        speech_slots: Mapping[str, JsonValue] | None = None,
+        message: str | None = None,
+        calls: Sequence[ServiceCall] = (),
+    ) -> IntentResult:
+        """An answer to this request that is not an error (:meth:`error` makes those).
+
+        The handlers answer through here, so an answer always names the request's intent and
+        speaks its language.
+        """
         return IntentResult(
             intent=self.intent,
-            response_type=ResponseType.ACTION_DONE,
+            response_type=response_type,
             language=self.language,
+            speech=speech,
             success=tuple(success),
+            failed=tuple(failed),
             matched_states=tuple(matched_states),
+            unmatched_states=tuple(unmatched_states),
             speech_slots=dict(speech_slots or {}),
+            message=message,
             calls=tuple(calls),
         )
 

@@ -94,10 +94,49 @@ class ServiceRule:
     """The required states/features in words, for a failure message."""
 
 
-_MEDIA = frozenset({"media_player"})
-_LAWN_MOWER = frozenset({"lawn_mower"})
+def _in_domain(
+    domain: str,
+    service: str,
+    *,
+    required_features: int | None = None,
+    required_states: frozenset[str] | None = None,
+    slot_data: tuple[tuple[str, str], ...] = (),
+    fixed_data: tuple[tuple[str, JsonValue], ...] = (),
+    requirement: str | None = None,
+) -> ServiceRule:
+    """The rule of a handler that calls ``domain``'s service on ``domain``'s entities only.
+
+    Every integration's own intent handler passes ``required_domains={DOMAIN}`` with the
+    domain of the service it calls (media player, fan, vacuum, lawn mower).
+    """
+    return ServiceRule(
+        domain,
+        service,
+        required_domains=frozenset({domain}),
+        required_features=required_features,
+        required_states=required_states,
+        slot_data=slot_data,
+        fixed_data=fixed_data,
+        requirement=requirement,
+    )
+
+
+_PLAYING = frozenset({"playing"})
 _VOLUME_MUTE = 8
 """``MediaPlayerEntityFeature.VOLUME_MUTE``."""
+
+
+def _muting(muted: bool) -> ServiceRule:
+    """``MediaPlayerMuteUnmuteHandler``: one handler for both intents, which fix the flag."""
+    return _in_domain(
+        "media_player",
+        "volume_mute",
+        required_features=_VOLUME_MUTE,
+        fixed_data=(("is_volume_muted", muted),),
+        requirement="able to mute",
+    )
+
+
 _START_MOWING = 1
 _DOCK = 4
 """``LawnMowerEntityFeature.START_MOWING`` and ``DOCK``."""
@@ -121,86 +160,55 @@ SERVICE_RULES: dict[str, ServiceRule] = {
         slot_data=(("position", "position"),),
         by_domain=_POSITION_SERVICES,
     ),
-    "HassMediaPause": ServiceRule(
+    "HassMediaPause": _in_domain(
         "media_player",
         "media_pause",
-        required_domains=_MEDIA,
         required_features=1,
-        required_states=frozenset({"playing"}),
+        required_states=_PLAYING,
         requirement="playing and able to pause",
     ),
-    "HassMediaUnpause": ServiceRule(
+    "HassMediaUnpause": _in_domain(
         "media_player",
         "media_play",
-        required_domains=_MEDIA,
         required_states=frozenset({"paused"}),
         requirement="paused",
     ),
-    "HassMediaNext": ServiceRule(
+    "HassMediaNext": _in_domain(
         "media_player",
         "media_next_track",
-        required_domains=_MEDIA,
         required_features=32,
-        required_states=frozenset({"playing"}),
+        required_states=_PLAYING,
         requirement="playing and able to skip to the next item",
     ),
-    "HassMediaPrevious": ServiceRule(
+    "HassMediaPrevious": _in_domain(
         "media_player",
         "media_previous_track",
-        required_domains=_MEDIA,
         required_features=16,
-        required_states=frozenset({"playing"}),
+        required_states=_PLAYING,
         requirement="playing and able to go back to the previous item",
     ),
-    "HassSetVolume": ServiceRule(
+    "HassSetVolume": _in_domain(
         "media_player",
         "volume_set",
-        required_domains=_MEDIA,
         required_features=4,
-        required_states=frozenset({"playing"}),
+        required_states=_PLAYING,
         slot_data=(("volume_level", "volume_level"),),
         requirement="playing and able to set its volume",
     ),
-    "HassFanSetSpeed": ServiceRule(
-        "fan",
-        "turn_on",
-        required_domains=frozenset({"fan"}),
-        slot_data=(("percentage", "percentage"),),
-    ),
-    "HassMediaPlayerMute": ServiceRule(
-        "media_player",
-        "volume_mute",
-        required_domains=_MEDIA,
-        required_features=_VOLUME_MUTE,
-        fixed_data=(("is_volume_muted", True),),
-        requirement="able to mute",
-    ),
-    "HassMediaPlayerUnmute": ServiceRule(
-        "media_player",
-        "volume_mute",
-        required_domains=_MEDIA,
-        required_features=_VOLUME_MUTE,
-        fixed_data=(("is_volume_muted", False),),
-        requirement="able to mute",
-    ),
-    "HassLawnMowerStartMowing": ServiceRule(
+    "HassFanSetSpeed": _in_domain("fan", "turn_on", slot_data=(("percentage", "percentage"),)),
+    "HassMediaPlayerMute": _muting(True),
+    "HassMediaPlayerUnmute": _muting(False),
+    "HassLawnMowerStartMowing": _in_domain(
         "lawn_mower",
         "start_mowing",
-        required_domains=_LAWN_MOWER,
         required_features=_START_MOWING,
         requirement="able to start mowing",
     ),
-    "HassLawnMowerDock": ServiceRule(
-        "lawn_mower",
-        "dock",
-        required_domains=_LAWN_MOWER,
-        required_features=_DOCK,
-        requirement="able to dock",
+    "HassLawnMowerDock": _in_domain(
+        "lawn_mower", "dock", required_features=_DOCK, requirement="able to dock"
     ),
-    "HassVacuumStart": ServiceRule("vacuum", "start", required_domains=frozenset({"vacuum"})),
-    "HassVacuumReturnToBase": ServiceRule(
-        "vacuum", "return_to_base", required_domains=frozenset({"vacuum"})
-    ),
+    "HassVacuumStart": _in_domain("vacuum", "start"),
+    "HassVacuumReturnToBase": _in_domain("vacuum", "return_to_base"),
 }
 """The rules as Home Assistant 2025.4 has them; :func:`service_rule` gives a release's.
 
@@ -310,15 +318,13 @@ async def handle_service_intent(request: IntentRequest, rule: ServiceRule) -> In
         service = planned[-1][1] if planned else rule.service
         message = f"Failed to call {service} for: {[t.id for t in failed]} ({'; '.join(problems)})"
         return request.error(ErrorCode.FAILED_TO_HANDLE, message)
-    return IntentResult(
-        intent=request.intent,
-        response_type=ResponseType.ACTION_DONE,
-        language=request.language,
+    return request.answer(
+        ResponseType.ACTION_DONE,
         speech=rule.speech.format(speech_name) if rule.speech is not None else None,
-        success=tuple(success),
-        failed=tuple(failed),
+        success=success,
+        failed=failed,
         message="; ".join(problems) if problems else None,
-        calls=tuple(calls),
+        calls=calls,
     )
 
 

@@ -60,15 +60,15 @@ def _convert(spec: IntentSpec, slot: SlotSpec, value: JsonValue) -> SlotValue:
             _choice(spec, slot, _text(spec, slot.name, item, allow_empty=True)) for item in items
         ]
     if slot.kind is SlotKind.INTEGER:
-        return _in_range(spec, slot, _integer(spec, slot.name, value))
+        return _in_range(spec, slot, _coerce(spec, slot.name, value, int))
     if slot.kind is SlotKind.NUMBER:
-        return _in_range(spec, slot, _number(spec, slot.name, value))
+        return _in_range(spec, slot, _coerce(spec, slot.name, value, float))
     if slot.kind is SlotKind.BOOLEAN:
         return _boolean(spec, slot.name, value)
     if slot.kind is SlotKind.STEP:
         if isinstance(value, str) and slot.choices is not None and value in slot.choices:
             return value
-        return _in_range(spec, slot, _integer(spec, slot.name, value))
+        return _in_range(spec, slot, _coerce(spec, slot.name, value, int))
     return _color(spec, slot.name, value)
 
 
@@ -110,24 +110,19 @@ def _choice(spec: IntentSpec, slot: SlotSpec, text: str) -> str:
     return text
 
 
-def _integer(spec: IntentSpec, name: str, value: JsonValue) -> int:
-    """``vol.Coerce(int)``: 40, 40.7 (becomes 40) and "40" are accepted; "forty" is not."""
+def _coerce[N: (int, float)](spec: IntentSpec, name: str, value: JsonValue, kind: type[N]) -> N:
+    """``vol.Coerce(kind)``, refusing a boolean (which Python's ``int`` would take).
+
+    For ``int``: 40, 40.7 (becomes 40) and "40" are accepted, "forty" is not; for ``float``:
+    21, 21.5 and "21.5".
+    """
+    noun = "a whole number" if kind is int else "a number"
     if isinstance(value, bool):
-        raise ToolError(f"{spec.name} slot '{name}' must be a whole number, not a boolean")
+        raise ToolError(f"{spec.name} slot '{name}' must be {noun}, not a boolean")
     if isinstance(value, int | float | str):
         with suppress(ValueError):
-            return int(value)
-    raise ToolError(f"{spec.name} slot '{name}' must be a whole number, not {_describe(value)}")
-
-
-def _number(spec: IntentSpec, name: str, value: JsonValue) -> float:
-    """``vol.Coerce(float)``: 21, 21.5 and "21.5" are accepted."""
-    if isinstance(value, bool):
-        raise ToolError(f"{spec.name} slot '{name}' must be a number, not a boolean")
-    if isinstance(value, int | float | str):
-        with suppress(ValueError):
-            return float(value)
-    raise ToolError(f"{spec.name} slot '{name}' must be a number, not {_describe(value)}")
+            return kind(value)
+    raise ToolError(f"{spec.name} slot '{name}' must be {noun}, not {_describe(value)}")
 
 
 def _in_range[N: (int, float)](spec: IntentSpec, slot: SlotSpec, number: N) -> N:

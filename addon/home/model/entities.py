@@ -17,13 +17,13 @@ from addon.home.model.exposure import (
     should_expose,
 )
 from addon.home.model.names import normalize_name
-from addon.home.model.records import Area, Device, EntityState, RegistryEntry
+from addon.home.model.records import Area, Device, EntityIdParts, EntityState, RegistryEntry
 from addon.home.model.release import BASELINE, Release
 from addon.text import JsonValue
 
 
 @dataclass(frozen=True, slots=True)
-class Entity:
+class Entity(EntityIdParts):
     """An entity with everything resolved that Assist's target matching asks about.
 
     ``name`` is Home Assistant's ``State.name`` (the friendly name, which already reflects a
@@ -52,11 +52,6 @@ class Entity:
     or ``State.name`` for an entity without a registry entry."""
     match_device_classes: frozenset[str]
     """The registry's device class and the state's, either of which Home Assistant accepts."""
-
-    @property
-    def domain(self) -> str:
-        """The part of the entity id before the dot."""
-        return self.entity_id.partition(".")[0]
 
     @property
     def names(self) -> tuple[str, ...]:

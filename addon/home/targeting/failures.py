@@ -104,19 +104,18 @@ def failure_result(
     accept: Callable[[str], bool],
 ) -> MatchTargetsResult:
     """The result Home Assistant gives for ``reason``, plus suggestions among ``accept``ed."""
-    if reason is MatchFailedReason.INVALID_FLOOR:
-        return MatchTargetsResult(
-            False,
-            reason,
-            no_match_name=constraints.floor_name,
-            suggestions=place_suggestions(model, constraints.floor_name or "", "floor"),
+    if reason in (MatchFailedReason.INVALID_FLOOR, MatchFailedReason.INVALID_AREA):
+        # No such floor or area: name it, and the nearest that exist.
+        kind, place = (
+            ("floor", constraints.floor_name)
+            if reason is MatchFailedReason.INVALID_FLOOR
+            else ("area", constraints.area_name)
         )
-    if reason is MatchFailedReason.INVALID_AREA:
         return MatchTargetsResult(
             False,
             reason,
-            no_match_name=constraints.area_name,
-            suggestions=place_suggestions(model, constraints.area_name or "", "area"),
+            no_match_name=place,
+            suggestions=place_suggestions(model, place or "", kind),
         )
     name = constraints.name
     suggestions: tuple[Suggestion, ...] = ()
