@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from addon.store.models import AutomationDraft, utcnow
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 from addon.text import JsonValue
 
 STATES = ("draft", "approved", "discarded", "deleted")
@@ -143,18 +143,6 @@ def _confirm_by(value: str) -> str:
 
 
 def _stored(row: AutomationDraft) -> StoredDraft:
-    return StoredDraft(
-        id=row.id,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        conversation_id=row.conversation_id,
-        summary=row.summary,
-        config=dict(row.config or {}),
-        entities=tuple(row.entities or ()),
-        covered=row.covered,
-        confirm_by=row.confirm_by,
-        state=row.state,
-        automation_id=row.automation_id,
-        approved_by=row.approved_by,
-        approved_at=row.approved_at,
+    return record_of(
+        StoredDraft, row, config=dict(row.config or {}), entities=tuple(row.entities or ())
     )

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.models import EvalRun, utcnow
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 from addon.text import JsonValue
 
 RunStatus = Literal["running", "done", "failed", "interrupted"]
@@ -44,18 +44,8 @@ class StoredRun:
 
 
 def _stored(row: EvalRun) -> StoredRun:
-    return StoredRun(
-        id=row.id,
-        created_at=row.created_at,
-        finished_at=row.finished_at,
-        status=row.status,
-        name=row.name,
-        settings=dict(row.settings or {}),
-        total=row.total,
-        passed=row.passed,
-        results=tuple(row.results or ()),
-        error=row.error,
-        tasks_text=row.tasks_text,
+    return record_of(
+        StoredRun, row, settings=dict(row.settings or {}), results=tuple(row.results or ())
     )
 
 

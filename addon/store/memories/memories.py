@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from addon.errors import StoreError
 from addon.store.file import fts_query
 from addon.store.models import Memory, utcnow
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,6 +47,15 @@ class _Keep(enum.Enum):
 
 KEEP = _Keep.KEEP
 """Passed to :func:`update_memory` for a field that stays as it is (``None`` clears expiry)."""
+
+
+def _given[T](value: T | _Keep, kept: T) -> T:
+    """What :func:`update_memory` writes to a field: ``value``, or what it holds for :data:`KEEP`.
+
+    A field given its own value again is no change to SQLAlchemy: the update writes only the
+    columns whose values differ.
+    """
+    return kept if isinstance(value, _Keep) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,25 +172,14 @@ RAW_COLUMNS = (
 
 def memory_record(row: Memory) -> MemoryRecord:
     """The record of an ORM row."""
-    return MemoryRecord(
-        id=row.id,
-        content=row.content,
+    return record_of(
+        MemoryRecord,
+        row,
         kind=stored_kind(row.kind, row.id),
-        importance=row.importance,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        last_recalled_at=row.last_recalled_at,
-        recall_count=row.recall_count,
-        expires_at=row.expires_at,
-        pinned=row.pinned,
-        source=row.source,
         conversation_id=row.source_conversation_id,
         turn_id=row.source_turn_id,
         entity_ids=tuple(row.entity_ids or ()),
         areas=tuple(row.areas or ()),
-        embedding_model=row.embedding_model,
-        deleted_at=row.deleted_at,
-        person_id=row.person_id,
     )
 
 
@@ -292,26 +290,17 @@ async def update_memory(
     New text without a new embedding drops the old one, which described the old text.
     """
     row = await _row(session, memory_id)
-    _check(
-        row.kind if isinstance(kind, _Keep) else kind,
-        row.importance if isinstance(importance, _Keep) else importance,
-    )
+    _check(_given(kind, row.kind), _given(importance, row.importance))
     if not isinstance(content, _Keep) and content.strip() != row.content:
         row.content = content.strip()
         if isinstance(embedding, _Keep):
             row.embedding, row.embedding_model = None, None
-    if not isinstance(kind, _Keep):
-        row.kind = kind
-    if not isinstance(importance, _Keep):
-        row.importance = importance
-    if not isinstance(expires_at, _Keep):
-        row.expires_at = expires_at
-    if not isinstance(pinned, _Keep):
-        row.pinned = pinned
-    if not isinstance(embedding, _Keep):
-        row.embedding = embedding
-    if not isinstance(embedding_model, _Keep):
-        row.embedding_model = embedding_model
+    row.kind = _given(kind, row.kind)
+    row.importance = _given(importance, row.importance)
+    row.expires_at = _given(expires_at, row.expires_at)
+    row.pinned = _given(pinned, row.pinned)
+    row.embedding = _given(embedding, row.embedding)
+    row.embedding_model = _given(embedding_model, row.embedding_model)
     row.updated_at = now or utcnow()
     await session.flush()
     return memory_record(row)

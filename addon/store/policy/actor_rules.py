@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from addon.errors import PolicyEntryInvalid
 from addon.store.models import ActorRuleRow, utcnow
 from addon.store.policy.loaded_rows import LoadedRows
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 
 KINDS = ("person", "satellite")
 LEVELS = ("none", "read", "confirm", "act")
@@ -138,14 +138,4 @@ async def _row(session: AsyncSession, rule_id: int) -> ActorRuleRow:
 
 
 def _stored(row: ActorRuleRow) -> StoredRule:
-    return StoredRule(
-        id=row.id,
-        kind=row.kind,
-        subject=row.subject,
-        name=row.name,
-        preset=row.preset,
-        default=row.default,
-        targets=MappingProxyType(dict(row.targets or {})),
-        own_area=row.own_area,
-        enabled=row.enabled,
-    )
+    return record_of(StoredRule, row, targets=MappingProxyType(dict(row.targets or {})))

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from addon.errors import PolicyEntryInvalid
 from addon.store.models import ConfirmationPolicyChange, ConfirmationPolicyEntry, utcnow
 from addon.store.policy.loaded_rows import LoadedRows
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENTITY = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
@@ -184,12 +184,4 @@ def _log(session: AsyncSession, entry: StoredEntry, change: str) -> None:
 
 
 def _stored(row: ConfirmationPolicyEntry) -> StoredEntry:
-    return StoredEntry(
-        row.id,
-        row.scope,
-        row.target,
-        tuple(row.actions),
-        row.method,
-        row.enabled,
-        row.pin_hash,
-    )
+    return record_of(StoredEntry, row, actions=tuple(row.actions))

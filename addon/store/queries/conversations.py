@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.store.file import fts_query
 from addon.store.models import Conversation, ToolCall, Turn
+from addon.store.rows import record_of
 
 PAGE_SIZE = 50
 # Matching turns read per step of a search, and how many steps a page may take: 20,000 matching
@@ -468,18 +469,4 @@ def _row(
     direct_call: bool,
     last: LastTurn | None = None,
 ) -> ConversationRow:
-    return ConversationRow(
-        id=conversation.id,
-        started_at=conversation.started_at,
-        updated_at=conversation.updated_at,
-        source=conversation.source,
-        device_id=conversation.device_id,
-        satellite_id=conversation.satellite_id,
-        title=conversation.title,
-        turn_count=conversation.turn_count,
-        error_count=conversation.error_count,
-        flagged_count=conversation.flagged_count,
-        match=match,
-        direct_call=direct_call,
-        last=last,
-    )
+    return record_of(ConversationRow, conversation, match=match, direct_call=direct_call, last=last)

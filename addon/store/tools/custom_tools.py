@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from addon.errors import CustomToolInvalid, NotFoundError, ToolNameTakenError
 from addon.store.models import CustomTool, CustomToolVersion, ToolCall, utcnow
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 from addon.text import JsonObject, JsonValue, dump_yaml
 
 Validator = Callable[[Mapping[str, JsonValue]], None]
@@ -124,15 +124,12 @@ async def list_tools(session: AsyncSession, *, include_deleted: bool = False) ->
         calls, errors, last = used.get(tool.id, (0, 0, None))
         definition = load_definition(version.definition)
         summaries.append(
-            ToolSummary(
-                id=tool.id,
-                name=tool.name,
+            record_of(
+                ToolSummary,
+                tool,
                 kind=str(definition.get("kind", "")),
                 description=str(definition.get("description", "")),
-                enabled=tool.enabled,
-                deleted_at=tool.deleted_at,
                 version=version.number,
-                updated_at=tool.updated_at,
                 last_used_at=last,
                 calls=calls,
                 errors=errors or 0,
@@ -366,25 +363,8 @@ def load_definition(text: str) -> JsonObject:
 
 
 def _version(row: CustomToolVersion) -> ToolVersion:
-    return ToolVersion(
-        id=row.id,
-        tool_id=row.tool_id,
-        number=row.number,
-        created_at=row.created_at,
-        author=row.author,
-        note=row.note,
-        definition=load_definition(row.definition),
-        source=row.source,
-    )
+    return record_of(ToolVersion, row, definition=load_definition(row.definition))
 
 
 def _stored(tool: CustomTool, version: CustomToolVersion) -> StoredTool:
-    return StoredTool(
-        id=tool.id,
-        name=tool.name,
-        enabled=tool.enabled,
-        deleted_at=tool.deleted_at,
-        created_at=tool.created_at,
-        updated_at=tool.updated_at,
-        current=_version(version),
-    )
+    return record_of(StoredTool, tool, current=_version(version))

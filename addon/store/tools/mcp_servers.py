@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from addon.errors import McpServerInvalid
 from addon.logs import header_secrets, remember_secrets, secret_forms, url_secrets
 from addon.store.models import McpServer, Secret, utcnow
-from addon.store.rows import stored_row
+from addon.store.rows import record_of, stored_row
 from addon.store.tools.changes import KeptRead, TableChanges
 from addon.text import JsonValue
 
@@ -269,13 +269,11 @@ async def _server(session: AsyncSession, server_id: int) -> McpServer:
 
 
 def _stored(server: McpServer) -> StoredMcpServer:
-    return StoredMcpServer(
-        id=server.id,
-        name=server.name,
+    return record_of(
+        StoredMcpServer,
+        server,
         url=shown_url(server.url),
-        header_name=server.header_name,
         enabled_tools=frozenset(server.enabled_tools),
-        created_at=server.created_at,
         read_only_tools=frozenset(server.read_only_tools or ()),
         approved_tools=_approved(server.approved_tools),
     )
