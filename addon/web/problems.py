@@ -8,10 +8,10 @@ official clients raise their own, readable exceptions.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from aiohttp import web
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from addon.text import JsonObject, is_unicode
@@ -139,6 +139,34 @@ def invalid_fields(err: ValidationError) -> RequestProblem:
     return RequestProblem(
         422, "invalid_field", "; ".join(described), field=field_path(errors[0]["loc"]) or None
     )
+
+
+def invalid_value(err: ValidationError) -> RequestProblem:
+    """A 400 naming the first invalid field, worded as OpenAI words it: ``Invalid 'x': why``."""
+    first = err.errors(include_url=False)[0]
+    where = field_path(first["loc"]) or "body"
+    return RequestProblem(
+        400, "invalid_value", f"Invalid '{where}': {_message(first)}", field=where
+    )
+
+
+async def read_model[M: BaseModel](
+    request: web.Request,
+    model: type[M],
+    *,
+    limit: int,
+    refusal: Callable[[ValidationError], RequestProblem] = invalid_fields,
+) -> M:
+    """The body as ``model``: a JSON object (:func:`read_json_object`), validated by the model.
+
+    What the model refuses is answered as ``refusal`` words it: our API names every invalid field
+    at once (:func:`invalid_fields`), the façade the first, as OpenAI does (:func:`invalid_value`).
+    """
+    data = await read_json_object(request, limit=limit)
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        raise refusal(err) from err
 
 
 def field_path(loc: Sequence[int | str]) -> str:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import logging
 
 from aiohttp import web
-from pydantic import ValidationError
 
 from addon import keys
 from addon.web.access import ingress_identity
 from addon.web.api.schemas import ConversationIn, ConversationOut, DeltaEvent, ErrorOut
 from addon.web.api.sse import EventStream, process_streaming
-from addon.web.problems import KIB, invalid_fields, read_json_object
+from addon.web.problems import KIB, read_model
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -60,8 +59,4 @@ async def conversation_stream_view(request: web.Request) -> web.StreamResponse:
 
 
 async def _parse(request: web.Request) -> ConversationIn:
-    data = await read_json_object(request, limit=BODY_LIMIT)
-    try:
-        return ConversationIn.model_validate(data)
-    except ValidationError as err:
-        raise invalid_fields(err) from err
+    return await read_model(request, ConversationIn, limit=BODY_LIMIT)

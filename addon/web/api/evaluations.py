@@ -10,7 +10,7 @@ longer ``running``. A run the API started is listed on the page, and the other w
 from __future__ import annotations
 
 from aiohttp import web
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from addon import keys
 from addon.eval.runner import TaskResult, Totals
@@ -21,7 +21,7 @@ from addon.web.api.eval_schemas import (
     EvaluationResultOut,
     EvaluationStartedOut,
 )
-from addon.web.problems import KIB, invalid_fields, read_json_object
+from addon.web.problems import KIB, read_model
 from addon.web.ui.eval_start import MAX_TASK_TEXT, RunChoice, start_run
 from addon.web.ui.urls import Urls
 
@@ -36,11 +36,7 @@ def add_evaluation_routes(app: web.Application) -> None:
 
 async def start_view(request: web.Request) -> web.Response:
     """Start a run; 202 with its id, 409 when there is no home (or no saved test), 422 else."""
-    body = await read_json_object(request, limit=BODY_LIMIT)
-    try:
-        wanted = EvaluationIn.model_validate(body)
-    except ValidationError as err:
-        raise invalid_fields(err) from err
+    wanted = await read_model(request, EvaluationIn, limit=BODY_LIMIT)
     options = request.app[keys.SETTINGS].options
     choice = RunChoice(
         source=wanted.tasks,
@@ -87,28 +83,11 @@ async def run_view(request: web.Request) -> web.Response:
         passed=totals.passed,
         accuracy=totals.accuracy,
         page=Urls.of(request).page("ui.evaluate_run", run_id=str(run.id)),
-        results=[_result(result) for result in results],
+        results=[
+            EvaluationResultOut.model_validate(result, from_attributes=True) for result in results
+        ],
     )
     return _answer(out)
-
-
-def _result(result: TaskResult) -> EvaluationResultOut:
-    return EvaluationResultOut(
-        task_id=result.task_id,
-        sentence=result.sentence,
-        passed=result.passed,
-        problems=list(result.problems),
-        wrong_actions=list(result.wrong_actions),
-        reply=result.reply,
-        handled_by=result.handled_by,
-        asked=result.asked,
-        latency_ms=result.latency_ms,
-        prompt_tokens=result.prompt_tokens,
-        completion_tokens=result.completion_tokens,
-        conversation_id=result.conversation_id,
-        turn_id=result.turn_id,
-        tags=list(result.tags),
-    )
 
 
 def _answer(model: BaseModel, status: int = 200) -> web.Response:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
-from pydantic import ValidationError
 
 from addon import keys
 from addon.agent.conversation import ConversationRequest, ConversationResult
@@ -48,9 +47,10 @@ from addon.web.problems import (
     KIB,
     RequestProblem,
     field_path,
+    invalid_value,
     openai_error,
     openai_problem,
-    read_json_object,
+    read_model,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -261,13 +261,4 @@ async def _stream(
 
 
 async def _parse(request: web.Request) -> ChatCompletionIn:
-    data = await read_json_object(request, limit=BODY_LIMIT)
-    try:
-        return ChatCompletionIn.model_validate(data)
-    except ValidationError as err:
-        first = err.errors(include_url=False)[0]
-        where = field_path(first["loc"]) or "body"
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise RequestProblem(
-            400, "invalid_value", f"Invalid '{where}': {message}", field=where
-        ) from err
+    return await read_model(request, ChatCompletionIn, limit=BODY_LIMIT, refusal=invalid_value)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from addon.agent.conversation import ConversationRequest, ConversationResult
+from addon.agent.conversation import ConversationRequest, ConversationResult, Source
 from addon.text import JsonObject
 from addon.web.access import NO_IDENTITY, IngressIdentity
 
@@ -64,11 +64,16 @@ class ConversationIn(BaseModel):
             raise ValueError("must contain more than whitespace")
         return stripped
 
-    def to_request(self, identity: IngressIdentity = NO_IDENTITY) -> ConversationRequest:
-        """The agent's request for this body, from the HTTP API (``identity``: ingress's user)."""
+    def to_request(
+        self, identity: IngressIdentity = NO_IDENTITY, source: Source = "http"
+    ) -> ConversationRequest:
+        """The agent's request for this body, from the HTTP API or MCP's ``converse`` tool.
+
+        ``identity`` is ingress's user (the HTTP API on ingress); MCP's callers name no user.
+        """
         return ConversationRequest(
             text=self.text,
-            source="http",
+            source=source,
             conversation_id=self.conversation_id,
             language=self.language,
             device_id=self.device_id,
@@ -112,25 +117,8 @@ class ConversationOut(BaseModel):
 
     @classmethod
     def from_result(cls, result: ConversationResult) -> ConversationOut:
-        """The public view of a finished turn."""
-        return cls(
-            reply=result.reply,
-            conversation_id=result.conversation_id,
-            turn_id=result.turn_id,
-            handled_by=result.handled_by,
-            actions=[
-                ActionOut(
-                    tool=a.tool,
-                    arguments=a.arguments,
-                    success=a.success,
-                    targets=a.targets,
-                    error=a.error,
-                )
-                for a in result.actions
-            ],
-            continue_conversation=result.continue_conversation,
-            needs_confirmation=result.needs_confirmation,
-        )
+        """The public view of a finished turn: the result's fields of these names, nothing else."""
+        return cls.model_validate(result, from_attributes=True)
 
 
 class DeltaEvent(BaseModel):

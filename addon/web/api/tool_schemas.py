@@ -7,11 +7,17 @@ same shapes, field for field, so clients can generate code from the document.
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainSerializer
 
 from addon.text import JsonObject
+
+IsoTime = Annotated[datetime, PlainSerializer(datetime.isoformat, return_type=str)]
+"""A stored time as the API writes it: ``datetime.isoformat()`` (``+00:00`` where pydantic's own
+JSON would write ``Z``), so an answer can be read straight from the store's record
+(``model_validate(record, from_attributes=True)``) and still say each time as it always has."""
 
 
 class ToolSaveIn(BaseModel):
@@ -30,7 +36,7 @@ class ToolVersionOut(BaseModel):
     """One saved version of a tool."""
 
     number: int
-    created_at: str
+    created_at: IsoTime
     author: str | None = Field(description="The Home Assistant user, through ingress only.")
     note: str
     definition: JsonObject
@@ -42,9 +48,9 @@ class ToolOut(BaseModel):
     id: int
     name: str
     enabled: bool
-    deleted_at: str | None
-    created_at: str
-    updated_at: str
+    deleted_at: IsoTime | None
+    created_at: IsoTime
+    updated_at: IsoTime
     version: ToolVersionOut
     definition: JsonObject
     source: str = Field(description="The definition as YAML, for the editor.")
@@ -58,10 +64,10 @@ class ToolSummaryOut(BaseModel):
     kind: str
     description: str
     enabled: bool
-    deleted_at: str | None
+    deleted_at: IsoTime | None
     version: int
-    updated_at: str
-    last_used_at: str | None
+    updated_at: IsoTime
+    last_used_at: IsoTime | None
     calls: int
     errors: int
     error_rate: float
@@ -202,7 +208,7 @@ class SecretNameOut(BaseModel):
 class SecretOut(SecretNameOut):
     """A secret by name and last change."""
 
-    updated_at: str | None
+    updated_at: IsoTime | None
 
 
 class SecretListOut(BaseModel):

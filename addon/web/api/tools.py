@@ -19,7 +19,6 @@ action it covers is listed under ``held`` with the gate's reason and never perfo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 
 import yaml
 from aiohttp import web
@@ -31,7 +30,6 @@ from addon.custom_tools.extended_openai_export import export_functions
 from addon.errors import CustomToolInvalid
 from addon.store.tools import (
     StoredTool,
-    ToolSummary,
     ToolVersion,
     render_definition,
     stored_secrets,
@@ -40,6 +38,8 @@ from addon.store.tools import custom_tools as stored
 from addon.text import JsonObject, JsonValue, load_yaml
 from addon.web.access import ingress_user
 from addon.web.api.tool_schemas import (
+    SecretListOut,
+    SecretOut,
     ToolListOut,
     ToolOut,
     ToolSummaryOut,
@@ -49,7 +49,6 @@ from addon.web.api.tool_schemas import (
 from addon.web.problems import KIB, RequestProblem, read_json_object
 
 BODY_LIMIT = 256 * KIB
-# Supervisor's ingress proxy names the Home Assistant user in these (display name first).
 
 
 def add_tool_routes(app: web.Application) -> None:
@@ -79,7 +78,8 @@ async def list_view(request: web.Request) -> web.Response:
     include_deleted = request.query.get("deleted") in ("1", "true")
     async with request.app[keys.STORE].sessionmaker() as session:
         tools = await stored.list_tools(session, include_deleted=include_deleted)
-    return _answer(ToolListOut(tools=[_summary(tool) for tool in tools]))
+    summaries = [ToolSummaryOut.model_validate(tool, from_attributes=True) for tool in tools]
+    return _answer(ToolListOut(tools=summaries))
 
 
 async def create_view(request: web.Request) -> web.Response:
@@ -271,9 +271,8 @@ async def secrets_view(request: web.Request) -> web.Response:
     """The secrets by name and last change: never a value."""
     async with request.app[keys.STORE].sessionmaker() as session:
         names = await stored_secrets.secret_names(session)
-    return web.json_response(
-        {"secrets": [{"name": s.name, "updated_at": _time(s.updated_at)} for s in names]}
-    )
+    secrets = [SecretOut.model_validate(secret, from_attributes=True) for secret in names]
+    return _answer(SecretListOut(secrets=secrets))
 
 
 async def set_secret_view(request: web.Request) -> web.Response:
@@ -337,45 +336,19 @@ def _number(request: web.Request, name: str) -> int:
     return int(value)
 
 
-def _time(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
-
-
-def _summary(tool: ToolSummary) -> ToolSummaryOut:
-    return ToolSummaryOut(
-        id=tool.id,
-        name=tool.name,
-        kind=tool.kind,
-        description=tool.description,
-        enabled=tool.enabled,
-        deleted_at=_time(tool.deleted_at),
-        version=tool.version,
-        updated_at=tool.updated_at.isoformat(),
-        last_used_at=_time(tool.last_used_at),
-        calls=tool.calls,
-        errors=tool.errors,
-        error_rate=tool.error_rate,
-    )
-
-
 def _version(version: ToolVersion) -> ToolVersionOut:
-    return ToolVersionOut(
-        number=version.number,
-        created_at=version.created_at.isoformat(),
-        author=version.author,
-        note=version.note,
-        definition=version.definition,
-    )
+    return ToolVersionOut.model_validate(version, from_attributes=True)
 
 
 def _tool(tool: StoredTool) -> ToolOut:
+    """The tool as the API shows it: its current version nested, its definition also as YAML."""
     return ToolOut(
         id=tool.id,
         name=tool.name,
         enabled=tool.enabled,
-        deleted_at=_time(tool.deleted_at),
-        created_at=tool.created_at.isoformat(),
-        updated_at=tool.updated_at.isoformat(),
+        deleted_at=tool.deleted_at,
+        created_at=tool.created_at,
+        updated_at=tool.updated_at,
         version=_version(tool.current),
         definition=tool.definition,
         source=render_definition(tool.definition),

@@ -30,7 +30,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from pydantic import ValidationError
 
 from addon import keys
-from addon.agent.conversation import ConversationRequest, ToolCall
+from addon.agent.conversation import ToolCall
 from addon.text import JsonObject
 from addon.web.api.schemas import ConversationIn, ConversationOut
 from addon.web.mcp.asgi import ASGIApp
@@ -165,16 +165,7 @@ async def _converse(app: web.Application, arguments: JsonObject) -> types.CallTo
         return types.CallToolResult(
             content=[types.TextContent(text=f"Invalid arguments: {problems}")], is_error=True
         )
-    result = await app[keys.AGENT].process(
-        ConversationRequest(
-            text=body.text,
-            source="mcp",
-            conversation_id=body.conversation_id,
-            language=body.language,
-            device_id=body.device_id,
-            dry_run=body.dry_run,
-        )
-    )
+    result = await app[keys.AGENT].process(body.to_request(source="mcp"))
     out = ConversationOut.from_result(result).model_dump(mode="json")
     return types.CallToolResult(
         content=[types.TextContent(text=result.reply)],

@@ -10,7 +10,7 @@ approval: it approves covered drafts too (a spoken approval of those needs the P
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -26,19 +26,12 @@ from addon.home.model.live import HomeModel
 from addon.store.automations import StoredDraft
 from addon.text import dump_yaml, load_yaml
 from addon.web.access import ingress_user
+from addon.web.ui import notices
 from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
-
-NOTICES = {
-    "approved": "Approved: the automation is in Home Assistant now.",
-    "discarded": "Draft discarded.",
-    "edited": "Draft changed: checked again by the gate and Home Assistant.",
-    "disabled": "Automation switched off in Home Assistant.",
-    "deleted": "Automation deleted from Home Assistant.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +52,17 @@ async def automations_view(request: web.Request) -> web.Response:
 
 async def approve_view(request: web.Request) -> web.Response:
     """Create the draft in Home Assistant (a panel approval)."""
-    draft_id = await _posted_id(request)
-    change = request.app[keys.AUTOMATIONS].approve(draft_id, _by(request))
-    return await _change(request, "approved", change)
+    return await _draft_change(request, "approved", request.app[keys.AUTOMATIONS].approve)
 
 
 async def discard_view(request: web.Request) -> web.Response:
     """Drop the draft."""
-    draft_id = await _posted_id(request)
-    change = request.app[keys.AUTOMATIONS].discard(draft_id, _by(request))
-    return await _change(request, "discarded", change)
+    return await _draft_change(request, "discarded", request.app[keys.AUTOMATIONS].discard)
 
 
 async def delete_view(request: web.Request) -> web.Response:
     """Delete the approved automation from Home Assistant."""
-    draft_id = await _posted_id(request)
-    change = request.app[keys.AUTOMATIONS].delete(draft_id, _by(request))
-    return await _change(request, "deleted", change)
+    return await _draft_change(request, "deleted", request.app[keys.AUTOMATIONS].delete)
 
 
 async def disable_view(request: web.Request) -> web.Response:
@@ -108,7 +95,15 @@ async def save_view(request: web.Request) -> web.Response:
         await request.app[keys.AUTOMATIONS].revise(draft_id, config)
     except (AutomationDraftInvalid, AutomationDraftState, HomeAssistantError, ValueError) as err:
         return await _page(request, problem=str(err), editing=draft_id, text=text)
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.automations", {"done": "edited"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.automations", {notices.DONE: "edited"}))
+
+
+async def _draft_change(
+    request: web.Request, done: str, change: Callable[[int, str], Awaitable[object]]
+) -> web.Response:
+    """One of the drafts' changes that needs only the draft and who asks: ``change(id, by)``."""
+    draft_id = await _posted_id(request)
+    return await _change(request, done, change(draft_id, _by(request)))
 
 
 async def _change(request: web.Request, done: str, change: Awaitable[object]) -> web.Response:
@@ -120,7 +115,7 @@ async def _change(request: web.Request, done: str, change: Awaitable[object]) ->
     except (AutomationDraftInvalid, AutomationDraftState, HomeAssistantError) as err:
         _LOGGER.warning("Automation change %s failed: %s", done, err)
         return await _page(request, problem=str(err))
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.automations", {"done": done}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.automations", {notices.DONE: done}))
 
 
 def _by(request: web.Request) -> str:
@@ -176,7 +171,7 @@ async def _page(
             "problem": problem,
             "editing": editing,
             "text": text,
-            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "notice": notices.notice(request, notices.AUTOMATIONS),
         },
         status=422 if problem else 200,
     )

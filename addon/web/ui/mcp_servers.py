@@ -20,21 +20,11 @@ from addon import keys
 from addon.errors import McpServerInvalid, NotFoundError
 from addon.store.tools import mcp_servers as stored
 from addon.text import JsonObject
+from addon.web.ui import notices
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
-
-NOTICES = {
-    "added": "Server added.",
-    "refreshed": "Tools listed again.",
-    "enabled": "Switched on: the model gets it from its next turn.",
-    "disabled": "Switched off: the model no longer gets it.",
-    "deleted": "Server removed.",
-    "approved": "Change approved: the model gets the tool as it is now.",
-    "read_only": "Marked read-only: it runs in a dry run too.",
-    "acting": "Marked as acting: a dry run holds its calls.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +177,7 @@ async def _page(
                 for k, v in (form or {}).items()
                 if k in ("name", "url", "header_name")
             },
-            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "notice": notices.notice(request, notices.MCP_SERVERS),
         },
         status=status,
     )
@@ -228,4 +218,4 @@ def _id(request: web.Request) -> int:
 
 
 def _url(request: web.Request, done: str) -> str:
-    return Urls.of(request).page("ui.mcp_servers", {"done": done})
+    return Urls.of(request).page("ui.mcp_servers", {notices.DONE: done})

@@ -27,6 +27,7 @@ from addon.errors import NotFoundError
 from addon.store.memories import KINDS, MemoryRecord, memory_upkeep
 from addon.store.memories import memories as stored
 from addon.store.queries import turn_summaries
+from addon.web.ui import notices
 from addon.web.ui.forms import read_form
 from addon.web.ui.templating import home_timezone, render
 from addon.web.ui.urls import Urls
@@ -44,14 +45,6 @@ PINNED: dict[str, bool | None] = {"": None, "1": True, "0": False}
 FILTER_FIELDS = ("q", "kind", "source", "pinned", "expiring", "deleted", "person")
 # SQLite's integers are 64-bit: a longer id in the URL names no memory.
 _MAX_ID = 2**63 - 1
-
-NOTICES = {
-    "added": "Memory added.",
-    "saved": "Saved.",
-    "deleted": "Deleted: recall no longer uses it. Restore brings it back.",
-    "restored": "Restored: recall uses it again.",
-    "forgotten": "Every memory is forgotten.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +125,7 @@ async def _list_page(
             "expiring_days": EXPIRING_WITHIN.days,
             "now": now,
             "soon": now + EXPIRING_WITHIN,
-            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "notice": notices.notice(request, notices.MEMORIES),
             "values": values or {"kind": "fact", "importance": "0.5"},
             "problems": problems or {},
         },
@@ -175,7 +168,7 @@ async def _memory_page(
             "soon": now + EXPIRING_WITHIN,
             "values": values,
             "problems": problems or {},
-            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "notice": notices.notice(request, notices.MEMORIES),
         },
         status=status,
     )
@@ -285,7 +278,7 @@ async def forget_confirm_view(request: web.Request) -> web.Response:
     service = request.app.get(keys.MEMORY_CHANGES)
     if service is not None:
         await service.cleared()
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.memories", {"done": "forgotten"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.memories", {notices.DONE: "forgotten"}))
 
 
 def parse_filters(query: MultiMapping[str]) -> MemoryFilters:
@@ -409,7 +402,7 @@ def _id(request: web.Request) -> int:
 
 
 def _memory_url(request: web.Request, memory_id: int, done: str) -> str:
-    return Urls.of(request).page("ui.memory", {"done": done}, memory_id=str(memory_id))
+    return Urls.of(request).page("ui.memory", {notices.DONE: done}, memory_id=str(memory_id))
 
 
 def _back_url(request: web.Request, memory_id: int, done: str, form: Mapping[str, str]) -> str:
@@ -417,4 +410,6 @@ def _back_url(request: web.Request, memory_id: int, done: str, form: Mapping[str
     if form.get("back") != "list":
         return _memory_url(request, memory_id, done)
     query = filter_form({k[7:]: v for k, v in form.items() if k[:7] == "filter."})
-    return Urls.of(request).page("ui.memories", query | {"done": done}, fragment="memory-list")
+    return Urls.of(request).page(
+        "ui.memories", query | {notices.DONE: done}, fragment="memory-list"
+    )

@@ -18,21 +18,15 @@ from addon import keys
 from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.actions.confirmation import ConfirmationPolicy, hash_pin
 from addon.logs import remember_secrets
+from addon.web.ui import notices
 from addon.web.ui.safety_home import governing, pickers
-from addon.web.ui.safety_people import RULE_NOTICES, people, satellites
+from addon.web.ui.safety_people import people, satellites
 from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
 
-NOTICES = {
-    "added": "Entry added: it holds from the next turn on.",
-    "enabled": "Switched on: covered actions ask first.",
-    "disabled": "Switched off: covered actions no longer ask.",
-    "edited": "Entry changed: it holds from the next turn on.",
-    "deleted": "Entry deleted.",
-}
 MIN_PIN = 4
 PLACEHOLDERS = {"entity": "lock.front_door", "device_class": "cover.garage", "domain": "lock"}
 """What the target field shows, empty, for each scope."""
@@ -58,7 +52,7 @@ async def safety_add_view(request: web.Request) -> web.Response:
     except PolicyEntryInvalid as err:
         return await _page(request, problem=str(err), form=form)
     _LOGGER.info("Confirmation entry %s added for %s (%s)", entry.id, entry.target, entry.method)
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "added"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: "added"}))
 
 
 async def safety_edit_view(request: web.Request) -> web.Response:
@@ -101,7 +95,7 @@ async def safety_save_view(request: web.Request) -> web.Response:
     except PolicyEntryInvalid as err:
         return await _page(request, problem=str(err), form=form, editing=entry_id)
     _LOGGER.info("Confirmation entry %s changed (%s)", entry_id, method)
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "edited"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: "edited"}))
 
 
 async def safety_delete_view(request: web.Request) -> web.Response:
@@ -113,7 +107,7 @@ async def safety_delete_view(request: web.Request) -> web.Response:
     except NotFoundError:
         raise web.HTTPNotFound(text="no such entry") from None
     _LOGGER.info("Confirmation entry %s deleted", entry_id)
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "deleted"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: "deleted"}))
 
 
 def _entry_id(request: web.Request) -> int:
@@ -145,7 +139,7 @@ async def safety_switch_view(request: web.Request) -> web.Response:
     except (ValueError, NotFoundError):
         raise web.HTTPNotFound(text="no such entry") from None
     done = "enabled" if enabled else "disabled"
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": done}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: done}))
 
 
 async def _page(
@@ -172,7 +166,7 @@ async def _page(
             "placeholders": PLACEHOLDERS,
             "governs": governing(home, policy, policy.entries),
             "changes": await records.changes(),
-            "notice": {**NOTICES, **RULE_NOTICES}.get(request.query.get("done", ""), ""),
+            "notice": notices.notice(request, notices.SAFETY),
             "rules": request.app[keys.ACTOR_RULES].rules,
             "people": people(home),
             "satellites": satellites(home),

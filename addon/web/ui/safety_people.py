@@ -10,31 +10,17 @@ the live home's person entities and devices.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from aiohttp import web
 
 from addon import keys
 from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.model.live import HomeModel
+from addon.web.ui import notices
+from addon.web.ui.safety_home import Choice
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
-
-RULE_NOTICES = {
-    "rule_added": "Rule added: it applies from the next turn on.",
-    "rule_enabled": "Rule switched on.",
-    "rule_disabled": "Rule switched off.",
-    "rule_deleted": "Rule deleted.",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One person or satellite the form offers: the stored subject, and what it is called."""
-
-    value: str
-    label: str
 
 
 def people(home: HomeModel | None) -> list[Choice]:
@@ -99,7 +85,7 @@ async def rule_add_view(request: web.Request) -> web.Response:
             Urls.of(request).page("ui.safety", {"rule_problem": str(err)[:200]}, fragment="rules")
         ) from None
     _LOGGER.info("Rule added for %s %s", kind, subject)
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "rule_added"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: "rule_added"}))
 
 
 def _rule_id(request: web.Request) -> int:
@@ -118,7 +104,7 @@ async def rule_switch_view(request: web.Request) -> web.Response:
     except NotFoundError:
         raise web.HTTPNotFound(text="no such rule") from None
     done = "rule_enabled" if enabled else "rule_disabled"
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": done}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: done}))
 
 
 async def rule_delete_view(request: web.Request) -> web.Response:
@@ -128,4 +114,4 @@ async def rule_delete_view(request: web.Request) -> web.Response:
         await request.app[keys.ACTOR_RULES].delete(_rule_id(request))
     except NotFoundError:
         raise web.HTTPNotFound(text="no such rule") from None
-    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {"done": "rule_deleted"}))
+    raise web.HTTPSeeOther(Urls.of(request).page("ui.safety", {notices.DONE: "rule_deleted"}))

@@ -25,25 +25,13 @@ from addon.store.tools import custom_tools as stored
 from addon.store.tools import stored_secrets
 from addon.text import JsonObject, JsonValue
 from addon.web.access import ingress_user
+from addon.web.ui import notices
 from addon.web.ui import tool_editor as editor
 from addon.web.ui.templating import render
 from addon.web.ui.tool_page import EditorPage, TryShown
 from addon.web.ui.urls import Urls
 
 _LOGGER = logging.getLogger(__name__)
-
-# Supervisor's ingress proxy names the Home Assistant user in these (display name first).
-NOTICES = {
-    "created": "Tool created.",
-    "saved": "Saved as a new version.",
-    "restored": "Restored as a new version.",
-    "enabled": "Enabled: the model gets it from its next turn.",
-    "disabled": "Disabled: the model no longer gets it.",
-    "deleted": "Deleted. Restore brings it back.",
-    "undeleted": "Restored from the deleted tools.",
-    "secret_set": "Secret saved.",
-    "secret_deleted": "Secret deleted.",
-}
 
 
 async def tools_view(request: web.Request) -> web.Response:
@@ -65,7 +53,7 @@ async def _list_page(
             "tools": tools,
             "secrets": secrets,
             "include_deleted": include_deleted,
-            "notice": NOTICES.get(request.query.get("done", ""), ""),
+            "notice": notices.notice(request, notices.TOOLS),
             "secret_problem": secret_problem,
         },
         status=status,
@@ -301,7 +289,7 @@ async def _tool_page(
         fields=fields,
         originals=originals,
         problems=problems or (),
-        notice=NOTICES.get(request.query.get("done", ""), ""),
+        notice=notices.notice(request, notices.TOOLS),
         template_warnings=template_warnings(tool.definition),
         versions=versions,
         arguments=editor.argument_fields(parameters, arg_values),
@@ -369,11 +357,11 @@ def _id(request: web.Request) -> int:
 
 
 def _tool_url(request: web.Request, tool_id: int, done: str) -> str:
-    return Urls.of(request).page("ui.tool", {"done": done}, tool_id=str(tool_id))
+    return Urls.of(request).page("ui.tool", {notices.DONE: done}, tool_id=str(tool_id))
 
 
 def _list_url(request: web.Request, done: str) -> str:
-    return Urls.of(request).page("ui.tools", {"done": done}, fragment="secrets")
+    return Urls.of(request).page("ui.tools", {notices.DONE: done}, fragment="secrets")
 
 
 def _parameters(definition: Mapping[str, JsonValue]) -> JsonObject:
