@@ -19,7 +19,7 @@ from addon.eval.runner import TaskResult, Totals
 from addon.eval.suite import suite_yaml
 from addon.store.evaluation import eval_runs, eval_tasks
 from addon.web.ui.eval_start import RunChoice, start_run, task_source
-from addon.web.ui.forms import read_form
+from addon.web.ui.forms import text_fields
 from addon.web.ui.model_check import baseline, held_by
 from addon.web.ui.saved_tests import live_home
 from addon.web.ui.templating import render, render_fragment
@@ -114,8 +114,7 @@ def _placed(problems: list[tuple[str, str]], text: str) -> list[tuple[str, str, 
 
 async def evaluate_start_view(request: web.Request) -> web.Response:
     """Start a run from the form, or show the form again with what is wrong."""
-    raw = await read_form(request)
-    form = {key: value for key, value in raw.items() if isinstance(value, str)}
+    form = await text_fields(request)
     choice = RunChoice(
         source=task_source(form.get("source", "text")) or "text",
         text=form.get("text", ""),

@@ -47,6 +47,15 @@ async def read_form(request: web.Request) -> Form:
         raise web.HTTPBadRequest(text=MALFORMED_MESSAGE) from err
 
 
+async def text_fields(request: web.Request) -> dict[str, str]:
+    """The form's text fields, read by :func:`read_form` (a file part is not a field a page sends).
+
+    A name sent twice keeps its last value, as every page reads its fields one value each.
+    """
+    posted = await read_form(request)
+    return {key: value for key, value in posted.items() if isinstance(value, str)}
+
+
 def _refused(request: web.Request, why: str) -> None:
     _LOGGER.info(
         "Refused %s %s from %s: %s, %s",

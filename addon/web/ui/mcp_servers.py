@@ -21,6 +21,7 @@ from addon.errors import McpServerInvalid, NotFoundError
 from addon.store.tools import mcp_servers as stored
 from addon.text import JsonObject
 from addon.web.ui import notices
+from addon.web.ui.forms import text_fields
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
@@ -61,7 +62,7 @@ async def mcp_servers_view(request: web.Request) -> web.Response:
 
 async def mcp_server_add_view(request: web.Request) -> web.Response:
     """Add a server (name, URL, optional bearer token or header), then list its tools."""
-    form = await _form(request)
+    form = await text_fields(request)
     token = form.get("token", "")
     header_name, header_value = form.get("header_name", ""), form.get("header_value", "")
     if token:
@@ -84,7 +85,7 @@ async def mcp_server_add_view(request: web.Request) -> web.Response:
 
 async def mcp_tool_switch_view(request: web.Request) -> web.Response:
     """Switch one of a server's tools on or off: ``tool=<name>&enabled=on|off``."""
-    form = await _form(request)
+    form = await text_fields(request)
     enabled = form.get("enabled") == "on"
     server_id, tool = _id(request), form.get("tool", "")
     async with request.app[keys.STORE].sessionmaker.begin() as session:
@@ -97,7 +98,7 @@ async def mcp_tool_switch_view(request: web.Request) -> web.Response:
 
 async def mcp_tool_read_only_view(request: web.Request) -> web.Response:
     """Mark a tool read-only (runs in a dry run) or acting: ``tool=<name>&read_only=on|off``."""
-    form = await _form(request)
+    form = await text_fields(request)
     read_only = form.get("read_only") == "on"
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         await stored.set_tool_read_only(session, _id(request), form.get("tool", ""), read_only)
@@ -106,7 +107,7 @@ async def mcp_tool_read_only_view(request: web.Request) -> web.Response:
 
 async def mcp_tool_approve_view(request: web.Request) -> web.Response:
     """Approve a tool's changed description and schema as the server lists them now."""
-    form = await _form(request)
+    form = await text_fields(request)
     server_id, tool = _id(request), form.get("tool", "")
     listed = _listed(request, server_id, tool)
     if listed is None:
@@ -203,11 +204,6 @@ def _change(
 def _described(tool: stored.ApprovedTool) -> list[str]:
     schema = json.dumps(json.loads(tool.parameters), indent=2, sort_keys=True)
     return ["description:", *tool.description.splitlines(), "schema:", *schema.splitlines()]
-
-
-async def _form(request: web.Request) -> dict[str, str]:
-    posted = await request.post()
-    return {key: value for key, value in posted.items() if isinstance(value, str)}
 
 
 def _id(request: web.Request) -> int:

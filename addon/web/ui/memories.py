@@ -28,7 +28,7 @@ from addon.store.memories import KINDS, MemoryRecord, memory_upkeep
 from addon.store.memories import memories as stored
 from addon.store.queries import turn_summaries
 from addon.web.ui import notices
-from addon.web.ui.forms import read_form
+from addon.web.ui.forms import text_fields
 from addon.web.ui.templating import home_timezone, render
 from addon.web.ui.urls import Urls
 
@@ -176,7 +176,7 @@ async def _memory_page(
 
 async def memory_add_view(request: web.Request) -> web.Response:
     """Store a memory written by hand, or show the list again with what is wrong."""
-    form = await _form(request)
+    form = await text_fields(request)
     edit, problems = read_edit(form, home_timezone(request))
     if edit is None:
         return await _list_page(
@@ -200,7 +200,7 @@ async def memory_add_view(request: web.Request) -> web.Response:
 async def memory_save_view(request: web.Request) -> web.Response:
     """Save the edited fields, or show the memory again with what is wrong."""
     memory = await _get_memory(request)
-    form = await _form(request)
+    form = await text_fields(request)
     edit, problems = read_edit(form, home_timezone(request))
     if edit is None:
         return await _memory_page(request, memory, form, problems=problems, status=422)
@@ -236,7 +236,7 @@ async def _mark(
 ) -> NoReturn:
     """Apply ``change`` to the memory, tell recall, and go back to where the form came from."""
     memory_id = _id(request)
-    form = await _form(request)
+    form = await text_fields(request)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         await change(session, memory_id)
     _LOGGER.info("Memory %d %s from the panel", memory_id, done)
@@ -264,7 +264,7 @@ async def _forget_page(
 
 async def forget_confirm_view(request: web.Request) -> web.Response:
     """Remove every memory for good, if the confirmation words were typed."""
-    form = await _form(request)
+    form = await text_fields(request)
     typed = " ".join(form.get("confirm", "").split()).casefold()
     if typed != CONFIRM_WORDS:
         return await _forget_page(
@@ -377,12 +377,6 @@ async def _changed(request: web.Request, memory_ids: Sequence[int]) -> None:
     service = request.app.get(keys.MEMORY_CHANGES)
     if service is not None:
         await service.changed(memory_ids)
-
-
-async def _form(request: web.Request) -> dict[str, str]:
-    """The posted form's text fields (files are not accepted)."""
-    posted = await read_form(request)
-    return {key: value for key, value in posted.items() if isinstance(value, str)}
 
 
 async def _get_memory(request: web.Request) -> MemoryRecord:

@@ -23,7 +23,7 @@ from addon.eval.tasks import parse_task_file
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.store.evaluation import eval_runs
 from addon.text import is_unicode
-from addon.web.ui.forms import read_form
+from addon.web.ui.forms import text_fields
 from addon.web.ui.saved_tests import live_home, saved_tests_file
 from addon.web.ui.urls import Urls
 
@@ -48,7 +48,7 @@ def held_by(request: web.Request) -> ConfirmationPolicy | None:
 
 async def check_view(request: web.Request) -> web.Response:
     """Start the check and open its run; 422 with the reason when it cannot start."""
-    form = {k: v for k, v in (await read_form(request)).items() if isinstance(v, str)}
+    form = await text_fields(request)
     options: Options = request.app[keys.SETTINGS].options
     base_url = form.get("base_url", "").strip()
     model = form.get("model", "").strip()

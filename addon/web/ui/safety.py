@@ -19,6 +19,7 @@ from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.actions.confirmation import ConfirmationPolicy, hash_pin
 from addon.logs import remember_secrets
 from addon.web.ui import notices
+from addon.web.ui.forms import text_fields
 from addon.web.ui.safety_home import governing, pickers
 from addon.web.ui.safety_people import people, satellites
 from addon.web.ui.saved_tests import live_home
@@ -39,7 +40,7 @@ async def safety_view(request: web.Request) -> web.Response:
 
 async def safety_add_view(request: web.Request) -> web.Response:
     """Add an entry: scope, target, actions (comma-separated), method and, for a PIN, the PIN."""
-    form = await _form(request)
+    form = await text_fields(request)
     method = form.get("method", "yes")
     pin = form.get("pin", "").strip()
     if method == "pin" and not _pin_ok(pin):
@@ -74,7 +75,7 @@ async def safety_edit_view(request: web.Request) -> web.Response:
 async def safety_save_view(request: web.Request) -> web.Response:
     """Save an edited entry; a PIN entry left without a new PIN keeps its PIN."""
     entry_id = _entry_id(request)
-    form = await _form(request)
+    form = await text_fields(request)
     method = form.get("method", "yes")
     pin = form.get("pin", "").strip()
     if method == "pin" and pin and not _pin_ok(pin):
@@ -101,7 +102,7 @@ async def safety_save_view(request: web.Request) -> web.Response:
 async def safety_delete_view(request: web.Request) -> web.Response:
     """Delete one entry (the audit trail keeps what it was)."""
     entry_id = _entry_id(request)
-    await _form(request)  # the CSRF check reads the form
+    await text_fields(request)  # the CSRF check reads the form
     try:
         await request.app[keys.CONFIRMATION_POLICY].delete(entry_id)
     except NotFoundError:
@@ -131,7 +132,7 @@ def _hashed(method: str, pin: str) -> str | None:
 
 async def safety_switch_view(request: web.Request) -> web.Response:
     """Switch one entry on or off: ``enabled=on|off``."""
-    form = await _form(request)
+    form = await text_fields(request)
     enabled = form.get("enabled") == "on"
     try:
         entry_id = int(request.match_info["entry_id"])
@@ -174,8 +175,3 @@ async def _page(
         },
         status=422 if problem else 200,
     )
-
-
-async def _form(request: web.Request) -> dict[str, str]:
-    posted = await request.post()
-    return {key: value for key, value in posted.items() if isinstance(value, str)}

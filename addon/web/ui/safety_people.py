@@ -17,6 +17,7 @@ from addon import keys
 from addon.errors import NotFoundError, PolicyEntryInvalid
 from addon.home.model.live import HomeModel
 from addon.web.ui import notices
+from addon.web.ui.forms import text_fields
 from addon.web.ui.safety_home import Choice
 from addon.web.ui.urls import Urls
 
@@ -65,8 +66,7 @@ def parse_targets(text: str) -> dict[str, str]:
 
 async def rule_add_view(request: web.Request) -> web.Response:
     """Add a rule from the form (kind, subject, name, preset, default, targets, own area)."""
-    posted = await request.post()
-    form = {key: value for key, value in posted.items() if isinstance(value, str)}
+    form = await text_fields(request)
     kind = form.get("kind", "")
     subject = form.get("subject", "").strip()
     preset = form.get("preset") or None

@@ -22,7 +22,7 @@ from addon.eval.tasks import parse_task_file
 from addon.home.model.live import HomeModel
 from addon.store.evaluation import eval_tasks
 from addon.text import JsonObject
-from addon.web.ui.forms import read_form
+from addon.web.ui.forms import text_fields
 from addon.web.ui.templating import render
 from addon.web.ui.urls import Urls
 
@@ -64,8 +64,7 @@ async def new_test_view(request: web.Request) -> web.Response:
 
 async def save_test_view(request: web.Request) -> web.Response:
     """Save the edited test, or show it again with what is wrong."""
-    raw = await read_form(request)
-    form = {key: value for key, value in raw.items() if isinstance(value, str)}
+    form = await text_fields(request)
     text, turn_param = form.get("text", ""), form.get("turn", "")
     turn_id = int(turn_param) if _ROW_ID.fullmatch(turn_param) else None
     problems: list[tuple[str, str]] = []

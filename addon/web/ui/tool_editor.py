@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import yaml
-from aiohttp import web
 from jsonschema import Draft202012Validator
 
 from addon.errors import CustomToolInvalid
@@ -315,12 +314,6 @@ def _argument(widget: str, raw: str) -> JsonValue:
             raise ValueError(f"not valid JSON: {err}") from None
         return parsed
     return raw
-
-
-async def posted_text(request: web.Request) -> dict[str, str]:
-    """The posted form's text fields (files are not accepted)."""
-    posted = await request.post()
-    return {key: value for key, value in posted.items() if isinstance(value, str)}
 
 
 def reasons(err: CustomToolInvalid) -> str:

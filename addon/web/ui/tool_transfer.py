@@ -18,6 +18,7 @@ from addon.errors import CustomToolInvalid
 from addon.store.tools import custom_tools as stored
 from addon.web.access import ingress_user
 from addon.web.ui import tool_editor as editor
+from addon.web.ui.forms import text_fields
 from addon.web.ui.templating import render
 
 _LOGGER = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ _LOGGER = logging.getLogger(__name__)
 
 async def tools_import_view(request: web.Request) -> web.Response:
     """Extended OpenAI Conversation function YAML: each entry saved as a tool, or refused."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     text = form.get("text", "")
     if len(text) > editor.MAX_SOURCE:
         raise web.HTTPRequestEntityTooLarge(max_size=editor.MAX_SOURCE, actual_size=len(text))

@@ -27,6 +27,7 @@ from addon.text import JsonObject, JsonValue
 from addon.web.access import ingress_user
 from addon.web.ui import notices
 from addon.web.ui import tool_editor as editor
+from addon.web.ui.forms import text_fields
 from addon.web.ui.templating import render
 from addon.web.ui.tool_page import EditorPage, TryShown
 from addon.web.ui.urls import Urls
@@ -76,7 +77,7 @@ async def tool_view(request: web.Request) -> web.Response:
 
 async def tool_create_view(request: web.Request) -> web.Response:
     """Save a new tool from the editor, or show the editor again with its problems."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     source = _edited(form)
     try:
         tool = await _save_edited(request, form, source, None)
@@ -92,7 +93,7 @@ async def tool_create_view(request: web.Request) -> web.Response:
 
 async def tool_save_view(request: web.Request) -> web.Response:
     """Save the editor's definition as the tool's next version, or show its problems."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     tool_id = _id(request)
     source = _edited(form)
     try:
@@ -136,7 +137,7 @@ async def _save_edited(
 
 async def tool_try_view(request: web.Request) -> web.Response:
     """Run the tool's current version with the form's arguments, and show what happened."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     tool = await _get_tool(request)
     trier = request.app.get(keys.CUSTOM_TOOL_TRY)
     if trier is None:
@@ -179,7 +180,7 @@ async def tool_try_view(request: web.Request) -> web.Response:
 
 async def tool_enabled_view(request: web.Request) -> web.Response:
     """Offer the tool to the model, or stop: ``enabled=on|off``."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     enabled = form.get("enabled") == "on"
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         tool = await stored.set_enabled(session, _id(request), enabled)
@@ -206,7 +207,7 @@ async def tool_undelete_view(request: web.Request) -> web.Response:
 
 async def tool_restore_view(request: web.Request) -> web.Response:
     """Make an old version current again, as a new version: ``version=N``."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     number = form.get("version", "")
     if not number.isdigit():
         raise web.HTTPBadRequest(text="Choose a version to restore.")
@@ -245,7 +246,7 @@ async def tool_diff_view(request: web.Request) -> web.Response:
 
 async def secret_set_view(request: web.Request) -> web.Response:
     """Create or replace a secret; the value is stored and never shown again."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     name, value = form.get("name", "").strip(), form.get("value", "")
     if not value:
         return await _list_page(request, secret_problem="Give the secret a value.", status=422)
@@ -260,7 +261,7 @@ async def secret_set_view(request: web.Request) -> web.Response:
 
 async def secret_delete_view(request: web.Request) -> web.Response:
     """Delete a secret by name."""
-    form = await editor.posted_text(request)
+    form = await text_fields(request)
     async with request.app[keys.STORE].sessionmaker.begin() as session:
         await stored_secrets.delete_secret(session, form.get("name", ""))
     raise web.HTTPSeeOther(_list_url(request, "secret_deleted"))
