@@ -13,26 +13,54 @@ one home in both: a dimmable colour light unless ``supported_color_modes`` says 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import IntFlag
 from types import MappingProxyType
 
 from addon.eval.tasks import EntitySpec, HomeSpec, StateSpec
 from addon.home.actions.light_effects import ON_ONLY
 from addon.home.model.exposure import CONVERSATION
+from addon.home.model.features import (
+    ClimateEntityFeature,
+    CoverEntityFeature,
+    FanEntityFeature,
+    LightEntityFeature,
+    LockEntityFeature,
+    MediaPlayerEntityFeature,
+    TodoListEntityFeature,
+    VacuumEntityFeature,
+    ValveEntityFeature,
+)
 from addon.home.model.live import HomeModel
 from addon.text import JsonObject
 
+# Short names for the table below, which is easier to check against Home Assistant one line each.
+_Light, _Cover, _Valve = LightEntityFeature, CoverEntityFeature, ValveEntityFeature
+_Fan, _Media, _Climate = FanEntityFeature, MediaPlayerEntityFeature, ClimateEntityFeature
+_Vacuum, _Todo = VacuumEntityFeature, TodoListEntityFeature
+
+
+def _every(features: type[IntFlag]) -> int:
+    """Every bit of the domain that Home Agent knows by name (``~`` would set the gaps too)."""
+    return sum(features)
+
+
 FULL_FEATURES: Mapping[str, int] = MappingProxyType(
     {
-        "light": 4 | 8 | 32,  # effect, flash, transition
-        "cover": 1 | 2 | 4 | 8,  # open, close, set position, stop
-        "valve": 1 | 2 | 4 | 8,
-        "lock": 1,  # open (unlatch)
-        "fan": 1 | 2 | 4 | 8 | 16 | 32,  # speed, oscillate, direction, preset, off, on
-        # pause, volume set and mute, previous, next, on, off, play media, step, source, stop, play
-        "media_player": 1 | 4 | 8 | 16 | 32 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 16384,
-        "climate": 1 | 128 | 256,  # target temperature, off, on
-        "vacuum": 4 | 8 | 16 | 4096 | 8192,  # pause, stop, return, state, start
-        "todo": 1 | 2 | 4,  # create, delete, update items
+        domain: int(features)
+        for domain, features in (
+            ("light", _Light.EFFECT | _Light.FLASH | _Light.TRANSITION),
+            ("cover", _Cover.OPEN | _Cover.CLOSE | _Cover.SET_POSITION | _Cover.STOP),
+            ("valve", _Valve.OPEN | _Valve.CLOSE | _Valve.SET_POSITION | _Valve.STOP),
+            ("lock", LockEntityFeature.OPEN),
+            ("fan", _every(_Fan)),
+            ("media_player", _every(_Media)),
+            ("climate", _Climate.TARGET_TEMPERATURE | _Climate.TURN_OFF | _Climate.TURN_ON),
+            (
+                "vacuum",
+                _Vacuum.PAUSE | _Vacuum.STOP | _Vacuum.RETURN_HOME | _Vacuum.STATE | _Vacuum.START,
+            ),
+            ("todo", _every(_Todo)),
+        )
     }
 )
 """The ``supported_features`` a fixture entity gets when it names none (Home Assistant's bits)."""

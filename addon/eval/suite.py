@@ -17,6 +17,7 @@ import yaml
 
 from addon.home.actions.confirmation import ConfirmationPolicy
 from addon.home.model.entities import Entity
+from addon.home.model.features import CoverEntityFeature, MediaPlayerEntityFeature
 from addon.home.model.live import HomeModel
 from addon.text import JsonArray, JsonObject, JsonValue
 
@@ -173,13 +174,13 @@ def _tasks(
             setup={entity.entity_id: {"state": "unlocked"}},
             expect={entity.entity_id: {"state": "locked"}})  # fmt: skip
     for entity in by_domain.get("cover", []):
-        if _features(model, entity) & 1:
+        if _features(model, entity) & CoverEntityFeature.OPEN:
             closed: JsonObject = {"state": "closed", "attributes": {"current_position": 0}}
             add("cover-open", f"open the {entity.name}", "cover.open_cover",
                 setup={entity.entity_id: closed},
                 expect={entity.entity_id: {"state": "open"}})  # fmt: skip
     for entity in by_domain.get("media_player", []):
-        if _features(model, entity) & 1:
+        if _features(model, entity) & MediaPlayerEntityFeature.PAUSE:
             add("media-pause", f"pause the {entity.name}",
                 setup={entity.entity_id: {"state": "playing"}},
                 expect={entity.entity_id: {"state": "paused"}})  # fmt: skip

@@ -25,6 +25,7 @@ from addon.home.actions.response import (
 from addon.home.actions.slot_targets import target_constraints
 from addon.home.actions.slots import slot_number, slot_text
 from addon.home.actions.wire import texts, to_int
+from addon.home.model.features import TodoListEntityFeature, VacuumEntityFeature
 from addon.home.model.live import HomeModel
 from addon.home.model.names import normalize_name
 from addon.home.model.records import EntityState
@@ -126,10 +127,6 @@ async def add_list_item(request: IntentRequest) -> IntentResult:
     )
 
 
-CREATE_TODO_ITEM = 1
-"""``TodoListEntityFeature.CREATE_TODO_ITEM``, which ``todo.add_item`` requires."""
-
-
 def _takes_items_by_intent(model: HomeModel, entity_id: str, name: str, err: ToolError) -> bool:
     """Whether ``err`` is the service refusing a list its intent would add to, safely.
 
@@ -143,7 +140,7 @@ def _takes_items_by_intent(model: HomeModel, entity_id: str, name: str, err: Too
         if state
         else 0
     )
-    if features & CREATE_TODO_ITEM or "does not support" not in str(err):
+    if features & TodoListEntityFeature.CREATE_TODO_ITEM or "does not support" not in str(err):
         return False
     named = model.index.by_name.get(normalize_name(name), frozenset())
     return {other for other in named if other.startswith("todo.")} == {entity_id}
@@ -186,10 +183,6 @@ async def set_fan_mode(request: IntentRequest) -> IntentResult:
     return await _act_on(request, climate, call, show=True)
 
 
-_CLEAN_AREA = 16384
-"""``VacuumEntityFeature.CLEAN_AREA``."""
-
-
 async def clean_area(request: IntentRequest) -> IntentResult:
     """HassVacuumCleanArea (2026.11): the area is what to clean, not where the vacuum is.
 
@@ -214,7 +207,7 @@ async def clean_area(request: IntentRequest) -> IntentResult:
     constraints = MatchTargetsConstraints(
         name=slot_text(request.slots, "name"),
         domains={"vacuum"},
-        features=_CLEAN_AREA,
+        features=VacuumEntityFeature.CLEAN_AREA,
         assistant=ASSISTANT,
     )
     target = areas[0]

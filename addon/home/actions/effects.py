@@ -20,6 +20,16 @@ from addon.errors import ToolError
 from addon.home.actions import light_effects
 from addon.home.actions.light_effects import Effect, LightMemory
 from addon.home.actions.wire import number_or_none, texts, to_float, to_int
+from addon.home.model.features import (
+    ClimateEntityFeature,
+    CoverEntityFeature,
+    FanEntityFeature,
+    LawnMowerEntityFeature,
+    LockEntityFeature,
+    MediaPlayerEntityFeature,
+    VacuumEntityFeature,
+    ValveEntityFeature,
+)
 from addon.text import JsonObject, JsonValue
 
 _ON_OFF = frozenset({"turn_on", "turn_off", "toggle"})
@@ -60,47 +70,52 @@ SERVICES: dict[str, frozenset[str]] = {
 }
 """The services the virtual home offers (Home Assistant's names, a subset of its list)."""
 
-# (domain, service) -> the supported_features bit Home Assistant requires for it.
+_VOLUME_UP_DOWN = MediaPlayerEntityFeature.VOLUME_SET | MediaPlayerEntityFeature.VOLUME_STEP
+"""Either lets ``volume_up``/``volume_down`` run (stepping ``volume_set`` when there is no step)."""
+
+# (domain, service) -> the supported_features bits Home Assistant requires for it (any one).
 REQUIRED_FEATURES: dict[tuple[str, str], int] = {
-    ("cover", "open_cover"): 1,
-    ("cover", "close_cover"): 2,
-    ("cover", "set_cover_position"): 4,
-    ("cover", "stop_cover"): 8,
-    ("valve", "open_valve"): 1,
-    ("valve", "close_valve"): 2,
-    ("valve", "set_valve_position"): 4,
-    ("valve", "stop_valve"): 8,
-    ("lock", "open"): 1,
-    ("media_player", "media_pause"): 1,
-    ("media_player", "volume_set"): 4,
-    ("media_player", "volume_mute"): 8,
-    ("media_player", "volume_up"): 4 | 1024,
-    ("media_player", "volume_down"): 4 | 1024,
-    ("media_player", "play_media"): 512,
-    ("media_player", "media_previous_track"): 16,
-    ("media_player", "media_next_track"): 32,
-    ("media_player", "turn_on"): 128,
-    ("media_player", "turn_off"): 256,
-    ("media_player", "media_stop"): 4096,
-    ("media_player", "media_play"): 16384,
-    ("fan", "set_percentage"): 1,
-    ("fan", "oscillate"): 2,
-    ("fan", "set_direction"): 4,
-    ("fan", "set_preset_mode"): 8,
-    ("fan", "turn_off"): 16,
-    ("fan", "turn_on"): 32,
-    ("climate", "set_temperature"): 1 | 2,
-    ("climate", "set_fan_mode"): 8,
-    ("climate", "turn_off"): 128,
-    ("climate", "turn_on"): 256,
-    ("vacuum", "pause"): 4,
-    ("vacuum", "stop"): 8,
-    ("vacuum", "return_to_base"): 16,
-    ("vacuum", "start"): 8192,
-    ("vacuum", "clean_area"): 16384,
-    ("lawn_mower", "start_mowing"): 1,
-    ("lawn_mower", "pause"): 2,
-    ("lawn_mower", "dock"): 4,
+    ("cover", "open_cover"): CoverEntityFeature.OPEN,
+    ("cover", "close_cover"): CoverEntityFeature.CLOSE,
+    ("cover", "set_cover_position"): CoverEntityFeature.SET_POSITION,
+    ("cover", "stop_cover"): CoverEntityFeature.STOP,
+    ("valve", "open_valve"): ValveEntityFeature.OPEN,
+    ("valve", "close_valve"): ValveEntityFeature.CLOSE,
+    ("valve", "set_valve_position"): ValveEntityFeature.SET_POSITION,
+    ("valve", "stop_valve"): ValveEntityFeature.STOP,
+    ("lock", "open"): LockEntityFeature.OPEN,
+    ("media_player", "media_pause"): MediaPlayerEntityFeature.PAUSE,
+    ("media_player", "volume_set"): MediaPlayerEntityFeature.VOLUME_SET,
+    ("media_player", "volume_mute"): MediaPlayerEntityFeature.VOLUME_MUTE,
+    ("media_player", "volume_up"): _VOLUME_UP_DOWN,
+    ("media_player", "volume_down"): _VOLUME_UP_DOWN,
+    ("media_player", "play_media"): MediaPlayerEntityFeature.PLAY_MEDIA,
+    ("media_player", "media_previous_track"): MediaPlayerEntityFeature.PREVIOUS_TRACK,
+    ("media_player", "media_next_track"): MediaPlayerEntityFeature.NEXT_TRACK,
+    ("media_player", "turn_on"): MediaPlayerEntityFeature.TURN_ON,
+    ("media_player", "turn_off"): MediaPlayerEntityFeature.TURN_OFF,
+    ("media_player", "media_stop"): MediaPlayerEntityFeature.STOP,
+    ("media_player", "media_play"): MediaPlayerEntityFeature.PLAY,
+    ("fan", "set_percentage"): FanEntityFeature.SET_SPEED,
+    ("fan", "oscillate"): FanEntityFeature.OSCILLATE,
+    ("fan", "set_direction"): FanEntityFeature.DIRECTION,
+    ("fan", "set_preset_mode"): FanEntityFeature.PRESET_MODE,
+    ("fan", "turn_off"): FanEntityFeature.TURN_OFF,
+    ("fan", "turn_on"): FanEntityFeature.TURN_ON,
+    ("climate", "set_temperature"): (
+        ClimateEntityFeature.TARGET_TEMPERATURE | ClimateEntityFeature.TARGET_TEMPERATURE_RANGE
+    ),
+    ("climate", "set_fan_mode"): ClimateEntityFeature.FAN_MODE,
+    ("climate", "turn_off"): ClimateEntityFeature.TURN_OFF,
+    ("climate", "turn_on"): ClimateEntityFeature.TURN_ON,
+    ("vacuum", "pause"): VacuumEntityFeature.PAUSE,
+    ("vacuum", "stop"): VacuumEntityFeature.STOP,
+    ("vacuum", "return_to_base"): VacuumEntityFeature.RETURN_HOME,
+    ("vacuum", "start"): VacuumEntityFeature.START,
+    ("vacuum", "clean_area"): VacuumEntityFeature.CLEAN_AREA,
+    ("lawn_mower", "start_mowing"): LawnMowerEntityFeature.START_MOWING,
+    ("lawn_mower", "pause"): LawnMowerEntityFeature.PAUSE,
+    ("lawn_mower", "dock"): LawnMowerEntityFeature.DOCK,
 }
 
 VOLUME_STEP = 0.1

@@ -25,6 +25,7 @@ from addon.home.actions.response import ErrorCode, IntentResult
 from addon.home.actions.slot_targets import target_constraints
 from addon.home.actions.slots import SlotValue, slot_text
 from addon.home.actions.wire import as_object
+from addon.home.model.features import MediaPlayerEntityFeature
 from addon.home.model.records import EntityState
 from addon.home.targeting.matching import match_targets
 from addon.home.targeting.targets import (
@@ -33,17 +34,15 @@ from addon.home.targeting.targets import (
 )
 from addon.text import JsonObject
 
-_VOLUME_SET = 4
-_PLAY_MEDIA = 512
-_SEARCH_MEDIA = 4194304
-"""``MediaPlayerEntityFeature`` bits."""
-
 
 async def set_volume_relative(request: IntentRequest) -> IntentResult:
     """HassSetVolumeRelative: step each matched player's volume up or down."""
     step = request.slots["volume_step"]
     constraints = target_constraints(
-        request.slots, domains={"media_player"}, by_class=False, features=_VOLUME_SET
+        request.slots,
+        domains={"media_player"},
+        by_class=False,
+        features=MediaPlayerEntityFeature.VOLUME_SET,
     )
     result = match_targets(request.model, constraints, request.preferences)
     if not result.is_match:
@@ -82,7 +81,10 @@ async def search_and_play(request: IntentRequest) -> IntentResult:
     """HassMediaSearchAndPlay: search the one matched player, play the first result."""
     query = str(request.slots["search_query"])
     result = one_able(
-        request, "media_player", _SEARCH_MEDIA | _PLAY_MEDIA, "able to search and play media"
+        request,
+        "media_player",
+        MediaPlayerEntityFeature.SEARCH_MEDIA | MediaPlayerEntityFeature.PLAY_MEDIA,
+        "able to search and play media",
     )
     if isinstance(result, IntentResult):
         return result

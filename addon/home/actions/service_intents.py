@@ -49,6 +49,11 @@ from addon.home.actions.response import (
 from addon.home.actions.slot_targets import target_constraints
 from addon.home.actions.slots import SlotValue, slot_texts
 from addon.home.actions.wire import slot_json
+from addon.home.model.features import (
+    LawnMowerEntityFeature,
+    MediaPlayerEntityFeature,
+    VacuumEntityFeature,
+)
 from addon.home.model.records import EntityState
 from addon.home.model.release import Release
 from addon.home.targeting.matching import match_targets
@@ -122,8 +127,6 @@ def _in_domain(
 
 
 _PLAYING = frozenset({"playing"})
-_VOLUME_MUTE = 8
-"""``MediaPlayerEntityFeature.VOLUME_MUTE``."""
 
 
 def _muting(muted: bool) -> ServiceRule:
@@ -131,15 +134,11 @@ def _muting(muted: bool) -> ServiceRule:
     return _in_domain(
         "media_player",
         "volume_mute",
-        required_features=_VOLUME_MUTE,
+        required_features=MediaPlayerEntityFeature.VOLUME_MUTE,
         fixed_data=(("is_volume_muted", muted),),
         requirement="able to mute",
     )
 
-
-_START_MOWING = 1
-_DOCK = 4
-"""``LawnMowerEntityFeature.START_MOWING`` and ``DOCK``."""
 
 SERVICE_RULES: dict[str, ServiceRule] = {
     "HassTurnOn": ServiceRule("homeassistant", "turn_on", on_off=True),
@@ -163,7 +162,7 @@ SERVICE_RULES: dict[str, ServiceRule] = {
     "HassMediaPause": _in_domain(
         "media_player",
         "media_pause",
-        required_features=1,
+        required_features=MediaPlayerEntityFeature.PAUSE,
         required_states=_PLAYING,
         requirement="playing and able to pause",
     ),
@@ -176,21 +175,21 @@ SERVICE_RULES: dict[str, ServiceRule] = {
     "HassMediaNext": _in_domain(
         "media_player",
         "media_next_track",
-        required_features=32,
+        required_features=MediaPlayerEntityFeature.NEXT_TRACK,
         required_states=_PLAYING,
         requirement="playing and able to skip to the next item",
     ),
     "HassMediaPrevious": _in_domain(
         "media_player",
         "media_previous_track",
-        required_features=16,
+        required_features=MediaPlayerEntityFeature.PREVIOUS_TRACK,
         required_states=_PLAYING,
         requirement="playing and able to go back to the previous item",
     ),
     "HassSetVolume": _in_domain(
         "media_player",
         "volume_set",
-        required_features=4,
+        required_features=MediaPlayerEntityFeature.VOLUME_SET,
         required_states=_PLAYING,
         slot_data=(("volume_level", "volume_level"),),
         requirement="playing and able to set its volume",
@@ -201,11 +200,14 @@ SERVICE_RULES: dict[str, ServiceRule] = {
     "HassLawnMowerStartMowing": _in_domain(
         "lawn_mower",
         "start_mowing",
-        required_features=_START_MOWING,
+        required_features=LawnMowerEntityFeature.START_MOWING,
         requirement="able to start mowing",
     ),
     "HassLawnMowerDock": _in_domain(
-        "lawn_mower", "dock", required_features=_DOCK, requirement="able to dock"
+        "lawn_mower",
+        "dock",
+        required_features=LawnMowerEntityFeature.DOCK,
+        requirement="able to dock",
     ),
     "HassVacuumStart": _in_domain("vacuum", "start"),
     "HassVacuumReturnToBase": _in_domain("vacuum", "return_to_base"),
@@ -216,25 +218,26 @@ Mute, unmute and the lawn mower's are 2026.11's (2025.4 has no such intents): th
 ``MediaPlayerMuteUnmuteHandler`` (``media_player/intent.py``) and ``lawn_mower/intent.py``'s
 two ``ServiceIntentHandler``s."""
 
-_VACUUM_START = 8192
-_VACUUM_RETURN_HOME = 16
-"""``VacuumEntityFeature.START`` and ``RETURN_HOME``."""
-
 _REQUIRING_RULES: dict[str, ServiceRule] = {
     "HassLightSet": replace(SERVICE_RULES["HassLightSet"], required_domains=frozenset({"light"})),
     "HassVacuumStart": replace(
         SERVICE_RULES["HassVacuumStart"],
-        required_features=_VACUUM_START,
+        required_features=VacuumEntityFeature.START,
         requirement="able to start",
     ),
     "HassVacuumReturnToBase": replace(
         SERVICE_RULES["HassVacuumReturnToBase"],
-        required_features=_VACUUM_RETURN_HOME,
+        required_features=VacuumEntityFeature.RETURN_HOME,
         requirement="able to return to base",
     ),
 }
 """The rules that changed when handlers began to require what they call (2026.11): see
 :attr:`Release.handlers_require_what_they_call`."""
+
+_ANY_STATE_VOLUME = replace(
+    SERVICE_RULES["HassSetVolume"], required_states=None, requirement="able to set its volume"
+)
+"""HassSetVolume as 2026.11 has it: see :attr:`Release.sets_volume_in_any_state`."""
 
 
 def service_rule(intent: str, release: Release) -> ServiceRule | None:
@@ -247,6 +250,8 @@ def service_rule(intent: str, release: Release) -> ServiceRule | None:
     """
     if release.handlers_require_what_they_call and intent in _REQUIRING_RULES:
         return _REQUIRING_RULES[intent]
+    if release.sets_volume_in_any_state and intent == "HassSetVolume":
+        return _ANY_STATE_VOLUME
     return SERVICE_RULES.get(intent)
 
 

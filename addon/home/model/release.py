@@ -56,6 +56,16 @@ class Release:
         return self >= RELEASE_2026_11
 
     @property
+    def sets_volume_in_any_state(self) -> bool:
+        """``HassSetVolume`` sets a player's volume whatever it is doing.
+
+        2026.11's handler (``components/media_player/intent.py``) has no ``required_states``;
+        2025.4's matches only playing players, so "set the kitchen speaker volume to 60%" on a
+        paused speaker is "no device is playing" there and done in 2026.11.
+        """
+        return self >= RELEASE_2026_11
+
+    @property
     def names_are_registry_aliases(self) -> bool:
         """An entity with a registry entry is named by its registry aliases only.
 

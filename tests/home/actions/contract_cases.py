@@ -121,6 +121,8 @@ CASES: tuple[Case, ...] = (
     ),
     Case("cover-open-positioned", "HassTurnOn", {"name": "Living Room Window"}),
     Case("media-pause", "HassMediaPause", {"name": "Walkman"}),
+    # A paused player: 2025.4's handler matches playing players only, 2026.11's any.
+    Case("volume-paused-player", "HassSetVolume", {"name": "Walkman", "volume_level": 25}),
     Case("media-unpause", "HassMediaUnpause", {"name": "Walkman"}),
     Case("media-next", "HassMediaNext", {"name": "Walkman"}),
     Case("media-previous", "HassMediaPrevious", {"name": "Walkman"}),
